@@ -1,0 +1,111 @@
+"""crs: a persistent, queryable reasoning state for AI agent loops.
+
+Records every step, detects loops, fires circuit breakers on disproven tool paths, learns
+clauses from failures, journals every change to a crash-safe log and restores state in the
+next session. The implementation lives in private modules; this file is the public API.
+"""
+
+import contextlib as _contextlib
+
+from crs import _core
+
+# ---------------------------------------------------------------- errors
+from crs._errors import (
+    ApplyRollbackError,
+    BackupCorruptedError,
+    BackupLockFailedError,
+    BackupNotFoundError,
+    BackupVersionMismatchError,
+    CheckpointTooOldError,
+    ContractError,
+    ContractErrorDetails,
+    CRSError,
+    DeltaConflictError,
+    DeltaHistoryClosedError,
+    DeltaValidationError,
+    GraphNotAvailableError,
+    GraphQueryClosedError,
+    HardSoftBoundaryViolationError,
+    IndexNotFoundError,
+    InvalidArgumentError,
+    JournalClosedError,
+    JournalCorruptedError,
+    JournalDegradedError,
+    JournalError,
+    JournalFullError,
+    JournalSequenceGapError,
+    MetadataCorruptedError,
+    NilDeltaError,
+    NilDeltaJournalError,
+    PersistenceError,
+    PersistenceManagerClosedError,
+    ProjectHashMismatchError,
+    ProjectPathEmptyError,
+    RestoreInProgressError,
+    SchemaVersionMismatchError,
+    SessionError,
+    SessionIdentifierNilError,
+    SessionRestoreError,
+    SnapshotStaleError,
+    TooManyModifiedFilesError,
+    UnknownQueryTypeError,
+)
+
+__version__: str = _core.__version__
+
+# This is the public API. Each name is also listed in __all__ (sorted; a test checks it).
+__all__ = [
+    "ApplyRollbackError",
+    "BackupCorruptedError",
+    "BackupLockFailedError",
+    "BackupNotFoundError",
+    "BackupVersionMismatchError",
+    "CRSError",
+    "CheckpointTooOldError",
+    "ContractError",
+    "ContractErrorDetails",
+    "DeltaConflictError",
+    "DeltaHistoryClosedError",
+    "DeltaValidationError",
+    "GraphNotAvailableError",
+    "GraphQueryClosedError",
+    "HardSoftBoundaryViolationError",
+    "IndexNotFoundError",
+    "InvalidArgumentError",
+    "JournalClosedError",
+    "JournalCorruptedError",
+    "JournalDegradedError",
+    "JournalError",
+    "JournalFullError",
+    "JournalSequenceGapError",
+    "MetadataCorruptedError",
+    "NilDeltaError",
+    "NilDeltaJournalError",
+    "PersistenceError",
+    "PersistenceManagerClosedError",
+    "ProjectHashMismatchError",
+    "ProjectPathEmptyError",
+    "RestoreInProgressError",
+    "SchemaVersionMismatchError",
+    "SessionError",
+    "SessionIdentifierNilError",
+    "SessionRestoreError",
+    "SnapshotStaleError",
+    "TooManyModifiedFilesError",
+    "UnknownQueryTypeError",
+    "__version__",
+]
+
+
+def _publish() -> None:
+    # Public objects report `crs` as their module, so reprs and docs show the import path
+    # users write (as httpx does), not the private module that defines them.
+    for name in __all__:
+        obj = globals()[name]
+        if hasattr(obj, "__module__") and not isinstance(obj, str | int | float):
+            # Builtins and constants refuse the assignment; they keep their module.
+            with _contextlib.suppress(AttributeError, TypeError):
+                obj.__module__ = "crs"
+
+
+_publish()

@@ -1,0 +1,221 @@
+"""The exception tree of crs. Every error raised on purpose by crs derives from `CRSError`.
+
+Where the meaning fits, a class also inherits the builtin a caller would naturally catch
+(`ValueError` for bad input, `LookupError` for missing things, `TimeoutError` for locks).
+Where the Go package wraps one sentinel in another, the Python class inherits both, so
+`except` works for either (a soft disproof is a `DeltaValidationError` *and* a
+`HardSoftBoundaryViolationError`)::
+
+    CRSError
+    ├── InvalidArgumentError (ValueError)          a public call got an argument it cannot take
+    ├── NilDeltaError (ValueError)
+    ├── DeltaValidationError (ValueError)
+    │   └── HardSoftBoundaryViolationError
+    ├── DeltaConflictError
+    ├── SnapshotStaleError
+    ├── ApplyRollbackError
+    ├── IndexNotFoundError (LookupError)
+    ├── UnknownQueryTypeError (ValueError)
+    ├── DeltaHistoryClosedError
+    ├── GraphQueryClosedError
+    ├── GraphNotAvailableError
+    ├── ContractError (ValueError)                 ecc.session.v1 snapshot violates the contract
+    ├── SessionError                               an orchestration session target cannot be read
+    ├── JournalError
+    │   ├── JournalClosedError
+    │   ├── JournalCorruptedError
+    │   ├── JournalFullError
+    │   ├── JournalDegradedError
+    │   ├── JournalSequenceGapError
+    │   └── NilDeltaJournalError (ValueError)
+    ├── PersistenceError
+    │   ├── BackupCorruptedError
+    │   ├── BackupVersionMismatchError
+    │   ├── BackupNotFoundError (LookupError)
+    │   ├── BackupLockFailedError (TimeoutError)
+    │   ├── MetadataCorruptedError
+    │   ├── PersistenceManagerClosedError
+    │   └── RestoreInProgressError
+    └── SessionRestoreError
+        ├── SessionIdentifierNilError (ValueError)
+        ├── ProjectPathEmptyError (ValueError)
+        ├── CheckpointTooOldError
+        ├── ProjectHashMismatchError
+        ├── SchemaVersionMismatchError
+        └── TooManyModifiedFilesError
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+
+class CRSError(Exception):
+    """Base class of every error crs raises on purpose."""
+
+
+class InvalidArgumentError(CRSError, ValueError):
+    """A public call got an argument it cannot take; the message names it and what is allowed."""
+
+
+class NilDeltaError(CRSError, ValueError):
+    """`apply` was given `None` instead of a delta."""
+
+
+class DeltaValidationError(CRSError, ValueError):
+    """A delta failed validation against the snapshot it would apply to; nothing was changed."""
+
+
+class HardSoftBoundaryViolationError(DeltaValidationError):
+    """A soft signal (e.g. an LLM guess) tried a hard action such as disproving a node."""
+
+
+class DeltaConflictError(CRSError):
+    """A delta committed after the base snapshot conflicts with this one; re-read and retry."""
+
+
+class SnapshotStaleError(CRSError):
+    """The base snapshot is older than the epoch limit allows; take a fresh snapshot."""
+
+
+class ApplyRollbackError(CRSError):
+    """An apply failed part-way and every change was rolled back."""
+
+
+class IndexNotFoundError(CRSError, LookupError):
+    """An index name is not one of the six indexes."""
+
+
+class UnknownQueryTypeError(CRSError, ValueError):
+    """An analytics query type is not one of `AnalyticsQueryType`."""
+
+
+class DeltaHistoryClosedError(CRSError):
+    """The delta history worker was closed; create a new CRS to query history."""
+
+
+class GraphQueryClosedError(CRSError):
+    """The graph query adapter was closed."""
+
+
+class GraphNotAvailableError(CRSError):
+    """No graph provider is set; call `set_graph_provider` first."""
+
+
+class ContractErrorDetails(TypedDict):
+    """One violation of the ecc.session.v1 contract."""
+
+    loc: tuple[str | int, ...]
+    msg: str
+    type: str
+
+
+class ContractError(CRSError, ValueError):
+    """A snapshot violates the ecc.session.v1 contract.
+
+    `str(err)` is the first violation's message (byte for byte the reference's);
+    `err.errors()` lists every violation.
+    """
+
+    def __init__(self, message: str, errors: list[ContractErrorDetails] | None = None) -> None:
+        super().__init__(message)
+        self._errors: list[ContractErrorDetails] = list(errors or [])
+
+    def errors(self) -> list[ContractErrorDetails]:
+        """Every violation found, in validation order."""
+        return list(self._errors)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self), self._errors))
+
+
+class SessionError(CRSError):
+    """An orchestration session target cannot be found, read or parsed."""
+
+
+class JournalError(CRSError):
+    """Base class of journal errors."""
+
+
+class JournalClosedError(JournalError):
+    """The journal is closed; open a new one."""
+
+
+class JournalCorruptedError(JournalError):
+    """A journal record failed its integrity check (CRC-32C or framing)."""
+
+
+class JournalFullError(JournalError):
+    """The journal reached its size limit; checkpoint it or raise `max_journal_bytes`."""
+
+
+class JournalDegradedError(JournalError):
+    """The journal runs in degraded (in-memory) mode; writes are not durable."""
+
+
+class JournalSequenceGapError(JournalError):
+    """Replay found a gap in sequence numbers."""
+
+
+class NilDeltaJournalError(JournalError, ValueError):
+    """`append` was given `None` instead of a delta."""
+
+
+class PersistenceError(CRSError):
+    """Base class of backup errors."""
+
+
+class BackupCorruptedError(PersistenceError):
+    """A backup failed its content-hash check; nothing was loaded."""
+
+
+class BackupVersionMismatchError(PersistenceError):
+    """A backup was written in a format version this crs cannot read."""
+
+
+class BackupNotFoundError(PersistenceError, LookupError):
+    """No backup exists for the project."""
+
+
+class BackupLockFailedError(PersistenceError, TimeoutError):
+    """The backup lock could not be acquired in time; another process holds it."""
+
+
+class MetadataCorruptedError(PersistenceError):
+    """The backup metadata file failed its integrity check."""
+
+
+class PersistenceManagerClosedError(PersistenceError):
+    """The persistence manager is closed."""
+
+
+class RestoreInProgressError(PersistenceError):
+    """A restore is already running for this project."""
+
+
+class SessionRestoreError(CRSError):
+    """Base class of session restore errors."""
+
+
+class SessionIdentifierNilError(SessionRestoreError, ValueError):
+    """A session identifier is required."""
+
+
+class ProjectPathEmptyError(SessionRestoreError, ValueError):
+    """The project path is empty."""
+
+
+class CheckpointTooOldError(SessionRestoreError):
+    """The checkpoint is older than the configured maximum age."""
+
+
+class ProjectHashMismatchError(SessionRestoreError):
+    """The checkpoint belongs to another project."""
+
+
+class SchemaVersionMismatchError(SessionRestoreError):
+    """The checkpoint's schema version is not supported."""
+
+
+class TooManyModifiedFilesError(SessionRestoreError):
+    """More files changed than `max_files_to_refresh`; a full rebuild is recommended."""

@@ -1,0 +1,10 @@
+//! Rust core of crs.
+//!
+//! Every module except `py` is plain Rust with no knowledge of Python, so `cargo test`
+//! runs without an interpreter. `py` (behind the `python` feature) is the only file that
+//! uses PyO3; it declares the whole native surface of `crs._core` in one place.
+
+pub mod cycle;
+
+#[cfg(feature = "python")]
+mod py;

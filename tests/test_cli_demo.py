@@ -1,0 +1,38 @@
+"""`crs demo` runs a scripted agent session against a data directory and exits 0."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def run_crs(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CRS_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "crs", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_demo_prints_table_and_detects_loop(tmp_path: Path) -> None:
+    out = run_crs("demo", home=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "loop" in out.stdout
+    assert str(tmp_path) in out.stdout
+
+
+def test_demo_json(tmp_path: Path) -> None:
+    out = run_crs("demo", "--json", home=tmp_path)
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report["home"] == str(tmp_path)
+    decisions = [s["decision"] for s in report["steps"]]
+    assert "loop" in decisions
+
+
+def test_no_command_prints_help() -> None:
+    out = subprocess.run([sys.executable, "-m", "crs"], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert "demo" in out.stderr

@@ -1,0 +1,43 @@
+"""The Rust online cycle detector against a slow pure-Python reference (spec README §5.7)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crs import _core
+
+
+def reference(states: list[int], window: int) -> list[list[int] | None]:
+    """Report a cycle when the current state was seen since the last detection, within window."""
+    trail: list[tuple[int, int]] = []  # (position, state) since the last detection
+    out: list[list[int] | None] = []
+    for pos, s in enumerate(states):
+        found = None
+        for i in range(len(trail) - 1, -1, -1):
+            p, t = trail[i]
+            if t == s:
+                if pos - p <= window:
+                    found = [x for _, x in trail[i:]]
+                break
+        if found is not None:
+            trail = []
+        else:
+            trail.append((pos, s))
+        out.append(found)
+    return out
+
+
+def test_examples_from_spec() -> None:
+    d = _core.CycleDetector(100)
+    assert [d.add(s) for s in [0, 1, 2, 1]] == [None, None, None, [1, 2]]
+    d = _core.CycleDetector(100)
+    assert [d.add(s) for s in [9, 1, 1]] == [None, None, [1]]
+    assert d.steps == 3
+    assert d.cycles_found == 1
+
+
+@given(st.lists(st.integers(0, 6), max_size=200), st.integers(1, 20))
+def test_matches_reference(states: list[int], window: int) -> None:
+    d = _core.CycleDetector(window)
+    assert [d.add(s) for s in states] == reference(states, window)
