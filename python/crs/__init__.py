@@ -47,7 +47,9 @@ from crs._errors import (
     SessionIdentifierNilError,
     SessionRestoreError,
     SnapshotStaleError,
+    TmuxNotFoundError,  # sessions
     TooManyModifiedFilesError,
+    UnknownAdapterError,  # sessions
     UnknownQueryTypeError,
 )
 
@@ -91,7 +93,9 @@ __all__ = [
     "SessionIdentifierNilError",
     "SessionRestoreError",
     "SnapshotStaleError",
+    "TmuxNotFoundError",
     "TooManyModifiedFilesError",
+    "UnknownAdapterError",
     "UnknownQueryTypeError",
     "__version__",
 ]
