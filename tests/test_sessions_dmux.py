@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _sessions_tmux import TmuxServer
 
 import crs
+from _sessions_tmux import TmuxServer
 from crs.sessions import DmuxTmuxAdapter, SessionContext, inspect_session_target, list_tmux_panes
 from crs.sessions._dmux import (
     parse_bullets,
@@ -217,8 +217,10 @@ def test_session_name_reads_the_coordination_dir(tmp_path: Path, tmux: TmuxServe
     }
     assert [w["id"] for w in snap["workers"]] == ["a-worker", "b-worker"]
     a, b = snap["workers"]
-    assert a["state"] == "not started" and a["health"] == "unknown"
-    assert a["branch"] == "feat/x" and a["worktree"] == "/tmp/wt"
+    assert a["state"] == "not started"
+    assert a["health"] == "unknown"
+    assert a["branch"] == "feat/x"
+    assert a["worktree"] == "/tmp/wt"
     assert a["intent"] == {"objective": "a-worker", "seedPaths": []}  # empty objective -> label
     assert a["runtime"] == {
         "kind": "tmux-pane",
@@ -232,7 +234,8 @@ def test_session_name_reads_the_coordination_dir(tmp_path: Path, tmux: TmuxServe
         "taskFile": str(coord / "a-worker" / "task.md"),
         "handoffFile": str(coord / "a-worker" / "handoff.md"),
     }
-    assert b["health"] == "healthy" and b["outputs"]["validation"] == ["pytest -q"]
+    assert b["health"] == "healthy"
+    assert b["outputs"]["validation"] == ["pytest -q"]
     assert snap["aggregates"] == {
         "workerCount": 2,
         "states": {"not started": 1, "completed": 1},
@@ -372,7 +375,8 @@ def test_bad_plans_are_clear_errors_and_write_nothing(
             recording_dir=tmp_path / "rec",
             adapters=[DmuxTmuxAdapter(tmux=tmux.prefix)],
         )
-    assert not (tmp_path / "home").exists() and not (tmp_path / "rec").exists()
+    assert not (tmp_path / "home").exists()
+    assert not (tmp_path / "rec").exists()
 
 
 def test_unreadable_worker_file_is_a_session_error(tmp_path: Path, tmux: TmuxServer) -> None:
@@ -418,8 +422,11 @@ def test_panes_are_matched_by_title_over_all_windows(tmp_path: Path, tmux: TmuxS
     assert snap["session"]["state"] == "active"
     for slug in ("alpha", "beta"):
         rt = by_id[slug]["runtime"]
-        assert rt["kind"] == "tmux-pane" and rt["command"] == "sleep"
-        assert isinstance(rt["pid"], int) and rt["pid"] > 0 and rt["dead"] is False
+        assert rt["kind"] == "tmux-pane"
+        assert rt["command"] == "sleep"
+        assert isinstance(rt["pid"], int)
+        assert rt["pid"] > 0
+        assert rt["dead"] is False
         assert by_id[slug]["health"] == "healthy"
     assert by_id["gamma"]["runtime"]["pid"] is None  # its pane lives in another session
     panes = list_tmux_panes("nightly", tmux.prefix)
@@ -454,7 +461,8 @@ def test_session_with_panes_but_no_workers_is_active(tmp_path: Path, tmux: TmuxS
         .open("lonely", ctx(tmp_path, tmp_path, adapter_id="dmux-tmux"))
         .get_snapshot()
     )
-    assert snap["session"]["state"] == "active" and snap["workers"] == []
+    assert snap["session"]["state"] == "active"
+    assert snap["workers"] == []
 
 
 def test_missing_tmux_is_a_typed_error(tmp_path: Path) -> None:
