@@ -12,12 +12,18 @@ import uuid
 class TmuxServer:
     """Runs tmux commands against one private server socket."""
 
-    def __init__(self) -> None:
+    def __init__(self, tmpdir: str | None = None) -> None:
+        """With `tmpdir`, the server is the default one under `TMUX_TMPDIR=tmpdir`, so a plain
+        `tmux` (as the CLI runs it) given the same environment finds it."""
         if shutil.which("tmux") is None:
             raise RuntimeError("tmux is not installed; run scripts/system-deps.sh")
-        self.name = f"crs-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        self.prefix = ("tmux", "-L", self.name)
         self.env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+        if tmpdir is None:
+            self.name = f"crs-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        else:
+            self.name = "default"
+            self.env["TMUX_TMPDIR"] = tmpdir
+        self.prefix = ("tmux", "-L", self.name)
 
     def run(self, *args: str) -> str:
         out = subprocess.run(

@@ -52,6 +52,16 @@ class _SessionParser(argparse.ArgumentParser):
 
     tag = "session-inspect"
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Any = None, namespace: Any = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        # The top-level parser would report leftovers with its own usage and exit 2; every
+        # `crs session` error is ours instead (one line, exit 1).
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
     def error(self, message: str) -> NoReturn:
         tag = self.get_default("tag") or self.tag
         sys.stderr.write(f"[{tag}] {message} (see `{self.prog} --help`)\n")
