@@ -6,6 +6,7 @@ import copy
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from crs.sessions import (
     persist_canonical_snapshot,
     read_session_history,
     sanitize_path_segment,
+    worker_state_changes,
 )
 
 
@@ -324,3 +326,29 @@ def test_bad_history_limit(tmp_path: Path, limit: Any) -> None:
     with pytest.raises(crs.InvalidArgumentError, match=r"history_limit"):
         persist_canonical_snapshot(snap(), home=tmp_path, history_limit=limit)
     assert not (tmp_path / "sessions.db").exists()
+
+
+# ---------------------------------------------------------------- the feed for a CRS bridge
+
+
+def test_worker_state_changes_from_the_store(tmp_path: Path) -> None:
+    two = snap("running")
+    second = copy.deepcopy(two["workers"][0])
+    second["id"] = second["label"] = "w2"
+    second["state"] = "queued"
+    two["workers"].append(second)
+    two["aggregates"] = build_aggregates(two["workers"])
+    persist_canonical_snapshot(snap("running"), home=tmp_path)
+    persist_canonical_snapshot(two, home=tmp_path)
+    persist_canonical_snapshot(snap("completed"), home=tmp_path)
+    history = read_session_history("dmux-tmux", "nightly", home=tmp_path)
+    changes = worker_state_changes(history)
+    assert [(c.worker_id, c.previous_state, c.state) for c in changes] == [
+        ("w1", None, "running"),
+        ("w2", None, "queued"),
+        ("w1", "running", "completed"),
+    ]
+    assert {c.session_id for c in changes} == {"nightly"}
+    assert changes[-1].recorded_at == history[-1].recorded_at
+    assert changes[0].recorded_at_ms <= changes[-1].recorded_at_ms
+    assert abs(changes[0].recorded_at_ms / 1000 - time.time()) < 60

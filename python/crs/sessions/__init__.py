@@ -43,10 +43,12 @@ from crs.sessions._model import (
 from crs.sessions._recorder import (
     DEFAULT_HISTORY_LIMIT,
     HistoryEntry,
+    WorkerStateChange,
     fallback_recording_path,
     persist_canonical_snapshot,
     read_session_history,
     store_path,
+    worker_state_changes,
 )
 from crs.sessions._registry import (
     AdapterRegistry,
@@ -92,6 +94,7 @@ __all__ = [
     "WorkerIntent",
     "WorkerOutputs",
     "WorkerRuntime",
+    "WorkerStateChange",
     "build_aggregates",
     "create_default_adapters",
     "fallback_recording_path",
@@ -105,6 +108,7 @@ __all__ = [
     "sanitize_path_segment",
     "store_path",
     "validate_canonical_snapshot",
+    "worker_state_changes",
 ]
 
 

@@ -361,3 +361,59 @@ def persist_canonical_snapshot(
     except OSError as exc:
         raise SessionError(f"Cannot write the session recording {path}: {exc}") from exc
     return RecordResult("json-file", written, recorded_at, changed)
+
+
+class WorkerStateChange(NamedTuple):
+    """A worker's state as first seen or as changed between two recorded snapshots.
+
+    This is the feed a CRS bridge turns into step records: `session_id` names the CRS session,
+    `worker_id` the actor, `previous_state` -> `state` the step, `recorded_at_ms` its time.
+    """
+
+    session_id: str
+    worker_id: str
+    previous_state: str | None
+    state: str
+    health: str
+    recorded_at: str
+    recorded_at_ms: int
+
+
+def _iso_to_ms(text: str) -> int:
+    return int(datetime.fromisoformat(text).timestamp() * 1000)
+
+
+def worker_state_changes(history: list[HistoryEntry]) -> list[WorkerStateChange]:
+    """Every worker's first state and each later change of state, in recording order.
+
+    Args:
+        history: recorded snapshots of one session, oldest first (`read_session_history`).
+
+    Returns:
+        One `WorkerStateChange` per worker per change; a worker that disappears and comes back
+        with the same state produces no change.
+
+    >>> worker_state_changes([])
+    []
+    """
+    last: dict[str, str] = {}
+    changes: list[WorkerStateChange] = []
+    for entry in history:
+        session_id = entry.snapshot["session"]["id"]
+        for worker in entry.snapshot["workers"]:
+            previous = last.get(worker["id"])
+            if previous == worker["state"]:
+                continue
+            last[worker["id"]] = worker["state"]
+            changes.append(
+                WorkerStateChange(
+                    session_id,
+                    worker["id"],
+                    previous,
+                    worker["state"],
+                    worker["health"],
+                    entry.recorded_at,
+                    _iso_to_ms(entry.recorded_at),
+                )
+            )
+    return changes

@@ -195,6 +195,99 @@ def _collect(snapshot: object) -> list[ContractErrorDetails]:
     return c.errors
 
 
+def _nonempty(value: object) -> bool:
+    return type(value) is str and value != ""
+
+
+def _strs(value: object) -> bool:
+    if type(value) is not list:
+        return False
+    for item in value:  # noqa: SIM110  (a loop beats all() with a generator here)
+        if type(item) is not str:
+            return False
+    return True
+
+
+def _counts(value: dict[Any, Any]) -> bool:
+    for key, count in value.items():
+        if type(key) is not str or not key or type(count) is not int or count < 0:
+            return False
+    return True
+
+
+def _fast_ok(s: object) -> bool:
+    # The common case (a valid snapshot from an adapter) in one pass with exact type checks and
+    # no allocation. It is stricter than the rules (str/int subclasses, JSON 1.0 fail here), so
+    # False only means "run the full, authoritative walk" (`_collect`).
+    if type(s) is not dict or s.get("schemaVersion") != SESSION_SCHEMA_VERSION:
+        return False
+    if type(s["schemaVersion"]) is not str or not _nonempty(s.get("adapterId")):
+        return False
+    se = s.get("session")
+    if type(se) is not dict:
+        return False
+    if not (_nonempty(se.get("id")) and _nonempty(se.get("kind")) and _nonempty(se.get("state"))):
+        return False
+    root = se.get("repoRoot")
+    if root is not None and type(root) is not str:
+        return False
+    st = se.get("sourceTarget")
+    if type(st) is not dict or not (_nonempty(st.get("type")) and _nonempty(st.get("value"))):
+        return False
+    workers = s.get("workers")
+    if type(workers) is not list:
+        return False
+    for w in workers:
+        if type(w) is not dict:
+            return False
+        get = w.get
+        if not (
+            _nonempty(get("id"))
+            and _nonempty(get("label"))
+            and _nonempty(get("state"))
+            and _nonempty(get("health"))
+        ):
+            return False
+        branch, worktree = get("branch"), get("worktree")
+        if (branch is not None and type(branch) is not str) or (
+            worktree is not None and type(worktree) is not str
+        ):
+            return False
+        r = get("runtime")
+        if type(r) is not dict or not _nonempty(r.get("kind")):
+            return False
+        command, active, dead = r.get("command"), r.get("active"), r.get("dead")
+        if command is not None and type(command) is not str:
+            return False
+        if (active is not True and active is not False) or (dead is not True and dead is not False):
+            return False
+        it = get("intent")
+        if (
+            type(it) is not dict
+            or not _nonempty(it.get("objective"))
+            or not _strs(it.get("seedPaths"))
+        ):
+            return False
+        o = get("outputs")
+        if type(o) is not dict or not (
+            _strs(o.get("summary"))
+            and _strs(o.get("validation"))
+            and _strs(o.get("remainingRisks"))
+        ):
+            return False
+        if type(get("artifacts")) is not dict:
+            return False
+    a = s.get("aggregates")
+    if type(a) is not dict:
+        return False
+    count, states, healths = a.get("workerCount"), a.get("states"), a.get("healths")
+    if type(count) is not int or count != len(workers):
+        return False
+    if type(states) is not dict or type(healths) is not dict:
+        return False
+    return _counts(states) and _counts(healths)
+
+
 def _is_plain_json(value: object) -> bool:
     stack = [value]
     while stack:
@@ -296,7 +389,7 @@ def validate_canonical_snapshot(snapshot: object, strict: bool = False) -> Canon
     ...
     crs.ContractError: Unsupported canonical session schema version: ecc.session.v2
     """
-    errors = _collect(snapshot)
+    errors = [] if _fast_ok(snapshot) else _collect(snapshot)
     if not errors and strict:
         errors = _collect_strict(cast(dict[str, Any], snapshot))
     if errors:
