@@ -98,14 +98,13 @@ def inspect(target: str, cwd: Path) -> crs.sessions.CanonicalSnapshot:
         ("2026-04-31-session.tmp", None),
         ("2026-13-01-session.tmp", None),
         ("2026-00-10-session.tmp", None),
-        ("0000-02-29-session.tmp", ("0000-02-29", "no-id")),  # JS maps year 0 to 1900... not leap
+        ("0000-02-29-session.tmp", None),  # new Date(0, 1, 29) is 1900-03-01: rejected
+        ("0004-02-29-session.tmp", ("0004-02-29", "no-id")),  # JS reads year 4 as 1904: leap
         ("2026-02-01-session.tmp.bak", None),
         ("2026-02-01-a.b-session.tmp", None),
     ],
 )
 def test_file_names(name: str, expected: tuple[str, str] | None) -> None:
-    if name.startswith("0000"):
-        expected = None  # new Date(0, 1, 29) is 1900-03-01: rejected
     assert parse_session_filename(name) == expected
 
 

@@ -361,6 +361,11 @@ def test_plan_defaults_coordination_root_to_repo_orchestration(
         ("[1, 2]", "must hold a JSON object"),
         ('{"repoRoot": "/x"}', "requires sessionName to be a non-empty string"),
         ('{"sessionName": ""}', "requires sessionName to be a non-empty string"),
+        ('{"sessionName": "s", "repoRoot": 5}', "requires repoRoot to be a string"),
+        (
+            '{"sessionName": "s", "coordinationRoot": []}',
+            "requires coordinationRoot to be a string",
+        ),
     ],
 )
 def test_bad_plans_are_clear_errors_and_write_nothing(

@@ -23,6 +23,7 @@ from crs._errors import (
 from crs.sessions._claude import SessionMetadata, SessionRecord, parse_session_metadata
 from crs.sessions._dmux import Pane, list_tmux_panes
 from crs.sessions._model import (
+    DEFAULT_HISTORY_LIMIT,
     SESSION_RECORDING_SCHEMA_VERSION,
     SESSION_SCHEMA_VERSION,
     AdapterInfo,
@@ -41,7 +42,6 @@ from crs.sessions._model import (
     sanitize_path_segment,
 )
 from crs.sessions._recorder import (
-    DEFAULT_HISTORY_LIMIT,
     HistoryEntry,
     WorkerStateChange,
     fallback_recording_path,

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from crs._errors import SessionError, TmuxNotFoundError
 from crs.sessions._model import (
@@ -26,6 +26,8 @@ from crs.sessions._model import (
     CanonicalSnapshot,
     SourceTarget,
     Worker,
+    WorkerIntent,
+    WorkerOutputs,
     build_aggregates,
     js_trim,
 )
@@ -138,7 +140,7 @@ def parse_bullets(section: str) -> list[str]:
     ]
 
 
-def parse_worker_task(content: str) -> dict[str, Any]:
+def parse_worker_task(content: str) -> WorkerIntent:
     """Parse `task.md`: the `Objective` section and the `Seeded Local Overlays` bullets."""
     return {
         "objective": parse_section(content, "Objective"),
@@ -146,7 +148,7 @@ def parse_worker_task(content: str) -> dict[str, Any]:
     }
 
 
-def parse_worker_handoff(content: str) -> dict[str, list[str]]:
+def parse_worker_handoff(content: str) -> WorkerOutputs:
     """Parse `handoff.md`: the `Summary`, `Validation` and `Remaining Risks` bullets."""
     return {
         "summary": parse_bullets(parse_section(content, "Summary")),
@@ -284,6 +286,11 @@ def _resolve_target(target: str, cwd: Path) -> tuple[str, Path, str]:
                 f"Plan file {_abspath(path)} requires sessionName to be a non-empty string "
                 "(the tmux session the orchestrator started)"
             )
+        for key in ("repoRoot", "coordinationRoot"):
+            if plan.get(key) is not None and not isinstance(plan[key], str):
+                raise SessionError(
+                    f"Plan file {_abspath(path)} requires {key} to be a string (a directory path)"
+                )
         repo_root = Path(_abspath(cwd / (plan.get("repoRoot") or cwd)))
         coordination_root = plan.get("coordinationRoot") or repo_root / ".orchestration"
         coordination_dir = Path(_abspath(cwd / coordination_root)) / session_name
@@ -387,7 +394,7 @@ def collect_dmux_snapshot(
                 # Spec README §6.3: an empty objective falls back to the label, so our own
                 # snapshots always pass validation.
                 "intent": {"objective": task["objective"] or slug, "seedPaths": task["seedPaths"]},
-                "outputs": handoff,  # type: ignore[typeddict-item]
+                "outputs": handoff,
                 "artifacts": {
                     "statusFile": files[0],
                     "taskFile": files[1],

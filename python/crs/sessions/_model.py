@@ -21,6 +21,9 @@ SESSION_SCHEMA_VERSION = "ecc.session.v1"
 SESSION_RECORDING_SCHEMA_VERSION = "ecc.session.recording.v1"
 """The `schemaVersion` of a JSON recording file (the recorder's fallback)."""
 
+DEFAULT_HISTORY_LIMIT = 100
+"""History entries kept per session unless `history_limit` says otherwise."""
+
 
 class SourceTarget(TypedDict):
     """What the snapshot was read from: `{type, value}` (`plan`, `session`, ...)."""
@@ -205,7 +208,7 @@ class SessionContext:
     persist: bool = True
     home: str | os.PathLike[str] | None = None
     recording_dir: str | os.PathLike[str] | None = None
-    history_limit: int = 100
+    history_limit: int = DEFAULT_HISTORY_LIMIT
 
     def resolved_cwd(self) -> Path:
         """The absolute working directory."""

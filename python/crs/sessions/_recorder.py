@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from crs._errors import InvalidArgumentError, SessionError
 from crs._home import default_home
 from crs.sessions._model import (
+    DEFAULT_HISTORY_LIMIT,
     SESSION_RECORDING_SCHEMA_VERSION,
     CanonicalSnapshot,
     RecordResult,
@@ -32,9 +33,6 @@ from crs.sessions._model import (
     sanitize_path_segment,
 )
 from crs.sessions._validate import validate_canonical_snapshot
-
-DEFAULT_HISTORY_LIMIT = 100
-"""History entries kept per session unless `history_limit` says otherwise."""
 
 STORE_FILENAME = "sessions.db"
 LOCK_TIMEOUT = 10.0

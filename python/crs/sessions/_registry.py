@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 from crs._errors import InvalidArgumentError, SessionError, UnknownAdapterError
 from crs.sessions import _claude, _dmux
 from crs.sessions._model import (
+    DEFAULT_HISTORY_LIMIT,
     AdapterInfo,
     CanonicalSnapshot,
     RecordResult,
@@ -292,7 +293,7 @@ def inspect_session_target(
     persist: bool = True,
     home: str | os.PathLike[str] | None = None,
     recording_dir: str | os.PathLike[str] | None = None,
-    history_limit: int = 100,
+    history_limit: int = DEFAULT_HISTORY_LIMIT,
     adapters: Sequence[SessionAdapter] | None = None,
 ) -> CanonicalSnapshot:
     """Read a session target into a canonical snapshot and record it.
