@@ -304,6 +304,14 @@ def test_alias_to_missing_or_misnamed_file(home: Path, tmp_path: Path) -> None:
         inspect("claude:empty", tmp_path)
 
 
+def test_unreadable_session_file_is_a_session_error(home: Path, tmp_path: Path) -> None:
+    folder = home / "2026-04-03-dir1-session.tmp"
+    folder.mkdir()
+    write_aliases(home, {"odd": {"sessionPath": str(folder)}})
+    with pytest.raises(crs.SessionError, match=r"^EISDIR: is a directory, open '"):
+        inspect("claude:odd", tmp_path)
+
+
 def test_malformed_alias_file_is_empty(home: Path, tmp_path: Path) -> None:
     put(home, "2026-04-03-work1234-session.tmp", "# T\n")
     (home / ".claude" / "session-aliases.json").write_text("{broken")

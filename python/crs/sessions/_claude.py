@@ -235,14 +235,10 @@ def _load_session_file(session_path: str) -> tuple[str, str | None, str, int]:
     if parsed is None:
         raise SessionError(f"Unsupported session file: {session_path}")
     try:
-        content = Path(session_path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        content = ""
-    try:
         mtime_ns = os.stat(session_path).st_mtime_ns
     except OSError as exc:
         raise SessionError(_node_error(exc, "stat", session_path)) from exc
-    return filename, parsed[1], content, mtime_ns // 1_000_000
+    return filename, parsed[1], _read_session_text(session_path), mtime_ns // 1_000_000
 
 
 def parse_claude_target(target: str) -> str | None:
@@ -326,7 +322,7 @@ def collect_claude_snapshot(
             if not sessions:
                 raise SessionError("No Claude session history found")
             record = sessions[0]
-            content = _read_or_empty(record.path)
+            content = _read_session_text(record.path)
             source: SourceTarget = {"type": "claude-history", "value": "latest"}
             return normalize_claude_session(
                 record.filename, record.short_id, record.path, content, source
@@ -347,7 +343,7 @@ def collect_claude_snapshot(
         if found is None:
             raise SessionError(f"Claude session not found: {rest}")
         source = {"type": "claude-history", "value": rest}
-        content = _read_or_empty(found.path)
+        content = _read_session_text(found.path)
         return normalize_claude_session(found.filename, found.short_id, found.path, content, source)
     if is_session_file_target(target, cwd):
         path = os.path.normpath(os.path.abspath(cwd / target))
@@ -357,8 +353,10 @@ def collect_claude_snapshot(
     raise SessionError(f"Unsupported Claude session target: {target}")
 
 
-def _read_or_empty(path: str) -> str:
+def _read_session_text(path: str) -> str:
+    # Invalid UTF-8 is replaced, as Node's `readFileSync(path, 'utf8')` does; a file that
+    # cannot be read at all is an error (the reference silently read it as empty).
     try:
         return Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+    except OSError as exc:
+        raise SessionError(_node_error(exc, "open", path)) from exc
