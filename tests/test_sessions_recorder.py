@@ -150,6 +150,12 @@ def test_default_home_is_crs_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert persist_canonical_snapshot(snap()).path == str(tmp_path / "h" / "sessions.db")
 
 
+def test_store_in_a_directory_with_uri_characters(tmp_path: Path) -> None:
+    home = tmp_path / "odd ?#% dir"
+    persist_canonical_snapshot(snap(), home=home)
+    assert states_of(read_session_history("dmux-tmux", "nightly", home=home)) == ["running"]
+
+
 def test_read_history_without_store(tmp_path: Path) -> None:
     with pytest.raises(crs.SessionError, match=r"No session store"):
         read_session_history("dmux-tmux", "x", home=tmp_path)

@@ -206,7 +206,8 @@ def read_session_history(
     if not path.is_file():
         raise SessionError(f"No session store at {path}; inspect a session first")
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as conn:
+        uri = f"{path.absolute().as_uri()}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
             rows = conn.execute(
                 "SELECT recorded_at, snapshot FROM session_history"
                 " WHERE adapter_id = ? AND session_id = ? ORDER BY seq",
