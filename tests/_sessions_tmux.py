@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -88,3 +89,7 @@ class TmuxServer:
             env=self.env,
             check=False,
         )
+        # tmux leaves the socket file behind; remove it so test runs leave nothing in /tmp.
+        socket_dir = os.path.join(self.env.get("TMUX_TMPDIR") or "/tmp", f"tmux-{os.getuid()}")
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(socket_dir, self.name))

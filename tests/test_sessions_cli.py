@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,9 +32,8 @@ def env(tmp_path: Path) -> Iterator[dict[str, str]]:
         ECC_SESSION_RECORDING_DIR=str(tmp_path / "rec"),
     )
     yield e
-    server = TmuxServer(tmux_dir)
-    server.kill()
-    os.rmdir(tmux_dir) if not os.listdir(tmux_dir) else None
+    TmuxServer(tmux_dir).kill()
+    shutil.rmtree(tmux_dir, ignore_errors=True)
 
 
 def crs_cli(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
