@@ -47,7 +47,9 @@ from crs._errors import (
     SessionIdentifierNilError,
     SessionRestoreError,
     SnapshotStaleError,
+    TmuxNotFoundError,  # sessions
     TooManyModifiedFilesError,
+    UnknownAdapterError,  # sessions
     UnknownQueryTypeError,
 )
 
@@ -156,8 +158,10 @@ __all__ = [
     "SimilarityMatch",
     "SnapshotStaleError",
     "StepRecord",
+    "TmuxNotFoundError",
     "TooManyModifiedFilesError",
     "ToolParams",
+    "UnknownAdapterError",
     "UnknownQueryTypeError",
     "__version__",
 ]

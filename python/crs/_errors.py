@@ -21,6 +21,8 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     ├── GraphNotAvailableError
     ├── ContractError (ValueError)                 ecc.session.v1 snapshot violates the contract
     ├── SessionError                               an orchestration session target cannot be read
+    │   ├── UnknownAdapterError (ValueError)       no session adapter has the requested id
+    │   └── TmuxNotFoundError                      the tmux program is not installed
     ├── JournalError
     │   ├── JournalClosedError
     │   ├── JournalCorruptedError
@@ -131,6 +133,14 @@ class ContractError(CRSError, ValueError):
 
 class SessionError(CRSError):
     """An orchestration session target cannot be found, read or parsed."""
+
+
+class UnknownAdapterError(SessionError, ValueError):
+    """No session adapter has the requested id; `crs session adapters` lists them."""
+
+
+class TmuxNotFoundError(SessionError):
+    """The tmux program is not installed, so dmux sessions cannot be read."""
 
 
 class JournalError(CRSError):
