@@ -15,7 +15,7 @@ from pathlib import Path
 from crs._errors import BackupLockFailedError
 
 _LOCK_BACKOFF_START = 0.01
-_LOCK_BACKOFF_CAP = 2.0
+_LOCK_BACKOFF_CAP = 0.2
 
 
 def fsync_dir(path: Path) -> None:
@@ -77,7 +77,7 @@ def write_json_atomic(path: Path, doc: object) -> None:
 def file_lock(path: Path, exclusive: bool, timeout: float) -> Iterator[None]:
     """Hold an flock on `path` (created 0640, never deleted) for the `with` block.
 
-    Tries without blocking first, then retries with doubling backoff (10 ms to 2 s) until
+    Tries without blocking first, then retries with doubling backoff (10 ms up to 200 ms) until
     `timeout` seconds have passed.
 
     Raises:
