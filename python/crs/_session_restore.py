@@ -335,14 +335,17 @@ def _git_modified(root: str, since_ns: int) -> list[str] | None:
             continue
         code, rel = token[:2], token[3:]
         names = [rel]
-        if "R" in code or "C" in code:  # a rename/copy is followed by its source path
+        # A rename/copy is followed by its source path. A rename keeps the mtime, so both
+        # sides count as changed whatever their times say.
+        moved = "R" in code or "C" in code
+        if moved:
             names.append(tokens[i])
             i += 1
         for name in names:
             if not name.startswith(prefix):
                 continue
             local = name[len(prefix) :]
-            if _changed_after(os.path.join(root, local), since_ns):
+            if moved or _changed_after(os.path.join(root, local), since_ns):
                 found.add(local)
     # Committed since `since` but clean now (git status cannot see those).
     committed = _git(
