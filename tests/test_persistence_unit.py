@@ -522,3 +522,19 @@ def test_files_are_not_world_readable(tmp_path: Path) -> None:
     pm.save_backup(KEY, ProofState.generate(3))
     for p in (pm.backup_path(KEY), pm.metadata_path(KEY), pm.lock_path(KEY)):
         assert os.stat(p).st_mode & 0o007 == 0, p
+
+
+def test_json_export_only_computed_when_asked(tmp_path: Path) -> None:
+    class Counting(ProofState):
+        exports = 0
+
+        def export_json(self) -> bytes:
+            Counting.exports += 1
+            return super().export_json()
+
+    pm = make_pm(tmp_path)
+    state = Counting.generate(5)
+    pm.save_backup(KEY, state)
+    assert Counting.exports == 0
+    pm.save_backup(KEY, state, BackupOptions(create_json_export=True))
+    assert Counting.exports == 1

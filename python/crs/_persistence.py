@@ -603,9 +603,9 @@ class PersistenceManager:
             )
         image = source.export_image()
         _check_image(image)
-        export = source.export_json() if isinstance(source, JSONExportSource) else None
-        if not opts.create_json_export:
-            export = None
+        export = None
+        if opts.create_json_export and isinstance(source, JSONExportSource):
+            export = source.export_json()
         header, frame = encode_backup(image, self._config.compression_level)
 
         attempts = self._config.max_backup_retries + 1
