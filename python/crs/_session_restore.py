@@ -397,8 +397,9 @@ def find_files_modified_since(
     """Files of a project changed after `since`, relative to the project root, sorted.
 
     In a git work tree (when `config.use_git_status`): the entries of
-    `git status --porcelain` (untracked files included) whose mtime is after `since` or that
-    were deleted, plus the files of commits made after `since`. Elsewhere: a walk of the tree
+    `git status --porcelain` (untracked files included) whose mtime is after `since`, that
+    were deleted, or that were renamed or copied (both paths; a rename keeps the mtime), plus
+    the files of commits made after `since` (git status cannot see committed changes). Elsewhere: a walk of the tree
     (hidden directories skipped) comparing nanosecond mtimes.
 
     Args:
