@@ -538,3 +538,13 @@ def test_json_export_only_computed_when_asked(tmp_path: Path) -> None:
     assert Counting.exports == 0
     pm.save_backup(KEY, state, BackupOptions(create_json_export=True))
     assert Counting.exports == 1
+
+
+def test_reads_do_not_create_project_directories(tmp_path: Path) -> None:
+    pm = make_pm(tmp_path)
+    assert pm.get_backup_metadata(KEY) is None
+    with pytest.raises(BackupNotFoundError):
+        pm.load_backup(KEY)
+    assert not pm.project_dir(KEY).exists()
+    pm.save_backup(KEY, ProofState.generate(2))
+    assert pm.lock_path(KEY).is_file()

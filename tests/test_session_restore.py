@@ -411,3 +411,16 @@ def test_try_restore_argument_checks(tmp_path: Path) -> None:
     with pytest.raises(InvalidArgumentError, match="config must be"):
         SessionRestorer(pm, {})  # type: ignore[arg-type]
     assert SessionRestorer(pm).config == crs.DefaultSessionRestorerConfig()
+
+
+def test_load_checkpoint_helper(tmp_path: Path) -> None:
+    from crs._session_restore import load_checkpoint
+
+    pm, sid, _saved, journal, expected = setup_restore(tmp_path)
+    target = ProofState()
+    meta = load_checkpoint(pm, sid.checkpoint_key(), target, journal)
+    assert meta is not None
+    assert meta.generation == 100
+    target.position = 110
+    assert target.digest() == expected.digest()
+    assert load_checkpoint(pm, "00000000", ProofState(), journal) is None

@@ -26,6 +26,18 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def makedirs_durable(path: Path, mode: int = 0o750) -> None:
+    """Create `path` and missing parents; fsync the parent of each directory created."""
+    if path.is_dir():
+        return
+    makedirs_durable(path.parent, mode)
+    try:
+        path.mkdir(mode=mode)
+    except FileExistsError:
+        return
+    fsync_dir(path.parent)
+
+
 def write_file_durable(path: Path, chunks: tuple[bytes | memoryview, ...]) -> None:
     """Write `chunks` to `path` (truncating) and fsync it; remove it on failure."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)

@@ -47,6 +47,7 @@ import lz4.frame
 from crs._durable import (
     file_lock,
     link_durable,
+    makedirs_durable,
     replace_durable,
     write_file_durable,
     write_json_atomic,
@@ -440,7 +441,7 @@ class PersistenceManager:
         self._config = cfg
         self._log = cfg.logger or _log
         self._base = Path(cfg.base_dir).expanduser()
-        self._base.mkdir(mode=0o750, parents=True, exist_ok=True)
+        makedirs_durable(self._base)
         self._mutex = threading.Lock()
         self._closed = False
         self._restoring: set[str] = set()
@@ -539,6 +540,8 @@ class PersistenceManager:
             MetadataCorruptedError, BackupVersionMismatchError: No pair has usable metadata.
         """
         self._check(project_hash)
+        if not self.lock_path(project_hash).parent.is_dir():
+            return None  # never saved; reading must not create the project's directories
         with file_lock(self._lock_file(project_hash), False, self._config.lock_timeout_sec):
             first: PersistenceError | None = None
             for backup, meta_path in self._pairs(project_hash):
@@ -637,7 +640,7 @@ class PersistenceManager:
 
     def _lock_file(self, project_hash: str) -> Path:
         lock = self.lock_path(project_hash)
-        lock.parent.mkdir(mode=0o750, parents=True, exist_ok=True)
+        makedirs_durable(lock.parent)
         return lock
 
     def _save_once(
@@ -787,6 +790,8 @@ class PersistenceManager:
         )
 
     def _load_verified(self, project_hash: str) -> LoadedBackup:
+        if not self.lock_path(project_hash).parent.is_dir():
+            raise BackupNotFoundError(f"backup not found for project {project_hash}")
         with file_lock(self._lock_file(project_hash), False, self._config.lock_timeout_sec):
             errors: list[PersistenceError] = []
             for which, (backup, meta_path) in zip(

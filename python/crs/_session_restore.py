@@ -399,8 +399,8 @@ def find_files_modified_since(
     In a git work tree (when `config.use_git_status`): the entries of
     `git status --porcelain` (untracked files included) whose mtime is after `since`, that
     were deleted, or that were renamed or copied (both paths; a rename keeps the mtime), plus
-    the files of commits made after `since` (git status cannot see committed changes). Elsewhere: a walk of the tree
-    (hidden directories skipped) comparing nanosecond mtimes.
+    the files of commits made after `since` (git status cannot see committed changes).
+    Elsewhere: a walk of the tree (hidden directories skipped) comparing nanosecond mtimes.
 
     Args:
         project_path: Project root.
@@ -746,6 +746,32 @@ class SessionRestorer:
             dependencies_changed=bool(meta.lock_file_hash)
             and meta.lock_file_hash != session_id.project_hash,
         )
+
+
+def load_checkpoint(
+    pm: PersistenceManager,
+    project_hash: str,
+    target: RestoreTarget,
+    journal: ReplayJournal | None,
+) -> BackupMetadata | None:
+    """Load a project's backup into `target`, then replay the journal records after it.
+
+    The body of `CRS.load_checkpoint_from_disk`: None when the project has no backup (first
+    run); otherwise the metadata of the backup loaded. Unlike `SessionRestorer.try_restore`
+    it raises on failure and does not check age or project.
+
+    Raises:
+        BackupCorruptedError, MetadataCorruptedError, BackupVersionMismatchError: No usable
+            backup.
+        JournalSequenceGapError, JournalCorruptedError: The journal tail cannot be replayed.
+    """
+    try:
+        loaded = pm.load_backup(project_hash, target)
+    except BackupNotFoundError:
+        return None
+    if journal is not None:
+        _replay_tail(target, journal, loaded.image.journal_position)
+    return loaded.metadata
 
 
 def _replay_tail(crs: RestoreTarget, journal: ReplayJournal, position: int) -> tuple[int, int]:
