@@ -22,10 +22,12 @@ a `BackupTarget`.
 
 Rotation keeps backup and metadata paired by name through every step (a crash at any point
 leaves the current or the previous pair usable). New files are written to temporaries and
-fsynced first; then the current pair is hard-linked into the previous slot (backup, then
-metadata) and the new pair renamed over the current slot (backup, then metadata). Each rename
-is followed by an fsync of its directory. Before the new backup lands, the current pair is
-intact; once the previous slot holds the old current pair, any later crash leaves it usable.
+fsynced first; then, if the current pair verifies, it is hard-linked into the previous slot
+(backup, then metadata; a copy where links are unsupported), and the new pair is renamed over
+the current slot (backup, then metadata). Each rename is followed by an fsync of its
+directory. Until the new backup lands the current pair is intact; from the moment the previous
+slot holds the old current pair, any later crash leaves that pair usable. A current pair that
+does not verify (left by a crash) is never rotated over a good previous pair.
 """
 
 from __future__ import annotations
@@ -657,13 +659,9 @@ class PersistenceManager:
         with file_lock(self._lock_file(project_hash), True, self._config.lock_timeout_sec):
             content = hashlib.sha256(header)
             content.update(frame)
-            export_path = ""
-            if export is not None:
-                target = self.export_path(project_hash)
-                tmp_export = target.with_name(target.name + ".tmp")
-                write_file_durable(tmp_export, (export,))
-                replace_durable(tmp_export, target)
-                export_path = str(target)
+            export_target = self.export_path(project_hash)
+            tmp_export = export_target.with_name(export_target.name + ".tmp")
+            export_path = "" if export is None else str(export_target)
             meta = BackupMetadata(
                 project_hash=project_hash,
                 created_at=time.time_ns() // 1_000_000,
@@ -687,6 +685,8 @@ class PersistenceManager:
             try:
                 write_file_durable(tmp_backup, (header, frame))
                 write_file_durable(tmp_meta, (meta_blob,))
+                if export is not None:
+                    write_file_durable(tmp_export, (export,))
                 # Both new files are durable; rotate so that one named pair is always whole.
                 # Rotate only a whole pair: after a crash mid-rotation the current slot may
                 # hold a new backup with old metadata, and moving that over the good
@@ -696,8 +696,11 @@ class PersistenceManager:
                     link_durable(meta_path, self.prev_metadata_path(project_hash))
                 replace_durable(tmp_backup, backup)
                 replace_durable(tmp_meta, meta_path)
+                if export is not None:
+                    # After the pair: a crash in between leaves an export one save older.
+                    replace_durable(tmp_export, export_target)
             except BaseException:
-                for tmp in (tmp_backup, tmp_meta):
+                for tmp in (tmp_backup, tmp_meta, tmp_export):
                     with contextlib.suppress(OSError):
                         os.unlink(tmp)
                 raise
