@@ -113,3 +113,17 @@ def test_save_and_restore_plumbing(
     assert opened[-1].gen == 51
     assert main(["backup", "restore", str(tmp_path), "--home", home, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["journal_position"] == 51
+
+
+def test_list_projects(tmp_path: Path) -> None:
+    home, proj, _state = saved_project(tmp_path)
+    done = run("list", "--home", str(home), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert [r["project_hash"] for r in rows] == [crs.compute_project_hash(proj)]
+    assert rows[0]["project_path"] == "p"
+    done = run("list", "--home", str(home))
+    assert crs.compute_project_hash(proj) in done.stdout
+    assert "1000" in done.stdout
+    done = run("list", "--home", str(tmp_path / "empty"))
+    assert "no projects" in done.stdout

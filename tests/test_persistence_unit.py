@@ -548,3 +548,22 @@ def test_reads_do_not_create_project_directories(tmp_path: Path) -> None:
     assert not pm.project_dir(KEY).exists()
     pm.save_backup(KEY, ProofState.generate(2))
     assert pm.lock_path(KEY).is_file()
+
+
+def test_rotation_copies_where_hard_links_are_unsupported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crs import _durable as durable
+
+    def no_link(src: Any, dst: Any) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(durable.os, "link", no_link)
+    pm = make_pm(tmp_path)
+    first, second = ProofState.generate(30, seed=1), ProofState.generate(30, seed=2)
+    pm.save_backup(KEY, first)
+    pm.save_backup(KEY, second)
+    assert pm.prev_backup_path(KEY).stat().st_nlink == 1
+    assert pm._pair_is_whole(pm.prev_backup_path(KEY), pm.prev_metadata_path(KEY))
+    pm.backup_path(KEY).unlink()
+    assert pm.load_backup(KEY).image == first.export_image()

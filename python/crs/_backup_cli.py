@@ -1,4 +1,4 @@
-"""`crs backup status|save|restore`: the command line of the persistence layer.
+"""`crs backup status|list|save|restore`: the command line of the persistence layer.
 
 `status` reads (and with `--verify` fully checks) the backup of the project at PATH.
 `save` and `restore` run `PersistenceManager.save_backup` / `SessionRestorer.try_restore`
@@ -22,6 +22,7 @@ from crs._persistence import (
     BackupSource,
     DefaultPersistenceConfig,
     PersistenceManager,
+    read_index,
 )
 from crs._session_restore import (
     ReplayJournal,
@@ -37,7 +38,7 @@ EXIT_ERROR = 2
 
 
 def register(subparsers: Any) -> None:
-    """Add `backup status|save|restore` to the `crs` parser."""
+    """Add `backup status|list|save|restore` to the `crs` parser."""
     backup = subparsers.add_parser("backup", help="inspect, save and restore project backups")
     sub = backup.add_subparsers(dest="backup_command", metavar="ACTION", required=True)
 
@@ -55,6 +56,11 @@ def register(subparsers: Any) -> None:
         "--verify", action="store_true", help="also read the backup and check its SHA-256"
     )
     status.set_defaults(func=_cmd_status)
+
+    listing = sub.add_parser("list", help="list every project with a backup (from index.json)")
+    listing.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
+    listing.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    listing.set_defaults(func=_cmd_list)
 
     save = sub.add_parser("save", help="back up the project's state now")
     common(save)
@@ -180,6 +186,30 @@ def _cmd_status(args: argparse.Namespace) -> int:
     else:
         _print_status(doc)
     return code
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    try:
+        with _manager(args) as pm:
+            projects = read_index(pm.index_path())["projects"]
+    except CRSError as exc:
+        return _fail(args, exc)
+    rows = sorted(projects.values(), key=lambda p: -int(p.get("updated_at", 0)))
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    if not rows:
+        print(f"no projects in {pm.index_path()}")
+        return EXIT_OK
+    print(f"{'PROJECT HASH':<18}{'UPDATED (UTC)':<22}{'GENERATION':>12}{'SIZE':>12}  PATH")
+    for p in rows:
+        updated = _dt.datetime.fromtimestamp(int(p.get("updated_at", 0)) / 1000, tz=_dt.UTC)
+        print(
+            f"{p.get('project_hash', '?'):<18}{updated:%Y-%m-%d %H:%M:%S}   "
+            f"{p.get('generation', 0):>11}{_human_size(int(p.get('compressed_size', 0))):>12}"
+            f"  {p.get('project_path') or '-'}"
+        )
+    return EXIT_OK
 
 
 def _open_project_state(

@@ -725,11 +725,15 @@ class SessionRestorer:
                 crs.generation(),
                 meta.generation,
             )
-        all_files = _modified_files(
-            session_id.project_path,
-            meta.created_at * 1_000_000,
-            self._config.use_git_status,
-        )
+        try:
+            all_files = _modified_files(
+                session_id.project_path,
+                meta.created_at * 1_000_000,
+                self._config.use_git_status,
+            )
+        except OSError as exc:  # the state is restored; a missing file list is not a failure
+            self._log.warning("could not list files modified since the checkpoint: %s", exc)
+            all_files = []
         limit = self._config.max_files_to_refresh
         return RestoreResult(
             restored=True,
