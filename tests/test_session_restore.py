@@ -176,7 +176,7 @@ def test_mtime_walk(tmp_path: Path) -> None:
         crs.find_files_modified_since(root, since, no_git(max_files_to_refresh=2))
     # Nanosecond mtimes: a file written just after `since` counts, within the same second.
     mark = time.time()
-    time.sleep(0.01)
+    time.sleep(0.05)  # file times come from the kernel's coarse clock (up to a jiffy behind)
     write(root / "fresh.py", "")
     assert "fresh.py" in crs.find_files_modified_since(root, mark, no_git())
     with pytest.raises(InvalidArgumentError, match="since must be"):
@@ -362,6 +362,7 @@ def test_incompatible_checkpoints(tmp_path: Path) -> None:
 def test_dependencies_changed_and_modified_files(tmp_path: Path) -> None:
     pm, sid, _saved, journal, _expected = setup_restore(tmp_path, n=10, tail=0)
     proj = Path(sid.project_path)
+    time.sleep(0.05)  # file times come from the kernel's coarse clock (up to a jiffy behind)
     write(proj / "pyproject.toml", "[project]\nname='p'\ndependencies=['x']\n")
     write(proj / "a.py", "")
     write(proj / "b.py", "")
