@@ -19,9 +19,17 @@ _LOCK_BACKOFF_CAP = 0.2
 
 
 def fsync_dir(path: Path) -> None:
+    """Make the entries of directory `path` (creations, renames) durable.
+
+    File systems that cannot fsync a directory (EINVAL/ENOTSUP, e.g. some network file
+    systems) commit directory changes on their own terms; there is nothing more to do there.
+    """
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP):
+            raise
     finally:
         os.close(fd)
 
