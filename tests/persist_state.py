@@ -138,11 +138,14 @@ class ListJournal:
         self.records = records
         self.fail_at = fail_at
         self.replays = 0
+        self.after: list[int] = []
 
-    def replay_stream(self) -> Iterator[Record]:
+    def replay_stream(self, after_seq: int = 0) -> Iterator[Record]:
         self.replays += 1
+        self.after.append(after_seq)
         for i, record in enumerate(self.records):
             if self.fail_at is not None and i == self.fail_at:
                 self.fail_at = None
                 raise OSError("transient read error")
-            yield record
+            if record.seq_num > after_seq:
+                yield record

@@ -281,6 +281,7 @@ def test_restore_loads_image_then_replays_tail(tmp_path: Path) -> None:
     assert result.restored, result.reason
     assert result.reason == "success"
     assert (result.journal_position, result.replayed_deltas) == (110, 10)
+    assert journal.after == [100]  # the journal is asked only for the tail
     assert result.generation == target.gen == 110
     assert result.checkpoint_id == "sess-1"
     assert result.checkpoint_age < 60

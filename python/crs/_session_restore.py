@@ -515,10 +515,10 @@ class ReplayRecord(Protocol):
 
 @runtime_checkable
 class ReplayJournal(Protocol):
-    """The part of `Journal` a restore needs: stream every record still in the journal."""
+    """The part of `Journal` a restore needs: stream the records after a position."""
 
-    def replay_stream(self) -> Iterable[ReplayRecord]:
-        """Records in sequence order."""
+    def replay_stream(self, after_seq: int = 0) -> Iterable[ReplayRecord]:
+        """Records with a sequence number above `after_seq` (and the checkpoint), in order."""
         ...
 
 
@@ -781,7 +781,7 @@ def load_checkpoint(
 def _replay_tail(crs: RestoreTarget, journal: ReplayJournal, position: int) -> tuple[int, int]:
     """Apply the records after `position`, in sequence; return (new position, applied)."""
     applied = 0
-    for record in journal.replay_stream():
+    for record in journal.replay_stream(after_seq=position):
         seq = record.seq_num
         if seq <= position:
             continue  # already in the image
