@@ -76,7 +76,6 @@ __all__ = [
     "BackupSource",
     "BackupTarget",
     "DefaultPersistenceConfig",
-    "GraphRefreshCoordinator",
     "JSONExportSource",
     "LoadedBackup",
     "PersistenceConfig",
@@ -170,8 +169,10 @@ class JSONExportSource(Protocol):
         ...
 
 
+# The public `GraphRefreshCoordinator` protocol lives with the graph protocols (crs._graph on
+# the `state` branch, same three methods); this private twin keeps this module independent.
 @runtime_checkable
-class GraphRefreshCoordinator(Protocol):
+class _RefreshCoordinator(Protocol):
     """A component that must pause while a backup is loaded (e.g. a code-graph refresher)."""
 
     def pause(self) -> None:
@@ -447,7 +448,7 @@ class PersistenceManager:
         self._mutex = threading.Lock()
         self._closed = False
         self._restoring: set[str] = set()
-        self._coordinator: GraphRefreshCoordinator | None = None
+        self._coordinator: _RefreshCoordinator | None = None
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else "open"
@@ -505,7 +506,7 @@ class PersistenceManager:
 
     # ---- lifecycle
 
-    def set_refresh_coordinator(self, coordinator: GraphRefreshCoordinator | None) -> None:
+    def set_refresh_coordinator(self, coordinator: _RefreshCoordinator | None) -> None:
         """Register a component paused while a backup is loaded (`None` removes it)."""
         self._check_open()
         self._coordinator = coordinator
