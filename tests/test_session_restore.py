@@ -426,3 +426,19 @@ def test_load_checkpoint_helper(tmp_path: Path) -> None:
     target.position = 110
     assert target.digest() == expected.digest()
     assert load_checkpoint(pm, "00000000", ProofState(), journal) is None
+
+
+def test_a_delta_the_state_rejects_is_not_retried(tmp_path: Path) -> None:
+    pm, sid, _saved, journal, _expected = setup_restore(tmp_path)
+
+    class Strict(ProofState):
+        def apply(self, delta: Any) -> object:
+            raise crs.DeltaValidationError("proof: must be >= 0")
+
+    result = restorer(pm).try_restore(Strict(), journal, sid)
+    assert not result.restored
+    assert result.reason == "restore failed: proof: must be >= 0"
+    assert journal.replays == 1
+    pm.close()
+    result = restorer(pm).try_restore(ProofState(), journal, sid)
+    assert result.reason == "restore failed: persistence manager is closed"

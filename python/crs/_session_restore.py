@@ -29,10 +29,12 @@ from crs._errors import (
     BackupNotFoundError,
     BackupVersionMismatchError,
     CheckpointTooOldError,
+    DeltaValidationError,
     InvalidArgumentError,
     JournalCorruptedError,
     JournalSequenceGapError,
     MetadataCorruptedError,
+    PersistenceManagerClosedError,
     ProjectHashMismatchError,
     ProjectPathEmptyError,
     SchemaVersionMismatchError,
@@ -119,6 +121,9 @@ _PERMANENT: tuple[type[BaseException], ...] = (
     SchemaVersionMismatchError,
     JournalSequenceGapError,
     JournalCorruptedError,
+    DeltaValidationError,
+    InvalidArgumentError,
+    PersistenceManagerClosedError,
 )
 
 
