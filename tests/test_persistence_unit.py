@@ -567,3 +567,15 @@ def test_rotation_copies_where_hard_links_are_unsupported(
     assert pm._pair_is_whole(pm.prev_backup_path(KEY), pm.prev_metadata_path(KEY))
     pm.backup_path(KEY).unlink()
     assert pm.load_backup(KEY).image == first.export_image()
+
+
+def test_journal_checkpoint_position_keeps_the_previous_tail(tmp_path: Path) -> None:
+    pm = make_pm(tmp_path)
+    assert pm.journal_checkpoint_position(KEY) == 0
+    state = ProofState.generate(10)
+    for position in (40, 70, 90):
+        state.position = position
+        pm.save_backup(KEY, state)
+    assert pm.journal_checkpoint_position(KEY) == 70
+    pm.prev_metadata_path(KEY).write_text("{}")  # a damaged previous pair does not count
+    assert pm.journal_checkpoint_position(KEY) == 90

@@ -561,6 +561,29 @@ class PersistenceManager:
                 raise first
             return None
 
+    def journal_checkpoint_position(self, project_hash: str) -> int:
+        """How far the project's journal may be checkpointed with both backups restorable.
+
+        The smallest `journal_position` of the current and previous pairs whose metadata
+        verifies: dropping journal records up to it keeps the tail each backup needs, so a
+        fallback to the previous backup can still replay to the latest state. 0 when the
+        project has no backup (keep the whole journal).
+        """
+        self._check(project_hash)
+        if not self.lock_path(project_hash).parent.is_dir():
+            return 0
+        positions: list[int] = []
+        with file_lock(self._lock_file(project_hash), False, self._config.lock_timeout_sec):
+            for backup, meta_path in self._pairs(project_hash):
+                try:
+                    meta = _parse_metadata(meta_path.read_bytes(), meta_path)
+                    size = backup.stat().st_size
+                except (OSError, PersistenceError):
+                    continue
+                if size == meta.compressed_size:
+                    positions.append(meta.journal_position)
+        return min(positions, default=0)
+
     # ---- save
 
     def save_backup(
