@@ -27,6 +27,7 @@ from crs import (
     PersistenceManagerClosedError,
     RestoreInProgressError,
 )
+from crs import _backup_format as backup_format
 from crs import _persistence as persistence
 from persist_state import ProofState
 
@@ -197,7 +198,7 @@ def test_two_generations_rotate_as_pairs(tmp_path: Path) -> None:
     assert cur["generation"] == 102
     assert prev["generation"] == 101
     assert prev == metas[1].to_dict()
-    assert persistence.decode_backup(
+    assert backup_format.decode_backup(
         pm.prev_backup_path(KEY).read_bytes(), pm.prev_backup_path(KEY)
     ) == (states[1].export_image())
     leftovers = [p.name for p in pm.project_dir(KEY).rglob("*.tmp")]

@@ -9,6 +9,15 @@ import contextlib as _contextlib
 
 from crs import _core
 
+# ---------------------------------------------------------------- persistence (backups, restore)
+from crs._backup_format import (
+    BACKUP_FORMAT_VERSION,
+    CURRENT_SCHEMA_VERSION,
+    BackupImage,
+    BackupMetadata,
+    LoadedBackup,
+)
+
 # ---------------------------------------------------------------- errors
 from crs._errors import (
     ApplyRollbackError,
@@ -50,19 +59,12 @@ from crs._errors import (
     TooManyModifiedFilesError,
     UnknownQueryTypeError,
 )
-
-# ---------------------------------------------------------------- persistence (backups, restore)
 from crs._persistence import (
-    BACKUP_FORMAT_VERSION,
-    CURRENT_SCHEMA_VERSION,
-    BackupImage,
-    BackupMetadata,
     BackupOptions,
     BackupSource,
     BackupTarget,
     DefaultPersistenceConfig,
     JSONExportSource,
-    LoadedBackup,
     PersistenceConfig,
     PersistenceManager,
     validate_project_hash,

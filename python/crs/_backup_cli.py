@@ -15,9 +15,9 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from crs._backup_format import BackupMetadata
 from crs._errors import CRSError
 from crs._persistence import (
-    BackupMetadata,
     BackupOptions,
     BackupSource,
     DefaultPersistenceConfig,

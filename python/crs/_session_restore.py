@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from crs._backup_format import CURRENT_SCHEMA_VERSION, BackupMetadata
 from crs._errors import (
     BackupCorruptedError,
     BackupNotFoundError,
@@ -41,12 +42,7 @@ from crs._errors import (
     SessionIdentifierNilError,
     TooManyModifiedFilesError,
 )
-from crs._persistence import (
-    CURRENT_SCHEMA_VERSION,
-    BackupMetadata,
-    BackupTarget,
-    PersistenceManager,
-)
+from crs._persistence import BackupTarget, PersistenceManager
 
 __all__ = [
     "CHECKPOINT_KEY_HASH_BYTES",
