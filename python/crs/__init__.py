@@ -9,6 +9,15 @@ import contextlib as _contextlib
 
 from crs import _core
 
+# ---------------------------------------------------------------- persistence (backups, restore)
+from crs._backup_format import (
+    BACKUP_FORMAT_VERSION,
+    CURRENT_SCHEMA_VERSION,
+    BackupImage,
+    BackupMetadata,
+    LoadedBackup,
+)
+
 # ---------------------------------------------------------------- errors
 from crs._errors import (
     ApplyRollbackError,
@@ -52,6 +61,37 @@ from crs._errors import (
     UnknownAdapterError,  # sessions
     UnknownQueryTypeError,
 )
+from crs._persistence import (
+    BackupOptions,
+    BackupSource,
+    BackupTarget,
+    DefaultPersistenceConfig,
+    JSONExportSource,
+    PersistenceConfig,
+    PersistenceManager,
+    validate_project_hash,
+)
+from crs._session_restore import (
+    CHECKPOINT_KEY_HASH_BYTES,
+    DEFAULT_CHECKPOINT_MAX_AGE,
+    DEFAULT_MAX_FILES_TO_REFRESH,
+    DEFAULT_SESSION_RESTORE_RETRIES,
+    LOCK_FILE_NAMES,
+    PROJECT_HASH_LENGTH,
+    DefaultSessionRestorerConfig,
+    ReplayJournal,
+    ReplayRecord,
+    RestoreResult,
+    RestoreTarget,
+    SessionIdentifier,
+    SessionRestoredEvent,
+    SessionRestoreFailedEvent,
+    SessionRestorer,
+    SessionRestorerConfig,
+    compute_lock_file_hash,
+    compute_project_hash,
+    find_files_modified_since,
+)
 
 # ---------------------------------------------------------------- shared types
 from crs._types import (
@@ -94,11 +134,19 @@ __version__: str = _core.__version__
 __all__ = [
     "Actor",
     "ApplyRollbackError",
+    "BACKUP_FORMAT_VERSION",
     "BackupCorruptedError",
+    "BackupImage",
     "BackupLockFailedError",
+    "BackupMetadata",
     "BackupNotFoundError",
+    "BackupOptions",
+    "BackupSource",
+    "BackupTarget",
     "BackupVersionMismatchError",
+    "CHECKPOINT_KEY_HASH_BYTES",
     "CRSError",
+    "CURRENT_SCHEMA_VERSION",
     "CheckpointTooOldError",
     "CircuitBreakerResult",
     "ClauseScope",
@@ -108,12 +156,17 @@ __all__ = [
     "ConstraintUpdate",
     "ContractError",
     "ContractErrorDetails",
+    "DEFAULT_CHECKPOINT_MAX_AGE",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLD",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLDS",
     "DEFAULT_INITIAL_PROOF_NUMBER",
+    "DEFAULT_MAX_FILES_TO_REFRESH",
+    "DEFAULT_SESSION_RESTORE_RETRIES",
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
     "Decision",
     "DefaultConfig",
+    "DefaultPersistenceConfig",
+    "DefaultSessionRestorerConfig",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
     "DeltaValidationError",
@@ -126,6 +179,7 @@ __all__ = [
     "HistoryEntry",
     "IndexNotFoundError",
     "InvalidArgumentError",
+    "JSONExportSource",
     "JournalClosedError",
     "JournalCorruptedError",
     "JournalDegradedError",
@@ -133,6 +187,8 @@ __all__ = [
     "JournalFullError",
     "JournalSequenceGapError",
     "KeyValue",
+    "LOCK_FILE_NAMES",
+    "LoadedBackup",
     "MAX_PROPAGATION_DEPTH",
     "MAX_STEPS_PER_SESSION",
     "MetadataCorruptedError",
@@ -140,8 +196,11 @@ __all__ = [
     "NilDeltaJournalError",
     "NodeFrequency",
     "Outcome",
+    "PROJECT_HASH_LENGTH",
     "PROOF_NUMBER_INFINITE",
+    "PersistenceConfig",
     "PersistenceError",
+    "PersistenceManager",
     "PersistenceManagerClosedError",
     "ProjectHashMismatchError",
     "ProjectPathEmptyError",
@@ -149,11 +208,20 @@ __all__ = [
     "ProofStatus",
     "ProofUpdate",
     "ProofUpdateType",
+    "ReplayJournal",
+    "ReplayRecord",
     "RestoreInProgressError",
+    "RestoreResult",
+    "RestoreTarget",
     "SchemaVersionMismatchError",
     "SessionError",
+    "SessionIdentifier",
     "SessionIdentifierNilError",
     "SessionRestoreError",
+    "SessionRestoreFailedEvent",
+    "SessionRestoredEvent",
+    "SessionRestorer",
+    "SessionRestorerConfig",
     "SignalSource",
     "SimilarityMatch",
     "SnapshotStaleError",
@@ -164,6 +232,10 @@ __all__ = [
     "UnknownAdapterError",
     "UnknownQueryTypeError",
     "__version__",
+    "compute_lock_file_hash",
+    "compute_project_hash",
+    "find_files_modified_since",
+    "validate_project_hash",
 ]
 
 

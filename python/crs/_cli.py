@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from crs import _core
+from crs import _backup_cli, _core
 from crs.sessions import _cli as sessions_cli
 
 
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
     demo.set_defaults(func=_cmd_demo)
     sessions_cli.register(sub)
+    _backup_cli.register(sub)
     return parser
 
 
