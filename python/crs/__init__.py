@@ -51,6 +51,15 @@ from crs._errors import (
     UnknownQueryTypeError,
 )
 
+# ---- cycles
+from crs._cycle import (
+    CycleDetectionResult,
+    CycleDetector,
+    CycleDetectorConfig,
+    CycleDetectorStats,
+    DefaultCycleDetectorConfig,
+)
+
 __version__: str = _core.__version__
 
 # This is the public API. Each name is also listed in __all__ (sorted; a test checks it).
@@ -64,6 +73,11 @@ __all__ = [
     "CheckpointTooOldError",
     "ContractError",
     "ContractErrorDetails",
+    "CycleDetectionResult",
+    "CycleDetector",
+    "CycleDetectorConfig",
+    "CycleDetectorStats",
+    "DefaultCycleDetectorConfig",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
     "DeltaValidationError",
