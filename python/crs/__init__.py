@@ -9,6 +9,15 @@ import contextlib as _contextlib
 
 from crs import _core
 
+# ---- cycles
+from crs._cycle import (
+    CycleDetectionResult,
+    CycleDetector,
+    CycleDetectorConfig,
+    CycleDetectorStats,
+    DefaultCycleDetectorConfig,
+)
+
 # ---------------------------------------------------------------- errors
 from crs._errors import (
     ApplyRollbackError,
@@ -49,15 +58,6 @@ from crs._errors import (
     SnapshotStaleError,
     TooManyModifiedFilesError,
     UnknownQueryTypeError,
-)
-
-# ---- cycles
-from crs._cycle import (
-    CycleDetectionResult,
-    CycleDetector,
-    CycleDetectorConfig,
-    CycleDetectorStats,
-    DefaultCycleDetectorConfig,
 )
 
 __version__: str = _core.__version__
