@@ -133,12 +133,15 @@ class ClauseDb:
     def remove(self, id: int) -> bool:
         """Removes clause `id`; returns whether it existed."""
 
-    def clear(self) -> None: ...
+    def clear(self) -> None:
+        """Removes every clause and forgets every variable."""
+
     def __len__(self) -> int: ...
     def __contains__(self, key: int, /) -> bool: ...
     @property
     def variable_count(self) -> int:
-        """Distinct `family=value` variables ever named by a clause."""
+        """Distinct `family=value` variables the clauses name (those of removed clauses are
+        forgotten, so memory follows the live clauses)."""
 
     def ids(self) -> list[int]:
         """Clause ids, oldest first."""
