@@ -369,9 +369,14 @@ impl ClauseDb {
         assignment: &[(F, V, bool)],
     ) -> Result<Explicit, ClauseError> {
         let mut vals: FxHashMap<VarId, bool> = FxHashMap::default();
+        // Variables no clause names cannot matter, but a contradiction is still an error.
+        let mut unknown: FxHashMap<(&str, &str), bool> = FxHashMap::default();
         for (f, v, b) in assignment {
             let (f, v) = (f.as_ref(), v.as_ref());
             let Some(var) = self.family_id(f).and_then(|fam| self.var_id(fam, v)) else {
+                if *unknown.entry((f, v)).or_insert(*b) != *b {
+                    return Err(ClauseError::ConflictingAssignment(f.into(), v.into()));
+                }
                 continue;
             };
             if let Some(&old) = vals.get(&var) {
@@ -564,6 +569,10 @@ mod tests {
         ));
         assert!(matches!(
             db.check_assignment(&[lit("a", "b", true), lit("a", "b", false)]),
+            Err(ClauseError::ConflictingAssignment(..))
+        ));
+        assert!(matches!(
+            db.check_assignment(&[lit("zz", "b", true), lit("zz", "b", false)]),
             Err(ClauseError::ConflictingAssignment(..))
         ));
     }
