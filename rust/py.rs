@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError, TryLockError};
 
 use crate::minhash::{Signature, NUM_PERM};
 
-// ---------------------------------------------------------------- cycle detection
+// ---------------------------------------------------------------- shared mutable state (algorithm classes)
 
 /// A value shared by Python threads: locked for each call, and waited for with the GIL
 /// released when another thread holds it (e.g. during a batch), so nothing deadlocks.
@@ -43,6 +43,8 @@ impl<T: Send> Shared<T> {
         py.detach(|| f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner)))
     }
 }
+
+// ---------------------------------------------------------------- cycle detection
 
 /// Online cycle detector over integer state ids (see `rust/cycle.rs`). Thread-safe.
 #[pyclass(name = "CycleDetector", module = "crs._core", frozen)]
@@ -466,14 +468,14 @@ fn sig_from(bytes: &[u8]) -> PyResult<Signature> {
 
 /// The shingles of `text`: lower-cased tokens and adjacent token bigrams, first-seen order.
 #[pyfunction]
-fn minhash_shingles(text: &str) -> Vec<String> {
-    crate::minhash::shingles(text)
+fn minhash_shingles(py: Python<'_>, text: &str) -> Vec<String> {
+    py.detach(|| crate::minhash::shingles(text))
 }
 
 /// MinHash signature of `text` as 512 bytes (128 little-endian u32).
 #[pyfunction]
 fn minhash_signature<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyBytes> {
-    let sig = crate::minhash::signatures(&PERMUTATIONS, &[text])[0];
+    let sig = py.detach(|| crate::minhash::signatures(&PERMUTATIONS, &[text])[0]);
     PyBytes::new(py, &sig_bytes(&sig))
 }
 
