@@ -16,6 +16,13 @@ from crs._backup_format import (
     BackupImage,
     BackupMetadata,
     LoadedBackup,
+# ---- cycles
+from crs._cycle import (
+    CycleDetectionResult,
+    CycleDetector,
+    CycleDetectorConfig,
+    CycleDetectorStats,
+    DefaultCycleDetectorConfig,
 )
 
 # ---------------------------------------------------------------- errors
@@ -156,6 +163,10 @@ __all__ = [
     "ConstraintUpdate",
     "ContractError",
     "ContractErrorDetails",
+    "CycleDetectionResult",
+    "CycleDetector",
+    "CycleDetectorConfig",
+    "CycleDetectorStats",
     "DEFAULT_CHECKPOINT_MAX_AGE",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLD",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLDS",
@@ -165,6 +176,7 @@ __all__ = [
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
     "Decision",
     "DefaultConfig",
+    "DefaultCycleDetectorConfig",
     "DefaultPersistenceConfig",
     "DefaultSessionRestorerConfig",
     "DeltaConflictError",
