@@ -16,6 +16,8 @@ from crs._backup_format import (
     BackupImage,
     BackupMetadata,
     LoadedBackup,
+)
+
 # ---- cycles
 from crs._cycle import (
     CycleDetectionResult,
