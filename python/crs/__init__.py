@@ -33,6 +33,7 @@ from crs._errors import (
     JournalDegradedError,
     JournalError,
     JournalFullError,
+    JournalLockedError,
     JournalSequenceGapError,
     MetadataCorruptedError,
     NilDeltaError,
@@ -51,6 +52,22 @@ from crs._errors import (
     UnknownQueryTypeError,
 )
 
+# ---------------------------------------------------------------- journal
+from crs._journal import (
+    BytesCodec,
+    DefaultJournalConfig,
+    DeltaOrError,
+    Journal,
+    JournalCodec,
+    JournalConfig,
+    JournalStats,
+    JsonCodec,
+    MemoryJournal,
+    SyncPolicy,
+)
+from crs._local_journal import FORMAT_VERSION as JOURNAL_FORMAT_VERSION
+from crs._local_journal import LocalJournal
+
 __version__: str = _core.__version__
 
 # This is the public API. Each name is also listed in __all__ (sorted; a test checks it).
@@ -60,24 +77,36 @@ __all__ = [
     "BackupLockFailedError",
     "BackupNotFoundError",
     "BackupVersionMismatchError",
+    "BytesCodec",
     "CRSError",
     "CheckpointTooOldError",
     "ContractError",
     "ContractErrorDetails",
+    "DefaultJournalConfig",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
+    "DeltaOrError",
     "DeltaValidationError",
     "GraphNotAvailableError",
     "GraphQueryClosedError",
     "HardSoftBoundaryViolationError",
     "IndexNotFoundError",
     "InvalidArgumentError",
+    "JOURNAL_FORMAT_VERSION",
+    "Journal",
     "JournalClosedError",
+    "JournalCodec",
+    "JournalConfig",
     "JournalCorruptedError",
     "JournalDegradedError",
     "JournalError",
     "JournalFullError",
+    "JournalLockedError",
     "JournalSequenceGapError",
+    "JournalStats",
+    "JsonCodec",
+    "LocalJournal",
+    "MemoryJournal",
     "MetadataCorruptedError",
     "NilDeltaError",
     "NilDeltaJournalError",
@@ -91,6 +120,7 @@ __all__ = [
     "SessionIdentifierNilError",
     "SessionRestoreError",
     "SnapshotStaleError",
+    "SyncPolicy",
     "TooManyModifiedFilesError",
     "UnknownQueryTypeError",
     "__version__",
