@@ -278,7 +278,8 @@ class LocalJournal(JournalBase):
         if stop != _END and not _is_torn(data, stop, stop_pos):
             if not self._config.skip_corrupted_deltas:
                 raise self._damage(last.path, stop, commit, next_seq, found)
-            next_seq = self._last_valid_seq(data, stop_pos, next_seq)
+            # The damaged record held seq `next_seq` at least, so appends go after it.
+            next_seq = self._last_valid_seq(data, stop_pos, next_seq + 1)
             end = len(data)  # the damaged segment is left as it is; appends go to a new one
         written = len(data.rstrip(b"\0"))
         if written > end:
@@ -574,8 +575,8 @@ class LocalJournal(JournalBase):
                 continue
             if stop == _END and commit == len(data):
                 return expected
-            if stop == _ZERO and commit == stop_pos and _zero_from(data, stop_pos):
-                return expected
+            if stop in (_ZERO, _INCOMPLETE) and commit == stop_pos and _zero_from(data, commit):
+                return expected  # preallocated space left by a crash while sealing
             if not self._config.skip_corrupted_deltas:
                 raise self._damage(seg.path, stop, commit, expected, found)
             hit = _core.wal_resync(data, stop_pos + 1)
