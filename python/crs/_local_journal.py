@@ -276,9 +276,10 @@ class LocalJournal(JournalBase):
         next_seq = first + len(payloads)
         end = commit
         if stop != _END and not _is_torn(data, stop, stop_pos):
-            if not self._config.skip_corrupted_deltas:
+            if not (self._config.skip_corrupted_deltas or self._read_only):
                 raise self._damage(last.path, stop, commit, next_seq, found)
-            # The damaged record held seq `next_seq` at least, so appends go after it.
+            # Readers report the damage on replay. The damaged record held seq `next_seq`
+            # at least, so appends go after it.
             next_seq = self._last_valid_seq(data, stop_pos, next_seq + 1)
             end = len(data)  # the damaged segment is left as it is; appends go to a new one
         written = len(data.rstrip(b"\0"))
@@ -304,11 +305,10 @@ class LocalJournal(JournalBase):
             os.fsync(fd)
 
     def _last_valid_seq(self, data: bytes, pos: int, next_seq: int) -> int:
-        """The sequence number after the last valid record at or after `pos` (skip mode)."""
-        while (hit := _core.wal_resync(data, pos + 1)) is not None:
-            offset, seq = hit
-            payloads, _, pos, _, _ = _core.wal_scan(data, offset, seq, 1 << 62)
-            next_seq = max(next_seq, seq + len(payloads))
+        """The sequence number after the last valid record after `pos` (damaged segment)."""
+        while (hit := _core.wal_resync(data, pos + 1, False)) is not None:
+            pos, seq = hit
+            next_seq = max(next_seq, seq + 1)
         return next_seq
 
     def _read_checkpoint(self) -> int:
@@ -579,9 +579,9 @@ class LocalJournal(JournalBase):
                 return expected  # preallocated space left by a crash while sealing
             if not self._config.skip_corrupted_deltas:
                 raise self._damage(seg.path, stop, commit, expected, found)
-            hit = _core.wal_resync(data, stop_pos + 1)
+            hit = _core.wal_resync(data, stop_pos + 1, True)
             while hit is not None and hit[1] < expected:
-                hit = _core.wal_resync(data, hit[0] + 1)
+                hit = _core.wal_resync(data, hit[0] + 1, True)
             if hit is None:
                 yield from self._skipped(expected, upto, start, f"{seg.path}: damaged records")
                 return upto
