@@ -151,3 +151,46 @@ def test_bench_replay_sqlite(benchmark: Any, sqlite_db: sqlite3.Connection) -> N
         return [r[0] for r in sqlite_db.execute("SELECT payload FROM journal ORDER BY seq")]
 
     assert len(benchmark(replay)) == n
+
+
+# ---------------------------------------------------------------- interleaved latency ratio
+
+
+def test_bench_append_always_interleaved(
+    benchmark: Any, tmp_path: Path, sqlite_db: sqlite3.Connection
+) -> None:
+    """The three fsync-per-record appends taken in turns, so disk hiccups hit all alike."""
+    import statistics
+    import time
+
+    rounds = 20 if benchmark.disabled else 600
+    fd = os.open(tmp_path / "raw.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    record = len(PAYLOAD).to_bytes(4, "little") + PAYLOAD
+    times: dict[str, list[float]] = {"journal": [], "raw": [], "sqlite": []}
+
+    def run() -> None:
+        with LocalJournal(config(tmp_path / "j"), BytesCodec()) as j:
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                j.append(PAYLOAD)
+                t1 = time.perf_counter()
+                os.write(fd, record)
+                os.fsync(fd)
+                t2 = time.perf_counter()
+                sqlite_db.execute("BEGIN")
+                sqlite_db.execute("INSERT INTO journal (payload) VALUES (?)", (PAYLOAD,))
+                sqlite_db.execute("COMMIT")
+                t3 = time.perf_counter()
+                times["journal"].append(t1 - t0)
+                times["raw"].append(t2 - t1)
+                times["sqlite"].append(t3 - t2)
+
+    try:
+        benchmark.pedantic(run, rounds=1, iterations=1)
+    finally:
+        os.close(fd)
+    med = {k: statistics.median(v) * 1e6 for k, v in times.items()}
+    benchmark.extra_info.update({f"median_us_{k}": round(v, 1) for k, v in med.items()})
+    benchmark.extra_info["journal_over_raw"] = round(med["journal"] / med["raw"], 3)
+    benchmark.extra_info["journal_over_sqlite"] = round(med["journal"] / med["sqlite"], 3)
+    print(f"\ninterleaved append medians (us): {med}, ratios {benchmark.extra_info}")

@@ -300,3 +300,13 @@ def test_interrupted_restore_rolls_forward_or_back(tmp_path: Path) -> None:
         "CHECKPOINT",
         "LOCK",
     ]
+
+
+def test_json_decode_never_merges_foreign_payloads(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path)
+    with LocalJournal(cfg, crs.BytesCodec()) as j:
+        j.append(b'{"v":1,"e":[1')
+        j.append(b'2]},{"v":1,"e":3}')
+    with LocalJournal(cfg) as j, pytest.raises(crs.JournalCorruptedError, match="entry 1"):
+        j.replay()
+    # (One JSON parse over the joined payloads would read them as two valid entries.)

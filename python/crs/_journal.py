@@ -208,7 +208,11 @@ class DeltaOrError:
 
 
 class JournalCodec(Protocol):
-    """Turns journal entries into payload bytes and back. Decoding returns a fresh object."""
+    """Turns journal entries into payload bytes and back. Decoding returns a fresh object.
+
+    A codec may also define `decode_many(payloads: list[bytes]) -> list[Any]`, decoding a run
+    of payloads at once (raising `JournalCorruptedError` if any is bad); `replay` uses it.
+    """
 
     def encode(self, entry: Any) -> bytes:
         """Encode one entry; raise `InvalidArgumentError` if it cannot be journaled."""
@@ -266,6 +270,10 @@ class BytesCodec:
     def decode(self, data: bytes) -> Any:
         """Return the payload itself."""
         return data
+
+    def decode_many(self, payloads: list[bytes]) -> list[Any]:
+        """Return the payloads themselves."""
+        return payloads
 
 
 @runtime_checkable
@@ -555,13 +563,14 @@ class JournalBase:
         self._check_open()
         out: list[Any] = []
         decode = self._codec.decode
+        decode_many = getattr(self._codec, "decode_many", None)
         for item in self._iter_chunks(after_seq):
             if isinstance(item, DeltaOrError):
                 continue
             first, payloads = item
             mark = len(out)
             try:
-                out.extend(map(decode, payloads))
+                out.extend(map(decode, payloads) if decode_many is None else decode_many(payloads))
             except JournalError:
                 del out[mark:]  # redo this run one by one, skipping (or raising on) bad ones
                 for i, payload in enumerate(payloads):
