@@ -168,22 +168,23 @@ def test_bench_append_always_interleaved(
     record = len(PAYLOAD).to_bytes(4, "little") + PAYLOAD
     times: dict[str, list[float]] = {"journal": [], "raw": [], "sqlite": []}
 
+    def raw() -> None:
+        os.write(fd, record)
+        os.fsync(fd)
+
+    def sqlite() -> None:
+        sqlite_db.execute("BEGIN")
+        sqlite_db.execute("INSERT INTO journal (payload) VALUES (?)", (PAYLOAD,))
+        sqlite_db.execute("COMMIT")
+
     def run() -> None:
         with LocalJournal(config(tmp_path / "j"), BytesCodec()) as j:
-            for _ in range(rounds):
-                t0 = time.perf_counter()
-                j.append(PAYLOAD)
-                t1 = time.perf_counter()
-                os.write(fd, record)
-                os.fsync(fd)
-                t2 = time.perf_counter()
-                sqlite_db.execute("BEGIN")
-                sqlite_db.execute("INSERT INTO journal (payload) VALUES (?)", (PAYLOAD,))
-                sqlite_db.execute("COMMIT")
-                t3 = time.perf_counter()
-                times["journal"].append(t1 - t0)
-                times["raw"].append(t2 - t1)
-                times["sqlite"].append(t3 - t2)
+            ops = [("journal", lambda: j.append(PAYLOAD)), ("raw", raw), ("sqlite", sqlite)]
+            for i in range(rounds):
+                for name, op in ops[i % 3 :] + ops[: i % 3]:  # rotate: no one always goes first
+                    t0 = time.perf_counter()
+                    op()
+                    times[name].append(time.perf_counter() - t0)
 
     try:
         benchmark.pedantic(run, rounds=1, iterations=1)

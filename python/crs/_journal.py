@@ -19,7 +19,7 @@ import logging
 import math
 import struct
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Protocol, Self, runtime_checkable
@@ -449,6 +449,20 @@ class JournalBase:
         self._state = _State.OPEN
         self._corrupted = 0
         self._last_checkpoint: _dt.datetime | None = None
+        self._full_handler: Callable[[], int | None] | None = None
+
+    def set_full_handler(self, handler: Callable[[], int | None] | None) -> None:
+        """Set what `auto_checkpoint` calls when the size limit is reached.
+
+        The handler persists the state elsewhere (e.g. a backup) and returns the sequence
+        number that state covers; the journal then checkpoints there. Without a handler (or
+        when it returns None) the journal checkpoints at its last sequence number.
+        """
+        self._full_handler = handler
+
+    def _full_checkpoint_seq(self, last: int) -> int:
+        seq = self._full_handler() if self._full_handler is not None else None
+        return last if seq is None else _check_seq(seq, last)
 
     # -- lifecycle
 
@@ -632,7 +646,7 @@ class MemoryJournal(JournalBase):
             limit = self._config.max_journal_bytes
             if limit and self._bytes + size > limit:
                 if self._config.auto_checkpoint:
-                    self._checkpoint_locked(self._seq)
+                    self._checkpoint_locked(self._full_checkpoint_seq(self._seq))
                 if self._bytes + size > limit:
                     raise JournalFullError(
                         f"journal size limit exceeded ({self._bytes} + {size} bytes > "

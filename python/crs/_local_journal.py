@@ -168,11 +168,13 @@ class LocalJournal(JournalBase):
         self._torn = 0
         self._failed: str | None = None
         self._memory: MemoryJournal | None = None
-        self._full_handler: Callable[[], int | None] | None = None
         self._cond = threading.Condition(threading.Lock())
         self._written = 0  # bytes written this session; `_synced` trails it (group commit)
         self._synced = 0
         self._syncing = False
+        if config.in_memory:
+            self._memory = MemoryJournal(config, self._codec)
+            return
         try:
             self._open()
         except JournalError:
@@ -251,7 +253,8 @@ class LocalJournal(JournalBase):
         """Remove a last segment whose creation was interrupted (no valid header, no data)."""
         while self._segments:
             path = self._segments[-1].path
-            data = path.read_bytes()[: SEGMENT_HEADER.size]
+            with open(path, "rb") as f:
+                data = f.read(SEGMENT_HEADER.size)
             try:
                 _parse_segment_header(data, path)
                 return
@@ -356,10 +359,16 @@ class LocalJournal(JournalBase):
         """Seal the active segment and start a new one at the next sequence number."""
         fd = self._create_segment(self._next_seq)
         old = self._fd
-        os.fdatasync(old)
-        if os.fstat(old).st_size > self._end:
-            os.ftruncate(old, self._end)
-        os.fsync(old)
+        try:
+            os.fdatasync(old)
+            if os.fstat(old).st_size > self._end:
+                os.ftruncate(old, self._end)
+            os.fsync(old)
+        except BaseException:
+            os.close(fd)  # keep the old segment active; a later roll creates the new one again
+            with contextlib.suppress(OSError):
+                self._seg_path(self._next_seq).unlink()
+            raise
         os.close(old)
         self._fd = fd
         self._segments.append(_Segment(self._next_seq, self._seg_path(self._next_seq)))
@@ -369,15 +378,6 @@ class LocalJournal(JournalBase):
             self._synced = self._written
 
     # ---------------------------------------------------------------- appends
-
-    def set_full_handler(self, handler: Callable[[], int | None] | None) -> None:
-        """Set what `auto_checkpoint` calls when the size limit is reached.
-
-        The handler persists the state elsewhere (e.g. a backup) and returns the sequence
-        number that state covers; the journal then checkpoints there. None (or no handler)
-        checkpoints at the last sequence number.
-        """
-        self._full_handler = handler
 
     def _write_unit(self, payloads: list[bytes]) -> int:
         if self._memory is not None:
@@ -423,8 +423,7 @@ class LocalJournal(JournalBase):
         if not limit or self._total + size <= limit:
             return
         if self._config.auto_checkpoint:
-            seq = self._full_handler() if self._full_handler else None
-            seq = self._next_seq - 1 if seq is None else seq
+            seq = self._full_checkpoint_seq(self._next_seq - 1)
             self._log.warning("journal: size limit reached; automatic checkpoint at seq %d", seq)
             if self._end > SEGMENT_HEADER.size and seq >= self._next_seq - 1:
                 self._guard_os("start a new segment in", self._roll)
@@ -743,7 +742,7 @@ class LocalJournal(JournalBase):
 
     def is_degraded(self) -> bool:
         """True when the journal could not be opened and runs in memory."""
-        return self._memory is not None
+        return self._memory is not None and not self._config.in_memory
 
     @property
     def path(self) -> Path:
