@@ -337,3 +337,26 @@ def test_in_memory_local_journal_touches_no_disk(
         assert j.replay() == ["x"]
         assert not j.is_degraded()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_segment_is_a_sequence_gap(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path)
+    with LocalJournal(cfg) as j:
+        for i in range(300):
+            j.append({"i": i, "pad": "g" * 30})
+    segments = sorted(tmp_path.glob("*.wal"))
+    assert len(segments) >= 3
+    segments[1].unlink()
+    with LocalJournal(cfg) as j:
+        with pytest.raises(crs.JournalSequenceGapError, match="expected seq"):
+            j.replay()
+        items = list(j.replay_stream())
+        assert isinstance(items[-1].err, crs.JournalSequenceGapError)
+    with LocalJournal(dataclasses.replace(cfg, skip_corrupted_deltas=True)) as j:
+        got = j.replay()
+        lost = j.stats().corrupted_count
+        assert lost > 0
+        assert len(got) + lost == 300
+    segments[0].unlink()  # now the journal starts after where the checkpoint (0) says
+    with LocalJournal(cfg) as j, pytest.raises(crs.JournalSequenceGapError, match="starts at"):
+        j.replay()
