@@ -6,6 +6,7 @@ import dataclasses
 import io
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -360,3 +361,30 @@ def test_missing_segment_is_a_sequence_gap(tmp_path: Path) -> None:
     segments[0].unlink()  # now the journal starts after where the checkpoint (0) says
     with LocalJournal(cfg) as j, pytest.raises(crs.JournalSequenceGapError, match="starts at"):
         j.replay()
+
+
+def test_replay_while_another_thread_appends_and_checkpoints(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path, sync_policy="none")
+    with LocalJournal(cfg) as j:
+        stop = threading.Event()
+
+        def writer() -> None:
+            i = 0
+            while not stop.is_set():
+                j.append_batch([{"i": i + k, "pad": "c" * 40} for k in range(5)])
+                i += 5
+                if i % 100 == 0:
+                    j.checkpoint(i - 50)
+
+        t = threading.Thread(target=writer)
+        t.start()
+        deadline = time.monotonic() + 0.5
+        try:
+            while time.monotonic() < deadline:
+                got = [e["i"] for e in j.replay()]
+                if got:
+                    assert got == list(range(got[0], got[0] + len(got)))
+        finally:
+            stop.set()
+            t.join()
+        assert j.stats().checkpoint_seq > 1000  # segments were dropped under the reader

@@ -555,6 +555,8 @@ class LocalJournal(JournalBase):
                 data = f.read() if end is None else f.read(end)
             _parse_segment_header(data, seg.path)
         except (OSError, JournalCorruptedError) as exc:
+            if isinstance(exc, FileNotFoundError) and self._checkpoint_seq >= upto - 1:
+                return upto  # a checkpoint dropped it while we read; nothing in it is replayed
             if not self._config.skip_corrupted_deltas:
                 raise JournalCorruptedError(f"cannot read segment {seg.path}: {exc}") from exc
             yield from self._skipped(expected, upto, start, f"{seg.path}: {exc}")
