@@ -388,3 +388,15 @@ def test_replay_while_another_thread_appends_and_checkpoints(tmp_path: Path) -> 
             stop.set()
             t.join()
         assert j.stats().checkpoint_seq > 1000  # segments were dropped under the reader
+
+
+def test_entries_larger_than_a_segment(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path)  # 4 KiB segments
+    big = {"blob": "b" * 20_000}
+    with LocalJournal(cfg) as j:
+        j.append("small")
+        j.append(big)
+        j.append_batch([big, "tail"])
+    with LocalJournal(cfg) as j:
+        assert j.replay() == ["small", big, big, "tail"]
+        assert j.append("next") == 5
