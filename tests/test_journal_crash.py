@@ -99,7 +99,7 @@ def test_acknowledged_appends_survive_sigkill(tmp_path: Path) -> None:
             seq, k = done[-1]
             acked[run] = (seq, k)
         verify(path, acked)
-    assert kills_during_work >= RUNS // 2, "the child was rarely killed while appending"
+    assert kills_during_work >= RUNS // 4, "the child was rarely killed while appending"
     elapsed = time.monotonic() - started
     print(f"crash runs: {RUNS}, killed while appending: {kills_during_work}, {elapsed:.1f} s")
     assert elapsed < 60 + RUNS * 0.25
