@@ -140,6 +140,9 @@ def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
 class LocalJournal(JournalBase):
     """The default journal: a crash-safe write-ahead log in a directory.
 
+    One directory holds one journal (the CRS uses `<home>/<project_key>/journal`);
+    `session_id` is required, as in the Go package, but is not stored on disk.
+
     Args:
         config: `path` (the directory, created if missing) and `session_id` are required;
             see `JournalConfig` for the rest. `DefaultJournalConfig()` gives the defaults.
