@@ -10,6 +10,7 @@ pub mod graph;
 pub mod hash;
 pub mod minhash;
 pub mod tarjan;
+pub mod wal;
 
 #[cfg(feature = "python")]
 mod py;

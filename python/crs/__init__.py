@@ -8,8 +8,6 @@ next session. The implementation lives in private modules; this file is the publ
 import contextlib as _contextlib
 
 from crs import _core
-
-# ---------------------------------------------------------------- persistence (backups, restore)
 from crs._backup_format import (
     BACKUP_FORMAT_VERSION,
     CURRENT_SCHEMA_VERSION,
@@ -17,8 +15,6 @@ from crs._backup_format import (
     BackupMetadata,
     LoadedBackup,
 )
-
-# ---- cycles
 from crs._cycle import (
     CycleDetectionResult,
     CycleDetector,
@@ -26,8 +22,6 @@ from crs._cycle import (
     CycleDetectorStats,
     DefaultCycleDetectorConfig,
 )
-
-# ---------------------------------------------------------------- errors
 from crs._errors import (
     ApplyRollbackError,
     BackupCorruptedError,
@@ -51,6 +45,7 @@ from crs._errors import (
     JournalDegradedError,
     JournalError,
     JournalFullError,
+    JournalLockedError,
     JournalSequenceGapError,
     MetadataCorruptedError,
     NilDeltaError,
@@ -65,10 +60,28 @@ from crs._errors import (
     SessionIdentifierNilError,
     SessionRestoreError,
     SnapshotStaleError,
-    TmuxNotFoundError,  # sessions
+    TmuxNotFoundError,
     TooManyModifiedFilesError,
-    UnknownAdapterError,  # sessions
+    UnknownAdapterError,
     UnknownQueryTypeError,
+)
+from crs._journal import (
+    BytesCodec,
+    DefaultJournalConfig,
+    DeltaOrError,
+    Journal,
+    JournalCodec,
+    JournalConfig,
+    JournalStats,
+    JsonCodec,
+    MemoryJournal,
+    SyncPolicy,
+)
+from crs._local_journal import (
+    FORMAT_VERSION as JOURNAL_FORMAT_VERSION,
+)
+from crs._local_journal import (
+    LocalJournal,
 )
 from crs._persistence import (
     BackupOptions,
@@ -101,8 +114,6 @@ from crs._session_restore import (
     compute_project_hash,
     find_files_modified_since,
 )
-
-# ---------------------------------------------------------------- shared types
 from crs._types import (
     DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
     DEFAULT_CIRCUIT_BREAKER_THRESHOLDS,
@@ -153,6 +164,7 @@ __all__ = [
     "BackupSource",
     "BackupTarget",
     "BackupVersionMismatchError",
+    "BytesCodec",
     "CHECKPOINT_KEY_HASH_BYTES",
     "CRSError",
     "CURRENT_SCHEMA_VERSION",
@@ -179,10 +191,12 @@ __all__ = [
     "Decision",
     "DefaultConfig",
     "DefaultCycleDetectorConfig",
+    "DefaultJournalConfig",
     "DefaultPersistenceConfig",
     "DefaultSessionRestorerConfig",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
+    "DeltaOrError",
     "DeltaValidationError",
     "DependencyEdge",
     "ErrorCategory",
@@ -193,18 +207,27 @@ __all__ = [
     "HistoryEntry",
     "IndexNotFoundError",
     "InvalidArgumentError",
+    "JOURNAL_FORMAT_VERSION",
     "JSONExportSource",
+    "Journal",
     "JournalClosedError",
+    "JournalCodec",
+    "JournalConfig",
     "JournalCorruptedError",
     "JournalDegradedError",
     "JournalError",
     "JournalFullError",
+    "JournalLockedError",
     "JournalSequenceGapError",
+    "JournalStats",
+    "JsonCodec",
     "KeyValue",
     "LOCK_FILE_NAMES",
     "LoadedBackup",
+    "LocalJournal",
     "MAX_PROPAGATION_DEPTH",
     "MAX_STEPS_PER_SESSION",
+    "MemoryJournal",
     "MetadataCorruptedError",
     "NilDeltaError",
     "NilDeltaJournalError",
@@ -240,6 +263,7 @@ __all__ = [
     "SimilarityMatch",
     "SnapshotStaleError",
     "StepRecord",
+    "SyncPolicy",
     "TmuxNotFoundError",
     "TooManyModifiedFilesError",
     "ToolParams",

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from crs import _backup_cli, _core
+from crs import _backup_cli, _core, _journal_cli
 from crs.sessions import _cli as sessions_cli
 
 
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=_cmd_demo)
     sessions_cli.register(sub)
     _backup_cli.register(sub)
+    _journal_cli.register(sub)
     return parser
 
 

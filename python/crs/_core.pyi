@@ -192,3 +192,16 @@ class LshIndex:
     def clear(self) -> None: ...
     def __len__(self) -> int: ...
     def __contains__(self, key: int, /) -> bool: ...
+
+# ---------------------------------------------------------------- journal framing
+
+def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
+    """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`."""
+
+def wal_scan(
+    buf: bytes, start: int, expected_seq: int, max_records: int
+) -> tuple[list[bytes], int, int, int, int]:
+    """Scan records: `(payloads, commit_pos, stop_pos, stop, found_seq)`."""
+
+def wal_resync(buf: bytes, start: int, unit_start: bool) -> tuple[int, int] | None:
+    """The next valid record (unit-starting if asked) at or after `start`: `(offset, seq)`."""

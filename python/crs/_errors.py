@@ -29,6 +29,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     │   ├── JournalFullError
     │   ├── JournalDegradedError
     │   ├── JournalSequenceGapError
+    │   ├── JournalLockedError (TimeoutError)      another process holds the journal's writer lock
     │   └── NilDeltaJournalError (ValueError)
     ├── PersistenceError
     │   ├── BackupCorruptedError
@@ -165,6 +166,10 @@ class JournalDegradedError(JournalError):
 
 class JournalSequenceGapError(JournalError):
     """Replay found a gap in sequence numbers."""
+
+
+class JournalLockedError(JournalError, TimeoutError):
+    """Another writer holds the journal's lock; close it, wait longer, or open read-only."""
 
 
 class NilDeltaJournalError(JournalError, ValueError):
