@@ -1,0 +1,139 @@
+"""Bounded per-session step records (spec §5.11): FIFO eviction with a counter and a log line.
+
+`StepStore` is plain data: `prepare` decides the step number and timestamp and validates
+(so an invalid step changes nothing), `append` stores a prepared step. The CRS journals the
+prepared step between the two, so replay reproduces the same numbers and times.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections import Counter, deque
+from collections.abc import Mapping
+from typing import Any
+
+from crs._errors import InvalidArgumentError
+from crs._types import MAX_STEPS_PER_SESSION, Actor, Decision, Outcome, StepRecord, now_ms
+
+log = logging.getLogger("crs.steps")
+
+
+def require_id(value: object, name: str) -> str:
+    """`value` if it is a non-empty string, else `InvalidArgumentError` naming `name`."""
+    if not isinstance(value, str) or not value:
+        raise InvalidArgumentError(f"{name}: must be a non-empty string, got {value!r}")
+    return value
+
+
+class _Session:
+    __slots__ = ("executions", "next_number", "steps")
+
+    def __init__(self, cap: int) -> None:
+        self.steps: deque[StepRecord] = deque(maxlen=cap)
+        self.executions: Counter[str] = Counter()
+        self.next_number = 1
+
+
+class StepStore:
+    """Step records per session, at most `max_steps` each (oldest evicted first)."""
+
+    def __init__(self, max_steps: int = MAX_STEPS_PER_SESSION) -> None:
+        if max_steps < 1:
+            raise InvalidArgumentError(f"max_steps: must be >= 1, got {max_steps}")
+        self.max_steps = max_steps
+        self._sessions: dict[str, _Session] = {}
+        self.evicted = 0
+
+    def prepare(self, step: StepRecord) -> StepRecord:
+        """`step` with its number (< 1 -> next in the session) and time (0 -> now), validated.
+
+        Raises:
+            InvalidArgumentError: not a StepRecord, or a field is invalid (named).
+        """
+        if not isinstance(step, StepRecord):
+            raise InvalidArgumentError(f"step: must be a StepRecord, got {type(step).__name__}")
+        require_id(step.session_id, "step.session_id")
+        changes: dict[str, Any] = {}
+        if step.step_number < 1:
+            s = self._sessions.get(step.session_id)
+            changes["step_number"] = 1 if s is None else s.next_number
+        if step.timestamp == 0:
+            changes["timestamp"] = now_ms()
+        # Normalise enum fields so stored steps compare and print as enums.
+        for name, enum_t in (("actor", Actor), ("decision", Decision), ("outcome", Outcome)):
+            value = getattr(step, name)
+            if value in enum_t.__members__.values() and not isinstance(value, enum_t):
+                changes[name] = enum_t(value)
+        if changes:
+            step = dataclasses.replace(step, **changes)
+        try:
+            step.validate()
+        except InvalidArgumentError as exc:
+            raise InvalidArgumentError(f"step.{exc}") from None
+        return step
+
+    def append(self, step: StepRecord) -> None:
+        """Store a prepared step, evicting the session's oldest when it is full."""
+        s = self._sessions.get(step.session_id)
+        if s is None:
+            s = self._sessions[step.session_id] = _Session(self.max_steps)
+        if len(s.steps) == self.max_steps:
+            old = s.steps[0]  # the deque drops it on append
+            if old.decision == Decision.EXECUTE_TOOL and old.tool:
+                s.executions[old.tool] -= 1
+            self.evicted += 1
+            log.info(
+                "session %s holds %d steps: evicted step %d (evicted so far: %d)",
+                step.session_id,
+                self.max_steps,
+                old.step_number,
+                self.evicted,
+            )
+        s.steps.append(step)
+        if step.decision == Decision.EXECUTE_TOOL and step.tool:
+            s.executions[step.tool] += 1
+        s.next_number = max(s.next_number, step.step_number + 1)
+
+    def history(self, session_id: str) -> list[StepRecord]:
+        s = self._sessions.get(session_id)
+        return [] if s is None else list(s.steps)
+
+    def last(self, session_id: str, n: int = 1) -> list[StepRecord]:
+        """The last `n` steps, oldest first (cheap: no full copy)."""
+        s = self._sessions.get(session_id)
+        if s is None:
+            return []
+        k = min(n, len(s.steps))
+        return [s.steps[i] for i in range(len(s.steps) - k, len(s.steps))]
+
+    def count_executions(self, session_id: str, tool: str) -> int:
+        s = self._sessions.get(session_id)
+        return 0 if s is None else s.executions.get(tool, 0)
+
+    def clear(self, session_id: str) -> bool:
+        return self._sessions.pop(session_id, None) is not None
+
+    def sessions(self) -> list[str]:
+        return list(self._sessions)
+
+    def export(self) -> dict[str, Any]:
+        return {
+            "max_steps": self.max_steps,
+            "evicted": self.evicted,
+            "sessions": {
+                sid: {"next_number": s.next_number, "steps": [st.to_dict() for st in s.steps]}
+                for sid, s in self._sessions.items()
+            },
+        }
+
+    @classmethod
+    def from_export(cls, data: Mapping[str, Any]) -> StepStore:
+        store = cls(int(data.get("max_steps", MAX_STEPS_PER_SESSION)))
+        for sid, sd in dict(data.get("sessions", {})).items():
+            for d in sd.get("steps", []):
+                store.append(StepRecord.from_dict(d))
+            if sid in store._sessions:
+                store._sessions[sid].next_number = int(sd.get("next_number", 1))
+        store.evicted = int(data.get("evicted", 0))
+        return store
