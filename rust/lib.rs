@@ -4,7 +4,12 @@
 //! runs without an interpreter. `py` (behind the `python` feature) is the only file that
 //! uses PyO3; it declares the whole native surface of `crs._core` in one place.
 
+pub mod clauses;
 pub mod cycle;
+pub mod graph;
+pub mod hash;
+pub mod minhash;
+pub mod tarjan;
 
 #[cfg(feature = "python")]
 mod py;

@@ -1,6 +1,9 @@
 """Private native module of crs (Rust, PyO3). Users import `crs`, never `crs._core`."""
 
+from collections.abc import Sequence
 from typing import final
+
+from typing_extensions import Buffer
 
 __version__: str
 
@@ -8,12 +11,179 @@ __version__: str
 
 @final
 class CycleDetector:
-    """Online cycle detector over interned state ids."""
+    """Online cycle detector over integer state ids (spec README §5.7). Thread-safe.
+
+    A cycle is reported when the current state equals a state seen since the last detection
+    (or reset) within the last `window` states; the cycle is the states from that earlier
+    occurrence up to, not including, the current one. Detection starts a new trail.
+    """
 
     def __new__(cls, window: int) -> CycleDetector: ...
-    def add(self, state: int) -> list[int] | None: ...
-    def reset(self) -> None: ...
+    def add(self, state: int) -> list[int] | None:
+        """Feed one state id; returns the cycle's state ids when this state closes one."""
+
+    def add_many(self, states: Sequence[int]) -> list[tuple[int, list[int], int]]:
+        """Feed many state ids (GIL released); `(index into states, cycle, tail)` per cycle."""
+
+    def reset(self) -> None:
+        """Forget held states and the step count; `cycles_found` is kept."""
+
+    @property
+    def steps(self) -> int:
+        """States fed since construction or the last reset."""
+
+    @property
+    def cycles_found(self) -> int:
+        """Cycles reported since construction (not cleared by reset)."""
+
+    @property
+    def history_size(self) -> int:
+        """States currently held (at most `window`)."""
+
+    @property
+    def window(self) -> int:
+        """How many states back a repeat is looked for (at least 1)."""
+
+@final
+class KeyCycleDetector:
+    """`CycleDetector` over non-empty string states, interned in Rust. Thread-safe.
+
+    `tail` in results = states seen since the last detection or reset before the cycle's first
+    state. The interner is rebuilt from the held states past `4 * window + 1024` strings.
+    Empty states raise `ValueError`.
+    """
+
+    def __new__(cls, window: int) -> KeyCycleDetector: ...
+    def add(self, state: str) -> tuple[list[str], int] | None:
+        """Feed one state; returns `(cycle, tail)` when this state closes a cycle."""
+
+    def add_many(self, states: Sequence[str]) -> list[tuple[int, list[str], int]]:
+        """Feed many states (GIL released); `(index, cycle, tail)` per cycle. All-or-nothing."""
+
+    def reset(self) -> None:
+        """Forget held states and the step count; `cycles_found` is kept."""
+
     @property
     def steps(self) -> int: ...
     @property
     def cycles_found(self) -> int: ...
+    @property
+    def history_size(self) -> int: ...
+    @property
+    def window(self) -> int: ...
+
+def brent_recurrence(seq: Sequence[int]) -> tuple[int, int] | None:
+    """Brent's `(mu, lambda)` (tail length, period) of the iterates `seq[i + 1] = f(seq[i])`.
+
+    `None` if the sequence ends before Brent's hare meets the tortoise (always found when
+    `len(seq) > 3 * (mu + lambda + 1)`). Values must fit in u32.
+    """
+
+# ---------------------------------------------------------------- graphs: CSR, BFS, Tarjan
+
+@final
+class Digraph:
+    """A frozen directed graph in CSR form over nodes `0..node_count`.
+
+    `edges` is a buffer of interleaved `(source, target)` u32 pairs: a numpy `uint32` array of
+    shape `(E, 2)` (or flat), an `array.array('I')`, or little-endian bytes. Successors keep
+    the order of the edges; duplicate edges and self-loops are kept. `ValueError` on a node
+    id `>= node_count` or an odd number of values.
+    """
+
+    def __new__(cls, node_count: int, edges: Buffer) -> Digraph: ...
+    @property
+    def node_count(self) -> int: ...
+    @property
+    def edge_count(self) -> int: ...
+    def successors(self, node: int) -> list[int]:
+        """Successors of `node` in edge order (`ValueError` if out of range)."""
+
+    def reversed(self) -> Digraph:
+        """The graph with every edge reversed (predecessor lists)."""
+
+    def tarjan_scc(self) -> list[list[int]]:
+        """Strongly connected components (iterative Tarjan; every node in exactly one).
+
+        Components in Tarjan's pop order (reverse topological order of the condensation),
+        members in stack-pop order.
+        """
+
+    def bfs_within(self, start: int, max_depth: int) -> tuple[list[int], list[int]]:
+        """Nodes within `max_depth` edges of `start` (BFS order, `start` first) and depths."""
+
+# ---------------------------------------------------------------- clauses
+
+@final
+class ClauseDb:
+    """Clauses over `family=value` variables, checked with two watched literals. Thread-safe.
+
+    A literal is `(family, value, negated)`; a clause (a disjunction) is violated when all its
+    literals are false. `check` completes a one-hot observation: the observed value of each
+    observed family is true, every other value of that family is false, other families are
+    unassigned. Results name the oldest added clause first. Errors are `ValueError`.
+    """
+
+    def __new__(cls) -> ClauseDb: ...
+    def add(self, id: int, literals: Sequence[tuple[str, str, bool]]) -> None:
+        """Adds clause `id` (i64); `ValueError` if it has no literals or the id exists."""
+
+    def remove(self, id: int) -> bool:
+        """Removes clause `id`; returns whether it existed."""
+
+    def clear(self) -> None: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, key: int, /) -> bool: ...
+    @property
+    def variable_count(self) -> int:
+        """Distinct `family=value` variables ever named by a clause."""
+
+    def ids(self) -> list[int]:
+        """Clause ids, oldest first."""
+
+    def check(self, observed: Sequence[tuple[str, str]]) -> int | None:
+        """Oldest clause violated by the one-hot observation (`ValueError`: family twice)."""
+
+    def check_all(self, observed: Sequence[tuple[str, str]]) -> list[int]:
+        """Every clause violated by the one-hot observation, oldest first."""
+
+    def check_assignment(self, assignment: Sequence[tuple[str, str, bool]]) -> int | None:
+        """Oldest clause violated by an explicit three-valued assignment (no completion)."""
+
+    def check_assignment_all(self, assignment: Sequence[tuple[str, str, bool]]) -> list[int]:
+        """Every clause violated by the explicit assignment, oldest first."""
+
+# ---------------------------------------------------------------- minhash / LSH
+
+MINHASH_NUM_PERM: int
+LSH_BANDS: int
+LSH_ROWS: int
+
+def minhash_shingles(text: str) -> list[str]:
+    """Lower-cased tokens (split at whitespace and ASCII punctuation except `_`) and adjacent
+    token bigrams `"a b"`, without duplicates, in first-seen order."""
+
+def minhash_signature(text: str) -> bytes:
+    """MinHash signature of `text`'s shingles: 128 little-endian u32 (512 bytes)."""
+
+def minhash_signatures(texts: Sequence[str]) -> bytes:
+    """Signatures of many texts concatenated (`512 * len(texts)` bytes); GIL released."""
+
+def minhash_jaccard(a: bytes, b: bytes) -> float:
+    """Estimated Jaccard similarity of two signatures (fraction of equal positions)."""
+
+@final
+class LshIndex:
+    """LSH index (20 bands x 5 rows) of signatures under u64 ids. Thread-safe."""
+
+    def __new__(cls) -> LshIndex: ...
+    def insert(self, id: int, signature: bytes) -> None:
+        """Indexes `id`, replacing its earlier signature (`ValueError` unless 512 bytes)."""
+
+    def remove(self, id: int) -> bool: ...
+    def query(self, signature: bytes) -> list[int]:
+        """Ids sharing at least one band with `signature`, ascending."""
+
+    def clear(self) -> None: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, key: int, /) -> bool: ...
