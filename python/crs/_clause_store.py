@@ -215,7 +215,9 @@ class ClauseStore:
     @classmethod
     def from_export(cls, data: Mapping[str, Any]) -> ClauseStore:
         config = data.get("config")
-        store = cls(DEFAULT_CLAUSE_CONFIG if config is None else ClausePersistence.from_dict(config))
+        store = cls(
+            DEFAULT_CLAUSE_CONFIG if config is None else ClausePersistence.from_dict(config)
+        )
         for d in data.get("clauses", []):
             c = Clause.from_dict(d)
             store.add(c, c.learned_at)

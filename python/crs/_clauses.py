@@ -1,3 +1,4 @@
+# ruff: noqa: RUF002  (the NOT and OR signs are the reference's clause notation)
 """Learned clauses (CDCL): literals, clauses, failure events and the clause store.
 
 A clause is a disjunction of literals over decision variables named `<family>:<value>`
@@ -196,9 +197,7 @@ class ClausePersistence(_Record):
         return self.ttl if scope == self.scope else CLAUSE_SCOPE_TTL[scope]
 
 
-DEFAULT_CLAUSE_CONFIG = ClausePersistence(
-    scope=ClauseScope.PROJECT, ttl=7 * DAY, max_clauses=1000
-)
+DEFAULT_CLAUSE_CONFIG = ClausePersistence(scope=ClauseScope.PROJECT, ttl=7 * DAY, max_clauses=1000)
 """Project scope, 7 days, at most 1000 clauses (LRU eviction)."""
 
 

@@ -8,6 +8,7 @@ import array
 import dataclasses
 import hashlib
 import json
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -170,13 +171,17 @@ class CycleAnalysis(_Record):
 
 def strongly_connected_components(graph: DecisionGraph) -> list[list[str]]:
     """Every SCC of `graph` in Tarjan's pop order (iterative Tarjan in Rust)."""
+    if not graph.nodes:
+        return []
     index = {n: i for i, n in enumerate(graph.nodes)}
     pairs = array.array("I")
     for src, succs in graph.edges.items():
         for dst in succs:
             pairs.append(index[src])
             pairs.append(index[dst])
-    g = _core.Digraph(len(graph.nodes), pairs)
+    if sys.byteorder == "big":
+        pairs.byteswap()
+    g = _core.Digraph(len(graph.nodes), pairs.tobytes())
     return [[graph.nodes[i] for i in scc] for scc in g.tarjan_scc()]
 
 

@@ -1,3 +1,4 @@
+# ruff: noqa: RUF002  (the NOT and OR signs are the reference's clause notation)
 """`learn_from_failure`: derive a clause from the decisions that led to a failure.
 
 The failing decision was "use tool T" in a context: the step before it (its tool, outcome

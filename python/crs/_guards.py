@@ -150,9 +150,7 @@ class GuardsMixin:
             prepared = self._steps.prepare(step)
             self._pending_step = prepared
             try:
-                self._commit_op(
-                    "record_step", {"step": prepared.to_dict()}, bump_generation=False
-                )
+                self._commit_op("record_step", {"step": prepared.to_dict()}, bump_generation=False)
             finally:
                 self._pending_step = None
             return prepared
@@ -196,9 +194,7 @@ class GuardsMixin:
         """End a session: drop its steps, remembered queries and session-scoped clauses."""
         require_id(session_id, "session_id")
         with self._lock:
-            self._commit_op(
-                "clear_step_history", {"session_id": session_id}, bump_generation=False
-            )
+            self._commit_op("clear_step_history", {"session_id": session_id}, bump_generation=False)
 
     def _op_clear_step_history(self, payload: dict[str, Any]) -> None:
         sid = payload["session_id"]
@@ -317,9 +313,7 @@ class GuardsMixin:
             )
         config.validate()
         with self._lock:
-            self._commit_op(
-                "set_clause_config", {"config": config.to_dict()}, bump_generation=True
-            )
+            self._commit_op("set_clause_config", {"config": config.to_dict()}, bump_generation=True)
 
     def _op_set_clause_config(self, payload: dict[str, Any]) -> None:
         self._clauses.config = ClausePersistence.from_dict(payload["config"])
@@ -487,4 +481,3 @@ class GuardsMixin:
 
     def _op_record_query(self, payload: dict[str, Any]) -> None:
         self._semantic.add(payload["session_id"], payload["key"])
-

@@ -246,7 +246,9 @@ class _Record:
         hints = cls.__dict__.get("_hints")
         if hints is None:
             module = sys.modules[cls._defining_module]
-            hints = typing.get_type_hints(cls, globalns=vars(module))
+            # Base-class annotations (`_hints: ClassVar[...]`) resolve in this module, the
+            # record's own in its defining module (records are also defined elsewhere).
+            hints = typing.get_type_hints(cls, globalns={**globals(), **vars(module)})
             cls._hints = hints
         kwargs = {
             f.name: _from_json(hints[f.name], data[f.name])
