@@ -198,6 +198,10 @@ fn register_cycle(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Reads interleaved `(source, target)` u32 pairs from a buffer of u32 (e.g. a numpy
 /// `uint32` array of shape `(E, 2)`) or of bytes (little-endian u32).
 fn edge_pairs(py: Python<'_>, edges: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    if edges.len().is_ok_and(|n| n == 0) && !edges.is_instance_of::<pyo3::types::PyString>() {
+        // An empty `array.array` may expose an unaligned dummy pointer; nothing to read anyway.
+        return Ok(Vec::new());
+    }
     if let Ok(buf) = PyBuffer::<u32>::get(edges) {
         return buf.to_vec(py);
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -41,3 +42,22 @@ def test_examples_from_spec() -> None:
 def test_matches_reference(states: list[int], window: int) -> None:
     d = _core.CycleDetector(window)
     assert [d.add(s) for s in states] == reference(states, window)
+
+
+@given(st.lists(st.integers(0, 6), max_size=200), st.integers(1, 20))
+def test_add_many_matches_reference(states: list[int], window: int) -> None:
+    d = _core.CycleDetector(window)
+    want = [(i, c) for i, c in enumerate(reference(states, window)) if c is not None]
+    assert [(i, c) for i, c, _ in d.add_many(states)] == want
+    assert d.steps == len(states)
+    assert d.history_size <= window
+
+
+def test_key_detector_examples() -> None:
+    d = _core.KeyCycleDetector(100)
+    assert [d.add(s) for s in ["A", "B", "C", "B"]] == [None, None, None, (["B", "C"], 1)]
+    assert d.add_many(["X", "A", "A"]) == [(2, ["A"], 1)]
+    assert (d.steps, d.cycles_found, d.window) == (7, 2, 100)
+    with pytest.raises(ValueError, match=r"states\[1\] is empty"):
+        d.add_many(["q", ""])
+    assert d.steps == 7, "a rejected batch records nothing"

@@ -86,6 +86,15 @@ from crs._types import (
     ToolParams,
 )
 
+# ---- cycles
+from crs._cycle import (
+    CycleDetectionResult,
+    CycleDetector,
+    CycleDetectorConfig,
+    CycleDetectorStats,
+    DefaultCycleDetectorConfig,
+)
+
 __version__: str = _core.__version__
 
 # This is the public API. Each name is also listed in __all__ (sorted; a test checks it).
@@ -106,12 +115,17 @@ __all__ = [
     "ConstraintUpdate",
     "ContractError",
     "ContractErrorDetails",
+    "CycleDetectionResult",
+    "CycleDetector",
+    "CycleDetectorConfig",
+    "CycleDetectorStats",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLD",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLDS",
     "DEFAULT_INITIAL_PROOF_NUMBER",
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
     "Decision",
     "DefaultConfig",
+    "DefaultCycleDetectorConfig",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
     "DeltaValidationError",
