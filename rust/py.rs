@@ -57,7 +57,15 @@ use std::sync::Arc;
 
 type ProofRow = (String, u64, u64, u8, u8, i64);
 type ConstraintRow = (String, u8, Vec<String>, String, bool, u8, i64);
-type HistoryRow = (String, String, String, String, u8, i64, Vec<(String, String)>);
+type HistoryRow = (
+    String,
+    String,
+    String,
+    String,
+    u8,
+    i64,
+    Vec<(String, String)>,
+);
 
 /// Work above this many items runs with the GIL released.
 const DETACH_ABOVE: usize = 32;
@@ -66,9 +74,9 @@ fn apply_err(e: &ApplyError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-fn proof_entry(r: &ProofRow) -> (String, ProofEntry) {
+fn proof_entry(r: ProofRow) -> (String, ProofEntry) {
     (
-        r.0.clone(),
+        r.0,
         ProofEntry {
             proof: r.1,
             disproof: r.2,
@@ -121,7 +129,7 @@ fn extract_op(item: &Bound<'_, PyAny>) -> PyResult<Op> {
     Ok(match kind {
         1 => {
             let rows: Vec<ProofRow> = t.get_item(1)?.extract()?;
-            Op::Proof(rows.iter().map(proof_entry).collect())
+            Op::Proof(rows.into_iter().map(proof_entry).collect())
         }
         2 => {
             let add: Vec<ConstraintRow> = t.get_item(1)?.extract()?;
@@ -209,23 +217,24 @@ impl PyStateCore {
 
     /// Next version with these proof rows written (no validation beyond types).
     fn apply_proof(&self, py: Python<'_>, rows: Vec<ProofRow>) -> Self {
-        let work = || {
-            let mut next = (*self.inner).clone();
-            let entries: Vec<(String, ProofEntry)> = rows.iter().map(proof_entry).collect();
+        let big = rows.len() > DETACH_ABOVE;
+        let inner = &self.inner;
+        let work = move || {
+            let mut next = (**inner).clone();
+            let entries: Vec<(String, ProofEntry)> = rows.into_iter().map(proof_entry).collect();
             next.put_proofs(&entries);
             next
         };
-        let next = if rows.len() > DETACH_ABOVE {
-            py.detach(work)
-        } else {
-            work()
-        };
+        let next = if big { py.detach(work) } else { work() };
         Self::wrap(next)
     }
 
     /// Next version after `ops` (all or nothing): (state, entries modified, index mask).
     fn apply_ops(&self, py: Python<'_>, ops: &Bound<'_, PyList>) -> PyResult<(Self, usize, u8)> {
-        let ops: Vec<Op> = ops.iter().map(|o| extract_op(&o)).collect::<PyResult<_>>()?;
+        let ops: Vec<Op> = ops
+            .iter()
+            .map(|o| extract_op(&o))
+            .collect::<PyResult<_>>()?;
         let size: usize = ops.iter().map(op_size).sum();
         let res = if size > DETACH_ABOVE {
             py.detach(|| self.inner.apply(&ops))

@@ -287,7 +287,10 @@ impl State {
                 )));
             }
             let (fk, tk) = (Key::from(f.as_str()), Key::from(t.as_str()));
-            self.dep_fwd.entry(fk.clone()).or_default().insert(tk.clone());
+            self.dep_fwd
+                .entry(fk.clone())
+                .or_default()
+                .insert(tk.clone());
             self.dep_rev.entry(tk).or_default().insert(fk);
             self.dep_edges += 1;
             changed += 1;
@@ -397,9 +400,7 @@ mod tests {
             timestamp: 0,
             metadata: vec![],
         };
-        let (s, _, _) = s
-            .apply(&[Op::History((0..5).map(rec).collect())])
-            .unwrap();
+        let (s, _, _) = s.apply(&[Op::History((0..5).map(rec).collect())]).unwrap();
         assert_eq!(s.history_len(), 3);
         assert_eq!(s.history_evicted(), 2);
         assert_eq!(s.history_recent(1)[0].id, "h4");

@@ -344,7 +344,11 @@ impl State {
     /// The last `n` entries, oldest first.
     pub fn history_recent(&self, n: usize) -> Vec<Arc<HistoryRec>> {
         let len = self.history.len();
-        self.history.iter().skip(len.saturating_sub(n)).cloned().collect()
+        self.history
+            .iter()
+            .skip(len.saturating_sub(n))
+            .cloned()
+            .collect()
     }
 
     pub fn history_trace(&self, node: &str) -> Vec<Arc<HistoryRec>> {

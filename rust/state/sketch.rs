@@ -130,9 +130,8 @@ mod tests {
             s.add_count(&format!("item{i}"), i % 7 + 1);
         }
         for i in 0..5000u64 {
-            assert!(s.estimate(&format!("item{i}")) >= i % 7 + 1);
+            assert!(s.estimate(&format!("item{i}")) > i % 7);
         }
-        assert_eq!(s.estimate("never-seen-but-maybe-colliding").min(0), 0);
     }
 
     #[test]
