@@ -10,6 +10,7 @@ pub mod graph;
 pub mod hash;
 pub mod minhash;
 pub mod tarjan;
+pub mod state;
 
 #[cfg(feature = "python")]
 mod py;

@@ -20,9 +20,11 @@ from crs import _core
 from crs._clauses import (
     DEFAULT_CLAUSE_CONFIG,
     Clause,
+    ClauseCheckResult,
     ClausePersistence,
     split_variable,
 )
+from crs._errors import InvalidArgumentError
 from crs._types import ClauseScope
 
 log = logging.getLogger("crs.clauses")
@@ -79,6 +81,8 @@ class ClauseStore:
         self._next_seq = 1
         self.evicted = 0
         self.expired = 0
+        self._version = 0  # bumped by every change; snapshots reuse the view of a version
+        self._view: ClauseView | None = None
 
     # ---------------------------------------------------------------- queries
 
@@ -125,6 +129,7 @@ class ClauseStore:
         A clause with the same literals as a stored one is not added: the stored clause's
         use count and last-used time are bumped instead and it is returned.
         """
+        self._version += 1
         if clause.scope is None:
             clause = dataclasses.replace(clause, scope=self.config.scope)
         sig = clause.signature()
@@ -157,6 +162,7 @@ class ClauseStore:
         return entry.view()
 
     def _remove(self, clause_id: str) -> None:
+        self._version += 1
         e = self._entries.pop(clause_id)
         self._by_sig.pop(e.clause.signature(), None)
         self._by_seq.pop(e.seq, None)
@@ -169,6 +175,7 @@ class ClauseStore:
     def record_use(self, clause_id: str, now: int) -> None:
         e = self._entries.get(clause_id)
         if e is not None:
+            self._version += 1
             e.use_count += 1
             e.last_used = now
 
@@ -202,6 +209,16 @@ class ClauseStore:
             self._remove(cid)
         return gone
 
+    def set_config(self, config: ClausePersistence) -> None:
+        self._version += 1
+        self.config = config
+
+    def view(self) -> ClauseView:
+        """An immutable view of the clauses as they are now (reused until the next change)."""
+        if self._view is None or self._view.version != self._version:
+            self._view = ClauseView(self._version, tuple(e.view() for e in self._entries.values()))
+        return self._view
+
     # ---------------------------------------------------------------- export
 
     def export(self) -> dict[str, Any]:
@@ -226,3 +243,57 @@ class ClauseStore:
         store.evicted = int(data.get("evicted", 0))
         store.expired = int(data.get("expired", 0))
         return store
+
+
+class ClauseView:
+    """Read-only learned clauses of a snapshot (`snapshot().constraint_index()` uses it)."""
+
+    __slots__ = ("_clauses", "_matcher", "version")
+
+    def __init__(self, version: int, clauses: tuple[Clause, ...]) -> None:
+        self.version = version
+        self._clauses = clauses
+        self._matcher: _ClauseMatcher | None = None
+
+    def get_clause(self, clause_id: str) -> Clause | None:
+        return next((c for c in self._clauses if c.id == clause_id), None)
+
+    def all_clauses(self) -> dict[str, Clause]:
+        """Every clause by id, oldest learned first."""
+        return {c.id: c for c in self._clauses}
+
+    def clause_count(self) -> int:
+        return len(self._clauses)
+
+    def check_assignment(self, assignment: Mapping[str, bool]) -> ClauseCheckResult:
+        """The oldest clause violated by an explicit true/false assignment, if any."""
+        check_assignment_arg(assignment)
+        if self._matcher is None:
+            self._matcher = _ClauseMatcher()
+            for n, c in enumerate(self._clauses):
+                self._matcher.add(n, c)
+        triples = [(*split_variable(v), b) for v, b in assignment.items()]
+        hit = self._matcher.first_violated(triples)
+        return assignment_result(None if hit is None else self._clauses[hit])
+
+
+def check_assignment_arg(assignment: object) -> None:
+    """Raise `InvalidArgumentError` unless `assignment` maps variable names to bools."""
+    if not isinstance(assignment, Mapping):
+        raise InvalidArgumentError("assignment: must be a mapping of variable -> bool")
+    for var, value in assignment.items():
+        if not isinstance(var, str) or not var or not isinstance(value, bool):
+            raise InvalidArgumentError(
+                f"assignment: keys must be non-empty variable names and values bools, "
+                f"got {var!r}: {value!r}"
+            )
+
+
+def assignment_result(clause: Clause | None) -> ClauseCheckResult:
+    if clause is None:
+        return ClauseCheckResult()
+    return ClauseCheckResult(
+        conflict=True,
+        violated_clause=clause,
+        reason=f"assignment violates learned clause: {clause}",
+    )

@@ -15,7 +15,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from crs._clause_store import ClauseStore
+from crs._clause_store import (
+    ClauseStore,
+    ClauseView,
+    assignment_result,
+    check_assignment_arg,
+)
 from crs._clauses import (
     DEFAULT_CLAUSE_CONFIG,
     Clause,
@@ -299,7 +304,7 @@ class GuardsMixin:
 
     def _tools_of_states(self, session_id: str, states: Any) -> list[str]:
         with self._lock:
-            keys = self._state_tools.get(session_id, {})
+            keys: Mapping[str, str] = self._state_tools.get(session_id, {})
             tools = (keys.get(s, "") for s in states)
             return [t for t in dict.fromkeys(tools) if t]
 
@@ -316,7 +321,7 @@ class GuardsMixin:
             self._commit_op("set_clause_config", {"config": config.to_dict()}, bump_generation=True)
 
     def _op_set_clause_config(self, payload: dict[str, Any]) -> None:
-        self._clauses.config = ClausePersistence.from_dict(payload["config"])
+        self._clauses.set_config(ClausePersistence.from_dict(payload["config"]))
 
     @property
     def clause_config(self) -> ClausePersistence:
@@ -346,19 +351,10 @@ class GuardsMixin:
     def _op_add_clause(self, payload: dict[str, Any]) -> None:
         self._last_clause = self._clauses.add(Clause.from_dict(payload["clause"]), payload["now"])
 
-    def get_clause(self, clause_id: str) -> Clause | None:
-        require_id(clause_id, "clause_id")
+    def _guards_clause_view(self) -> ClauseView:
+        """The learned clauses for `snapshot().constraint_index()` (immutable, cached)."""
         with self._lock:
-            return self._clauses.get(clause_id)
-
-    def all_clauses(self) -> list[Clause]:
-        """Every stored clause, oldest learned first."""
-        with self._lock:
-            return list(self._clauses)
-
-    def clause_count(self) -> int:
-        with self._lock:
-            return len(self._clauses)
+            return self._clauses.view()
 
     def check_decision_allowed(self, session_id: str, tool: str) -> DecisionCheck:
         """May the session use `tool` next, given the learned clauses? -> (allowed, reason).
@@ -384,24 +380,14 @@ class GuardsMixin:
         self._clauses.record_use(payload["id"], payload["now"])
 
     def check_assignment(self, assignment: Mapping[str, bool]) -> ClauseCheckResult:
-        """Check an explicit assignment (`{"tool:grep": True, ...}`) against every clause."""
-        if not isinstance(assignment, Mapping):
-            raise InvalidArgumentError("assignment: must be a mapping of variable -> bool")
-        for var, value in assignment.items():
-            if not isinstance(var, str) or not var or not isinstance(value, bool):
-                raise InvalidArgumentError(
-                    f"assignment: keys must be non-empty variable names and values bools, "
-                    f"got {var!r}: {value!r}"
-                )
+        """Check an explicit assignment (`{"tool:grep": True, ...}`) against every clause.
+
+        Variables missing from `assignment` are unassigned (a clause naming one is not
+        violated). Returns the oldest violated clause, if any; its use is not recorded.
+        """
+        check_assignment_arg(assignment)
         with self._lock:
-            clause = self._clauses.first_violated_assignment(assignment)
-        if clause is None:
-            return ClauseCheckResult()
-        return ClauseCheckResult(
-            conflict=True,
-            violated_clause=clause,
-            reason=f"assignment violates learned clause: {clause}",
-        )
+            return assignment_result(self._clauses.first_violated_assignment(assignment))
 
     def garbage_collect_clauses(self) -> int:
         """Remove clauses older than their scope's TTL; returns how many were removed."""
