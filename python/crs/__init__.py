@@ -30,6 +30,18 @@ from crs._analytics import (
     AnalyticsQueryType,
     AnalyticsRecord,
 )
+
+# ---- guards
+from crs._clauses import (
+    CLAUSE_SCOPE_TTL,
+    DEFAULT_CLAUSE_CONFIG,
+    Clause,
+    ClauseCheckResult,
+    ClausePersistence,
+    DecisionCheck,
+    FailureEvent,
+    Literal,
+)
 from crs._crs import (
     CRS,
     MAX_HISTORY_ENTRIES,
@@ -45,6 +57,16 @@ from crs._cycle import (
     CycleDetectorConfig,
     CycleDetectorStats,
     DefaultCycleDetectorConfig,
+)
+from crs._cycles_session import (
+    CycleAnalysis,
+    DecisionGraph,
+    analyze_session_cycles,
+    build_decision_graph,
+    check_cycle_on_step,
+    get_state_key,
+    get_tool_state_key,
+    params_hash,
 )
 from crs._delta_history import (
     DEFAULT_MAX_DELTA_RECORDS,
@@ -122,6 +144,7 @@ from crs._graph import (
     GraphSymbol,
     InMemoryGraph,
 )
+from crs._semantic import MAX_QUERIES_PER_SESSION
 from crs._snapshot import (
     ConstraintIndexView,
     DependencyIndexView,
@@ -187,11 +210,15 @@ __all__ = [
     "BackupLockFailedError",
     "BackupNotFoundError",
     "BackupVersionMismatchError",
+    "CLAUSE_SCOPE_TTL",
     "CRS",
     "CRSError",
     "Checkpoint",
     "CheckpointTooOldError",
     "CircuitBreakerResult",
+    "Clause",
+    "ClauseCheckResult",
+    "ClausePersistence",
     "ClauseScope",
     "CompositeDelta",
     "Config",
@@ -202,16 +229,20 @@ __all__ = [
     "ConstraintUpdate",
     "ContractError",
     "ContractErrorDetails",
+    "CycleAnalysis",
     "CycleDetectionResult",
     "CycleDetector",
     "CycleDetectorConfig",
     "CycleDetectorStats",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLD",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLDS",
+    "DEFAULT_CLAUSE_CONFIG",
     "DEFAULT_INITIAL_PROOF_NUMBER",
     "DEFAULT_MAX_DELTA_RECORDS",
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
     "Decision",
+    "DecisionCheck",
+    "DecisionGraph",
     "DefaultConfig",
     "DefaultCycleDetectorConfig",
     "DefaultGraphQueryConfig",
@@ -228,6 +259,7 @@ __all__ = [
     "DependencyEdge",
     "DependencyIndexView",
     "ErrorCategory",
+    "FailureEvent",
     "FailureType",
     "GraphAnalyticsQuery",
     "GraphBackedDependencyIndex",
@@ -254,9 +286,11 @@ __all__ = [
     "JournalFullError",
     "JournalSequenceGapError",
     "KeyValue",
+    "Literal",
     "MAX_ANALYTICS_HISTORY_RECORDS",
     "MAX_HISTORY_ENTRIES",
     "MAX_PROPAGATION_DEPTH",
+    "MAX_QUERIES_PER_SESSION",
     "MAX_RESULTS_PER_RECORD",
     "MAX_SIMILARITY_PAIRS",
     "MAX_STEPS_PER_SESSION",
@@ -310,8 +344,14 @@ __all__ = [
     "ToolParams",
     "UnknownQueryTypeError",
     "__version__",
+    "analyze_session_cycles",
+    "build_decision_graph",
+    "check_cycle_on_step",
     "create_analytics_delta",
     "delta_from_dict",
+    "get_state_key",
+    "get_tool_state_key",
+    "params_hash",
 ]
 
 
