@@ -317,3 +317,15 @@ def test_explicit_assignment_checking_matches_reference(
         assert c.is_violated(assignment) == (
             first_violated_explicit([(cid, lits)], assignment) == cid
         )
+
+
+def test_decision_context_skips_circuit_breaker_interventions() -> None:
+    cb = StepRecord(
+        session_id="s",
+        step_number=3,
+        actor=Actor.SYSTEM,
+        decision=Decision.CIRCUIT_BREAKER,
+        outcome=Outcome.FORCED,
+    )
+    hist = [step("grep", Outcome.SUCCESS), step("build", Outcome.FAILURE, ErrorCategory.INTERNAL)]
+    assert decision_context([*hist, cb]) == decision_context(hist)

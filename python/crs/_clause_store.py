@@ -38,6 +38,7 @@ class _Entry:
     seq: int
     use_count: int
     last_used: int
+    touch: int  # logical LRU clock: bumped when added or used (ms timestamps tie)
 
     def view(self) -> Clause:
         return dataclasses.replace(self.clause, use_count=self.use_count, last_used=self.last_used)
@@ -79,6 +80,7 @@ class ClauseStore:
         self._by_seq: dict[int, str] = {}
         self._matchers: dict[str, _ClauseMatcher] = {}
         self._next_seq = 1
+        self._clock = 0
         self.evicted = 0
         self.expired = 0
         self._version = 0  # bumped by every change; snapshots reuse the view of a version
@@ -138,13 +140,14 @@ class ClauseStore:
             e = self._entries[dup]
             e.use_count += 1
             e.last_used = now
+            e.touch = self._tick()
             return e.view()
         if clause.id in self._entries:
             self._remove(clause.id)
         elif len(self._entries) >= self.config.max_clauses:
             self.garbage_collect(now)
             while len(self._entries) >= self.config.max_clauses:
-                victim = min(self._entries.values(), key=lambda e: (e.last_used, e.seq))
+                victim = min(self._entries.values(), key=lambda e: e.touch)
                 self._remove(victim.clause.id)
                 self.evicted += 1
                 log.info(
@@ -153,7 +156,7 @@ class ClauseStore:
                     victim.clause.id,
                 )
         stored = dataclasses.replace(clause, learned_at=now, use_count=0, last_used=now)
-        entry = _Entry(stored, self._next_seq, 0, now)
+        entry = _Entry(stored, self._next_seq, 0, now, self._tick())
         self._next_seq += 1
         self._entries[stored.id] = entry
         self._by_sig[sig] = stored.id
@@ -178,6 +181,11 @@ class ClauseStore:
             self._version += 1
             e.use_count += 1
             e.last_used = now
+            e.touch = self._tick()
+
+    def _tick(self) -> int:
+        self._clock += 1
+        return self._clock
 
     def expired_ids(self, now: int) -> list[str]:
         """Ids of the clauses older than their scope's TTL at `now` (ms)."""
@@ -225,6 +233,7 @@ class ClauseStore:
         return {
             "config": self.config.to_dict(),
             "clauses": [e.view().to_dict() for e in self._entries.values()],
+            "lru": [e.clause.id for e in sorted(self._entries.values(), key=lambda e: e.touch)],
             "evicted": self.evicted,
             "expired": self.expired,
         }
@@ -240,6 +249,8 @@ class ClauseStore:
             store.add(c, c.learned_at)
             e = store._entries[c.id]
             e.use_count, e.last_used = c.use_count, c.last_used
+        for cid in data.get("lru", []):
+            store._entries[cid].touch = store._tick()
         store.evicted = int(data.get("evicted", 0))
         store.expired = int(data.get("expired", 0))
         return store

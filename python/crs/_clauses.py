@@ -22,6 +22,7 @@ from typing import NamedTuple
 from crs._errors import HardSoftBoundaryViolationError, InvalidArgumentError
 from crs._types import (
     ClauseScope,
+    Decision,
     ErrorCategory,
     FailureType,
     SignalSource,
@@ -242,8 +243,13 @@ class FailureEvent(_Record):
 
 
 def decision_context(history: Iterable[StepRecord]) -> dict[str, str]:
-    """Observed families from the last two steps: prev_tool, outcome, error, prev_prev_tool."""
-    steps = list(history)[-2:]
+    """Observed families from the last two decisions: prev_tool, outcome, error, prev_prev_tool.
+
+    Steps the circuit breaker recorded itself (decision `circuit_breaker`) are crs's own
+    interventions, not the agent's decisions, and are skipped: a loop detection must not hide
+    the context a learned clause is about.
+    """
+    steps = [s for s in history if s.decision != Decision.CIRCUIT_BREAKER][-2:]
     ctx: dict[str, str] = {}
     if steps:
         last = steps[-1]

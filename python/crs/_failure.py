@@ -31,7 +31,8 @@ log = logging.getLogger("crs.clauses")
 
 def _path(event: FailureEvent) -> tuple[list[StepRecord], StepRecord | None]:
     """(steps before the failing decision, the failed step)."""
-    path = list(event.decision_path)
+    # crs's own circuit-breaker steps are not decisions (see `decision_context`).
+    path = [s for s in event.decision_path if s.decision != Decision.CIRCUIT_BREAKER]
     failed = event.failed_step
     if failed is None and path:
         failed = path[-1]

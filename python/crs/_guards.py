@@ -359,14 +359,15 @@ class GuardsMixin:
     def check_decision_allowed(self, session_id: str, tool: str) -> DecisionCheck:
         """May the session use `tool` next, given the learned clauses? -> (allowed, reason).
 
-        The assignment is one-hot over `tool` (the proposal) and, from the last two steps,
-        `prev_tool`, `outcome`, `error` and `prev_prev_tool`; other families are unassigned.
+        The assignment is one-hot over `tool` (the proposal) and, from the last two steps
+        (circuit-breaker interventions skipped), `prev_tool`, `outcome`, `error` and
+        `prev_prev_tool`; other families are unassigned.
         The oldest violated clause blocks, and its use is recorded.
         """
         require_id(session_id, "session_id")
         require_id(tool, "tool")
         with self._lock:
-            observed = decision_context(self._steps.last(session_id, 2))
+            observed = decision_context(self._steps.last_decisions(session_id, 2))
             observed["tool"] = tool
             clause = self._clauses.first_violated(session_id, observed)
             if clause is None:

@@ -107,6 +107,20 @@ class StepStore:
         k = min(n, len(s.steps))
         return [s.steps[i] for i in range(len(s.steps) - k, len(s.steps))]
 
+    def last_decisions(self, session_id: str, n: int) -> list[StepRecord]:
+        """The last `n` steps that are not circuit-breaker interventions, oldest first."""
+        s = self._sessions.get(session_id)
+        if s is None:
+            return []
+        out: list[StepRecord] = []
+        for st in reversed(s.steps):
+            if st.decision != Decision.CIRCUIT_BREAKER:
+                out.append(st)
+                if len(out) == n:
+                    break
+        out.reverse()
+        return out
+
     def count_executions(self, session_id: str, tool: str) -> int:
         s = self._sessions.get(session_id)
         return 0 if s is None else s.executions.get(tool, 0)
