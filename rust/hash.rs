@@ -1,16 +1,18 @@
 //! Small, fast, non-cryptographic hashing shared by the algorithm kernels.
 //!
-//! `FxBuildHasher` is the multiply-rotate hash of rustc (`rustc-hash`): a few cycles per word,
+//! `FxBuildHasher` is the multiply-add hash of rustc (`rustc-hash` 2): a few cycles per word,
 //! good enough for hash maps keyed by integers and short strings that an adversary does not
-//! choose. `hash64` is a seeded 64-bit string hash with a strong finaliser, used where the
+//! choose. Like rustc-hash 2 it rotates the result, because hashbrown indexes buckets by the
+//! low bits, which a multiply alone leaves poorly mixed (strings differing only in a high byte
+//! of one word would all land in one bucket). `hash64` is a seeded 64-bit string hash with a strong finaliser, used where the
 //! output must look random (MinHash shingles, LSH band keys).
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+const SEED: u64 = 0xf135_7aea_2e62_a9c5;
 
-/// rustc's Fx hasher: `hash = (hash.rotate_left(5) ^ word) * SEED` per word.
+/// rustc's Fx hasher: `hash = (hash + word) * SEED` per word, rotated by 26 at the end.
 #[derive(Default, Clone, Copy)]
 pub struct FxHasher {
     hash: u64,
@@ -19,7 +21,7 @@ pub struct FxHasher {
 impl FxHasher {
     #[inline]
     fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+        self.hash = self.hash.wrapping_add(word).wrapping_mul(SEED);
     }
 }
 
@@ -57,7 +59,7 @@ impl Hasher for FxHasher {
     }
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        self.hash.rotate_left(26)
     }
 }
 

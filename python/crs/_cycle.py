@@ -16,6 +16,7 @@ kept in Rust together with the interned state strings).
 from __future__ import annotations
 
 from collections.abc import Iterable
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -127,7 +128,7 @@ class CycleDetector:
         self._max_history = mh or _DEFAULT_MAX_HISTORY
         self._core = _core.KeyCycleDetector(self._max_history)
         self._add = self._core.add
-        self._last_cycle_time: datetime | None = None
+        self._last_cycle_time: float | None = None  # time.time() of the last detection
 
     def add_step(self, state: str) -> CycleDetectionResult:
         """Feed one state; returns whether it closed a cycle, and which.
@@ -176,7 +177,7 @@ class CycleDetector:
         return [(i, self._result(batch[i], cycle, tail)) for i, cycle, tail in found]
 
     def _result(self, state: str, cycle: list[str], tail: int) -> CycleDetectionResult:
-        self._last_cycle_time = datetime.now(UTC)
+        self._last_cycle_time = time.time()
         return CycleDetectionResult(
             detected=True,
             cycle=tuple(cycle),
@@ -194,7 +195,11 @@ class CycleDetector:
         return CycleDetectorStats(
             steps_processed=self._core.steps,
             cycles_detected=self._core.cycles_found,
-            last_cycle_time=self._last_cycle_time,
+            last_cycle_time=(
+                None
+                if self._last_cycle_time is None
+                else datetime.fromtimestamp(self._last_cycle_time, UTC)
+            ),
             history_size=self._core.history_size,
             max_history=self._max_history,
         )
