@@ -61,7 +61,8 @@ def clause_count(benchmark: Any, n: int) -> int:
 
 @functools.cache
 def clauses(count: int) -> list[Clause]:
-    """`count` distinct clauses of 3-6 literals in distinct families, 80 % negated."""
+    """`count` distinct clauses of 3-6 literals in distinct families, 95 % negated (learned
+    clauses are blocking conditions)."""
     rng = random.Random(11)
     out: list[Clause] = []
     seen: set[frozenset[tuple[str, bool]]] = set()
@@ -69,7 +70,7 @@ def clauses(count: int) -> list[Clause]:
     while len(out) < count:
         fams = rng.sample(families, rng.randint(3, 6))
         lits = tuple(
-            Literal(variable=f"{f}:{rng.choice(VARIABLES[f])}", negated=rng.random() < 0.8)
+            Literal(variable=f"{f}:{rng.choice(VARIABLES[f])}", negated=rng.random() < 0.95)
             for f in fams
         )
         c = Clause(id=f"c{len(out)}", literals=lits, source=SignalSource.HARD)
@@ -92,9 +93,7 @@ def step(tool: str, sid: str = "s") -> StepRecord:
 @functools.cache
 def loaded_crs(count: int) -> CRS:
     c = CRS()
-    c.set_clause_config(
-        ClausePersistence(scope=ClauseScope.PROJECT, ttl=3600.0, max_clauses=count)
-    )
+    c.set_clause_config(ClausePersistence(scope=ClauseScope.PROJECT, ttl=3600.0, max_clauses=count))
     for cl in clauses(count):
         c.add_clause(cl)
     c.record_step(step("t1"))

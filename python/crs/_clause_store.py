@@ -34,14 +34,24 @@ _SHARED = ""  # matcher group of project and global clauses
 
 @dataclasses.dataclass(slots=True)
 class _Entry:
-    clause: Clause  # frozen; scope resolved, learned_at set
-    seq: int
-    use_count: int
-    last_used: int
+    seq: int  # learning order (the Rust databases' clause id)
     touch: int  # logical LRU clock: bumped when added or used (ms timestamps tie)
+    group: str  # matcher group
 
-    def view(self) -> Clause:
-        return dataclasses.replace(self.clause, use_count=self.use_count, last_used=self.last_used)
+
+def _with_use(c: Clause, use_count: int, last_used: int) -> Clause:
+    # Faster than dataclasses.replace on the hot path of a blocked decision.
+    return Clause(
+        id=c.id,
+        literals=c.literals,
+        source=c.source,
+        learned_at=c.learned_at,
+        failure_type=c.failure_type,
+        session_id=c.session_id,
+        use_count=use_count,
+        last_used=last_used,
+        scope=c.scope,
+    )
 
 
 class _ClauseMatcher:
@@ -71,10 +81,17 @@ class _ClauseMatcher:
 
 
 class ClauseStore:
-    """Learned clauses with semantic de-duplication, TTL per scope and LRU eviction."""
+    """Learned clauses with semantic de-duplication, TTL per scope and LRU eviction.
+
+    The clauses themselves are immutable `Clause` records in `_frozen` (learning order).
+    A snapshot's view shares that dict; the next change copies it first (copy-on-write), so
+    taking a view is O(1) and a view never changes.
+    """
 
     def __init__(self, config: ClausePersistence = DEFAULT_CLAUSE_CONFIG) -> None:
         self.config = config
+        self._frozen: dict[str, Clause] = {}
+        self._shared = False  # `_frozen` is held by a view: copy before changing it
         self._entries: dict[str, _Entry] = {}
         self._by_sig: dict[frozenset[tuple[str, bool]], str] = {}
         self._by_seq: dict[int, str] = {}
@@ -83,27 +100,26 @@ class ClauseStore:
         self._clock = 0
         self.evicted = 0
         self.expired = 0
-        self._version = 0  # bumped by every change; snapshots reuse the view of a version
-        self._view: ClauseView | None = None
 
     # ---------------------------------------------------------------- queries
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._frozen)
 
     def __iter__(self) -> Iterator[Clause]:
-        return (e.view() for e in self._entries.values())
+        return iter(list(self._frozen.values()))
 
     def get(self, clause_id: str) -> Clause | None:
-        e = self._entries.get(clause_id)
-        return None if e is None else e.view()
+        return self._frozen.get(clause_id)
 
-    def _group(self, clause: Clause) -> str:
-        return clause.session_id if clause.scope == ClauseScope.SESSION else _SHARED
+    def view(self) -> ClauseView:
+        """An immutable view of the clauses as they are now (O(1))."""
+        self._shared = True
+        return ClauseView(self._frozen)
 
     def _oldest(self, seqs: list[int | None]) -> Clause | None:
         found = [s for s in seqs if s is not None]
-        return None if not found else self._entries[self._by_seq[min(found)]].view()
+        return None if not found else self._frozen[self._by_seq[min(found)]]
 
     def first_violated(self, session_id: str, observed: Mapping[str, str]) -> Clause | None:
         """The oldest clause visible to `session_id` violated by the one-hot assignment.
@@ -125,74 +141,75 @@ class ClauseStore:
 
     # ---------------------------------------------------------------- changes
 
+    def _writable(self) -> dict[str, Clause]:
+        if self._shared:
+            self._frozen = dict(self._frozen)
+            self._shared = False
+        return self._frozen
+
+    def _tick(self) -> int:
+        self._clock += 1
+        return self._clock
+
     def add(self, clause: Clause, now: int) -> Clause:
         """Store a copy of `clause` (already validated) learned at `now`; return what is stored.
 
         A clause with the same literals as a stored one is not added: the stored clause's
         use count and last-used time are bumped instead and it is returned.
         """
-        self._version += 1
         if clause.scope is None:
             clause = dataclasses.replace(clause, scope=self.config.scope)
         sig = clause.signature()
         dup = self._by_sig.get(sig)
         if dup is not None and dup != clause.id:
-            e = self._entries[dup]
-            e.use_count += 1
-            e.last_used = now
-            e.touch = self._tick()
-            return e.view()
+            self.record_use(dup, now)
+            return self._frozen[dup]
         if clause.id in self._entries:
             self._remove(clause.id)
         elif len(self._entries) >= self.config.max_clauses:
             self.garbage_collect(now)
             while len(self._entries) >= self.config.max_clauses:
-                victim = min(self._entries.values(), key=lambda e: e.touch)
-                self._remove(victim.clause.id)
+                victim = min(self._entries, key=lambda cid: self._entries[cid].touch)
+                self._remove(victim)
                 self.evicted += 1
                 log.info(
                     "clause store full (%d): evicted least recently used clause %s",
                     self.config.max_clauses,
-                    victim.clause.id,
+                    victim,
                 )
         stored = dataclasses.replace(clause, learned_at=now, use_count=0, last_used=now)
-        entry = _Entry(stored, self._next_seq, 0, now, self._tick())
+        group = stored.session_id if stored.scope == ClauseScope.SESSION else _SHARED
+        entry = _Entry(self._next_seq, self._tick(), group)
         self._next_seq += 1
+        self._writable()[stored.id] = stored
         self._entries[stored.id] = entry
         self._by_sig[sig] = stored.id
         self._by_seq[entry.seq] = stored.id
-        self._matchers.setdefault(self._group(stored), _ClauseMatcher()).add(entry.seq, stored)
-        return entry.view()
+        self._matchers.setdefault(group, _ClauseMatcher()).add(entry.seq, stored)
+        return stored
 
     def _remove(self, clause_id: str) -> None:
-        self._version += 1
         e = self._entries.pop(clause_id)
-        self._by_sig.pop(e.clause.signature(), None)
+        c = self._writable().pop(clause_id)
+        self._by_sig.pop(c.signature(), None)
         self._by_seq.pop(e.seq, None)
-        group = self._group(e.clause)
-        m = self._matchers[group]
+        m = self._matchers[e.group]
         m.remove(e.seq)
         if not len(m):
-            del self._matchers[group]
+            del self._matchers[e.group]
 
     def record_use(self, clause_id: str, now: int) -> None:
-        e = self._entries.get(clause_id)
-        if e is not None:
-            self._version += 1
-            e.use_count += 1
-            e.last_used = now
-            e.touch = self._tick()
-
-    def _tick(self) -> int:
-        self._clock += 1
-        return self._clock
+        c = self._frozen.get(clause_id)
+        if c is not None:
+            self._writable()[clause_id] = _with_use(c, c.use_count + 1, now)
+            self._entries[clause_id].touch = self._tick()
 
     def expired_ids(self, now: int) -> list[str]:
         """Ids of the clauses older than their scope's TTL at `now` (ms)."""
         gone = []
-        for cid, e in self._entries.items():
-            ttl = self.config.ttl_of(e.clause.scope or self.config.scope)
-            if ttl is not None and now - e.clause.learned_at > ttl * 1000:
+        for cid, c in self._frozen.items():
+            ttl = self.config.ttl_of(c.scope or self.config.scope)
+            if ttl is not None and now - c.learned_at > ttl * 1000:
                 gone.append(cid)
         return gone
 
@@ -210,30 +227,23 @@ class ClauseStore:
         """Drop the session-scoped clauses of `session_id` (the session ended)."""
         gone = [
             cid
-            for cid, e in self._entries.items()
-            if e.clause.scope == ClauseScope.SESSION and e.clause.session_id == session_id
+            for cid, c in self._frozen.items()
+            if c.scope == ClauseScope.SESSION and c.session_id == session_id
         ]
         for cid in gone:
             self._remove(cid)
         return gone
 
     def set_config(self, config: ClausePersistence) -> None:
-        self._version += 1
         self.config = config
-
-    def view(self) -> ClauseView:
-        """An immutable view of the clauses as they are now (reused until the next change)."""
-        if self._view is None or self._view.version != self._version:
-            self._view = ClauseView(self._version, tuple(e.view() for e in self._entries.values()))
-        return self._view
 
     # ---------------------------------------------------------------- export
 
     def export(self) -> dict[str, Any]:
         return {
             "config": self.config.to_dict(),
-            "clauses": [e.view().to_dict() for e in self._entries.values()],
-            "lru": [e.clause.id for e in sorted(self._entries.values(), key=lambda e: e.touch)],
+            "clauses": [c.to_dict() for c in self._frozen.values()],
+            "lru": sorted(self._entries, key=lambda cid: self._entries[cid].touch),
             "evicted": self.evicted,
             "expired": self.expired,
         }
@@ -247,8 +257,7 @@ class ClauseStore:
         for d in data.get("clauses", []):
             c = Clause.from_dict(d)
             store.add(c, c.learned_at)
-            e = store._entries[c.id]
-            e.use_count, e.last_used = c.use_count, c.last_used
+            store._frozen[c.id] = _with_use(store._frozen[c.id], c.use_count, c.last_used)
         for cid in data.get("lru", []):
             store._entries[cid].touch = store._tick()
         store.evicted = int(data.get("evicted", 0))
@@ -259,19 +268,19 @@ class ClauseStore:
 class ClauseView:
     """Read-only learned clauses of a snapshot (`snapshot().constraint_index()` uses it)."""
 
-    __slots__ = ("_clauses", "_matcher", "version")
+    __slots__ = ("_clauses", "_matcher", "_order")
 
-    def __init__(self, version: int, clauses: tuple[Clause, ...]) -> None:
-        self.version = version
-        self._clauses = clauses
+    def __init__(self, clauses: Mapping[str, Clause]) -> None:
+        self._clauses = clauses  # never changed: the store copies before writing
         self._matcher: _ClauseMatcher | None = None
+        self._order: list[Clause] = []
 
     def get_clause(self, clause_id: str) -> Clause | None:
-        return next((c for c in self._clauses if c.id == clause_id), None)
+        return self._clauses.get(clause_id)
 
     def all_clauses(self) -> dict[str, Clause]:
         """Every clause by id, oldest learned first."""
-        return {c.id: c for c in self._clauses}
+        return dict(self._clauses)
 
     def clause_count(self) -> int:
         return len(self._clauses)
@@ -281,11 +290,12 @@ class ClauseView:
         check_assignment_arg(assignment)
         if self._matcher is None:
             self._matcher = _ClauseMatcher()
-            for n, c in enumerate(self._clauses):
+            self._order = list(self._clauses.values())
+            for n, c in enumerate(self._order):
                 self._matcher.add(n, c)
         triples = [(*split_variable(v), b) for v, b in assignment.items()]
         hit = self._matcher.first_violated(triples)
-        return assignment_result(None if hit is None else self._clauses[hit])
+        return assignment_result(None if hit is None else self._order[hit])
 
 
 def check_assignment_arg(assignment: object) -> None:

@@ -42,7 +42,7 @@ from crs._proof import (
     validate_update,
 )
 from crs._semantic import SemanticMemory, query_key
-from crs._steps import StepStore, require_id
+from crs._steps import StepStore, require_id, step_payload
 from crs._types import (
     MAX_PROPAGATION_DEPTH,
     CircuitBreakerResult,
@@ -155,7 +155,9 @@ class GuardsMixin:
             prepared = self._steps.prepare(step)
             self._pending_step = prepared
             try:
-                self._commit_op("record_step", {"step": prepared.to_dict()}, bump_generation=False)
+                self._commit_op(
+                    "record_step", {"step": step_payload(prepared)}, bump_generation=False
+                )
             finally:
                 self._pending_step = None
             return prepared

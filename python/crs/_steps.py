@@ -8,6 +8,7 @@ prepared step between the two, so replay reproduces the same numbers and times.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import logging
 from collections import Counter, deque
 from collections.abc import Mapping
@@ -24,6 +25,33 @@ def require_id(value: object, name: str) -> str:
     if not isinstance(value, str) or not value:
         raise InvalidArgumentError(f"{name}: must be a non-empty string, got {value!r}")
     return value
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(StepRecord))
+_NESTED = ("proof_updates", "constraints_added", "dependencies_found")
+
+
+def _replace(step: StepRecord, changes: dict[str, Any]) -> StepRecord:
+    """`dataclasses.replace` without its overhead (this runs on every recorded step)."""
+    new = object.__new__(StepRecord)
+    for name in _FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(step, name))
+    return new
+
+
+def step_payload(step: StepRecord) -> dict[str, Any]:
+    """`step.to_dict()`, computed faster for the journal payload of every step."""
+    d: dict[str, Any] = {}
+    for name in _FIELDS:
+        v = getattr(step, name)
+        if isinstance(v, enum.Enum):
+            v = v.value
+        d[name] = v
+    if step.tool_params is not None:
+        d["tool_params"] = step.tool_params.to_dict()
+    for name in _NESTED:
+        d[name] = [x.to_dict() for x in d[name]]
+    return d
 
 
 class _Session:
@@ -66,7 +94,7 @@ class StepStore:
             if value in enum_t.__members__.values() and not isinstance(value, enum_t):
                 changes[name] = enum_t(value)
         if changes:
-            step = dataclasses.replace(step, **changes)
+            step = _replace(step, changes)
         try:
             step.validate()
         except InvalidArgumentError as exc:
