@@ -18,7 +18,7 @@ VALUES = ["a", "b", "c", "d"]
 def one_hot(observed: list[tuple[str, str]]) -> dict[tuple[str, str], bool]:
     """Explicit assignment of every variable of the observed families (known values only)."""
     fams = dict(observed)
-    return {(f, v): fams[f] == v for f in fams for v in VALUES + ["zz"]}
+    return {(f, v): fams[f] == v for f in fams for v in [*VALUES, "zz"]}
 
 
 def lit_value(assign: dict[tuple[str, str], bool], lit: Literal) -> bool | None:
@@ -62,7 +62,8 @@ def test_check_matches_reference(
     want = violated(clauses, one_hot(observed))
     assert db.check_all(observed) == want
     assert db.check(observed) == (want[0] if want else None)
-    assert len(db) == len(clauses) and db.ids() == [c for c, _ in clauses]
+    assert len(db) == len(clauses)
+    assert db.ids() == [c for c, _ in clauses]
 
 
 @given(clause_lists, assignment)
@@ -100,7 +101,9 @@ def test_errors_leave_the_database_unchanged() -> None:
         db.check_assignment([("tool", "x", True), ("tool", "x", False)])
     with pytest.raises(ValueError, match="length 3"):
         db.add(3, [("tool", "x")])  # type: ignore[list-item]
-    assert db.ids() == [1] and 1 in db and 2 not in db
+    assert db.ids() == [1]
+    assert 1 in db
+    assert 2 not in db
     assert not db.remove(2)
     db.clear()
     assert len(db) == 0

@@ -60,7 +60,8 @@ def test_stats_and_reset() -> None:
         d.add_step(s)
     st_ = d.stats()
     assert (st_.steps_processed, st_.cycles_detected, st_.history_size) == (4, 1, 1)
-    assert st_.last_cycle_time is not None and st_.last_cycle_time >= before
+    assert st_.last_cycle_time is not None
+    assert st_.last_cycle_time >= before
     d.reset()
     after = d.stats()
     assert (after.steps_processed, after.history_size, after.cycles_detected) == (0, 0, 1)
@@ -178,7 +179,8 @@ def test_brent_result_is_a_recurrence_for_any_sequence(seq: list[int]) -> None:
     got = _core.brent_recurrence(seq)
     if got is not None:
         mu, lam = got
-        assert lam >= 1 and seq[mu] == seq[mu + lam]
+        assert lam >= 1
+        assert seq[mu] == seq[mu + lam]
 
 
 def test_brent_examples() -> None:

@@ -68,7 +68,8 @@ def test_bfs_matches_reference(g: tuple[int, list[tuple[int, int]]], data: st.Da
     nodes, depths = build(n, edges).bfs_within(start, max_depth)
     assert dict(zip(nodes, depths, strict=True)) == ref_bfs(n, edges, start, max_depth)
     assert len(set(nodes)) == len(nodes)
-    assert nodes[0] == start and depths == sorted(depths), "BFS order: by depth"
+    assert nodes[0] == start
+    assert depths == sorted(depths), "BFS order: by depth"
 
 
 @given(graphs())
@@ -88,7 +89,8 @@ def test_tarjan_is_not_recursive() -> None:
     g = _core.Digraph(n, chain)
     assert [len(c) for c in g.tarjan_scc()] == [n]
     nodes, depths = g.bfs_within(0, 100)
-    assert nodes == list(range(101)) and depths == list(range(101))
+    assert nodes == list(range(101))
+    assert depths == list(range(101))
 
 
 def test_edge_buffers() -> None:

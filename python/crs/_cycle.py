@@ -15,8 +15,8 @@ kept in Rust together with the interned state strings).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -39,7 +39,7 @@ class CycleDetectorConfig:
     max_history: int = 0
 
 
-def DefaultCycleDetectorConfig() -> CycleDetectorConfig:  # noqa: N802 (Go name, spec §2)
+def DefaultCycleDetectorConfig() -> CycleDetectorConfig:
     """The default cycle detector configuration (`max_history=1000`)."""
     return CycleDetectorConfig(max_history=_DEFAULT_MAX_HISTORY)
 
