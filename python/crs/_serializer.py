@@ -530,13 +530,15 @@ class Serializer:
         rev: dict[str, set[str]] = {}
         nedges = 0
         if ix.dependency.source != "graph_backed":
-            for e in ix.dependency.edges:
-                if not e.from_id or not e.to_id:
-                    raise InvalidArgumentError(f"export: dependency edge needs both ids, got {e!r}")
-                if e.to_id in fwd.get(e.from_id, set()):
+            for edge in ix.dependency.edges:
+                if not edge.from_id or not edge.to_id:
+                    raise InvalidArgumentError(
+                        f"export: dependency edge needs both ids, got {edge!r}"
+                    )
+                if edge.to_id in fwd.get(edge.from_id, set()):
                     continue
-                fwd.setdefault(e.from_id, set()).add(e.to_id)
-                rev.setdefault(e.to_id, set()).add(e.from_id)
+                fwd.setdefault(edge.from_id, set()).add(edge.to_id)
+                rev.setdefault(edge.to_id, set()).add(edge.from_id)
                 nedges += 1
             if (
                 opts.strict_validation
