@@ -57,7 +57,7 @@ class Model:
             for child in d.deltas:
                 self._apply(child)
         elif isinstance(d, crs.ProofDelta):
-            for k, v in d.updates.items():
+            for v in d.updates.values():
                 if v.status == crs.ProofStatus.DISPROVEN and not d.source().is_hard():
                     raise ModelError("soft disproof")
             self.proof.update(d.updates)

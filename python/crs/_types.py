@@ -246,7 +246,7 @@ class _Record:
         hints = cls.__dict__.get("_hints")
         if hints is None:
             module = sys.modules[cls._defining_module]
-            hints = typing.get_type_hints(cls, globalns=vars(module))
+            hints = typing.get_type_hints(cls, globalns={"ClassVar": ClassVar, **vars(module)})
             cls._hints = hints
         kwargs = {
             f.name: _from_json(hints[f.name], data[f.name])
