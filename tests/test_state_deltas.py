@@ -43,7 +43,8 @@ def test_json_form_is_lossless(delta: crs.Delta) -> None:
     back = crs.delta_from_dict(d)
     assert type(back) is type(delta)
     assert back.to_dict() == delta.to_dict()
-    assert back.source() == delta.source() and back.timestamp() == delta.timestamp()
+    assert back.source() == delta.source()
+    assert back.timestamp() == delta.timestamp()
 
 
 def test_types_and_indexes() -> None:
@@ -60,7 +61,8 @@ def test_index_mask() -> None:
     m = crs.IndexMask.from_strings(["history", "proof", "analytics", "bogus"])
     assert m.names() == ["proof", "history"]
     assert str(m) == "proof,history"
-    assert m.has(crs.IndexMask.PROOF) and not m.has(crs.IndexMask.STREAMING)
+    assert m.has(crs.IndexMask.PROOF)
+    assert not m.has(crs.IndexMask.STREAMING)
     assert m.add(crs.IndexMask.STREAMING).names() == ["proof", "history", "streaming"]
     assert crs.IndexMask.from_json(m.to_json()) == m
     assert crs.IndexMask.from_json(17) == m
@@ -76,7 +78,8 @@ def test_hard_soft_boundary() -> None:
             c.apply(crs.ProofDelta(src, dis))
     with pytest.raises(crs.DeltaValidationError):
         c.snapshot() and crs.ProofDelta(SOFT, dis).validate(c.snapshot())
-    assert c.generation() == 0 and c.delta_history().size() == 0
+    assert c.generation() == 0
+    assert c.delta_history().size() == 0
     c.apply(crs.ProofDelta(SAFETY, dis))
     c.apply(crs.ProofDelta(SOFT, {"m": pn(status=crs.ProofStatus.PROVEN)}))  # soft may prove
     # a soft child inside a hard composite keeps its own (soft) source
@@ -92,11 +95,14 @@ def test_proof_replace_merge_conflict() -> None:
     b = crs.ProofDelta(SOFT, {"x": pn(proof=9, updated_at=6), "y": pn(proof=8, updated_at=5)})
     m = a.merge(b)
     assert isinstance(m, crs.ProofDelta)
-    assert m.updates["x"].proof == 9 and m.updates["y"].proof == 2  # ties keep the receiver
-    assert a.conflicts_with(b) and b.conflicts_with(a)
+    assert m.updates["x"].proof == 9
+    assert m.updates["y"].proof == 2
+    assert a.conflicts_with(b)
+    assert b.conflicts_with(a)
     assert not a.conflicts_with(crs.ProofDelta(SOFT, {"z": pn()}))
     mixed = a.merge(crs.HistoryDelta(SOFT, []))
-    assert isinstance(mixed, crs.CompositeDelta) and len(mixed.deltas) == 2
+    assert isinstance(mixed, crs.CompositeDelta)
+    assert len(mixed.deltas) == 2
     c = crs.CRS()
     c.apply(a)
     c.apply(crs.ProofDelta(SOFT, {"x": pn(disproof=3)}))
@@ -117,16 +123,20 @@ def test_constraint_rules() -> None:
     # remove + update of the same id leaves the update
     c.apply(crs.ConstraintDelta(SOFT, remove=["c1"], update={"c1": crs.Constraint(nodes=("q",))}))
     got = c.snapshot().constraint_index().get("c1")
-    assert got is not None and got.nodes == ("q",) and got.id == "c1"
+    assert got is not None
+    assert got.nodes == ("q",)
+    assert got.id == "c1"
     with pytest.raises(crs.InvalidArgumentError, match="update"):
         crs.ConstraintDelta(SOFT, update={"c1": crs.Constraint(id="other")})
     with pytest.raises(crs.InvalidArgumentError, match="add"):
         crs.ConstraintDelta(SOFT, add=[crs.Constraint(id="")])
     x = crs.ConstraintDelta(SOFT, update={"c1": crs.Constraint()})
     y = crs.ConstraintDelta(SOFT, remove=["c1"])
-    assert x.conflicts_with(y) and y.conflicts_with(x)  # symmetric
+    assert x.conflicts_with(y)
+    assert y.conflicts_with(x)
     merged = y.merge(crs.ConstraintDelta(SOFT, remove=["c1", "c2"]))
-    assert isinstance(merged, crs.ConstraintDelta) and merged.remove == ("c1", "c2")
+    assert isinstance(merged, crs.ConstraintDelta)
+    assert merged.remove == ("c1", "c2")
 
 
 def test_composite_children_see_earlier_children() -> None:
@@ -136,14 +146,16 @@ def test_composite_children_see_earlier_children() -> None:
     comp = crs.CompositeDelta(add, upd)
     comp.validate(c.snapshot())
     m = c.apply(comp)
-    assert m.entries_modified == 2 and m.new_generation == 1
+    assert m.entries_modified == 2
+    assert m.new_generation == 1
     # all or nothing: the failing second child leaves no trace of the first
     bad = crs.CompositeDelta(
         crs.ProofDelta(HARD, {"p": pn(proof=1)}), crs.ConstraintDelta(SOFT, remove=["missing"])
     )
     with pytest.raises(crs.DeltaValidationError):
         c.apply(bad)
-    assert c.snapshot().proof_index().get("p") is None and c.generation() == 1
+    assert c.snapshot().proof_index().get("p") is None
+    assert c.generation() == 1
 
 
 def test_similarity_rules() -> None:
@@ -158,7 +170,8 @@ def test_similarity_rules() -> None:
             c.apply(crs.SimilarityDelta(SOFT, bad))
     c.apply(crs.SimilarityDelta(SOFT, {("b", "a"): 0.0, ("a", "b"): 0.5}))  # last wins
     s = c.snapshot().similarity_index()
-    assert s.size() == 1 and s.distance("a", "b") == 0.5 == s.distance("b", "a")
+    assert s.size() == 1
+    assert s.distance("a", "b") == 0.5 == s.distance("b", "a")
     assert s.all_pairs() == {"a": {"b": 0.5}}
     a = crs.SimilarityDelta(SOFT, {("a", "b"): 1})
     assert a.conflicts_with(crs.SimilarityDelta(SOFT, {("b", "a"): 2}))
@@ -176,13 +189,17 @@ def test_dependency_rules() -> None:
     with pytest.raises(crs.DeltaValidationError, match="self"):
         c.apply(crs.DependencyDelta(HARD, add_edges=[("a", "a")]))
     d = c.snapshot().dependency_index()
-    assert d.depends_on("a") == ["b"] and d.depended_by("c") == ["b"] and d.size() == 2
-    assert d.all_edges() == {"a": ["b"], "b": ["c"]} and not d.is_graph_backed()
+    assert d.depends_on("a") == ["b"]
+    assert d.depended_by("c") == ["b"]
+    assert d.size() == 2
+    assert d.all_edges() == {"a": ["b"], "b": ["c"]}
+    assert not d.is_graph_backed()
     c.apply(crs.DependencyDelta(HARD, remove_edges=[("b", "c")], add_edges=[("c", "a")]))
     assert c.snapshot().dependency_index().size() == 2
     x = crs.DependencyDelta(HARD, add_edges=[("a", "b")])
     y = crs.DependencyDelta(HARD, remove_edges=[("a", "b")])
-    assert x.conflicts_with(y) and y.conflicts_with(x)
+    assert x.conflicts_with(y)
+    assert y.conflicts_with(x)
 
 
 def test_history_and_streaming() -> None:
@@ -194,18 +211,22 @@ def test_history_and_streaming() -> None:
     entries = [crs.HistoryEntry(id=f"h{i}", node_id="n", action=str(i)) for i in range(5)]
     c.apply(crs.HistoryDelta(SOFT, entries))
     h = c.snapshot().history_index()
-    assert h.size() == 3 and [e.id for e in h.recent(2)] == ["h3", "h4"]
-    assert h.recent(0) == [] and len(h.trace("n")) == 3
+    assert h.size() == 3
+    assert [e.id for e in h.recent(2)] == ["h3", "h4"]
+    assert h.recent(0) == []
+    assert len(h.trace("n")) == 3
     c.apply(crs.StreamingDelta(SOFT, increments={"x": 3, "y": 0}, cardinality_items=["z", "z"]))
     c.apply(crs.StreamingDelta(SOFT, increments={"x": 2}))
     st = c.snapshot().streaming_index()
-    assert st.estimate("x") >= 5 and st.estimate("z") >= 1
+    assert st.estimate("x") >= 5
+    assert st.estimate("z") >= 1
     assert st.cardinality() == 2  # y had a zero increment: not counted
     assert st.size() == 1024 * 5 * 8 + (1 << 14)
     merged = crs.StreamingDelta(SOFT, increments={"x": 1}).merge(
         crs.StreamingDelta(SOFT, increments={"x": 2})
     )
-    assert isinstance(merged, crs.StreamingDelta) and merged.increments["x"] == 3
+    assert isinstance(merged, crs.StreamingDelta)
+    assert merged.increments["x"] == 3
     with pytest.raises(crs.InvalidArgumentError, match="increments"):
         crs.StreamingDelta(SOFT, increments={"x": -1})
 
@@ -218,14 +239,18 @@ def test_analytics_delta() -> None:
         c.apply(crs.AnalyticsDelta(HARD, crs.AnalyticsRecord("cycles", 1, 2, 1)))
     rec = crs.AnalyticsRecord("hotspots", 7, 60, 3).with_results([f"s{i}" for i in range(60)])
     m = c.apply(crs.AnalyticsDelta(HARD, rec))
-    assert m.entries_modified == 3 and m.indexes_updated == crs.IndexMask.PROOF
+    assert m.entries_modified == 3
+    assert m.indexes_updated == crs.IndexMask.PROOF
     assert len(rec.results) == 60  # the caller's record is not mutated
     stored = c.get_last_analytics(crs.AnalyticsQueryType.HOTSPOTS)
-    assert stored is not None and len(stored.results) == crs.MAX_RESULTS_PER_RECORD
+    assert stored is not None
+    assert len(stored.results) == crs.MAX_RESULTS_PER_RECORD
     snap = c.snapshot()
-    assert snap.has_run_analytics("hotspots") and not snap.has_run_analytics("path")
+    assert snap.has_run_analytics("hotspots")
+    assert not snap.has_run_analytics("path")
     marker = snap.proof_index().get(crs.PROOF_KEY_ANALYTICS_HOTSPOTS_FOUND)
-    assert marker is not None and marker.status == crs.ProofStatus.PROVEN
+    assert marker is not None
+    assert marker.status == crs.ProofStatus.PROVEN
     c.apply(crs.create_analytics_delta(crs.AnalyticsQueryType.DEAD_CODE, 0, 1))
     assert snap.proof_index().get(crs.PROOF_KEY_ANALYTICS_DEAD_CODE_DONE) is None
     assert c.snapshot().proof_index().get(crs.PROOF_KEY_ANALYTICS_DEAD_CODE_FOUND) is None
@@ -233,9 +258,12 @@ def test_analytics_delta() -> None:
     hist = crs.AnalyticsHistory(2)
     for i in range(3):
         hist.add(crs.AnalyticsRecord("path", i + 1, 0, 0))
-    assert hist.size() == 2 and hist.has_run("path") and not hist.has_run("cycles")
+    assert hist.size() == 2
+    assert hist.has_run("path")
+    assert not hist.has_run("cycles")
     r = crs.AnalyticsRecord("x", 1, 0, 0)
-    assert r.get_proof_done_key() == "analytics:x:done" and r.id.startswith("analytics-x-1-")
+    assert r.get_proof_done_key() == "analytics:x:done"
+    assert r.id.startswith("analytics-x-1-")
 
 
 @pytest.mark.parametrize(
