@@ -51,7 +51,7 @@ def _from_rfc3339(s: Any) -> int:
     text = s.replace("Z", "+00:00")
     if "." in text:  # Go writes up to 9 fraction digits; Python reads 6
         head, rest = text.split(".", 1)
-        digits = "".join(ch for ch in rest if ch.isdigit())
+        digits = rest[: len(rest) - len(rest.lstrip("0123456789"))]
         text = head + "." + digits[:6].ljust(6, "0") + rest[len(digits) :]
     try:
         return int(_dt.datetime.fromisoformat(text).timestamp() * 1000)
