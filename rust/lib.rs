@@ -9,8 +9,8 @@ pub mod cycle;
 pub mod graph;
 pub mod hash;
 pub mod minhash;
-pub mod tarjan;
 pub mod state;
+pub mod tarjan;
 
 #[cfg(feature = "python")]
 mod py;
