@@ -56,3 +56,18 @@ def sccs(nodes: Sequence[str], edges: Mapping[str, Sequence[str]]) -> set[frozen
                     stack.append(m)
         reach[n] = seen
     return {frozenset(m for m in nodes if m in reach[n] and n in reach[m]) for n in nodes}
+
+
+def observed_families(history: Sequence[tuple[str, str, str]], proposal: str) -> dict[str, str]:
+    """The families `check_decision_allowed` observes, from (tool, outcome, error) steps."""
+    obs = {"tool": proposal}
+    if history:
+        tool, outcome, error = history[-1]
+        if tool:
+            obs["prev_tool"] = tool
+        obs["outcome"] = outcome
+        if error:
+            obs["error"] = error
+    if len(history) >= 2 and history[-2][0]:
+        obs["prev_prev_tool"] = history[-2][0]
+    return obs

@@ -31,7 +31,7 @@ from crs._types import (
     SignalSource,
     StepRecord,
 )
-from guards_reference import first_violated_explicit, first_violated_one_hot
+from guards_reference import first_violated_explicit, first_violated_one_hot, observed_families
 
 DAY_MS = 86_400_000
 
@@ -329,3 +329,63 @@ def test_decision_context_skips_circuit_breaker_interventions() -> None:
     )
     hist = [step("grep", Outcome.SUCCESS), step("build", Outcome.FAILURE, ErrorCategory.INTERNAL)]
     assert decision_context([*hist, cb]) == decision_context(hist)
+
+
+CRS_FAMILIES = ["tool", "prev_tool", "prev_prev_tool", "outcome", "error", "other"]
+crs_variables = st.one_of(
+    st.builds(lambda f, v: f"{f}:{v}", st.sampled_from(CRS_FAMILIES[:3]), st.sampled_from("ab")),
+    st.sampled_from(["outcome:success", "outcome:failure", "error:internal", "error:timeout"]),
+    st.just("other:z"),
+)
+crs_clauses = st.lists(
+    st.lists(st.tuples(crs_variables, st.booleans()), min_size=1, max_size=4),
+    max_size=12,
+)
+histories = st.lists(
+    st.tuples(
+        st.sampled_from(["a", "b", ""]), st.booleans(), st.sampled_from(["internal", "timeout"])
+    ),
+    max_size=4,
+)
+
+
+@given(crs_clauses, histories, st.sampled_from("ab"))
+def test_check_decision_allowed_matches_reference(
+    lits_list: list[list[tuple[str, bool]]],
+    history: list[tuple[str, bool, str]],
+    proposal: str,
+) -> None:
+    from crs import CRS
+
+    c = CRS()
+    ref: list[tuple[str, list[tuple[str, bool]]]] = []
+    for i, lits in enumerate(lits_list):
+        stored = c.add_clause(
+            Clause(
+                id=f"c{i}",
+                literals=tuple(Literal(variable=v, negated=n) for v, n in lits),
+                source=SignalSource.HARD,
+            )
+        )
+        if stored.id == f"c{i}":
+            ref.append((stored.id, lits))
+    rows = []
+    for tool, ok, err in history:
+        outcome = Outcome.SUCCESS if ok else Outcome.FAILURE
+        cat = ErrorCategory.NONE if ok else ErrorCategory(err)
+        c.record_step(
+            StepRecord(
+                session_id="s",
+                actor=Actor.MAIN_AGENT,
+                decision=Decision.EXECUTE_TOOL,
+                tool=tool,
+                outcome=outcome,
+                error_category=cat,
+            )
+        )
+        rows.append((tool, outcome.value, cat.value))
+    want = first_violated_one_hot(ref, observed_families(rows, proposal))
+    allowed, reason = c.check_decision_allowed("s", proposal)
+    assert allowed == (want is None)
+    if want is not None:
+        assert reason.startswith(f"violates learned clause {want}: ")
