@@ -126,33 +126,23 @@ def observed_for(tool: str) -> dict[str, str]:
     return {"tool": tool, "prev_tool": "t2", "outcome": "success", "prev_prev_tool": "t1"}
 
 
-@pytest.mark.benchmark(group="guards: check_decision_allowed, 10k clauses / 500 variables")
-def test_check_decision_allowed_10k_crs(benchmark: Any) -> None:
-    count = clause_count(benchmark, 10_000)
+SIZES = pytest.mark.parametrize("size", [10_000, 1_000], ids=["10k", "1k"])
+
+
+@SIZES
+def test_check_decision_allowed_crs(benchmark: Any, size: int) -> None:
+    benchmark.group = f"guards: check_decision_allowed, {size} clauses / 500 variables"
+    count = clause_count(benchmark, size)
     c = loaded_crs(count)
     tool = allowed_tool(c, count)
     assert benchmark(c.check_decision_allowed, "s", tool).allowed
     assert naive_allowed(clauses(count), observed_for(tool))
 
 
-@pytest.mark.benchmark(group="guards: check_decision_allowed, 10k clauses / 500 variables")
-def test_check_decision_allowed_10k_naive_python(benchmark: Any) -> None:
-    count = clause_count(benchmark, 10_000)
-    tool = allowed_tool(loaded_crs(count), count)
-    assert benchmark(naive_allowed, clauses(count), observed_for(tool))
-
-
-@pytest.mark.benchmark(group="guards: check_decision_allowed, 1k clauses / 500 variables")
-def test_check_decision_allowed_1k_crs(benchmark: Any) -> None:
-    count = clause_count(benchmark, 1_000)
-    c = loaded_crs(count)
-    tool = allowed_tool(c, count)
-    assert benchmark(c.check_decision_allowed, "s", tool).allowed
-
-
-@pytest.mark.benchmark(group="guards: check_decision_allowed, 1k clauses / 500 variables")
-def test_check_decision_allowed_1k_naive_python(benchmark: Any) -> None:
-    count = clause_count(benchmark, 1_000)
+@SIZES
+def test_check_decision_allowed_naive_python(benchmark: Any, size: int) -> None:
+    benchmark.group = f"guards: check_decision_allowed, {size} clauses / 500 variables"
+    count = clause_count(benchmark, size)
     tool = allowed_tool(loaded_crs(count), count)
     assert benchmark(naive_allowed, clauses(count), observed_for(tool))
 

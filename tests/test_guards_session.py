@@ -124,27 +124,20 @@ def test_scripted_session_is_stopped_by_loop_breaker_and_learned_clause() -> Non
 
     # In a new session the breaker starts afresh, but the project-scoped clause still
     # forbids retrying the build right after it failed with an internal error.
-    crs.record_step(
-        StepRecord(
-            session_id="agent-2",
-            actor=Actor.MAIN_AGENT,
-            decision=Decision.EXECUTE_TOOL,
-            tool="build",
-            outcome=Outcome.FAILURE,
-            error_category=ErrorCategory.INTERNAL,
-        )
+    build = StepRecord(
+        session_id="agent-2",
+        actor=Actor.MAIN_AGENT,
+        decision=Decision.EXECUTE_TOOL,
+        tool="build",
+        outcome=Outcome.FAILURE,
+        error_category=ErrorCategory.INTERNAL,
     )
+    crs.record_step(build)
     assert not crs.check_circuit_breaker("agent-2", "build").should_fire
     assert crs.check_decision_allowed("agent-2", "build").reason.endswith(repeat)
     # Without its own proof data, the breaker counts executions (default threshold 2).
     crs.record_step(
-        StepRecord(
-            session_id="agent-2",
-            actor=Actor.MAIN_AGENT,
-            decision=Decision.EXECUTE_TOOL,
-            tool="build",
-            outcome=Outcome.SUCCESS,
-        )
+        dataclasses.replace(build, outcome=Outcome.SUCCESS, error_category=ErrorCategory.NONE)
     )
     assert crs.check_circuit_breaker("agent-2", "build").reason == (
         "tool build called 2 times (threshold: 2)"
