@@ -113,6 +113,8 @@ def test_steps_are_bounded_per_session() -> None:
         (lambda c: c.record_step(step(outcome=Outcome.FAILURE)), "step.error_category"),
         (lambda c: c.record_step(StepRecord(session_id="s", actor="x")), "step.actor"),
         (lambda c: c.get_step_history(""), "session_id"),
+        (lambda c: c.get_steps_by_actor("s", "robot"), "actor"),
+        (lambda c: c.get_steps_by_outcome("s", "meh"), "outcome"),
         (lambda c: c.count_tool_executions("s", ""), "tool"),
         (lambda c: c.clear_step_history(""), "session_id"),
         (lambda c: c.check_circuit_breaker("", "grep"), "session_id"),

@@ -13,3 +13,34 @@ def test_errors_are_typed() -> None:
     assert details[0]["loc"] == ("workers", 0)
     version: str = crs.__version__
     assert version
+
+
+def test_guards_are_typed() -> None:
+    state = crs.CRS()
+    step: crs.StepRecord = state.record_step(
+        crs.StepRecord(
+            session_id="s",
+            actor=crs.Actor.MAIN_AGENT,
+            decision=crs.Decision.EXECUTE_TOOL,
+            tool="grep",
+            outcome=crs.Outcome.SUCCESS,
+        )
+    )
+    found: crs.CycleDetectionResult = crs.check_cycle_on_step(state, step, crs.CycleDetector())
+    breaker: crs.CircuitBreakerResult = state.check_circuit_breaker("s", "grep")
+    allowed, reason = state.check_decision_allowed("s", "grep")
+    learned: crs.Clause | None = state.learn_from_failure(
+        crs.FailureEvent(
+            session_id="s",
+            failure_type=crs.FailureType.TOOL_ERROR,
+            failed_step=step,
+            source=crs.SignalSource.HARD,
+        )
+    )
+    analysis: crs.CycleAnalysis = crs.analyze_session_cycles(state, "s")
+    assert not found.detected
+    assert not breaker.should_fire
+    assert allowed
+    assert reason == ""
+    assert learned is None
+    assert analysis.total_sccs == 1

@@ -11,9 +11,10 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from crs import _core
+from crs._cycle import CycleDetectionResult, CycleDetector
 from crs._steps import require_id
 from crs._types import (
     Actor,
@@ -30,10 +31,6 @@ if TYPE_CHECKING:
 
 StateKeyFunction = Callable[[StepRecord], str]
 """Maps a step to the state the cycle detector sees."""
-
-
-class _Detector(Protocol):
-    def add_step(self, state: str) -> Any: ...
 
 
 def params_hash(params: ToolParams | None) -> str:
@@ -73,10 +70,10 @@ def get_tool_state_key(step: StepRecord, *, with_params: bool = False) -> str:
 def check_cycle_on_step(
     crs: GuardsMixin,
     step: StepRecord,
-    detector: _Detector,
+    detector: CycleDetector,
     *,
     key: StateKeyFunction = get_state_key,
-) -> Any:
+) -> CycleDetectionResult:
     """Feed `step`'s state key to `detector`; on a cycle, disprove it and record a breaker step.
 
     On a detected cycle, in one hard `ProofDelta` (one generation): every state of the cycle

@@ -13,7 +13,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from crs._clause_store import (
     ClauseStore,
@@ -45,9 +45,11 @@ from crs._semantic import SemanticMemory, query_key
 from crs._steps import StepStore, require_id, step_payload
 from crs._types import (
     MAX_PROPAGATION_DEPTH,
+    Actor,
     CircuitBreakerResult,
     ClauseScope,
     Config,
+    Outcome,
     ProofNumber,
     ProofUpdate,
     ProofUpdateType,
@@ -70,6 +72,16 @@ def _check_distance(value: object, name: str) -> float:
     ):
         raise InvalidArgumentError(f"{name}: must be a finite number >= 0, got {value!r}")
     return float(value)
+
+
+_E = TypeVar("_E", Actor, Outcome)
+
+
+def _member(enum_type: type[_E], value: object, name: str) -> _E:
+    if isinstance(value, str) and value in enum_type.__members__.values():
+        return enum_type(value)
+    allowed = ", ".join(m.value for m in enum_type)
+    raise InvalidArgumentError(f"{name}: must be one of {allowed}, got {value!r}")
 
 
 class GuardsMixin:
@@ -187,15 +199,19 @@ class GuardsMixin:
         with self._lock:
             return self._steps.count_executions(session_id, tool)
 
-    def get_steps_by_actor(self, session_id: str, actor: str) -> list[StepRecord]:
+    def get_steps_by_actor(self, session_id: str, actor: Actor | str) -> list[StepRecord]:
+        """The session's steps taken by `actor`, oldest first."""
         require_id(session_id, "session_id")
+        want = _member(Actor, actor, "actor")
         with self._lock:
-            return [s for s in self._steps.history(session_id) if s.actor == actor]
+            return [s for s in self._steps.history(session_id) if s.actor == want]
 
-    def get_steps_by_outcome(self, session_id: str, outcome: str) -> list[StepRecord]:
+    def get_steps_by_outcome(self, session_id: str, outcome: Outcome | str) -> list[StepRecord]:
+        """The session's steps that ended with `outcome`, oldest first."""
         require_id(session_id, "session_id")
+        want = _member(Outcome, outcome, "outcome")
         with self._lock:
-            return [s for s in self._steps.history(session_id) if s.outcome == outcome]
+            return [s for s in self._steps.history(session_id) if s.outcome == want]
 
     def clear_step_history(self, session_id: str) -> None:
         """End a session: drop its steps, remembered queries and session-scoped clauses."""
