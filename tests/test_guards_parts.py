@@ -215,7 +215,7 @@ def test_propagation_increments_parents_once_per_child() -> None:
     # b and c depend on a; d depends on b and c. Only a is disproven: b, c get +1 each;
     # they stay viable, so d is untouched.
     edges = [("b", "a", 0), ("c", "a", 0), ("d", "b", 1), ("d", "c", 1)]
-    out, n = propagation_updates("a", edges, {}, now=1)
+    out, n = propagation_updates("a", edges, {}.get, now=1)
     assert n == 2
     assert {k: v.proof for k, v in out.items()} == {"b": 11, "c": 11}
     assert all(v.status == ProofStatus.EXPANDED for v in out.values())
@@ -224,7 +224,7 @@ def test_propagation_increments_parents_once_per_child() -> None:
 def test_propagation_continues_through_exhausted_parents() -> None:
     edges = [("b", "a", 0), ("c", "b", 1), ("d", "c", 2)]
     read = {"b": ProofNumber(proof=MAX - 1, disproof=10, status=ProofStatus.EXPANDED)}
-    out, n = propagation_updates("a", edges, read, now=1)
+    out, n = propagation_updates("a", edges, read.get, now=1)
     assert n == 2
     assert out["b"].proof == MAX
     assert out["c"].proof == 11
@@ -358,3 +358,21 @@ def test_semantic_memory_is_bounded_and_exports() -> None:
     assert m.matches("s", "grep:a b c", 0.0) == []
     back = SemanticMemory.from_export(m.export())
     assert back.export()["sessions"] == m.export()["sessions"]
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    import crs
+    from crs import _clauses, _cycles_session, _failure, _proof
+
+    globs = {**vars(_clauses), **vars(_cycles_session), **vars(_proof), **vars(_failure)}
+    objs = [crs.Literal, crs.Clause, crs.get_state_key, crs.get_tool_state_key]
+    objs += [crs.build_decision_graph, apply_update, derive_clause]
+    attempted = 0
+    for obj in objs:
+        for test in doctest.DocTestFinder().find(obj, obj.__name__, globs=globs):
+            result = doctest.DocTestRunner().run(test)
+            assert result.failed == 0, obj
+            attempted += result.attempted
+    assert attempted >= 10

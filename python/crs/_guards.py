@@ -283,8 +283,7 @@ class GuardsMixin:
             if not edges:
                 return 0
             index = self.snapshot().proof_index()
-            read = {p: n for p, _, _ in edges if (n := index.get(p)) is not None}
-            updates, count = propagation_updates(node_id, edges, read, now_ms())
+            updates, count = propagation_updates(node_id, edges, index.get, now_ms())
             if updates:
                 self._commit(ProofDelta(SignalSource.HARD, updates))
             return count

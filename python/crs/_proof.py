@@ -7,6 +7,7 @@ The CRS reads the current `ProofNumber`, calls these, and commits the result as 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 from crs._errors import HardSoftBoundaryViolationError, InvalidArgumentError
 from crs._types import (
@@ -147,15 +148,16 @@ def threshold_for(thresholds: dict[str, int], tool: str) -> int:
 def propagation_updates(
     start: str,
     edges: list[tuple[str, str, int]],
-    read: dict[str, ProofNumber],
+    read: Callable[[str], ProofNumber | None],
     now: int,
 ) -> tuple[dict[str, ProofNumber], int]:
     """Disproof propagation over BFS edges (parent, child, depth) in BFS order (§1.9).
 
     Each parent of an expanding node gets proof += 1 (saturating; created at 10 when new),
     once per disproven child. A parent that is then disproven or exhausted expands in turn;
-    every node expands at most once. `read` holds the current proof numbers of the nodes
-    involved. Returns the new proof numbers and the number of increments.
+    every node expands at most once. `read(node)` gives a node's current proof number (only
+    the parents of expanding nodes are read). Returns the new proof numbers and the number
+    of increments.
     """
     expanding = {start}
     visited: set[str] = set()
@@ -168,7 +170,7 @@ def propagation_updates(
         visited.add(child)
         if parent in visited or parent == start:
             continue
-        cur = out.get(parent, read.get(parent))
+        cur = out[parent] if parent in out else read(parent)
         nxt = apply_update(cur, dataclasses.replace(inc, node_id=parent), now)
         out[parent] = nxt
         increments += 1
