@@ -901,8 +901,69 @@ impl PyStateCore {
     }
 }
 
+/// The mutable head version a CRS writes to. Nodes not shared with a frozen version
+/// (`freeze`) are updated in place; shared ones are copied on write, so frozen versions
+/// never change.
+#[pyclass(name = "StateHead", module = "crs._core")]
+struct PyStateHead {
+    inner: State,
+}
+
+#[pymethods]
+impl PyStateHead {
+    #[new]
+    fn new(max_similarity_pairs: usize, max_history_entries: usize) -> Self {
+        Self {
+            inner: State::new(max_similarity_pairs, max_history_entries),
+        }
+    }
+
+    /// An immutable version sharing this head's current content (O(1)).
+    fn freeze(&self) -> PyStateCore {
+        PyStateCore::wrap(self.inner.clone())
+    }
+
+    /// Make `core`'s content the head's (O(1)).
+    fn reset(&mut self, core: &PyStateCore) {
+        self.inner = (*core.inner).clone();
+    }
+
+    /// Write proof rows (cannot fail); returns the number written.
+    fn put_proofs(&mut self, py: Python<'_>, rows: Vec<ProofRow>) -> usize {
+        let n = rows.len();
+        let inner = &mut self.inner;
+        let work = move || {
+            let entries: Vec<(String, ProofEntry)> = rows.into_iter().map(proof_entry).collect();
+            inner.put_proofs(&entries)
+        };
+        if n > DETACH_ABOVE {
+            py.detach(work)
+        } else {
+            work()
+        }
+    }
+
+    /// Apply `ops` all or nothing: (entries modified, index mask); on error nothing changed.
+    fn apply_ops(&mut self, py: Python<'_>, ops: &Bound<'_, PyList>) -> PyResult<(usize, u8)> {
+        let ops: Vec<Op> = ops
+            .iter()
+            .map(|o| extract_op(&o))
+            .collect::<PyResult<_>>()?;
+        let size: usize = ops.iter().map(op_size).sum();
+        let res = if size > DETACH_ABOVE {
+            py.detach(|| self.inner.apply(&ops))
+        } else {
+            self.inner.apply(&ops)
+        };
+        let (next, n, mask) = res.map_err(|e| apply_err(&e))?;
+        self.inner = next;
+        Ok((n, mask))
+    }
+}
+
 fn register_state(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyStateCore>()
+    m.add_class::<PyStateCore>()?;
+    m.add_class::<PyStateHead>()
 }
 
 // ---------------------------------------------------------------- module

@@ -294,3 +294,31 @@ def test_bad_input(call: object, match: str) -> None:
     with pytest.raises(crs.InvalidArgumentError, match=match):
         call(c)  # type: ignore[operator]
     assert c.generation() == 0
+
+
+def test_journal_failure_leaves_state_unchanged() -> None:
+    class FailingJournal:
+        fail = False
+
+        def append(self, item: object) -> None:
+            if self.fail:
+                raise OSError("disk full")
+
+    j = FailingJournal()
+    c = crs.CRS(journal=j)
+    c.apply(crs.ProofDelta(S.HARD, {"a": pn(1)}))
+    before = c.snapshot()
+    j.fail = True
+    for d in (
+        crs.ProofDelta(S.HARD, {"a": pn(2)}),
+        crs.CompositeDelta(
+            crs.ProofDelta(S.HARD, {"a": pn(3)}), crs.SimilarityDelta(S.SOFT, {("a", "b"): 1})
+        ),
+    ):
+        with pytest.raises(OSError, match="disk full"):
+            c.apply(d)
+        assert c.generation() == 1
+        after = c.snapshot()
+        assert after.proof_index().all() == before.proof_index().all()
+        assert after.similarity_index().size() == 0
+    assert c.delta_history().size() == 1

@@ -41,6 +41,9 @@ MAX_HISTORY_ENTRIES: int = 10_000
 """History index entries a CRS keeps by default; the oldest entry is evicted first."""
 
 
+_PROOF = IndexMask.PROOF
+
+
 class ApplyMetrics(NamedTuple):
     """What one apply did. Durations are float seconds."""
 
@@ -108,11 +111,13 @@ class CRS(GuardsMixin):
             _cap("max_history_entries", max_history_entries),
         )
         self._lock = threading.RLock()
-        self._cur: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] = (
-            _core.StateCore(*self._caps),
-            0,
-            (),
-        )
+        # The head is written in place; `_frozen` caches an immutable version of it for
+        # snapshots and is dropped on every commit (so writes without snapshots in between
+        # never copy shared nodes).
+        self._head = _core.StateHead(*self._caps)
+        self._gen = 0
+        self._analytics: tuple[AnalyticsRecord, ...] = ()
+        self._frozen: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] | None = None
         self._journal = journal
         self._history = DeltaHistoryWorker(max_delta_records)
         self._session_id = ""
@@ -127,23 +132,33 @@ class CRS(GuardsMixin):
 
     def snapshot(self) -> Snapshot:
         """An immutable view of the current state (O(1))."""
-        core, gen, analytics = self._cur
+        core, gen, analytics = self._current()
         clauses = self._clause_view() if self._clause_view is not None else None
         return Snapshot(core, gen, analytics, self._graph, self._graph_index, clauses)
 
+    def _current(self) -> tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]]:
+        cur = self._frozen
+        if cur is None:
+            with self._lock:
+                cur = self._frozen
+                if cur is None:
+                    cur = (self._head.freeze(), self._gen, self._analytics)
+                    self._frozen = cur
+        return cur
+
     def generation(self) -> int:
         """The current state version; +1 on every committed change, never backwards."""
-        return self._cur[1]
+        return self._gen
 
     def _generation_value(self) -> int:
-        return self._cur[1]
+        return self._gen
 
     def get_analytics_history(self) -> list[AnalyticsRecord]:
         """Analytics records, oldest first."""
-        return list(self._cur[2])
+        return list(self._analytics)
 
     def get_last_analytics(self, query_type: AnalyticsQueryType | str) -> AnalyticsRecord | None:
-        return _last_of(self._cur[2], query_type)
+        return _last_of(self._analytics, query_type)
 
     def has_run_analytics(self, query_type: AnalyticsQueryType | str) -> bool:
         return self.get_last_analytics(query_type) is not None
@@ -205,34 +220,38 @@ class CRS(GuardsMixin):
         delta._check()
         t1 = time.perf_counter()
         with self._lock:
-            core, gen, analytics = self._cur
+            gen = self._gen
             if base is not None:
                 self._check_base(base, delta, gen)
+            head = self._head
             if type(delta) is ProofDelta:
                 rows = delta._rows
-                new = core.apply_proof(rows)
-                n, mask = len(rows), 1
+                if journal and self._journal is not None:
+                    self._journal.append(delta)
+                n = head.put_proofs(rows)
+                mask = _PROOF
             else:
+                prev = head.freeze() if journal and self._journal is not None else None
                 try:
-                    new, n, mask = core.apply_ops(delta._ops())
+                    n, m = head.apply_ops(delta._ops())
                 except ValueError as err:
                     _raise_apply(err)
+                mask = IndexMask(m)
+                if prev is not None:
+                    try:
+                        self._journal.append(delta)
+                    except BaseException:
+                        head.reset(prev)
+                        raise
                 recs = delta._analytics()
                 if recs:
                     n += len(recs)
-                    analytics = (*analytics, *recs)[-MAX_ANALYTICS_HISTORY_RECORDS:]
-            if journal and self._journal is not None:
-                self._journal.append(delta)
-            self._cur = (new, gen + 1, analytics)
-            self._history.record(
-                delta,
-                gen + 1,
-                str(delta._src) if source is None else source,
-                self._session_id,
-                metadata,
-            )
+                    self._analytics = (*self._analytics, *recs)[-MAX_ANALYTICS_HISTORY_RECORDS:]
+            self._gen = gen + 1
+            self._frozen = None
+            self._history._items_append(delta, gen + 1, source, self._session_id, metadata)
         t2 = time.perf_counter()
-        return ApplyMetrics(delta._TYPE, t2 - t1, t1 - t0, IndexMask(mask), n, gen, gen + 1)
+        return ApplyMetrics(delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1)
 
     def _check_base(self, base: Snapshot, delta: Delta, gen: int) -> None:
         if not isinstance(base, Snapshot):
@@ -276,9 +295,9 @@ class CRS(GuardsMixin):
                 self._journal.append({"op": kind, "payload": payload})
             handler(payload)
             if bump_generation:
-                core, gen, analytics = self._cur
-                self._cur = (core, gen + 1, analytics)
-            return self._cur[1]
+                self._gen += 1
+                self._frozen = None
+            return self._gen
 
     def _replay(self, record: Delta | dict[str, Any]) -> None:
         """Re-apply one journal record (a delta or an op) without journaling it again."""
@@ -292,8 +311,8 @@ class CRS(GuardsMixin):
         with self._lock:
             self._op_handlers[record["op"]](record["payload"])
             if record.get("bump_generation", True):
-                core, gen, analytics = self._cur
-                self._cur = (core, gen + 1, analytics)
+                self._gen += 1
+                self._frozen = None
 
     def _bfs_depended_by(self, start: str, max_depth: int) -> list[tuple[str, str, int]]:
         """(parent, child, depth) for the reverse-dependency BFS from `start` (spec §1.9)."""
@@ -301,7 +320,7 @@ class CRS(GuardsMixin):
             raise InvalidArgumentError("start: must be a str and max_depth an int >= 0")
         index = self._graph_index
         if index is None:
-            return self._cur[0].bfs_depended_by(start, max_depth)
+            return self._current()[0].bfs_depended_by(start, max_depth)
         out: list[tuple[str, str, int]] = []
         visited: set[str] = set()
         queue = [(start, 0)]
@@ -321,7 +340,7 @@ class CRS(GuardsMixin):
     def checkpoint(self) -> Checkpoint:
         """A restorable checkpoint (O(1); it never aliases live state)."""
         with self._lock:
-            core, gen, analytics = self._cur
+            core, gen, analytics = self._current()
             return Checkpoint(
                 id=str(uuid.uuid4()),
                 generation=gen,
@@ -339,8 +358,10 @@ class CRS(GuardsMixin):
             )
         with self._lock:
             self._guards_import(cp._guards)
-            gen = self._cur[1]
-            self._cur = (cp._state, gen + 1, cp._analytics)
+            self._head.reset(cp._state)
+            self._gen += 1
+            self._analytics = cp._analytics
+            self._frozen = None
 
     def _install(self, ops: list[tuple[Any, ...]], analytics: tuple[AnalyticsRecord, ...]) -> int:
         """Replace the whole state by a fresh one built from `ops`; returns the generation."""
@@ -349,9 +370,11 @@ class CRS(GuardsMixin):
         except ValueError as err:
             _raise_apply(err)
         with self._lock:
-            gen = self._cur[1] + 1
-            self._cur = (new, gen, analytics)
-            return gen
+            self._head.reset(new)
+            self._gen += 1
+            self._analytics = analytics
+            self._frozen = None
+            return self._gen
 
     # ------------------------------------------------------------ session, graph
 

@@ -72,7 +72,7 @@ class DeltaHistoryView(Protocol):
     def size(self) -> int: ...
 
 
-_Entry = tuple[int, int, int, Delta, str, str, dict[str, str] | None]
+_Entry = tuple[int, int, int, Delta, str | None, str, dict[str, str] | None]
 
 
 def _int(name: str, v: Any) -> int:
@@ -123,6 +123,35 @@ class DeltaHistoryWorker:
                 self._evicted_gen = old[1]
             self._items.append((next(self._ids), gen, now_ms(), delta, source, session_id, meta))
 
+    def _items_append(
+        self,
+        delta: Delta,
+        gen: int,
+        source: str | None,
+        session_id: str,
+        metadata: Mapping[str, str] | None,
+    ) -> None:
+        """`record` for the CRS's commit path: arguments already checked; source None means
+        the delta's own source."""
+        with self._lock:
+            if self._closed:
+                return
+            items = self._items
+            if len(items) >= self._max:
+                self._evicted_gen = items.popleft()[1]
+                self._evicted += 1
+            items.append(
+                (
+                    next(self._ids),
+                    gen,
+                    now_ms(),
+                    delta,
+                    source,
+                    session_id,
+                    dict(metadata) if metadata else None,
+                )
+            )
+
     def _snapshot(self) -> list[_Entry]:
         with self._lock:
             if self._closed:
@@ -132,6 +161,8 @@ class DeltaHistoryWorker:
     @staticmethod
     def _build(e: _Entry) -> DeltaRecord:
         n, gen, ts, delta, source, session, meta = e
+        if source is None:
+            source = str(delta.source())
         data = {"type": str(delta.type()), "data": delta.to_dict()}
         return DeltaRecord(
             id=f"delta_{n}",

@@ -75,7 +75,11 @@ impl State {
     /// Applies a proof update list in place (the fast path of a 1-entry ProofDelta).
     pub fn put_proofs(&mut self, rows: &[(String, ProofEntry)]) -> usize {
         for (k, v) in rows {
-            self.proof.insert(Key::from(k.as_str()), *v);
+            if let Some(slot) = self.proof.get_mut(k.as_str()) {
+                *slot = *v;
+            } else {
+                self.proof.insert(Key::from(k.as_str()), *v);
+            }
         }
         rows.len()
     }
