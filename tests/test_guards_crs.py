@@ -465,3 +465,23 @@ def test_journal_replay_reproduces_guard_state_exactly() -> None:
     assert replayed._guards_export() == c._guards_export()
     assert replayed.get_proof_status("n") == c.get_proof_status("n")
     assert replayed.get_similarity("x", "y") == 0.5
+
+
+def test_least_recently_active_session_is_evicted_as_if_it_ended() -> None:
+    from crs._steps import MAX_SESSIONS
+
+    c = CRS()
+    c.add_clause(hard("first", neg("tool:x"), scope=ClauseScope.SESSION, session_id="s0"))
+    c.record_step(step(sid="s0"))
+    c.record_step(step(sid="s1"))
+    c.record_step(step(sid="s0"))  # s0 active again: s1 is now the least recent
+    for i in range(2, MAX_SESSIONS):
+        c.record_step(step(sid=f"s{i}"))
+    assert c.get_step_history("s1") != []
+    c.record_step(step(sid="new"))
+    assert c.get_step_history("s1") == []
+    assert len(c.get_step_history("s0")) == 2
+    assert c._steps.evicted_sessions == 1
+    c.record_step(step(sid="newer"))  # now s0 is the least recent: its clause ends with it
+    assert c.get_step_history("s0") == []
+    assert c.snapshot().constraint_index().clause_count() == 0

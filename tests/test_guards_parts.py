@@ -376,3 +376,16 @@ def test_docstring_examples_run() -> None:
             assert result.failed == 0, obj
             attempted += result.attempted
     assert attempted >= 10
+
+
+def test_step_store_bounds_sessions() -> None:
+    store = StepStore(max_sessions=2)
+    assert store.append(store.prepare(step())) is None
+    assert store.append(store.prepare(dataclasses.replace(step(), session_id="t"))) is None
+    gone = store.append(store.prepare(dataclasses.replace(step(), session_id="u")))
+    assert gone == "s"
+    assert store.sessions() == ["t", "u"]
+    assert store.evicted_sessions == 1
+    assert StepStore.from_export(store.export()).export() == store.export()
+    with pytest.raises(InvalidArgumentError, match=r"^max_sessions"):
+        StepStore(max_sessions=0)

@@ -182,6 +182,7 @@ from crs._snapshot import (
     Snapshot,
     StreamingIndexView,
 )
+from crs._steps import MAX_SESSIONS
 
 # ---------------------------------------------------------------- shared types
 from crs._types import (
@@ -331,6 +332,7 @@ __all__ = [
     "MAX_PROPAGATION_DEPTH",
     "MAX_QUERIES_PER_SESSION",
     "MAX_RESULTS_PER_RECORD",
+    "MAX_SESSIONS",
     "MAX_SIMILARITY_PAIRS",
     "MAX_STEPS_PER_SESSION",
     "MetadataCorruptedError",

@@ -178,7 +178,9 @@ class GuardsMixin:
         step = self._pending_step
         if step is None:  # replay: rebuild from the journaled form
             step = StepRecord.from_dict(payload["step"])
-        self._steps.append(step)
+        gone = self._steps.append(step)
+        if gone is not None:
+            self._end_session(gone)
 
     def get_step_history(self, session_id: str) -> list[StepRecord]:
         """Every kept step of the session, oldest first ([] for an unknown session)."""
@@ -220,8 +222,10 @@ class GuardsMixin:
             self._commit_op("clear_step_history", {"session_id": session_id}, bump_generation=False)
 
     def _op_clear_step_history(self, payload: dict[str, Any]) -> None:
-        sid = payload["session_id"]
-        self._steps.clear(sid)
+        self._steps.clear(payload["session_id"])
+        self._end_session(payload["session_id"])
+
+    def _end_session(self, sid: str) -> None:
         self._clauses.end_session(sid)
         self._semantic.clear(sid)
         self._state_tools.pop(sid, None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import logging
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +18,10 @@ from crs._errors import InvalidArgumentError
 from crs._types import MAX_STEPS_PER_SESSION, Actor, Decision, Outcome, StepRecord, now_ms
 
 log = logging.getLogger("crs.steps")
+
+MAX_SESSIONS: int = 1_000
+"""Sessions whose steps are kept; a new session evicts the least recently active one (its
+steps, remembered queries and session-scoped clauses, as if the session had ended)."""
 
 
 def require_id(value: object, name: str) -> str:
@@ -66,12 +70,19 @@ class _Session:
 class StepStore:
     """Step records per session, at most `max_steps` each (oldest evicted first)."""
 
-    def __init__(self, max_steps: int = MAX_STEPS_PER_SESSION) -> None:
+    def __init__(
+        self, max_steps: int = MAX_STEPS_PER_SESSION, max_sessions: int = MAX_SESSIONS
+    ) -> None:
         if max_steps < 1:
             raise InvalidArgumentError(f"max_steps: must be >= 1, got {max_steps}")
+        if max_sessions < 1:
+            raise InvalidArgumentError(f"max_sessions: must be >= 1, got {max_sessions}")
         self.max_steps = max_steps
-        self._sessions: dict[str, _Session] = {}
+        self.max_sessions = max_sessions
+        # Sessions in order of last activity (least recent first), for session eviction.
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
         self.evicted = 0
+        self.evicted_sessions = 0
 
     def prepare(self, step: StepRecord) -> StepRecord:
         """`step` with its number (< 1 -> next in the session) and time (0 -> now), validated.
@@ -101,11 +112,28 @@ class StepStore:
             raise InvalidArgumentError(f"step.{exc}") from None
         return step
 
-    def append(self, step: StepRecord) -> None:
-        """Store a prepared step, evicting the session's oldest when it is full."""
+    def append(self, step: StepRecord) -> str | None:
+        """Store a prepared step, evicting the session's oldest when it is full.
+
+        Returns the id of a session evicted to make room for a new one (the least recently
+        active, when `max_sessions` are held), else None.
+        """
+        gone = None
         s = self._sessions.get(step.session_id)
         if s is None:
+            if len(self._sessions) >= self.max_sessions:
+                gone, _ = self._sessions.popitem(last=False)
+                self.evicted_sessions += 1
+                log.info(
+                    "%d sessions hold steps: evicted the least recently active, %s "
+                    "(sessions evicted so far: %d)",
+                    self.max_sessions,
+                    gone,
+                    self.evicted_sessions,
+                )
             s = self._sessions[step.session_id] = _Session(self.max_steps)
+        else:
+            self._sessions.move_to_end(step.session_id)
         if len(s.steps) == self.max_steps:
             old = s.steps[0]  # the deque drops it on append
             if old.decision == Decision.EXECUTE_TOOL and old.tool:
@@ -122,6 +150,7 @@ class StepStore:
         if step.decision == Decision.EXECUTE_TOOL and step.tool:
             s.executions[step.tool] += 1
         s.next_number = max(s.next_number, step.step_number + 1)
+        return gone
 
     def history(self, session_id: str) -> list[StepRecord]:
         s = self._sessions.get(session_id)
@@ -162,7 +191,9 @@ class StepStore:
     def export(self) -> dict[str, Any]:
         return {
             "max_steps": self.max_steps,
+            "max_sessions": self.max_sessions,
             "evicted": self.evicted,
+            "evicted_sessions": self.evicted_sessions,
             "sessions": {
                 sid: {"next_number": s.next_number, "steps": [st.to_dict() for st in s.steps]}
                 for sid, s in self._sessions.items()
@@ -171,11 +202,15 @@ class StepStore:
 
     @classmethod
     def from_export(cls, data: Mapping[str, Any]) -> StepStore:
-        store = cls(int(data.get("max_steps", MAX_STEPS_PER_SESSION)))
+        store = cls(
+            int(data.get("max_steps", MAX_STEPS_PER_SESSION)),
+            int(data.get("max_sessions", MAX_SESSIONS)),
+        )
         for sid, sd in dict(data.get("sessions", {})).items():
             for d in sd.get("steps", []):
                 store.append(StepRecord.from_dict(d))
             if sid in store._sessions:
                 store._sessions[sid].next_number = int(sd.get("next_number", 1))
         store.evicted = int(data.get("evicted", 0))
+        store.evicted_sessions = int(data.get("evicted_sessions", 0))
         return store
