@@ -147,6 +147,36 @@ def test_check_decision_allowed_naive_python(benchmark: Any, size: int) -> None:
     assert benchmark(naive_allowed, clauses(count), observed_for(tool))
 
 
+def explicit_assignment(tool: str) -> dict[str, bool]:
+    """The one-hot observation spelled out: observed values true, 9-10 others per family false."""
+    obs = observed_for(tool)
+    out = {f"{f}:{v}": True for f, v in obs.items()}
+    for f in obs:
+        for value in VARIABLES[f][:10]:
+            out.setdefault(f"{f}:{value}", False)
+    return out
+
+
+def naive_conflict(cls: list[Clause], assignment: dict[str, bool]) -> bool:
+    return any(all(assignment.get(lit.variable) is lit.negated for lit in c.literals) for c in cls)
+
+
+@pytest.mark.benchmark(group="guards: check_assignment, 10k clauses / 500 variables")
+def test_check_assignment_crs(benchmark: Any) -> None:
+    count = clause_count(benchmark, 10_000)
+    c = loaded_crs(count)
+    assignment = explicit_assignment(allowed_tool(c, count))
+    result = benchmark(c.check_assignment, assignment)
+    assert result.conflict == naive_conflict(clauses(count), assignment)
+
+
+@pytest.mark.benchmark(group="guards: check_assignment, 10k clauses / 500 variables")
+def test_check_assignment_naive_python(benchmark: Any) -> None:
+    count = clause_count(benchmark, 10_000)
+    assignment = explicit_assignment(allowed_tool(loaded_crs(count), count))
+    benchmark(naive_conflict, clauses(count), assignment)
+
+
 @pytest.mark.benchmark(group="guards: one agent step, 1k clauses, no journal")
 def test_full_agent_step(benchmark: Any) -> None:
     count = clause_count(benchmark, 1_000)

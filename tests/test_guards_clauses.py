@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crs import CRSError, HardSoftBoundaryViolationError, InvalidArgumentError
-from crs._clause_store import ClauseStore
+from crs._clause_store import ClauseStore, assignment_triples
 from crs._clauses import (
     DEFAULT_CLAUSE_CONFIG,
     Clause,
@@ -308,7 +308,7 @@ def test_explicit_assignment_checking_matches_reference(
     lits_list: list[list[tuple[str, bool]]], assignment: dict[str, bool]
 ) -> None:
     store, ref = build(lits_list)
-    got = store.first_violated_assignment(assignment)
+    got = store.first_violated_assignment(assignment_triples(assignment))
     assert (None if got is None else got.id) == first_violated_explicit(ref, assignment)
     # The Clause methods agree with the reference too.
     for cid, lits in ref:

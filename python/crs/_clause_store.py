@@ -134,9 +134,11 @@ class ClauseStore:
                 seqs.append(m.first_violated_one_hot(pairs))
         return self._oldest(seqs)
 
-    def first_violated_assignment(self, assignment: Mapping[str, bool]) -> Clause | None:
-        """The oldest clause (any scope) violated by an explicit true/false assignment."""
-        triples = [(*split_variable(v), bool(b)) for v, b in assignment.items()]
+    def first_violated_assignment(self, triples: list[tuple[str, str, bool]]) -> Clause | None:
+        """The oldest clause (any scope) violated by an explicit assignment.
+
+        `triples` is the assignment as `assignment_triples` returns it.
+        """
         return self._oldest([m.first_violated(triples) for m in self._matchers.values()])
 
     # ---------------------------------------------------------------- changes
@@ -287,27 +289,34 @@ class ClauseView:
 
     def check_assignment(self, assignment: Mapping[str, bool]) -> ClauseCheckResult:
         """The oldest clause violated by an explicit true/false assignment, if any."""
-        check_assignment_arg(assignment)
+        triples = assignment_triples(assignment)
         if self._matcher is None:
             self._matcher = _ClauseMatcher()
             self._order = list(self._clauses.values())
             for n, c in enumerate(self._order):
                 self._matcher.add(n, c)
-        triples = [(*split_variable(v), b) for v, b in assignment.items()]
         hit = self._matcher.first_violated(triples)
         return assignment_result(None if hit is None else self._order[hit])
 
 
-def check_assignment_arg(assignment: object) -> None:
-    """Raise `InvalidArgumentError` unless `assignment` maps variable names to bools."""
+def assignment_triples(assignment: object) -> list[tuple[str, str, bool]]:
+    """`{"family:value": b}` -> `[(family, value, b)]` (a name without `:` is its own family).
+
+    Raises:
+        InvalidArgumentError: not a mapping of non-empty variable names to bools.
+    """
     if not isinstance(assignment, Mapping):
         raise InvalidArgumentError("assignment: must be a mapping of variable -> bool")
-    for var, value in assignment.items():
-        if not isinstance(var, str) or not var or not isinstance(value, bool):
+    out = []
+    for var, b in assignment.items():
+        if (b is not True and b is not False) or not isinstance(var, str) or not var:
             raise InvalidArgumentError(
                 f"assignment: keys must be non-empty variable names and values bools, "
-                f"got {var!r}: {value!r}"
+                f"got {var!r}: {b!r}"
             )
+        head, sep, tail = var.partition(":")
+        out.append((head, tail, b) if sep else (var, "", b))
+    return out
 
 
 def assignment_result(clause: Clause | None) -> ClauseCheckResult:

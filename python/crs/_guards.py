@@ -19,7 +19,7 @@ from crs._clause_store import (
     ClauseStore,
     ClauseView,
     assignment_result,
-    check_assignment_arg,
+    assignment_triples,
 )
 from crs._clauses import (
     DEFAULT_CLAUSE_CONFIG,
@@ -407,9 +407,9 @@ class GuardsMixin:
         Variables missing from `assignment` are unassigned (a clause naming one is not
         violated). Returns the oldest violated clause, if any; its use is not recorded.
         """
-        check_assignment_arg(assignment)
+        triples = assignment_triples(assignment)
         with self._lock:
-            return assignment_result(self._clauses.first_violated_assignment(assignment))
+            return assignment_result(self._clauses.first_violated_assignment(triples))
 
     def garbage_collect_clauses(self) -> int:
         """Remove clauses older than their scope's TTL; returns how many were removed."""
