@@ -485,3 +485,35 @@ def test_least_recently_active_session_is_evicted_as_if_it_ended() -> None:
     c.record_step(step(sid="newer"))  # now s0 is the least recent: its clause ends with it
     assert c.get_step_history("s0") == []
     assert c.snapshot().constraint_index().clause_count() == 0
+
+
+def test_concurrent_agents_share_one_crs_safely() -> None:
+    import threading
+
+    c = CRS()
+    errors: list[BaseException] = []
+
+    def agent(n: int) -> None:
+        try:
+            sid = f"agent-{n}"
+            for i in range(200):
+                c.record_step(step(f"tool{i % 7}", sid=sid))
+                c.check_circuit_breaker(sid, "tool1")
+                c.check_decision_allowed(sid, f"tool{i % 5}")
+                if i % 50 == 0:
+                    c.add_clause(hard(f"c{n}-{i}", neg(f"tool:t{n}-{i}")))
+                c.snapshot().constraint_index().all_clauses()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=agent, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for n in range(4):
+        hist = c.get_step_history(f"agent-{n}")
+        assert [s.step_number for s in hist] == list(range(1, 201))
+    assert c.snapshot().constraint_index().clause_count() == 16
+    assert c.generation() == 16

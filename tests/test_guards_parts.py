@@ -389,3 +389,25 @@ def test_step_store_bounds_sessions() -> None:
     assert StepStore.from_export(store.export()).export() == store.export()
     with pytest.raises(InvalidArgumentError, match=r"^max_sessions"):
         StepStore(max_sessions=0)
+
+
+def test_cycle_event_blames_the_step_that_closed_the_loop() -> None:
+    read, grep = step("read", n=2), step("grep", n=3)
+    closing = step("read", n=4)
+    cb = StepRecord(
+        session_id="s",
+        step_number=5,
+        actor=Actor.SYSTEM,
+        decision=Decision.CIRCUIT_BREAKER,
+        outcome=Outcome.FORCED,
+    )
+    event = failure_event(
+        [step("search", n=1), read, grep, closing, cb],
+        cb,
+        failure_type=FailureType.CYCLE_DETECTED,
+        tool="read",
+    )
+    c = derive_clause(event, context=2)
+    assert c is not None
+    assert str(c) == "(¬tool:read ∨ ¬prev_tool:grep ∨ ¬outcome:success ∨ ¬prev_prev_tool:read)"
+    assert c.failure_type == FailureType.CYCLE_DETECTED

@@ -12,6 +12,10 @@ the agent retries it and it fails again: the second failure's context is
 (prev_tool=run_build, outcome=failure, error=internal), so the learned clause forbids
 running `run_build` right after `run_build` failed with an internal error.
 
+For a loop (`cycle_detected`, the failed step being crs's circuit-breaker step), the failing
+decision is the step that closed the loop: with the loop read -> grep -> read, the clause
+forbids going back to `read` right after a successful `grep`.
+
 Nothing is learned from soft signals (an LLM's opinion is not evidence), from transient
 errors (timeout, rate limit, network: a retry may well succeed) or when the decision has no
 context (a first step's failure says nothing about when to avoid the tool).
@@ -34,7 +38,9 @@ def _path(event: FailureEvent) -> tuple[list[StepRecord], StepRecord | None]:
     # crs's own circuit-breaker steps are not decisions (see `decision_context`).
     path = [s for s in event.decision_path if s.decision != Decision.CIRCUIT_BREAKER]
     failed = event.failed_step
-    if failed is None and path:
+    if (failed is None or failed.decision == Decision.CIRCUIT_BREAKER) and path:
+        # No failed decision given, or crs's own intervention (a detected loop): the failing
+        # decision is the agent's last one, the step that closed the loop.
         failed = path[-1]
     if failed is not None and path and path[-1] == failed:
         path.pop()
