@@ -12,6 +12,8 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import crs
 from crs import (
@@ -517,3 +519,64 @@ def test_concurrent_agents_share_one_crs_safely() -> None:
         assert [s.step_number for s in hist] == list(range(1, 201))
     assert c.snapshot().constraint_index().clause_count() == 16
     assert c.generation() == 16
+
+
+actions = st.lists(
+    st.one_of(
+        st.tuples(st.just("step"), st.sampled_from("st"), st.sampled_from("abc"), st.booleans()),
+        st.tuples(st.just("clause"), st.sampled_from("abc"), st.sampled_from("abc")),
+        st.tuples(st.just("check"), st.sampled_from("st"), st.sampled_from("abc")),
+        st.tuples(st.just("query"), st.sampled_from("st"), st.sampled_from(["x y z", "x y w"])),
+        st.tuples(st.just("clear"), st.sampled_from("st")),
+        st.tuples(st.just("gc")),
+        st.tuples(st.just("learn"), st.sampled_from("st")),
+    ),
+    max_size=30,
+)
+
+
+@given(actions)
+def test_replay_of_any_guard_history_reproduces_the_state(script: list[tuple[Any, ...]]) -> None:
+    journal = JsonJournal()
+    c = CRS(journal=journal)
+    c.set_clause_config(ClausePersistence(scope=ClauseScope.PROJECT, ttl=3600.0, max_clauses=3))
+    for act in script:
+        kind = act[0]
+        if kind == "step":
+            ok = act[3]
+            c.record_step(
+                step(
+                    act[2],
+                    Outcome.SUCCESS if ok else Outcome.FAILURE,
+                    ErrorCategory.NONE if ok else ErrorCategory.INTERNAL,
+                    sid=act[1],
+                )
+            )
+        elif kind == "clause":
+            c.add_clause(
+                hard(f"{act[1]}{act[2]}", neg(f"tool:{act[1]}"), neg(f"prev_tool:{act[2]}"))
+            )
+        elif kind == "check":
+            c.check_decision_allowed(act[1], act[2])
+        elif kind == "query":
+            c.check_semantic_repetition(act[1], "grep", act[2])
+        elif kind == "clear":
+            c.clear_step_history(act[1])
+        elif kind == "gc":
+            c.garbage_collect_clauses()
+        else:
+            hist = c.get_step_history(act[1])
+            if hist:
+                c.learn_from_failure(
+                    FailureEvent(
+                        session_id=act[1],
+                        failure_type=FailureType.TOOL_ERROR,
+                        decision_path=tuple(hist[:-1]),
+                        failed_step=hist[-1],
+                        source=SignalSource.HARD,
+                    )
+                )
+    replayed = CRS()
+    for rec in journal.records():
+        replayed._replay(rec)
+    assert replayed._guards_export() == c._guards_export()
