@@ -89,6 +89,12 @@ pub struct ClauseDb {
     /// Per family: value -> variable.
     values: Vec<FxHashMap<Box<str>, VarId>>,
     var_family: Vec<FamilyId>,
+    /// Per variable: its value string and how many literals of live clauses name it; a
+    /// variable no clause names any more is forgotten and its id reused, so memory follows the
+    /// live clauses, not every value ever seen.
+    var_value: Vec<Box<str>>,
+    var_refs: Vec<u32>,
+    free_vars: Vec<VarId>,
     slots: Vec<Option<ClauseRec>>,
     free: Vec<Slot>,
     by_id: FxHashMap<ClauseId, Slot>,
@@ -144,9 +150,9 @@ impl ClauseDb {
         self.by_id.contains_key(&id)
     }
 
-    /// Number of distinct variables ever named by a clause.
+    /// Number of distinct variables named by the clauses.
     pub fn variable_count(&self) -> usize {
-        self.var_family.len()
+        self.var_family.len() - self.free_vars.len()
     }
 
     fn family_id(&self, family: &str) -> Option<FamilyId> {
@@ -170,13 +176,22 @@ impl ClauseDb {
         if let Some(v) = self.var_id(fam, value) {
             return Ok(v);
         }
-        if self.var_family.len() >= OTHER_VALUE as usize {
-            return Err(ClauseError::TooManyVariables);
-        }
-        let v = self.var_family.len() as VarId;
+        let v = if let Some(v) = self.free_vars.pop() {
+            debug_assert!(self.neg_watch[v as usize].is_empty());
+            self.var_family[v as usize] = fam;
+            self.var_value[v as usize] = value.into();
+            v
+        } else {
+            if self.var_family.len() >= OTHER_VALUE as usize {
+                return Err(ClauseError::TooManyVariables);
+            }
+            self.var_family.push(fam);
+            self.var_value.push(value.into());
+            self.var_refs.push(0);
+            self.neg_watch.push(Vec::new());
+            (self.var_family.len() - 1) as VarId
+        };
         self.values[fam as usize].insert(value.into(), v);
-        self.var_family.push(fam);
-        self.neg_watch.push(Vec::new());
         Ok(v)
     }
 
@@ -196,6 +211,7 @@ impl ClauseDb {
         let mut lits = Vec::with_capacity(literals.len());
         for (f, v, neg) in literals {
             let var = self.intern(f.as_ref(), v.as_ref())?;
+            self.var_refs[var as usize] += 1;
             lits.push(Lit { var, neg: *neg });
         }
         // First watch: a negative literal if any; second: another negative literal, else a
@@ -250,15 +266,22 @@ impl ClauseDb {
             }
         }
         self.free.push(slot);
+        for l in &rec.lits {
+            let v = l.var as usize;
+            self.var_refs[v] -= 1;
+            if self.var_refs[v] == 0 {
+                let fam = self.var_family[v] as usize;
+                self.values[fam].remove(&self.var_value[v]);
+                self.var_value[v] = "".into();
+                self.free_vars.push(l.var);
+            }
+        }
         true
     }
 
-    /// Removes every clause (the variable names are kept).
+    /// Removes every clause and forgets every variable.
     pub fn clear(&mut self) {
-        let ids: Vec<ClauseId> = self.by_id.keys().copied().collect();
-        for id in ids {
-            self.remove(id);
-        }
+        *self = Self::default();
     }
 
     #[inline]
@@ -346,9 +369,14 @@ impl ClauseDb {
         assignment: &[(F, V, bool)],
     ) -> Result<Explicit, ClauseError> {
         let mut vals: FxHashMap<VarId, bool> = FxHashMap::default();
+        // Variables no clause names cannot matter, but a contradiction is still an error.
+        let mut unknown: FxHashMap<(&str, &str), bool> = FxHashMap::default();
         for (f, v, b) in assignment {
             let (f, v) = (f.as_ref(), v.as_ref());
             let Some(var) = self.family_id(f).and_then(|fam| self.var_id(fam, v)) else {
+                if *unknown.entry((f, v)).or_insert(*b) != *b {
+                    return Err(ClauseError::ConflictingAssignment(f.into(), v.into()));
+                }
                 continue;
             };
             if let Some(&old) = vals.get(&var) {
@@ -507,6 +535,25 @@ mod tests {
     }
 
     #[test]
+    fn variables_of_removed_clauses_are_forgotten() {
+        let mut db = ClauseDb::new();
+        for i in 0..1_000 {
+            let v = format!("tool_{i}");
+            db.add(i, &[lit("tool", &v, true), lit("outcome", "failure", true)])
+                .unwrap();
+            if i >= 2 {
+                assert!(db.remove(i - 2));
+            }
+        }
+        assert_eq!(db.variable_count(), 3, "two tools and outcome=failure");
+        assert!(db.var_family.len() <= 4, "ids are reused");
+        let o = obs(&[("tool", "tool_999"), ("outcome", "failure")]);
+        assert_eq!(db.check(&o).unwrap(), Some(999));
+        let o = obs(&[("tool", "tool_5"), ("outcome", "failure")]);
+        assert_eq!(db.check(&o).unwrap(), None);
+    }
+
+    #[test]
     fn errors() {
         let mut db = ClauseDb::new();
         let none: [(String, String, bool); 0] = [];
@@ -522,6 +569,10 @@ mod tests {
         ));
         assert!(matches!(
             db.check_assignment(&[lit("a", "b", true), lit("a", "b", false)]),
+            Err(ClauseError::ConflictingAssignment(..))
+        ));
+        assert!(matches!(
+            db.check_assignment(&[lit("zz", "b", true), lit("zz", "b", false)]),
             Err(ClauseError::ConflictingAssignment(..))
         ));
     }
@@ -543,6 +594,7 @@ mod tests {
         assert_eq!(db.check(&obs(&[("tool", "c")])).unwrap(), Some(1));
         db.clear();
         assert!(db.is_empty());
+        assert_eq!(db.variable_count(), 0);
         assert_eq!(db.check(&obs(&[("tool", "c")])).unwrap(), None);
     }
 }

@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use crate::hash::FxHashMap;
+use crate::hash::{hash64, FxHashMap};
 
 /// Interned state identifier.
 pub type StateId = u32;
@@ -28,6 +28,48 @@ pub struct Cycle {
     pub tail: u64,
 }
 
+/// Latest position of each state: a hash map for arbitrary ids, or a vector indexed by id
+/// (position + 1, 0 = never) when ids are dense (interned).
+#[derive(Debug, Clone)]
+enum LastSeen {
+    Sparse(FxHashMap<StateId, u64>),
+    Dense(Vec<u64>),
+}
+
+impl LastSeen {
+    #[inline]
+    fn get(&self, state: StateId) -> Option<u64> {
+        match self {
+            Self::Sparse(m) => m.get(&state).copied(),
+            Self::Dense(v) => v.get(state as usize).and_then(|&p| p.checked_sub(1)),
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, state: StateId, pos: u64) {
+        match self {
+            Self::Sparse(m) => {
+                m.insert(state, pos);
+            }
+            Self::Dense(v) => {
+                let i = state as usize;
+                if i >= v.len() {
+                    v.resize(i + 1, 0);
+                }
+                v[i] = pos + 1;
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        match self {
+            Self::Sparse(m) => m.len(),
+            Self::Dense(v) => v.len(),
+        }
+    }
+}
+
 /// Online detector over integer state ids; `window` bounds how far back a repeat is looked for.
 #[derive(Debug, Clone)]
 pub struct CycleDetector {
@@ -35,7 +77,7 @@ pub struct CycleDetector {
     /// The last `window` states since the last detection or reset (positions `pos - len .. pos`).
     ring: VecDeque<StateId>,
     /// Absolute position of each state's latest occurrence (may hold stale entries).
-    last_seen: FxHashMap<StateId, u64>,
+    last_seen: LastSeen,
     /// Absolute position of the first state after the last detection or reset.
     base: u64,
     /// Absolute position of the next state.
@@ -47,10 +89,19 @@ pub struct CycleDetector {
 impl CycleDetector {
     /// A detector that looks back at most `window` states (at least 1).
     pub fn new(window: usize) -> Self {
+        Self::with_last_seen(window, LastSeen::Sparse(FxHashMap::default()))
+    }
+
+    /// A detector for dense ids (`0..n` for a small `n`): a vector instead of a hash map.
+    fn dense(window: usize) -> Self {
+        Self::with_last_seen(window, LastSeen::Dense(Vec::new()))
+    }
+
+    fn with_last_seen(window: usize, last_seen: LastSeen) -> Self {
         Self {
             window: window.max(1),
             ring: VecDeque::new(),
-            last_seen: FxHashMap::default(),
+            last_seen,
             base: 0,
             pos: 0,
             steps: 0,
@@ -63,7 +114,7 @@ impl CycleDetector {
         self.steps += 1;
         let pos = self.pos;
         self.pos += 1;
-        if let Some(&prev) = self.last_seen.get(&state) {
+        if let Some(prev) = self.last_seen.get(state) {
             // Valid iff since the last detection and within the window, i.e. still in the ring.
             let ring_start = pos - self.ring.len() as u64;
             if prev >= ring_start && prev >= self.base {
@@ -74,7 +125,9 @@ impl CycleDetector {
                 // Detection consumes the trail: the next cycle must be seen anew.
                 self.base = self.pos;
                 self.ring.clear();
-                self.last_seen.clear();
+                if let LastSeen::Sparse(m) = &mut self.last_seen {
+                    m.clear();
+                }
                 return Some(Cycle {
                     states,
                     closed_at: self.steps,
@@ -87,9 +140,11 @@ impl CycleDetector {
             self.ring.pop_front();
         }
         self.last_seen.insert(state, pos);
-        if self.last_seen.len() > 2 * self.window + 16 {
-            let oldest = self.pos - self.ring.len() as u64;
-            self.last_seen.retain(|_, p| *p >= oldest);
+        if let LastSeen::Sparse(m) = &mut self.last_seen {
+            if m.len() > 2 * self.window + 16 {
+                let oldest = self.pos - self.ring.len() as u64;
+                m.retain(|_, p| *p >= oldest);
+            }
         }
         None
     }
@@ -109,7 +164,9 @@ impl CycleDetector {
     pub fn reset(&mut self) {
         self.base = self.pos;
         self.ring.clear();
-        self.last_seen.clear();
+        if let LastSeen::Sparse(m) = &mut self.last_seen {
+            m.clear();
+        }
         self.steps = 0;
     }
 
@@ -123,7 +180,10 @@ impl CycleDetector {
         for s in &mut self.ring {
             *s = f(*s);
         }
-        self.last_seen.clear();
+        match &mut self.last_seen {
+            LastSeen::Sparse(m) => m.clear(),
+            LastSeen::Dense(v) => v.clear(),
+        }
         let start = self.pos - self.ring.len() as u64;
         for (i, &s) in self.ring.iter().enumerate() {
             self.last_seen.insert(s, start + i as u64);
@@ -155,55 +215,125 @@ pub struct KeyCycle {
     pub tail: u64,
 }
 
-/// Online detector over string states: interns each state to an id, then runs
+/// Online detector over string states: interns each state to a dense id, then runs
 /// [`CycleDetector`]. The interner is rebuilt from the live states when it holds more than
 /// `4 * window + 1024` strings, so memory stays bounded however many distinct states pass.
+///
+/// Strings are looked up by a 64-bit hash the caller may supply ([`Self::add_hashed`], e.g.
+/// the hash Python caches in every `str`), then compared byte for byte, so a hash collision
+/// costs a slower lookup, never a wrong answer. One detector must always be fed with the same
+/// hash function; [`Self::add`] uses [`hash64`].
 #[derive(Debug, Clone)]
 pub struct KeyCycleDetector {
-    ids: FxHashMap<Box<str>, StateId>,
+    /// Hash -> id of the first string interned with that hash.
+    by_hash: FxHashMap<u64, StateId>,
+    /// Strings whose hash collided with another string's (rare).
+    collided: FxHashMap<Box<str>, StateId>,
     names: Vec<Box<str>>,
+    hashes: Vec<u64>,
     inner: CycleDetector,
 }
+
+const KEY_SEED: u64 = 0x6b65_795f_6379_636c; // "key_cycl"
 
 impl KeyCycleDetector {
     pub fn new(window: usize) -> Self {
         Self {
-            ids: FxHashMap::default(),
+            by_hash: FxHashMap::default(),
+            collided: FxHashMap::default(),
             names: Vec::new(),
-            inner: CycleDetector::new(window),
+            hashes: Vec::new(),
+            inner: CycleDetector::dense(window),
         }
     }
 
-    fn intern(&mut self, state: &str) -> StateId {
-        if let Some(&id) = self.ids.get(state) {
+    #[inline]
+    fn lookup(&self, hash: u64, state: &str) -> Option<StateId> {
+        let &id = self.by_hash.get(&hash)?;
+        if *self.names[id as usize] == *state {
+            return Some(id);
+        }
+        self.collided.get(state).copied()
+    }
+
+    fn over_capacity(&self) -> bool {
+        self.names.len() >= 4 * self.inner.window + 1024
+    }
+
+    #[inline]
+    fn intern(&mut self, hash: u64, state: &str) -> StateId {
+        if let Some(id) = self.lookup(hash, state) {
             return id;
         }
-        if self.names.len() >= 4 * self.inner.window + 1024 {
+        if self.over_capacity() {
             self.compact();
         }
+        self.insert_name(hash, state)
+    }
+
+    /// Interns `state` for a later [`Self::add_interned`]: never compacts, so ids handed out
+    /// stay valid until that call.
+    #[inline]
+    pub fn intern_hashed(&mut self, hash: u64, state: &str) -> StateId {
+        self.lookup(hash, state)
+            .unwrap_or_else(|| self.insert_name(hash, state))
+    }
+
+    /// Feeds states interned by [`Self::intern_hashed`] since the last call that could
+    /// compact; returns `(index, cycle)` pairs, then compacts the interner if it is too large.
+    pub fn add_interned(&mut self, ids: &[StateId]) -> Vec<(usize, KeyCycle)> {
+        let mut out = Vec::new();
+        for (i, &id) in ids.iter().enumerate() {
+            if let Some(c) = self.inner.add(id) {
+                out.push((i, self.resolve(&c)));
+            }
+        }
+        if self.over_capacity() {
+            self.compact();
+        }
+        out
+    }
+
+    fn insert_name(&mut self, hash: u64, state: &str) -> StateId {
         let id = self.names.len() as StateId;
         self.names.push(state.into());
-        self.ids.insert(state.into(), id);
+        self.hashes.push(hash);
+        if let Some(&other) = self.by_hash.get(&hash) {
+            debug_assert_ne!(*self.names[other as usize], *state);
+            self.collided.insert(state.into(), id);
+        } else {
+            self.by_hash.insert(hash, id);
+        }
         id
     }
 
     /// Keeps only the strings still held by the detector, renumbered densely.
     fn compact(&mut self) {
         let mut new_id: FxHashMap<StateId, StateId> = FxHashMap::default();
-        let mut names: Vec<Box<str>> = Vec::new();
+        let mut keep: Vec<StateId> = Vec::new();
         for s in self.inner.history() {
             new_id.entry(s).or_insert_with(|| {
-                names.push(self.names[s as usize].clone());
-                (names.len() - 1) as StateId
+                keep.push(s);
+                (keep.len() - 1) as StateId
             });
         }
         self.inner.remap(|s| new_id[&s]);
-        self.ids = names
+        let names: Vec<Box<str>> = keep
             .iter()
-            .enumerate()
-            .map(|(i, n)| (n.clone(), i as StateId))
+            .map(|&s| self.names[s as usize].clone())
             .collect();
+        let hashes: Vec<u64> = keep.iter().map(|&s| self.hashes[s as usize]).collect();
+        self.by_hash.clear();
+        self.collided.clear();
+        for (i, (n, &h)) in names.iter().zip(&hashes).enumerate() {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.by_hash.entry(h) {
+                e.insert(i as StateId);
+            } else {
+                self.collided.insert(n.clone(), i as StateId);
+            }
+        }
         self.names = names;
+        self.hashes = hashes;
     }
 
     fn resolve(&self, c: &Cycle) -> KeyCycle {
@@ -218,20 +348,38 @@ impl KeyCycleDetector {
         }
     }
 
-    pub fn add(&mut self, state: &str) -> Option<KeyCycle> {
-        let id = self.intern(state);
+    /// Feeds `state` whose hash (under this detector's hash function) is `hash`.
+    #[inline]
+    pub fn add_hashed(&mut self, hash: u64, state: &str) -> Option<KeyCycle> {
+        let id = self.intern(hash, state);
         let c = self.inner.add(id)?;
         Some(self.resolve(&c))
     }
 
-    /// Interns every state first (ids only), then detects; returns `(index, cycle)` pairs.
+    pub fn add(&mut self, state: &str) -> Option<KeyCycle> {
+        self.add_hashed(hash64(state.as_bytes(), KEY_SEED), state)
+    }
+
+    /// Feeds many states; returns `(index, cycle)` pairs.
     pub fn add_many<'a>(
         &mut self,
         states: impl IntoIterator<Item = &'a str>,
     ) -> Vec<(usize, KeyCycle)> {
+        self.add_many_hashed(
+            states
+                .into_iter()
+                .map(|s| (hash64(s.as_bytes(), KEY_SEED), s)),
+        )
+    }
+
+    /// Feeds many `(hash, state)` pairs; returns `(index, cycle)` pairs.
+    pub fn add_many_hashed<'a>(
+        &mut self,
+        states: impl IntoIterator<Item = (u64, &'a str)>,
+    ) -> Vec<(usize, KeyCycle)> {
         let mut out = Vec::new();
-        for (i, s) in states.into_iter().enumerate() {
-            if let Some(c) = self.add(s) {
+        for (i, (h, s)) in states.into_iter().enumerate() {
+            if let Some(c) = self.add_hashed(h, s) {
                 out.push((i, c));
             }
         }
@@ -360,6 +508,23 @@ mod tests {
         let c = d.add("s4998").expect("cycle");
         assert_eq!(c.states, vec!["s4998".to_string(), "s4999".to_string()]);
         assert_eq!(c.closed_at, 5_001);
+    }
+
+    #[test]
+    fn key_detector_survives_hash_collisions() {
+        let mut d = KeyCycleDetector::new(100);
+        // Every state gets the same "hash": lookups fall back to exact comparison.
+        let found = d.add_many_hashed([(7, "a"), (7, "b"), (7, "c"), (7, "b")]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, 3);
+        assert_eq!(found[0].1.states, vec!["b".to_string(), "c".to_string()]);
+        for i in 0..3_000 {
+            assert!(d.add_hashed(7, &format!("s{i}")).is_none());
+        }
+        assert!(
+            d.add_hashed(7, "s2999").is_some(),
+            "still exact after compaction"
+        );
     }
 
     #[test]

@@ -174,6 +174,53 @@ where
     out
 }
 
+/// Breadth-first search in the Go package's `PropagateDisproof` shape: a node is marked
+/// visited when it is *expanded* (popped), not when queued.
+///
+/// For every edge from an expanded node `u` (at depth `< max_depth`) to a node not yet
+/// expanded, `enter(u, v, depth)` is called, so a node reached from several expanded nodes is
+/// offered once per edge (e.g. "increment a parent once per disproven child"); returning
+/// `true` queues `v` at `depth` (a node queued twice is expanded once, at its first depth).
+/// Returns the expanded nodes with their depth in BFS order, `start` first at depth 0
+/// (nodes at `max_depth` are offered but never expanded). Nodes `>= node_bound()` are ignored.
+pub fn bfs_offer_each_edge<A, F>(
+    adj: &A,
+    start: NodeId,
+    max_depth: u32,
+    mut enter: F,
+) -> Vec<(NodeId, u32)>
+where
+    A: Adjacency,
+    F: FnMut(NodeId, NodeId, u32) -> bool,
+{
+    let bound = adj.node_bound();
+    if start as usize >= bound {
+        return Vec::new();
+    }
+    let mut expanded = vec![0u64; bound.div_ceil(64)];
+    let mut out = Vec::new();
+    let mut queue = VecDeque::new();
+    queue.push_back((start, 0u32));
+    while let Some((u, d)) = queue.pop_front() {
+        let (w, b) = (u as usize / 64, 1u64 << (u % 64));
+        if (d >= max_depth && u != start) || expanded[w] & b != 0 {
+            continue;
+        }
+        expanded[w] |= b;
+        out.push((u, d));
+        if d >= max_depth {
+            continue;
+        }
+        adj.for_each_successor(u, |v| {
+            let (w, b) = (v as usize / 64, 1u64 << (v % 64));
+            if (v as usize) < bound && expanded[w] & b == 0 && enter(u, v, d + 1) {
+                queue.push_back((v, d + 1));
+            }
+        });
+    }
+    out
+}
+
 /// Every node within `max_depth` edges of `start`, with its BFS depth (`start` at depth 0).
 pub fn bfs_within<A: Adjacency>(adj: &A, start: NodeId, max_depth: u32) -> Vec<(NodeId, u32)> {
     bfs_with(adj, start, max_depth, |_, _, _| true)
@@ -252,6 +299,55 @@ mod tests {
         assert_eq!(bfs_within(&gr, 0, 0), vec![(0, 0)]);
         assert_eq!(csr_bfs_within(&gr, 0, 1), (vec![0, 1, 2], vec![0, 1, 1]));
         assert_eq!(csr_bfs_within(&gr, 9, 1), (vec![], vec![]));
+    }
+
+    #[test]
+    fn generic_and_csr_bfs_agree_on_random_graphs() {
+        let mut x = 0x1234_5678_u64;
+        let mut rnd = |n: u32| {
+            x = crate::hash::fmix64(x.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            (x % u64::from(n)) as u32
+        };
+        for _ in 0..200 {
+            let n = 1 + rnd(40);
+            let m = rnd(120);
+            let edges: Vec<(u32, u32)> = (0..m).map(|_| (rnd(n), rnd(n))).collect();
+            let gr = g(n as usize, &edges);
+            let (start, depth) = (rnd(n), rnd(6));
+            let generic = bfs_within(&gr, start, depth);
+            let (nodes, depths) = csr_bfs_within(&gr, start, depth);
+            let zipped: Vec<(u32, u32)> = nodes.into_iter().zip(depths).collect();
+            assert_eq!(generic, zipped);
+            let expanded = bfs_offer_each_edge(&gr, start, depth, |_, _, _| true);
+            let inner: Vec<(u32, u32)> = generic
+                .into_iter()
+                .filter(|&(_, d)| d < depth || depth == 0)
+                .collect();
+            let expanded_inner: Vec<(u32, u32)> = expanded
+                .into_iter()
+                .filter(|&(_, d)| d < depth || depth == 0)
+                .collect();
+            assert_eq!(inner, expanded_inner);
+        }
+    }
+
+    #[test]
+    fn offer_each_edge_counts_every_parent() {
+        // 0 -> 1, 0 -> 2, 1 -> 3, 2 -> 3, 3 -> 0 (cycle back to the start)
+        let gr = g(4, &[(0, 1), (0, 2), (1, 3), (2, 3), (3, 0)]);
+        let mut offers = [0u32; 4];
+        let got = bfs_offer_each_edge(&gr, 0, 100, |_, to, _| {
+            offers[to as usize] += 1;
+            true
+        });
+        assert_eq!(got, vec![(0, 0), (1, 1), (2, 1), (3, 2)]);
+        assert_eq!(
+            offers,
+            [0, 1, 1, 2],
+            "3 is offered by both 1 and 2; 0 is expanded already"
+        );
+        let got = bfs_offer_each_edge(&gr, 0, 1, |_, _, _| true);
+        assert_eq!(got, vec![(0, 0)], "depth-1 nodes are offered, not expanded");
     }
 
     #[test]

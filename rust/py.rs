@@ -6,15 +6,15 @@
 //! Sections are grouped by subsystem; each registers its items in `register_*`.
 
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList, PyString};
 use std::sync::{Mutex, PoisonError, TryLockError};
 
 use crate::minhash::{Signature, NUM_PERM};
 
-// ---------------------------------------------------------------- cycle detection
+// ---------------------------------------------------------------- shared mutable state (algorithm classes)
 
 /// A value shared by Python threads: locked for each call, and waited for with the GIL
 /// released when another thread holds it (e.g. during a batch), so nothing deadlocks.
@@ -43,6 +43,8 @@ impl<T: Send> Shared<T> {
         py.detach(|| f(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner)))
     }
 }
+
+// ---------------------------------------------------------------- cycle detection
 
 /// Online cycle detector over integer state ids (see `rust/cycle.rs`). Thread-safe.
 #[pyclass(name = "CycleDetector", module = "crs._core", frozen)]
@@ -107,6 +109,28 @@ struct PyKeyCycleDetector {
     inner: Shared<crate::cycle::KeyCycleDetector>,
 }
 
+/// Python's cached hash of a str (as the interner's hash) and its UTF-8 text.
+fn str_key<'a>(s: &'a Bound<'_, PyString>) -> PyResult<(u64, &'a str)> {
+    Ok((s.hash()? as u64, s.to_str()?))
+}
+
+/// `states[i]` as `(hash, text)`: a non-empty str.
+fn state_item<'a>(i: usize, item: &'a Bound<'_, PyAny>) -> PyResult<(u64, &'a str)> {
+    let s = item.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "states[{i}] is {}, not str",
+            item.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    let (hash, text) = str_key(s)?;
+    if text.is_empty() {
+        return Err(empty_state(i));
+    }
+    Ok((hash, text))
+}
+
 fn empty_state(index: usize) -> PyErr {
     PyValueError::new_err(format!(
         "states[{index}] is empty; a state must be a non-empty string"
@@ -125,30 +149,49 @@ impl PyKeyCycleDetector {
     }
 
     /// Feed one state; returns `(cycle, tail)` when this state closes a cycle.
-    fn add(&self, py: Python<'_>, state: &str) -> PyResult<Option<(Vec<String>, u64)>> {
-        if state.is_empty() {
+    fn add(
+        &self,
+        py: Python<'_>,
+        state: &Bound<'_, PyString>,
+    ) -> PyResult<Option<(Vec<String>, u64)>> {
+        let (hash, text) = str_key(state)?;
+        if text.is_empty() {
             return Err(PyValueError::new_err(
                 "state is empty; a state must be a non-empty string",
             ));
         }
         Ok(self
             .inner
-            .with(py, |d| d.add(state).map(|c| (c.states, c.tail))))
+            .with(py, |d| d.add_hashed(hash, text).map(|c| (c.states, c.tail))))
     }
 
     /// Feed many states; returns `(index, cycle, tail)` for every cycle closed. All states are
-    /// checked first: on an empty one nothing is fed.
+    /// read and checked first: on a bad one nothing is fed.
     fn add_many(
         &self,
         py: Python<'_>,
-        states: Vec<PyBackedStr>,
+        states: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<(usize, Vec<String>, u64)>> {
-        if let Some(i) = states.iter().position(|s| s.is_empty()) {
-            return Err(empty_state(i));
-        }
-        Ok(self
-            .inner
-            .with_detached(py, |d| d.add_many(states.iter().map(|s| &**s)))
+        // Intern under the GIL (reading str objects needs it) and detect with it released,
+        // all under one hold of the lock so the ids stay valid.
+        let found = self.inner.with(py, |d| -> PyResult<_> {
+            let mut ids: Vec<u32> = Vec::new();
+            if let Ok(list) = states.cast::<PyList>() {
+                ids.reserve(list.len());
+                for (i, item) in list.iter().enumerate() {
+                    let (hash, text) = state_item(i, &item)?;
+                    ids.push(d.intern_hashed(hash, text));
+                }
+            } else {
+                for (i, item) in states.try_iter()?.enumerate() {
+                    let item = item?;
+                    let (hash, text) = state_item(i, &item)?;
+                    ids.push(d.intern_hashed(hash, text));
+                }
+            }
+            Ok(py.detach(|| d.add_interned(&ids)))
+        })?;
+        Ok(found
             .into_iter()
             .map(|(i, c)| (i, c.states, c.tail))
             .collect())
@@ -425,14 +468,14 @@ fn sig_from(bytes: &[u8]) -> PyResult<Signature> {
 
 /// The shingles of `text`: lower-cased tokens and adjacent token bigrams, first-seen order.
 #[pyfunction]
-fn minhash_shingles(text: &str) -> Vec<String> {
-    crate::minhash::shingles(text)
+fn minhash_shingles(py: Python<'_>, text: &str) -> Vec<String> {
+    py.detach(|| crate::minhash::shingles(text))
 }
 
 /// MinHash signature of `text` as 512 bytes (128 little-endian u32).
 #[pyfunction]
 fn minhash_signature<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyBytes> {
-    let sig = crate::minhash::signatures(&PERMUTATIONS, &[text])[0];
+    let sig = py.detach(|| crate::minhash::signatures(&PERMUTATIONS, &[text])[0]);
     PyBytes::new(py, &sig_bytes(&sig))
 }
 

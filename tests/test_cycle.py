@@ -187,3 +187,26 @@ def test_brent_examples() -> None:
     assert _core.brent_recurrence([5, 1, 2, 3] + [1, 2, 3] * 4) == (1, 3)
     assert _core.brent_recurrence([]) is None
     assert _core.brent_recurrence([1, 2, 3]) is None
+
+
+def test_threads_share_a_detector() -> None:
+    """Batches release the GIL while single steps run on other threads: nothing is lost."""
+    import threading
+
+    d = crs.CycleDetector(crs.CycleDetectorConfig(max_history=10))
+    batch = [f"b{i}" for i in range(20_000)]  # distinct: no cycles
+
+    def singles() -> None:
+        for i in range(5_000):
+            d.add_step(f"s{i}")
+
+    def batches() -> None:
+        for _ in range(3):
+            d.add_steps(batch)
+
+    threads = [threading.Thread(target=f) for f in (singles, singles, batches)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert d.stats().steps_processed == 2 * 5_000 + 3 * 20_000

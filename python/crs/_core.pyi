@@ -1,6 +1,6 @@
 """Private native module of crs (Rust, PyO3). Users import `crs`, never `crs._core`."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import final
 
 from typing_extensions import Buffer
@@ -49,16 +49,18 @@ class KeyCycleDetector:
     """`CycleDetector` over non-empty string states, interned in Rust. Thread-safe.
 
     `tail` in results = states seen since the last detection or reset before the cycle's first
-    state. The interner is rebuilt from the held states past `4 * window + 1024` strings.
-    Empty states raise `ValueError`.
+    state (`cycle[0]` is the repeated state). Strings are looked up by the hash Python caches in
+    each `str` and compared byte for byte. The interner is rebuilt from the held states past
+    `4 * window + 1024` strings. Empty states raise `ValueError`.
     """
 
     def __new__(cls, window: int) -> KeyCycleDetector: ...
     def add(self, state: str) -> tuple[list[str], int] | None:
         """Feed one state; returns `(cycle, tail)` when this state closes a cycle."""
 
-    def add_many(self, states: Sequence[str]) -> list[tuple[int, list[str], int]]:
-        """Feed many states (GIL released); `(index, cycle, tail)` per cycle. All-or-nothing."""
+    def add_many(self, states: Iterable[str]) -> list[tuple[int, list[str], int]]:
+        """Feed many states (GIL released); `(index, cycle, tail)` per cycle. All-or-nothing:
+        a non-str item raises `TypeError`, an empty one `ValueError`, and nothing is fed."""
 
     def reset(self) -> None:
         """Forget held states and the step count; `cycles_found` is kept."""
@@ -131,12 +133,15 @@ class ClauseDb:
     def remove(self, id: int) -> bool:
         """Removes clause `id`; returns whether it existed."""
 
-    def clear(self) -> None: ...
+    def clear(self) -> None:
+        """Removes every clause and forgets every variable."""
+
     def __len__(self) -> int: ...
     def __contains__(self, key: int, /) -> bool: ...
     @property
     def variable_count(self) -> int:
-        """Distinct `family=value` variables ever named by a clause."""
+        """Distinct `family=value` variables the clauses name (those of removed clauses are
+        forgotten, so memory follows the live clauses)."""
 
     def ids(self) -> list[int]:
         """Clause ids, oldest first."""

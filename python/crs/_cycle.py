@@ -167,14 +167,14 @@ class CycleDetector:
         """
         if isinstance(states, str | bytes):
             raise InvalidArgumentError("states: must be an iterable of str, not a single string")
-        batch = states if isinstance(states, list | tuple) else list(states)
         try:
-            found = self._core.add_many(batch)
+            found = self._core.add_many(states)
         except (TypeError, ValueError) as e:
             raise InvalidArgumentError(
                 f"states: must be an iterable of non-empty str ({e})"
             ) from None
-        return [(i, self._result(batch[i], cycle, tail)) for i, cycle, tail in found]
+        # The state that closes a cycle is the cycle's first state.
+        return [(i, self._result(cycle[0], cycle, tail)) for i, cycle, tail in found]
 
     def _result(self, state: str, cycle: list[str], tail: int) -> CycleDetectionResult:
         self._last_cycle_time = time.time()
