@@ -67,7 +67,7 @@ type AdjSet = OrdSet<Key>;
 /// One version of the whole state.
 #[derive(Clone)]
 pub struct State {
-    pub(crate) proof: HashMap<Key, ProofEntry>,
+    pub(crate) proof: OrdMap<Key, ProofEntry>,
     pub(crate) constraints: OrdMap<Key, Arc<ConstraintRec>>,
     /// Canonical pair (min, max) -> (distance, insertion sequence).
     pub(crate) sim: HashMap<(Key, Key), (f64, u64)>,
@@ -101,7 +101,7 @@ impl State {
     /// An empty state with the given caps (0 means unlimited).
     pub fn new(sim_cap: usize, hist_cap: usize) -> Self {
         Self {
-            proof: HashMap::new(),
+            proof: OrdMap::new(),
             constraints: OrdMap::new(),
             sim: HashMap::new(),
             sim_order: OrdMap::new(),
