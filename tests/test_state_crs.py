@@ -322,3 +322,30 @@ def test_journal_failure_leaves_state_unchanged() -> None:
         assert after.proof_index().all() == before.proof_index().all()
         assert after.similarity_index().size() == 0
     assert c.delta_history().size() == 1
+
+
+def test_state_image_round_trip(loaded: crs.CRS) -> None:
+    loaded.apply(crs.create_analytics_delta("hotspots", 1, 1))
+    image = json.loads(json.dumps(loaded._state_image()))
+    fresh = crs.CRS()
+    assert fresh._load_state_image(image) == loaded.generation()
+    a, b = loaded.snapshot(), fresh.snapshot()
+    assert b.proof_index().all() == a.proof_index().all()
+    assert b.constraint_index().all() == a.constraint_index().all()
+    assert b.similarity_index().all_pairs_filtered(-1) == a.similarity_index().all_pairs_filtered(
+        -1
+    )
+    assert b.dependency_index().all_edges() == a.dependency_index().all_edges()
+    assert b.history_index().recent(100) == a.history_index().recent(100)
+    assert b.streaming_index().estimate("c") == a.streaming_index().estimate("c")
+    assert b.streaming_index().cardinality() == a.streaming_index().cardinality()
+    assert fresh.get_analytics_history() == loaded.get_analytics_history()
+    used = crs.CRS()
+    for _ in range(9):
+        used.apply(crs.ProofDelta(S.HARD, {}))
+    assert used._load_state_image(image) == 10  # never backwards
+    image["streaming"] = "AAAA"
+    with pytest.raises(crs.DeltaValidationError, match="sketch"):
+        crs.CRS()._load_state_image(image)
+    with pytest.raises(crs.InvalidArgumentError, match="image"):
+        crs.CRS()._load_state_image({"version": 99})

@@ -8,6 +8,7 @@ never reaches the swap) leaves no trace.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import threading
 import time
@@ -37,6 +38,8 @@ from crs._types import Config, DefaultConfig, now_ms
 
 MAX_SIMILARITY_PAIRS: int = 10_000
 """Similarity pairs a CRS keeps by default; the oldest pair is evicted first."""
+STATE_IMAGE_VERSION: int = 1
+"""Format version of `CRS._state_image()`."""
 MAX_HISTORY_ENTRIES: int = 10_000
 """History index entries a CRS keeps by default; the oldest entry is evicted first."""
 
@@ -373,6 +376,69 @@ class CRS(GuardsMixin):
             self._head.reset(new)
             self._gen += 1
             self._analytics = analytics
+            self._frozen = None
+            return self._gen
+
+    def _state_image(self) -> dict[str, Any]:
+        """The whole state as a JSON-safe dict (for backups): every index (the streaming
+        sketch as base64), analytics, the guards' state and the generation."""
+        with self._lock:
+            core, gen, analytics = self._current()
+            guards = self._guards_export()
+        pairs, _ = core.sim_pairs(None)
+        return {
+            "version": STATE_IMAGE_VERSION,
+            "generation": gen,
+            "caps": list(self._caps),
+            "proof": [list(r) for r in core.proof_all()],
+            "constraints": [list(r) for r in core.constraint_all()],
+            "similarity": [list(p) for p in pairs],
+            "dependency": [list(e) for e in core.dep_edges()],
+            "history": [
+                [*r[:6], [list(kv) for kv in r[6]]] for r in core.history_recent(core.history_len())
+            ],
+            "streaming": base64.b64encode(core.sketch_bytes()).decode(),
+            "evicted": [core.sim_evicted(), core.history_evicted()],
+            "analytics": [r.to_dict() for r in analytics],
+            "guards": guards,
+        }
+
+    def _load_state_image(self, image: dict[str, Any]) -> int:
+        """Install a `_state_image()`: the content comes back and the generation becomes the
+        image's (never lower than now + 1 once something was committed). Returns it."""
+        if not isinstance(image, dict) or image.get("version") != STATE_IMAGE_VERSION:
+            raise InvalidArgumentError(
+                f"image: must be a dict from CRS._state_image() with version {STATE_IMAGE_VERSION}"
+            )
+        try:
+            ops: list[tuple[Any, ...]] = [
+                (1, [tuple(r) for r in image["proof"]]),
+                (2, [tuple(r) for r in image["constraints"]], [], []),
+                (3, [tuple(p) for p in image["similarity"]]),
+                (4, [tuple(e) for e in image["dependency"]], []),
+                (5, [(*r[:6], [tuple(kv) for kv in r[6]]) for r in image["history"]]),
+            ]
+            sketch = base64.b64decode(image["streaming"])
+            sim_ev, hist_ev = image["evicted"]
+            analytics = tuple(AnalyticsRecord.from_dict(r) for r in image["analytics"])
+            gen_img = int(image["generation"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise InvalidArgumentError(f"image: malformed state image ({err})") from None
+        try:
+            new, _, _ = _core.StateCore(*self._caps).apply_ops(ops)
+        except ValueError as err:
+            _raise_apply(err)
+        head = _core.StateHead(*self._caps)
+        head.reset(new)
+        try:
+            head.set_sketch(sketch, sim_ev, hist_ev)
+        except ValueError as err:
+            _raise_apply(err)
+        with self._lock:
+            self._guards_import(image.get("guards") or {})
+            self._head = head
+            self._analytics = analytics
+            self._gen = gen_img if self._gen == 0 else max(self._gen + 1, gen_img)
             self._frozen = None
             return self._gen
 

@@ -369,6 +369,33 @@ impl State {
         self.streaming.cardinality()
     }
 
+    /// The streaming sketch as bytes (for whole-state images).
+    pub fn sketch_bytes(&self) -> Vec<u8> {
+        self.streaming.to_bytes()
+    }
+
+    /// Replace the streaming sketch by one from `sketch_bytes`; false if malformed.
+    pub fn set_sketch(&mut self, data: &[u8]) -> bool {
+        match Sketch::from_bytes(data) {
+            Some(s) => {
+                self.streaming = Arc::new(s);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// (similarity pairs evicted, history entries evicted).
+    pub fn evicted(&self) -> (u64, u64) {
+        (self.sim_evicted, self.hist_evicted)
+    }
+
+    /// Restore the eviction counters (whole-state images).
+    pub fn set_evicted(&mut self, sim: u64, hist: u64) {
+        self.sim_evicted = sim;
+        self.hist_evicted = hist;
+    }
+
     pub fn streaming_bytes(&self) -> usize {
         self.streaming.size_bytes()
     }
