@@ -120,6 +120,10 @@ def test_crs_matches_model(steps: list[tuple[str, object]]) -> None:
             assert ok == expect_ok, arg
             if ok:
                 assert m.new_generation == m.old_generation + 1 == model.generation
+                # the delta history sees every committed delta at once, losslessly
+                rec = c.delta_history().get_by_generation(m.new_generation)
+                assert rec is not None
+                assert rec.delta().to_dict() == arg.to_dict()
             else:
                 assert c.generation() == before.generation()
                 assert c.delta_history().get_by_generation(before.generation() + 1) is None
@@ -137,6 +141,26 @@ def test_crs_matches_model(steps: list[tuple[str, object]]) -> None:
         model.check(c.snapshot())
     for snap, saved in snaps:
         saved.check(snap)  # a snapshot never changes after it is taken
+
+
+@given(deltas, deltas)
+def test_merge_and_json_form(a: crs.Delta, b: crs.Delta) -> None:
+    for d in (a, b):
+        assert crs.delta_from_dict(d.to_dict()) == d
+    assert a.conflicts_with(b) == b.conflicts_with(a)
+    merged = a.merge(b)
+    assert crs.delta_from_dict(merged.to_dict()) == merged
+    if isinstance(merged, crs.CompositeDelta) and not isinstance(a, crs.CompositeDelta):
+        # merging different types keeps both, in order: same result as applying both
+        one, two = crs.CRS(), crs.CRS()
+        try:
+            one.apply(merged)
+        except crs.DeltaValidationError:
+            return
+        two.apply(a)
+        two.apply(b)
+        assert one.snapshot().proof_index().all() == two.snapshot().proof_index().all()
+        assert one.snapshot().constraint_index().all() == two.snapshot().constraint_index().all()
 
 
 def test_threads_apply_and_snapshot() -> None:
