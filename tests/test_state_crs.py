@@ -287,6 +287,14 @@ def test_graph_provider() -> None:
         (lambda c: c.get_last_analytics(3), "query_type"),
         (lambda c: c.delta_history().get_range("a", 2), "from_gen"),
         (lambda c: crs.ProofDelta(1, {}).validate("snap"), "snapshot"),
+        (lambda c: crs.InMemoryGraph(calls=[("a",)]), "calls"),
+        (lambda c: crs.InMemoryGraph(symbols=["a"]), "symbols"),
+        (lambda c: crs.Serializer().export("snap", "s"), "snapshot"),
+        (lambda c: crs.DeltaHistoryWorker("many"), "max_records"),
+        (lambda c: crs.AnalyticsHistory().add("r"), "record"),
+        (lambda c: c.snapshot().constraint_index().find_by_type("x"), "constraint_type"),
+        (lambda c: c.snapshot().history_index().recent("x"), "n"),
+        (lambda c: c.snapshot().query().find_recent_decisions(1, "x"), "source"),
     ],
 )
 def test_bad_input(call: object, match: str) -> None:
