@@ -234,7 +234,12 @@ def test_journal_receives_every_commit() -> None:
     d = crs.ProofDelta(S.HARD, {"a": pn(1)})
     c.apply(d)
     c._commit_op("note", {"t": 5}, bump_generation=True)
-    assert j.items == [d, {"op": "note", "payload": {"t": 5}}]
+    c._commit_op("note", {"t": 6}, bump_generation=False)
+    assert j.items == [
+        d,
+        {"op": "note", "payload": {"t": 5}, "bump_generation": True},
+        {"op": "note", "payload": {"t": 6}, "bump_generation": False},
+    ]
     replayed = crs.CRS()
     replayed._register_op("note", lambda p: None)
     for item in j.items:

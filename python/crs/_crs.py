@@ -295,7 +295,9 @@ class CRS(GuardsMixin):
             )
         with self._lock:
             if self._journal is not None:
-                self._journal.append({"op": kind, "payload": payload})
+                self._journal.append(
+                    {"op": kind, "payload": payload, "bump_generation": bump_generation}
+                )
             handler(payload)
             if bump_generation:
                 self._gen += 1
@@ -313,7 +315,7 @@ class CRS(GuardsMixin):
             )
         with self._lock:
             self._op_handlers[record["op"]](record["payload"])
-            if record.get("bump_generation", True):
+            if record.get("bump_generation", False):
                 self._gen += 1
                 self._frozen = None
 
