@@ -246,6 +246,20 @@ def test_journal_receives_every_commit() -> None:
         replayed._replay(item)  # type: ignore[arg-type]
     assert replayed.generation() == c.generation()
     assert replayed.snapshot().proof_index().all() == c.snapshot().proof_index().all()
+    # a restore is journaled as a whole-state image, so replay restores too
+    cp = c.checkpoint()
+    c.apply(crs.ProofDelta(S.HARD, {"b": pn(2)}))
+    c.restore(cp)
+    c.apply(crs.ProofDelta(S.HARD, {"c": pn(3)}))
+    again = crs.CRS()
+    again._register_op("note", lambda p: None)
+    ops = json.loads(json.dumps([i for i in j.items if isinstance(i, dict)]))  # JSON-safe
+    assert [o["op"] for o in ops] == ["note", "note", "restore"]
+    for item in j.items:
+        again._replay(item)  # type: ignore[arg-type]
+    assert again.generation() == c.generation() == 5
+    assert again.snapshot().proof_index().all() == c.snapshot().proof_index().all()
+    assert again.snapshot().proof_index().get("b") is None
 
 
 def test_graph_provider() -> None:

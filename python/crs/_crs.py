@@ -73,6 +73,30 @@ class Checkpoint:
     _guards: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
 
+def _image(
+    core: _core.StateCore,
+    gen: int,
+    analytics: tuple[AnalyticsRecord, ...],
+    guards: dict[str, Any],
+) -> dict[str, Any]:
+    pairs, _ = core.sim_pairs(None)
+    return {
+        "version": STATE_IMAGE_VERSION,
+        "generation": gen,
+        "proof": [list(r) for r in core.proof_all()],
+        "constraints": [list(r) for r in core.constraint_all()],
+        "similarity": [list(p) for p in pairs],
+        "dependency": [list(e) for e in core.dep_edges()],
+        "history": [
+            [*r[:6], [list(kv) for kv in r[6]]] for r in core.history_recent(core.history_len())
+        ],
+        "streaming": base64.b64encode(core.sketch_bytes()).decode(),
+        "evicted": [core.sim_evicted(), core.history_evicted()],
+        "analytics": [r.to_dict() for r in analytics],
+        "guards": guards,
+    }
+
+
 def _cap(name: str, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise InvalidArgumentError(f"{name}: must be an int >= 0 (0 = unlimited), got {value!r}")
@@ -126,7 +150,9 @@ class CRS(GuardsMixin):
         self._session_id = ""
         self._graph: GraphQuery | None = None
         self._graph_index: GraphBackedDependencyIndex | None = None
-        self._op_handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
+        self._op_handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "restore": self._op_restore
+        }
         self._closed = False
         self._guards_init()
         self._clause_view: Callable[[], Any] | None = getattr(self, "_guards_clause_view", None)
@@ -361,6 +387,10 @@ class CRS(GuardsMixin):
             raise InvalidArgumentError(
                 f"cp: must be a Checkpoint from CRS.checkpoint(), got {cp!r}"
             )
+        if self._journal is not None:  # journaled as a whole-state image, so replay restores
+            image = _image(cp._state, cp.generation, cp._analytics, cp._guards)
+            self._commit_op("restore", {"image": image}, bump_generation=True)
+            return
         with self._lock:
             self._guards_import(cp._guards)
             self._head.reset(cp._state)
@@ -387,27 +417,11 @@ class CRS(GuardsMixin):
         with self._lock:
             core, gen, analytics = self._current()
             guards = self._guards_export()
-        pairs, _ = core.sim_pairs(None)
-        return {
-            "version": STATE_IMAGE_VERSION,
-            "generation": gen,
-            "caps": list(self._caps),
-            "proof": [list(r) for r in core.proof_all()],
-            "constraints": [list(r) for r in core.constraint_all()],
-            "similarity": [list(p) for p in pairs],
-            "dependency": [list(e) for e in core.dep_edges()],
-            "history": [
-                [*r[:6], [list(kv) for kv in r[6]]] for r in core.history_recent(core.history_len())
-            ],
-            "streaming": base64.b64encode(core.sketch_bytes()).decode(),
-            "evicted": [core.sim_evicted(), core.history_evicted()],
-            "analytics": [r.to_dict() for r in analytics],
-            "guards": guards,
-        }
+        return _image(core, gen, analytics, guards)
 
-    def _load_state_image(self, image: dict[str, Any]) -> int:
-        """Install a `_state_image()`: the content comes back and the generation becomes the
-        image's (never lower than now + 1 once something was committed). Returns it."""
+    def _parse_image(
+        self, image: Any
+    ) -> tuple[_core.StateHead, tuple[AnalyticsRecord, ...], int, dict[str, Any]]:
         if not isinstance(image, dict) or image.get("version") != STATE_IMAGE_VERSION:
             raise InvalidArgumentError(
                 f"image: must be a dict from CRS._state_image() with version {STATE_IMAGE_VERSION}"
@@ -428,16 +442,28 @@ class CRS(GuardsMixin):
             raise InvalidArgumentError(f"image: malformed state image ({err})") from None
         try:
             new, _, _ = _core.StateCore(*self._caps).apply_ops(ops)
-        except ValueError as err:
-            _raise_apply(err)
-        head = _core.StateHead(*self._caps)
-        head.reset(new)
-        try:
+            head = _core.StateHead(*self._caps)
+            head.reset(new)
             head.set_sketch(sketch, sim_ev, hist_ev)
         except ValueError as err:
             _raise_apply(err)
+        return head, analytics, gen_img, image.get("guards") or {}
+
+    def _op_restore(self, payload: dict[str, Any]) -> None:
+        # Handler of the journaled "restore" op: content only (the caller bumps the generation).
+        head, analytics, _, guards = self._parse_image(payload["image"])
         with self._lock:
-            self._guards_import(image.get("guards") or {})
+            self._guards_import(guards)
+            self._head = head
+            self._analytics = analytics
+            self._frozen = None
+
+    def _load_state_image(self, image: dict[str, Any]) -> int:
+        """Install a `_state_image()`: the content comes back and the generation becomes the
+        image's (never lower than now + 1 once something was committed). Returns it."""
+        head, analytics, gen_img, guards = self._parse_image(image)
+        with self._lock:
+            self._guards_import(guards)
             self._head = head
             self._analytics = analytics
             self._gen = gen_img if self._gen == 0 else max(self._gen + 1, gen_img)
