@@ -48,10 +48,8 @@ from crs._deltas import (
     CompositeDelta,
     ConstraintDelta,
     Delta,
-    DeltaType,
     DependencyDelta,
     HistoryDelta,
-    IndexMask,
     ProofDelta,
     SimilarityDelta,
     StreamingDelta,
@@ -113,6 +111,7 @@ from crs._graph import (
     GraphSymbol,
     InMemoryGraph,
 )
+from crs._index_mask import DeltaType, IndexMask
 from crs._serializer import (
     DEFAULT_MAX_DEPENDENCY_EDGES,
     DEFAULT_MAX_SIMILARITY_PAIRS,

@@ -24,7 +24,7 @@ from crs._analytics import (
     _last_of,
 )
 from crs._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
-from crs._deltas import Delta, DeltaType, IndexMask, ProofDelta
+from crs._deltas import Delta, ProofDelta
 from crs._errors import (
     DeltaConflictError,
     InvalidArgumentError,
@@ -33,6 +33,7 @@ from crs._errors import (
 )
 from crs._graph import GraphBackedDependencyIndex, GraphQuery
 from crs._guards import GuardsMixin
+from crs._index_mask import DeltaType, IndexMask
 from crs._snapshot import Snapshot, _raise_apply
 from crs._types import Config, DefaultConfig, now_ms
 
