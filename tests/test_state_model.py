@@ -202,3 +202,43 @@ def test_threads_apply_and_snapshot() -> None:
     assert c.generation() == n_threads * per_thread
     assert c.snapshot().proof_index().size() == n_threads * per_thread
     assert c.delta_history().size() == 1000  # bounded
+
+
+def test_optimistic_read_modify_write_loses_no_update() -> None:
+    """Threads increment one node via snapshot -> delta -> apply(base=snapshot), retrying on
+    DeltaConflictError: no increment is lost."""
+    c = crs.CRS()
+    c.apply(crs.ProofDelta(crs.SignalSource.HARD, {"counter": crs.ProofNumber(proof=0)}))
+    n_threads, per_thread = 4, 100
+    conflicts = [0]
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            for _ in range(per_thread):
+                while True:
+                    base = c.snapshot()
+                    cur = base.proof_index().get("counter")
+                    assert cur is not None
+                    d = crs.ProofDelta(
+                        crs.SignalSource.HARD, {"counter": crs.ProofNumber(proof=cur.proof + 1)}
+                    )
+                    try:
+                        c.apply(d, base=base)
+                        break
+                    except crs.DeltaConflictError:
+                        conflicts[0] += 1
+        except BaseException as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=worker) for _ in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+        assert not t.is_alive(), "deadlock"
+    assert not errors, errors
+    final = c.snapshot().proof_index().get("counter")
+    assert final is not None
+    assert final.proof == n_threads * per_thread
+    assert c.generation() == 1 + n_threads * per_thread
