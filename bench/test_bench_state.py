@@ -76,6 +76,18 @@ def test_bench_apply_1_entry(benchmark: Any) -> None:
     assert m.entries_modified == 1
 
 
+def test_bench_snapshot_then_apply_1_entry(benchmark: Any) -> None:
+    """The agent-loop pattern: take a snapshot, then apply (copy-on-write of shared nodes)."""
+    c = _crs_with(_big(benchmark, 1_000_000))
+    d = crs.ProofDelta(S.HARD, {"hot": crs.ProofNumber(proof=2)})
+
+    def run() -> crs.ApplyMetrics:
+        c.snapshot()
+        return c.apply(d)
+
+    assert benchmark(run).entries_modified == 1
+
+
 def test_bench_apply_1_entry_python_dict_under_lock(benchmark: Any) -> None:
     import threading
 

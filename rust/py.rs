@@ -933,6 +933,10 @@ impl PyStateCore {
         self.inner.streaming_bytes()
     }
 
+    fn sketch_bytes(&self, py: Python<'_>) -> Vec<u8> {
+        py.detach(|| self.inner.sketch_bytes())
+    }
+
     fn hot_nodes(&self, py: Python<'_>, n: usize) -> Vec<(String, u64)> {
         py.detach(|| {
             self.inner
@@ -969,6 +973,17 @@ impl PyStateHead {
     /// Make `core`'s content the head's (O(1)).
     fn reset(&mut self, core: &PyStateCore) {
         self.inner = (*core.inner).clone();
+    }
+
+    /// Install a streaming sketch from `StateCore.sketch_bytes()` and eviction counters.
+    fn set_sketch(&mut self, data: &[u8], sim_evicted: u64, hist_evicted: u64) -> PyResult<()> {
+        if !self.inner.set_sketch(data) {
+            return Err(PyValueError::new_err(
+                "invalid: streaming sketch bytes have the wrong length",
+            ));
+        }
+        self.inner.set_evicted(sim_evicted, hist_evicted);
+        Ok(())
     }
 
     /// Write proof rows (cannot fail); returns the number written.

@@ -234,13 +234,32 @@ def test_journal_receives_every_commit() -> None:
     d = crs.ProofDelta(S.HARD, {"a": pn(1)})
     c.apply(d)
     c._commit_op("note", {"t": 5}, bump_generation=True)
-    assert j.items == [d, {"op": "note", "payload": {"t": 5}}]
+    c._commit_op("note", {"t": 6}, bump_generation=False)
+    assert j.items == [
+        d,
+        {"op": "note", "payload": {"t": 5}, "bump_generation": True},
+        {"op": "note", "payload": {"t": 6}, "bump_generation": False},
+    ]
     replayed = crs.CRS()
     replayed._register_op("note", lambda p: None)
     for item in j.items:
         replayed._replay(item)  # type: ignore[arg-type]
     assert replayed.generation() == c.generation()
     assert replayed.snapshot().proof_index().all() == c.snapshot().proof_index().all()
+    # a restore is journaled as a whole-state image, so replay restores too
+    cp = c.checkpoint()
+    c.apply(crs.ProofDelta(S.HARD, {"b": pn(2)}))
+    c.restore(cp)
+    c.apply(crs.ProofDelta(S.HARD, {"c": pn(3)}))
+    again = crs.CRS()
+    again._register_op("note", lambda p: None)
+    ops = json.loads(json.dumps([i for i in j.items if isinstance(i, dict)]))  # JSON-safe
+    assert [o["op"] for o in ops] == ["note", "note", "restore"]
+    for item in j.items:
+        again._replay(item)  # type: ignore[arg-type]
+    assert again.generation() == c.generation() == 5
+    assert again.snapshot().proof_index().all() == c.snapshot().proof_index().all()
+    assert again.snapshot().proof_index().get("b") is None
 
 
 def test_graph_provider() -> None:
@@ -287,6 +306,14 @@ def test_graph_provider() -> None:
         (lambda c: c.get_last_analytics(3), "query_type"),
         (lambda c: c.delta_history().get_range("a", 2), "from_gen"),
         (lambda c: crs.ProofDelta(1, {}).validate("snap"), "snapshot"),
+        (lambda c: crs.InMemoryGraph(calls=[("a",)]), "calls"),
+        (lambda c: crs.InMemoryGraph(symbols=["a"]), "symbols"),
+        (lambda c: crs.Serializer().export("snap", "s"), "snapshot"),
+        (lambda c: crs.DeltaHistoryWorker("many"), "max_records"),
+        (lambda c: crs.AnalyticsHistory().add("r"), "record"),
+        (lambda c: c.snapshot().constraint_index().find_by_type("x"), "constraint_type"),
+        (lambda c: c.snapshot().history_index().recent("x"), "n"),
+        (lambda c: c.snapshot().query().find_recent_decisions(1, "x"), "source"),
     ],
 )
 def test_bad_input(call: object, match: str) -> None:
@@ -322,3 +349,30 @@ def test_journal_failure_leaves_state_unchanged() -> None:
         assert after.proof_index().all() == before.proof_index().all()
         assert after.similarity_index().size() == 0
     assert c.delta_history().size() == 1
+
+
+def test_state_image_round_trip(loaded: crs.CRS) -> None:
+    loaded.apply(crs.create_analytics_delta("hotspots", 1, 1))
+    image = json.loads(json.dumps(loaded._state_image()))
+    fresh = crs.CRS()
+    assert fresh._load_state_image(image) == loaded.generation()
+    a, b = loaded.snapshot(), fresh.snapshot()
+    assert b.proof_index().all() == a.proof_index().all()
+    assert b.constraint_index().all() == a.constraint_index().all()
+    assert b.similarity_index().all_pairs_filtered(-1) == a.similarity_index().all_pairs_filtered(
+        -1
+    )
+    assert b.dependency_index().all_edges() == a.dependency_index().all_edges()
+    assert b.history_index().recent(100) == a.history_index().recent(100)
+    assert b.streaming_index().estimate("c") == a.streaming_index().estimate("c")
+    assert b.streaming_index().cardinality() == a.streaming_index().cardinality()
+    assert fresh.get_analytics_history() == loaded.get_analytics_history()
+    used = crs.CRS()
+    for _ in range(9):
+        used.apply(crs.ProofDelta(S.HARD, {}))
+    assert used._load_state_image(image) == 10  # never backwards
+    image["streaming"] = "AAAA"
+    with pytest.raises(crs.DeltaValidationError, match="sketch"):
+        crs.CRS()._load_state_image(image)
+    with pytest.raises(crs.InvalidArgumentError, match="image"):
+        crs.CRS()._load_state_image({"version": 99})

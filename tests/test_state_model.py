@@ -120,6 +120,10 @@ def test_crs_matches_model(steps: list[tuple[str, object]]) -> None:
             assert ok == expect_ok, arg
             if ok:
                 assert m.new_generation == m.old_generation + 1 == model.generation
+                # the delta history sees every committed delta at once, losslessly
+                rec = c.delta_history().get_by_generation(m.new_generation)
+                assert rec is not None
+                assert rec.delta().to_dict() == arg.to_dict()
             else:
                 assert c.generation() == before.generation()
                 assert c.delta_history().get_by_generation(before.generation() + 1) is None
@@ -137,6 +141,26 @@ def test_crs_matches_model(steps: list[tuple[str, object]]) -> None:
         model.check(c.snapshot())
     for snap, saved in snaps:
         saved.check(snap)  # a snapshot never changes after it is taken
+
+
+@given(deltas, deltas)
+def test_merge_and_json_form(a: crs.Delta, b: crs.Delta) -> None:
+    for d in (a, b):
+        assert crs.delta_from_dict(d.to_dict()) == d
+    assert a.conflicts_with(b) == b.conflicts_with(a)
+    merged = a.merge(b)
+    assert crs.delta_from_dict(merged.to_dict()) == merged
+    if isinstance(merged, crs.CompositeDelta) and not isinstance(a, crs.CompositeDelta):
+        # merging different types keeps both, in order: same result as applying both
+        one, two = crs.CRS(), crs.CRS()
+        try:
+            one.apply(merged)
+        except crs.DeltaValidationError:
+            return
+        two.apply(a)
+        two.apply(b)
+        assert one.snapshot().proof_index().all() == two.snapshot().proof_index().all()
+        assert one.snapshot().constraint_index().all() == two.snapshot().constraint_index().all()
 
 
 def test_threads_apply_and_snapshot() -> None:
@@ -178,3 +202,43 @@ def test_threads_apply_and_snapshot() -> None:
     assert c.generation() == n_threads * per_thread
     assert c.snapshot().proof_index().size() == n_threads * per_thread
     assert c.delta_history().size() == 1000  # bounded
+
+
+def test_optimistic_read_modify_write_loses_no_update() -> None:
+    """Threads increment one node via snapshot -> delta -> apply(base=snapshot), retrying on
+    DeltaConflictError: no increment is lost."""
+    c = crs.CRS()
+    c.apply(crs.ProofDelta(crs.SignalSource.HARD, {"counter": crs.ProofNumber(proof=0)}))
+    n_threads, per_thread = 4, 100
+    conflicts = [0]
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        try:
+            for _ in range(per_thread):
+                while True:
+                    base = c.snapshot()
+                    cur = base.proof_index().get("counter")
+                    assert cur is not None
+                    d = crs.ProofDelta(
+                        crs.SignalSource.HARD, {"counter": crs.ProofNumber(proof=cur.proof + 1)}
+                    )
+                    try:
+                        c.apply(d, base=base)
+                        break
+                    except crs.DeltaConflictError:
+                        conflicts[0] += 1
+        except BaseException as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=worker) for _ in range(n_threads)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+        assert not t.is_alive(), "deadlock"
+    assert not errors, errors
+    final = c.snapshot().proof_index().get("counter")
+    assert final is not None
+    assert final.proof == n_threads * per_thread
+    assert c.generation() == 1 + n_threads * per_thread

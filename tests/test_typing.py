@@ -44,3 +44,31 @@ def test_guards_are_typed() -> None:
     assert reason == ""
     assert learned is None
     assert analysis.total_sccs == 1
+
+
+def test_state_api_is_typed() -> None:
+    c = crs.CRS(crs.DefaultConfig())
+    base: crs.Snapshot = c.snapshot()
+    d: crs.Delta = crs.ProofDelta(
+        crs.SignalSource.HARD, {"n": crs.ProofNumber(proof=1, status=crs.ProofStatus.EXPANDED)}
+    )
+    m: crs.ApplyMetrics = c.apply(d, base=base)
+    mask: crs.IndexMask = m.indexes_updated
+    names: list[str] = mask.names()
+    pn: crs.ProofNumber | None = c.snapshot().proof_index().get("n")
+    near: list[crs.SimilarityMatch] = c.snapshot().similarity_index().nearest_neighbors("n", 3)
+    stats: crs.NodeStats | None = c.snapshot().query().node_stats("n")
+    rec: crs.DeltaRecord | None = c.delta_history().get_by_generation(1)
+    cp: crs.Checkpoint = c.checkpoint()
+    c.restore(cp)
+    export: crs.ExportResult = crs.Serializer().export_full(c.snapshot(), "s")
+    assert export.export is not None
+    state: crs.ImportedState = crs.Serializer().import_(export.export)
+    assert state.load_into(c) == c.generation()
+    back: crs.Delta = crs.delta_from_dict(d.to_dict())
+    assert names == ["proof"]
+    assert pn is not None
+    assert stats is not None
+    assert rec is not None
+    assert not near
+    assert back == d

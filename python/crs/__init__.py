@@ -79,10 +79,8 @@ from crs._deltas import (
     CompositeDelta,
     ConstraintDelta,
     Delta,
-    DeltaType,
     DependencyDelta,
     HistoryDelta,
-    IndexMask,
     ProofDelta,
     SimilarityDelta,
     StreamingDelta,
@@ -144,6 +142,7 @@ from crs._graph import (
     GraphSymbol,
     InMemoryGraph,
 )
+from crs._index_mask import DeltaType, IndexMask
 from crs._semantic import MAX_QUERIES_PER_SESSION
 from crs._serializer import (
     DEFAULT_MAX_DEPENDENCY_EDGES,

@@ -8,6 +8,7 @@ never reaches the swap) leaves no trace.
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import threading
 import time
@@ -23,7 +24,7 @@ from crs._analytics import (
     _last_of,
 )
 from crs._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
-from crs._deltas import Delta, DeltaType, IndexMask, ProofDelta
+from crs._deltas import Delta, ProofDelta
 from crs._errors import (
     DeltaConflictError,
     InvalidArgumentError,
@@ -32,11 +33,14 @@ from crs._errors import (
 )
 from crs._graph import GraphBackedDependencyIndex, GraphQuery
 from crs._guards import GuardsMixin
+from crs._index_mask import DeltaType, IndexMask
 from crs._snapshot import Snapshot, _raise_apply
 from crs._types import Config, DefaultConfig, now_ms
 
 MAX_SIMILARITY_PAIRS: int = 10_000
 """Similarity pairs a CRS keeps by default; the oldest pair is evicted first."""
+STATE_IMAGE_VERSION: int = 1
+"""Format version of `CRS._state_image()`."""
 MAX_HISTORY_ENTRIES: int = 10_000
 """History index entries a CRS keeps by default; the oldest entry is evicted first."""
 
@@ -68,6 +72,30 @@ class Checkpoint:
         default=(), repr=False, compare=False
     )
     _guards: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+
+
+def _image(
+    core: _core.StateCore,
+    gen: int,
+    analytics: tuple[AnalyticsRecord, ...],
+    guards: dict[str, Any],
+) -> dict[str, Any]:
+    pairs, _ = core.sim_pairs(None)
+    return {
+        "version": STATE_IMAGE_VERSION,
+        "generation": gen,
+        "proof": [list(r) for r in core.proof_all()],
+        "constraints": [list(r) for r in core.constraint_all()],
+        "similarity": [list(p) for p in pairs],
+        "dependency": [list(e) for e in core.dep_edges()],
+        "history": [
+            [*r[:6], [list(kv) for kv in r[6]]] for r in core.history_recent(core.history_len())
+        ],
+        "streaming": base64.b64encode(core.sketch_bytes()).decode(),
+        "evicted": [core.sim_evicted(), core.history_evicted()],
+        "analytics": [r.to_dict() for r in analytics],
+        "guards": guards,
+    }
 
 
 def _cap(name: str, value: Any) -> int:
@@ -123,7 +151,9 @@ class CRS(GuardsMixin):
         self._session_id = ""
         self._graph: GraphQuery | None = None
         self._graph_index: GraphBackedDependencyIndex | None = None
-        self._op_handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
+        self._op_handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "restore": self._op_restore
+        }
         self._closed = False
         self._guards_init()
         self._clause_view: Callable[[], Any] | None = getattr(self, "_guards_clause_view", None)
@@ -292,7 +322,9 @@ class CRS(GuardsMixin):
             )
         with self._lock:
             if self._journal is not None:
-                self._journal.append({"op": kind, "payload": payload})
+                self._journal.append(
+                    {"op": kind, "payload": payload, "bump_generation": bump_generation}
+                )
             handler(payload)
             if bump_generation:
                 self._gen += 1
@@ -310,7 +342,7 @@ class CRS(GuardsMixin):
             )
         with self._lock:
             self._op_handlers[record["op"]](record["payload"])
-            if record.get("bump_generation", True):
+            if record.get("bump_generation", False):
                 self._gen += 1
                 self._frozen = None
 
@@ -356,6 +388,10 @@ class CRS(GuardsMixin):
             raise InvalidArgumentError(
                 f"cp: must be a Checkpoint from CRS.checkpoint(), got {cp!r}"
             )
+        if self._journal is not None:  # journaled as a whole-state image, so replay restores
+            image = _image(cp._state, cp.generation, cp._analytics, cp._guards)
+            self._commit_op("restore", {"image": image}, bump_generation=True)
+            return
         with self._lock:
             self._guards_import(cp._guards)
             self._head.reset(cp._state)
@@ -373,6 +409,65 @@ class CRS(GuardsMixin):
             self._head.reset(new)
             self._gen += 1
             self._analytics = analytics
+            self._frozen = None
+            return self._gen
+
+    def _state_image(self) -> dict[str, Any]:
+        """The whole state as a JSON-safe dict (for backups): every index (the streaming
+        sketch as base64), analytics, the guards' state and the generation."""
+        with self._lock:
+            core, gen, analytics = self._current()
+            guards = self._guards_export()
+        return _image(core, gen, analytics, guards)
+
+    def _parse_image(
+        self, image: Any
+    ) -> tuple[_core.StateHead, tuple[AnalyticsRecord, ...], int, dict[str, Any]]:
+        if not isinstance(image, dict) or image.get("version") != STATE_IMAGE_VERSION:
+            raise InvalidArgumentError(
+                f"image: must be a dict from CRS._state_image() with version {STATE_IMAGE_VERSION}"
+            )
+        try:
+            ops: list[tuple[Any, ...]] = [
+                (1, [tuple(r) for r in image["proof"]]),
+                (2, [tuple(r) for r in image["constraints"]], [], []),
+                (3, [tuple(p) for p in image["similarity"]]),
+                (4, [tuple(e) for e in image["dependency"]], []),
+                (5, [(*r[:6], [tuple(kv) for kv in r[6]]) for r in image["history"]]),
+            ]
+            sketch = base64.b64decode(image["streaming"])
+            sim_ev, hist_ev = image["evicted"]
+            analytics = tuple(AnalyticsRecord.from_dict(r) for r in image["analytics"])
+            gen_img = int(image["generation"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise InvalidArgumentError(f"image: malformed state image ({err})") from None
+        try:
+            new, _, _ = _core.StateCore(*self._caps).apply_ops(ops)
+            head = _core.StateHead(*self._caps)
+            head.reset(new)
+            head.set_sketch(sketch, sim_ev, hist_ev)
+        except ValueError as err:
+            _raise_apply(err)
+        return head, analytics, gen_img, image.get("guards") or {}
+
+    def _op_restore(self, payload: dict[str, Any]) -> None:
+        # Handler of the journaled "restore" op: content only (the caller bumps the generation).
+        head, analytics, _, guards = self._parse_image(payload["image"])
+        with self._lock:
+            self._guards_import(guards)
+            self._head = head
+            self._analytics = analytics
+            self._frozen = None
+
+    def _load_state_image(self, image: dict[str, Any]) -> int:
+        """Install a `_state_image()`: the content comes back and the generation becomes the
+        image's (never lower than now + 1 once something was committed). Returns it."""
+        head, analytics, gen_img, guards = self._parse_image(image)
+        with self._lock:
+            self._guards_import(guards)
+            self._head = head
+            self._analytics = analytics
+            self._gen = gen_img if self._gen == 0 else max(self._gen + 1, gen_img)
             self._frozen = None
             return self._gen
 

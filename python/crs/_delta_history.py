@@ -17,8 +17,9 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from crs._deltas import Delta, DeltaType
+from crs._deltas import Delta
 from crs._errors import DeltaHistoryClosedError, InvalidArgumentError
+from crs._index_mask import DeltaType
 from crs._types import _Record, now_ms
 
 DEFAULT_MAX_DELTA_RECORDS: int = 1000

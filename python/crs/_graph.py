@@ -179,6 +179,22 @@ class InMemoryGraph:
         generation: int = 0,
         refreshed_at: int = 0,
     ) -> None:
+        for sym in symbols:
+            if not isinstance(sym, GraphSymbol) or not sym.id:
+                raise InvalidArgumentError(
+                    f"symbols: must be GraphSymbol values with an id, got {sym!r}"
+                )
+        for edge in calls:
+            if (
+                not isinstance(edge, tuple | list)
+                or len(edge) != 2
+                or not all(isinstance(x, str) and x for x in edge)
+            ):
+                raise InvalidArgumentError(
+                    f"calls: must be (caller_id, callee_id) pairs of non-empty str, got {edge!r}"
+                )
+        if not isinstance(generation, int) or not isinstance(refreshed_at, int):
+            raise InvalidArgumentError("generation and refreshed_at: must be ints")
         self._symbols = {s.id: s for s in symbols}
         self._callees: dict[str, list[str]] = {}
         self._callers: dict[str, list[str]] = {}
@@ -287,6 +303,8 @@ class _InMemoryAnalytics:
         self._g = g
 
     def hot_spots(self, k: int) -> list[GraphHotSpot]:
+        if not isinstance(k, int):
+            raise InvalidArgumentError(f"k: must be an int, got {k!r}")
         g = self._g
         spots = [
             GraphHotSpot(

@@ -67,7 +67,7 @@ type AdjSet = OrdSet<Key>;
 /// One version of the whole state.
 #[derive(Clone)]
 pub struct State {
-    pub(crate) proof: HashMap<Key, ProofEntry>,
+    pub(crate) proof: OrdMap<Key, ProofEntry>,
     pub(crate) constraints: OrdMap<Key, Arc<ConstraintRec>>,
     /// Canonical pair (min, max) -> (distance, insertion sequence).
     pub(crate) sim: HashMap<(Key, Key), (f64, u64)>,
@@ -101,7 +101,7 @@ impl State {
     /// An empty state with the given caps (0 means unlimited).
     pub fn new(sim_cap: usize, hist_cap: usize) -> Self {
         Self {
-            proof: HashMap::new(),
+            proof: OrdMap::new(),
             constraints: OrdMap::new(),
             sim: HashMap::new(),
             sim_order: OrdMap::new(),
@@ -367,6 +367,33 @@ impl State {
 
     pub fn cardinality(&self) -> u64 {
         self.streaming.cardinality()
+    }
+
+    /// The streaming sketch as bytes (for whole-state images).
+    pub fn sketch_bytes(&self) -> Vec<u8> {
+        self.streaming.to_bytes()
+    }
+
+    /// Replace the streaming sketch by one from `sketch_bytes`; false if malformed.
+    pub fn set_sketch(&mut self, data: &[u8]) -> bool {
+        match Sketch::from_bytes(data) {
+            Some(s) => {
+                self.streaming = Arc::new(s);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// (similarity pairs evicted, history entries evicted).
+    pub fn evicted(&self) -> (u64, u64) {
+        (self.sim_evicted, self.hist_evicted)
+    }
+
+    /// Restore the eviction counters (whole-state images).
+    pub fn set_evicted(&mut self, sim: u64, hist: u64) {
+        self.sim_evicted = sim;
+        self.hist_evicted = hist;
     }
 
     pub fn streaming_bytes(&self) -> usize {

@@ -113,6 +113,32 @@ impl Sketch {
         est.round() as u64
     }
 
+    /// The sketch as bytes (little-endian counters, then registers), for backups.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.size_bytes());
+        for c in &self.counts {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        out.extend_from_slice(&self.registers);
+        out
+    }
+
+    /// Inverse of `to_bytes`; `None` if the length is wrong.
+    pub fn from_bytes(data: &[u8]) -> Option<Self> {
+        let n = CM_WIDTH * CM_DEPTH * 8;
+        if data.len() != n + HLL_REGISTERS {
+            return None;
+        }
+        let counts = data[..n]
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect();
+        Some(Self {
+            counts,
+            registers: data[n..].to_vec(),
+        })
+    }
+
     /// Memory held by the sketch, in bytes (constant).
     pub fn size_bytes(&self) -> usize {
         self.counts.len() * 8 + self.registers.len()
@@ -140,6 +166,17 @@ mod tests {
         s.add_count("a", u64::MAX);
         s.add_count("a", 5);
         assert_eq!(s.estimate("a"), u64::MAX);
+    }
+
+    #[test]
+    fn bytes_round_trip() {
+        let mut s = Sketch::new();
+        s.add_count("a", 7);
+        s.observe("a");
+        let back = Sketch::from_bytes(&s.to_bytes()).unwrap();
+        assert_eq!(back.estimate("a"), 7);
+        assert_eq!(back.cardinality(), 1);
+        assert!(Sketch::from_bytes(&[1, 2, 3]).is_none());
     }
 
     #[test]
