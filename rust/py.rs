@@ -562,7 +562,7 @@ fn register_minhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
 // ---------------------------------------------------------------- state
 
 use crate::state::{ApplyError, ConstraintRec, HistoryRec, Op, ProofEntry, State};
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::PyTuple;
 use std::sync::Arc;
 
 type ProofRow = (String, u64, u64, u8, u8, i64);
