@@ -6,6 +6,7 @@ typed error naming the argument and leaves the state unchanged.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import time
@@ -450,6 +451,18 @@ def test_journal_replay_reproduces_guard_state_exactly() -> None:
     c.set_clause_config(ClausePersistence(scope=ClauseScope.PROJECT, ttl=3600.0, max_clauses=2))
     for t in ("a", "b", "build"):
         c.record_step(step(t))
+    rich = dataclasses.replace(
+        step("deploy"),
+        model="m",
+        confidence=0.5,
+        tool_params=crs.ToolParams(query="q", flags=("-x",), extra=(crs.KeyValue("k", "v"),)),
+        proof_updates=(
+            ProofUpdate(node_id="n", type=ProofUpdateType.INCREMENT, delta=1, source=1),
+        ),
+        constraints_added=(crs.ConstraintUpdate(id="k", nodes=("a", "b")),),
+        dependencies_found=(crs.DependencyEdge(from_="a", to="b"),),
+    )
+    c.record_step(rich)
     c.add_clause(hard("c1", neg("tool:a")))
     c.add_clause(hard("c2", neg("tool:b")))
     c.check_decision_allowed("s", "a")  # use of c1 is journaled: LRU must replay the same
@@ -465,6 +478,7 @@ def test_journal_replay_reproduces_guard_state_exactly() -> None:
     for rec in journal.records():
         replayed._replay(rec)
     assert replayed._guards_export() == c._guards_export()
+    assert replayed.get_step_history("s") == c.get_step_history("s")  # nested records too
     assert replayed.get_proof_status("n") == c.get_proof_status("n")
     assert replayed.get_similarity("x", "y") == 0.5
 
@@ -580,3 +594,13 @@ def test_replay_of_any_guard_history_reproduces_the_state(script: list[tuple[Any
     for rec in journal.records():
         replayed._replay(rec)
     assert replayed._guards_export() == c._guards_export()
+
+
+def test_stored_clause_is_not_the_callers_list() -> None:
+    c = CRS()
+    lits = [neg("tool:x")]
+    c.add_clause(Clause(id="c", literals=lits, source=SignalSource.HARD))  # type: ignore[arg-type]
+    lits.append(neg("tool:y"))
+    got = c.snapshot().constraint_index().get_clause("c")
+    assert got is not None
+    assert got.literals == (neg("tool:x"),)

@@ -179,7 +179,9 @@ class ClauseStore:
                     self.config.max_clauses,
                     victim,
                 )
-        stored = dataclasses.replace(clause, learned_at=now, use_count=0, last_used=now)
+        stored = dataclasses.replace(
+            clause, literals=tuple(clause.literals), learned_at=now, use_count=0, last_used=now
+        )
         group = stored.session_id if stored.scope == ClauseScope.SESSION else _SHARED
         entry = _Entry(self._next_seq, self._tick(), group)
         self._next_seq += 1
