@@ -986,6 +986,11 @@ impl PyStateHead {
         Ok(())
     }
 
+    /// (similarity pairs evicted, history entries evicted) so far.
+    fn evicted(&self) -> (u64, u64) {
+        self.inner.evicted()
+    }
+
     /// Write proof rows (cannot fail); returns the number written.
     fn put_proofs(&mut self, py: Python<'_>, rows: Vec<ProofRow>) -> usize {
         let n = rows.len();

@@ -211,6 +211,7 @@ def test_history_and_streaming() -> None:
     entries = [crs.HistoryEntry(id=f"h{i}", node_id="n", action=str(i)) for i in range(5)]
     c.apply(crs.HistoryDelta(SOFT, entries))
     h = c.snapshot().history_index()
+    assert h.evicted() == 2
     assert h.size() == 3
     assert [e.id for e in h.recent(2)] == ["h3", "h4"]
     assert h.recent(0) == []
@@ -286,3 +287,14 @@ def test_analytics_delta() -> None:
 def test_bad_arguments_name_the_argument(call: object, match: str) -> None:
     with pytest.raises(crs.InvalidArgumentError, match=match):
         call()  # type: ignore[operator]
+
+
+def test_caps_evict_oldest_with_counter_and_log(caplog: pytest.LogCaptureFixture) -> None:
+    c = crs.CRS(max_similarity_pairs=2)
+    with caplog.at_level("INFO", logger="crs.state"):
+        c.apply(crs.SimilarityDelta(SOFT, {("a", "b"): 1, ("c", "d"): 2, ("e", "f"): 3}))
+    s = c.snapshot().similarity_index()
+    assert s.size() == 2
+    assert s.evicted() == 1
+    assert s.distance("a", "b") is None
+    assert "cap of 2 similarity pairs reached" in caplog.text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import logging
 import threading
 import time
 import uuid
@@ -46,6 +47,8 @@ MAX_HISTORY_ENTRIES: int = 10_000
 
 
 _PROOF = IndexMask.PROOF
+_CAPPED = IndexMask.SIMILARITY | IndexMask.HISTORY
+_log = logging.getLogger("crs.state")
 
 
 class ApplyMetrics(NamedTuple):
@@ -262,11 +265,14 @@ class CRS(GuardsMixin):
                 mask = _PROOF
             else:
                 prev = head.freeze() if journal and self._journal is not None else None
+                before = head.evicted()
                 try:
                     n, m = head.apply_ops(delta._ops())
                 except ValueError as err:
                     _raise_apply(err)
                 mask = IndexMask(m)
+                if m & _CAPPED:
+                    self._log_evictions(before, head.evicted())
                 if prev is not None:
                     try:
                         self._journal.append(delta)
@@ -282,6 +288,20 @@ class CRS(GuardsMixin):
             self._history._items_append(delta, gen + 1, source, self._session_id, metadata)
         t2 = time.perf_counter()
         return ApplyMetrics(delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1)
+
+    def _log_evictions(self, before: tuple[int, int], after: tuple[int, int]) -> None:
+        for what, cap, old, new in (
+            ("similarity pairs", self._caps[0], before[0], after[0]),
+            ("history entries", self._caps[1], before[1], after[1]),
+        ):
+            if new > old:
+                _log.info(
+                    "cap of %d %s reached: evicted %d oldest (%d in total)",
+                    cap,
+                    what,
+                    new - old,
+                    new,
+                )
 
     def _check_base(self, base: Snapshot, delta: Delta, gen: int) -> None:
         if not isinstance(base, Snapshot):

@@ -141,6 +141,12 @@ class DeltaHistoryWorker:
             if len(items) >= self._max:
                 self._evicted_gen = items.popleft()[1]
                 self._evicted += 1
+                if self._evicted == 1 or self._evicted % 10_000 == 0:
+                    _log.info(
+                        "delta history cap of %d reached: %d oldest records evicted so far",
+                        self._max,
+                        self._evicted,
+                    )
             items.append(
                 (
                     next(self._ids),

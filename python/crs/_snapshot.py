@@ -201,6 +201,10 @@ class SimilarityIndexView:
     def size(self) -> int:
         return self._c.sim_len()
 
+    def evicted(self) -> int:
+        """Pairs evicted (oldest first) to keep the index within its cap."""
+        return self._c.sim_evicted()
+
     def all_pairs(self) -> dict[str, dict[str, float]]:
         """Every pair once, canonically: {min_id: {max_id: distance}}."""
         out: dict[str, dict[str, float]] = {}
@@ -263,6 +267,10 @@ class HistoryIndexView:
 
     def size(self) -> int:
         return self._c.history_len()
+
+    def evicted(self) -> int:
+        """Entries evicted (oldest first) to keep the index within its cap."""
+        return self._c.history_evicted()
 
 
 class StreamingIndexView:
