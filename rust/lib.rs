@@ -9,6 +9,7 @@ pub mod cycle;
 pub mod graph;
 pub mod hash;
 pub mod minhash;
+pub mod state;
 pub mod tarjan;
 pub mod wal;
 

@@ -36,3 +36,23 @@ def test_no_command_prints_help() -> None:
     out = subprocess.run([sys.executable, "-m", "crs"], capture_output=True, text=True)
     assert out.returncode == 2
     assert "demo" in out.stderr
+
+
+def test_demo_shows_loop_breaker_and_learned_clause_with_reasons(tmp_path: Path) -> None:
+    out = run_crs("demo", "--json", home=tmp_path)
+    assert out.returncode == 0, out.stderr
+    steps = {s["step"]: s for s in json.loads(out.stdout)["steps"]}
+    assert steps[4]["decision"] == "loop"
+    assert steps[4]["reason"].startswith("repeats [read_file -> grep]")
+    assert steps[5]["decision"] == "blocked"
+    assert steps[5]["reason"] == "circuit breaker: tool grep is disproven"
+    assert steps[7]["decision"] == "learned"
+    last = steps[max(steps)]
+    assert last["tool"] == "run_build"
+    assert last["decision"] == "blocked"
+    assert "violates learned clause learned:tool_error:" in last["reason"]
+    assert "\u00actool:run_build \u2228 \u00acprev_tool:run_build" in last["reason"]
+    assert last["reason"].endswith("circuit breaker: tool run_build is disproven")
+    table = run_crs("demo", home=tmp_path).stdout
+    assert "blocked" in table
+    assert "learned clauses: 2" in table

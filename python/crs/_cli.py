@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from crs import _backup_cli, _core, _journal_cli
+from crs import _backup_cli, _cli_state, _core, _journal_cli
 from crs.sessions import _cli as sessions_cli
 
 
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     sessions_cli.register(sub)
     _backup_cli.register(sub)
     _journal_cli.register(sub)
+    _cli_state.register(sub)
     return parser
 
 

@@ -10,7 +10,8 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     ├── InvalidArgumentError (ValueError)          a public call got an argument it cannot take
     ├── NilDeltaError (ValueError)
     ├── DeltaValidationError (ValueError)
-    │   └── HardSoftBoundaryViolationError
+    │   ├── HardSoftBoundaryViolationError
+    │   └── DeltaTargetNotFoundError (LookupError)  also an IndexNotFoundError
     ├── DeltaConflictError
     ├── SnapshotStaleError
     ├── ApplyRollbackError
@@ -65,12 +66,20 @@ class NilDeltaError(CRSError, ValueError):
     """`apply` was given `None` instead of a delta."""
 
 
+class IndexNotFoundError(CRSError, LookupError):
+    """An index name is not one of the six indexes."""
+
+
 class DeltaValidationError(CRSError, ValueError):
     """A delta failed validation against the snapshot it would apply to; nothing was changed."""
 
 
 class HardSoftBoundaryViolationError(DeltaValidationError):
     """A soft signal (e.g. an LLM guess) tried a hard action such as disproving a node."""
+
+
+class DeltaTargetNotFoundError(DeltaValidationError, IndexNotFoundError):
+    """A delta names an entry (e.g. a constraint to remove or update) that does not exist."""
 
 
 class DeltaConflictError(CRSError):
@@ -83,10 +92,6 @@ class SnapshotStaleError(CRSError):
 
 class ApplyRollbackError(CRSError):
     """An apply failed part-way and every change was rolled back."""
-
-
-class IndexNotFoundError(CRSError, LookupError):
-    """An index name is not one of the six indexes."""
 
 
 class UnknownQueryTypeError(CRSError, ValueError):

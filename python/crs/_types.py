@@ -178,6 +178,10 @@ class ClauseScope(enum.StrEnum):
     GLOBAL = "global"
 
 
+_ACTORS = frozenset(a.value for a in Actor)
+_DECISIONS = frozenset(d.value for d in Decision)
+_OUTCOMES = frozenset(o.value for o in Outcome)
+
 # ---------------------------------------------------------------- dict forms
 
 
@@ -246,7 +250,9 @@ class _Record:
         hints = cls.__dict__.get("_hints")
         if hints is None:
             module = sys.modules[cls._defining_module]
-            hints = typing.get_type_hints(cls, globalns=vars(module))
+            # Base-class annotations (`_hints: ClassVar[...]`) resolve in this module, the
+            # record's own in its defining module (records are also defined elsewhere).
+            hints = typing.get_type_hints(cls, globalns={**globals(), **vars(module)})
             cls._hints = hints
         kwargs = {
             f.name: _from_json(hints[f.name], data[f.name])
@@ -382,21 +388,23 @@ class StepRecord(_Record):
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first invalid field (Go's order)."""
+        # Messages are built only on failure: this runs on every recorded step.
         _require(bool(self.session_id), "session_id: must be a non-empty string")
         _require(self.step_number >= 1, "step_number: must be >= 1")
-        _require(
-            self.actor in Actor.__members__.values(),
-            f"actor: must be one of {', '.join(a.value for a in Actor)}, got {self.actor!r}",
-        )
-        _require(
-            self.decision in Decision.__members__.values(),
-            f"decision: must be one of {', '.join(d.value for d in Decision)}, "
-            f"got {self.decision!r}",
-        )
-        _require(
-            self.outcome in Outcome.__members__.values(),
-            f"outcome: must be one of {', '.join(o.value for o in Outcome)}, got {self.outcome!r}",
-        )
+        if not isinstance(self.actor, str) or self.actor not in _ACTORS:
+            raise InvalidArgumentError(
+                f"actor: must be one of {', '.join(a.value for a in Actor)}, got {self.actor!r}"
+            )
+        if not isinstance(self.decision, str) or self.decision not in _DECISIONS:
+            raise InvalidArgumentError(
+                f"decision: must be one of {', '.join(d.value for d in Decision)}, "
+                f"got {self.decision!r}"
+            )
+        if not isinstance(self.outcome, str) or self.outcome not in _OUTCOMES:
+            raise InvalidArgumentError(
+                f"outcome: must be one of {', '.join(o.value for o in Outcome)}, "
+                f"got {self.outcome!r}"
+            )
         if self.outcome == Outcome.FAILURE:
             _require(
                 self.error_category != ErrorCategory.NONE,
