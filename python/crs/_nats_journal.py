@@ -1,0 +1,240 @@
+"""NATSJournal: the synchronous face of `AsyncNATSJournal`, plus the live follower.
+
+A private asyncio loop runs in a daemon thread; every call hands a coroutine to it and waits.
+See `crs._nats_async` for the layout in the stream and the failure behaviour.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator
+from typing import IO, Any, TypeVar
+
+from crs._errors import JournalError
+from crs._journal_shim import DeltaOrError, JournalStats
+from crs._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
+
+_T = TypeVar("_T")
+
+# ---------------------------------------------------------------- the synchronous journal
+
+
+class _Loop:
+    """A private asyncio event loop running in a daemon thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self.loop.run_forever, name="crs-nats", daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, _T], timeout: float | None = None) -> _T:
+        if threading.current_thread() is self._thread:
+            coro.close()
+            raise JournalError("NATSJournal called from its own loop; use AsyncNATSJournal")
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5.0)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+
+async def _anext(agen: AsyncGenerator[_T]) -> _T:
+    return await agen.__anext__()
+
+
+class NATSJournal:
+    """The Journal protocol on NATS JetStream, for synchronous agent loops.
+
+    Example (needs a running ``nats-server -js``)::
+
+        journal = NATSJournal(NATSJournalConfig(session_id="s1", servers="nats://127.0.0.1:4222"))
+        journal.append(delta)
+        deltas = journal.replay()
+        journal.close()
+    """
+
+    def __init__(self, config: NATSJournalConfig) -> None:
+        config.validate()
+        self._loop = _Loop()
+        try:
+            self._aj: AsyncNATSJournal = self._loop.run(AsyncNATSJournal.open(config))
+        except BaseException:
+            self._loop.stop()
+            raise
+        self._config = config
+        self._wait = config.request_timeout * 4 + config.connect_timeout
+
+    def __repr__(self) -> str:
+        return f"<NATSJournal {self._aj._delta_subject} seq={self._aj._last_seq}>"
+
+    def __enter__(self) -> NATSJournal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def async_journal(self) -> AsyncNATSJournal:
+        """The underlying `AsyncNATSJournal` (its coroutines run on the private loop)."""
+        return self._aj
+
+    def ensure_stream(self, stream: NATSStreamConfig | None = None) -> dict[str, Any]:
+        """Create the stream (file storage) or update its limits; see `NATSStreamConfig`."""
+        return self._loop.run(self._aj.ensure_stream(stream), self._wait)
+
+    def append(self, delta: Any, *, msg_id: str | None = None) -> None:
+        """Publish one entry; returns once the server acknowledged it (or it was kept degraded)."""
+        self._loop.run(self._aj.append(delta, msg_id=msg_id), None)
+
+    def append_batch(self, deltas: list[Any]) -> None:
+        """Publish entries in order; returns once every one is acknowledged."""
+        self._loop.run(self._aj.append_batch(deltas), None)
+
+    def replay(self) -> list[Any]:
+        """All entries since the last checkpoint, in order."""
+        return self._loop.run(self._aj.replay(), None)
+
+    def replay_stream(self) -> Iterator[DeltaOrError]:
+        """Iterate entries since the checkpoint in bounded memory (chunks of 512)."""
+        agen = self._aj.replay_chunks()
+        try:
+            while True:
+                try:
+                    chunk = self._loop.run(_anext(agen), self._wait)
+                except StopAsyncIteration:
+                    return
+                yield from chunk
+        finally:
+            self._loop.run(agen.aclose(), self._wait)
+
+    def checkpoint(self) -> None:
+        """Publish the checkpoint sequence and purge the entries it covers."""
+        self._loop.run(self._aj.checkpoint(), self._wait)
+
+    def backup(self, w: IO[bytes]) -> int:
+        """Write frames (4-byte BE length, record) of every entry since the checkpoint."""
+        return self._loop.run(self._aj.backup(w), None)
+
+    def restore(self, r: IO[bytes]) -> int:
+        """Publish the frames of a backup to this journal; returns the entries published."""
+        return self._loop.run(self._aj.restore(r), None)
+
+    def is_available(self) -> bool:
+        """True when open and not degraded."""
+        return self._aj.is_available()
+
+    def is_degraded(self) -> bool:
+        """True while entries wait in memory for the server to come back."""
+        return self._aj.is_degraded()
+
+    def sync(self) -> None:
+        """No-op: acknowledged entries are already durable on the server."""
+        self._loop.run(self._aj.sync(), self._wait)
+
+    def stats(self) -> JournalStats:
+        """Counters, with `total_deltas` from the stream info when the server is reachable."""
+        return self._loop.run(self._aj.stats(), self._wait)
+
+    def follow(
+        self, callback: Callable[[DeltaOrError], None] | None = None, *, from_seq: int = 0
+    ) -> JournalFollower:
+        """Follow this session's entries live: from the checkpoint (or `from_seq`) on.
+
+        With `callback`, a thread calls it for each entry in order; without, iterate the
+        returned `JournalFollower`. Stop it with `stop()` (or a ``with`` block).
+        """
+        return JournalFollower(self, callback, from_seq)
+
+    def close(self) -> None:
+        """Close the connection and stop the private loop. Idempotent."""
+        if self._aj._closed:
+            return
+        try:
+            self._loop.run(self._aj.close(), self._wait)
+        finally:
+            self._loop.stop()
+
+
+_STOP = object()
+
+
+class JournalFollower:
+    """A live subscription to a journal's entries (a read replica's feed).
+
+    Iterate it (``for item in follower``) or give `NATSJournal.follow` a callback. Items are
+    `DeltaOrError`s, in sequence order.
+    """
+
+    def __init__(
+        self,
+        journal: NATSJournal,
+        callback: Callable[[DeltaOrError], None] | None,
+        from_seq: int,
+    ) -> None:
+        self._journal = journal
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=4096)
+        self._stopped = threading.Event()
+        self.last_seq = 0
+        self._future = asyncio.run_coroutine_threadsafe(self._pump(from_seq), journal._loop.loop)
+        self._thread: threading.Thread | None = None
+        if callback is not None:
+            self._thread = threading.Thread(
+                target=self._dispatch, args=(callback,), name="crs-follow", daemon=True
+            )
+            self._thread.start()
+
+    async def _pump(self, from_seq: int) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            async for item in self._journal._aj.follow(from_seq):
+                # A bounded queue: a slow consumer slows the reader instead of growing memory.
+                await loop.run_in_executor(None, self._queue.put, item)
+        except Exception as exc:
+            self._queue.put(DeltaOrError(err=exc))
+        finally:
+            try:
+                self._queue.put_nowait(_STOP)
+            except queue.Full:
+                self._stopped.set()
+
+    def _dispatch(self, callback: Callable[[DeltaOrError], None]) -> None:
+        for item in self:
+            callback(item)
+
+    def get(self, timeout: float | None = None) -> DeltaOrError | None:
+        """The next entry, or None when `timeout` passes or the follower stopped."""
+        if self._stopped.is_set() and self._queue.empty():
+            return None
+        try:
+            item = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if item is _STOP:
+            self._stopped.set()
+            return None
+        self.last_seq = max(self.last_seq, item.seq_num)
+        result: DeltaOrError = item
+        return result
+
+    def __iter__(self) -> Iterator[DeltaOrError]:
+        while True:
+            item = self.get()
+            if item is None:
+                return
+            yield item
+
+    def stop(self) -> None:
+        """Stop following (idempotent); iteration ends after the queued entries."""
+        self._future.cancel()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(5.0)
+
+    def __enter__(self) -> JournalFollower:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
