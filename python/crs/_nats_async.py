@@ -235,7 +235,14 @@ class AsyncNATSJournal:
     async def _start(self) -> None:
         try:
             await self._connect()
-        except JournalUnavailableError:
+        except BaseException as exc:
+            self._connected = False
+            if self._nc is not None:
+                with contextlib.suppress(Exception):
+                    await self._nc.close()
+                self._nc = None
+            if not isinstance(exc, JournalUnavailableError):
+                raise
             if not self._config.allow_degraded:
                 raise
             self._log.warning(
@@ -253,7 +260,9 @@ class AsyncNATSJournal:
                 servers,
                 connect_timeout=cfg.connect_timeout,
                 reconnect_time_wait=cfg.reconnect_wait,
-                max_reconnect_attempts=-1,
+                # nats-py retries a failed *first* connection forever when this is -1, so
+                # connect with a bounded count and switch to "forever" once connected.
+                max_reconnect_attempts=1,
                 allow_reconnect=True,
                 disconnected_cb=self._on_disconnected,
                 reconnected_cb=self._on_reconnected,
@@ -265,6 +274,7 @@ class AsyncNATSJournal:
                 f"nats journal: cannot connect to {cfg.servers}: {exc!r}; start the server "
                 "or set allow_degraded=True"
             ) from exc
+        self._nc.options["max_reconnect_attempts"] = -1
         self._js = self._nc.jetstream(timeout=cfg.request_timeout)
         self._connected = True
         async with self._guard("open"):
@@ -475,15 +485,16 @@ class AsyncNATSJournal:
 
     def _on_publish_error(self, exc: Exception, rest: list[tuple[str, bytes, int]]) -> None:
         nats = _nats()
-        if isinstance(exc, nats.js.errors.APIError) and not isinstance(
-            exc, nats.js.errors.ServiceUnavailableError
-        ):
+        errs = nats.js.errors
+        if isinstance(exc, errs.APIError):
+            # JetStream reports a full stream as 503 "maximum bytes/messages exceeded".
             if "maximum" in str(exc.description or "").lower():
                 raise JournalFullError(
                     f"stream {self._config.stream_name} refused the entry: {exc.description}; "
                     "checkpoint the journal or raise the stream limits"
                 ) from exc
-            raise JournalError(f"nats journal: publish failed: {exc!r}") from exc
+            if not isinstance(exc, errs.ServiceUnavailableError):
+                raise JournalError(f"nats journal: publish failed: {exc}") from exc
         if isinstance(exc, OSError | TimeoutError | nats.errors.Error | asyncio.CancelledError):
             self._degrade(rest, exc)
             return
@@ -775,6 +786,11 @@ class _NatsErrors:
             raise JournalError(
                 f"nats journal {self._what}: stream {self._j._config.stream_name} not found; "
                 "call ensure_stream() or set create_stream=True"
+            ) from exc
+        errs = nats.js.errors
+        if isinstance(exc, errs.APIError) and not isinstance(exc, errs.ServiceUnavailableError):
+            raise JournalError(
+                f"nats journal {self._what}: the server refused: {exc.description or exc!r}"
             ) from exc
         if isinstance(exc, OSError | TimeoutError | nats.errors.Error):
             raise JournalUnavailableError(

@@ -7,12 +7,13 @@ See `crs._nats_async` for the layout in the stream and the failure behaviour.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator
 from typing import IO, Any, TypeVar
 
-from crs._errors import JournalError
+from crs._errors import JournalClosedError, JournalError
 from crs._journal_shim import DeltaOrError, JournalStats
 from crs._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
 
@@ -30,16 +31,31 @@ class _Loop:
         self._thread.start()
 
     def run(self, coro: Coroutine[Any, Any, _T], timeout: float | None = None) -> _T:
+        if self.loop.is_closed():
+            coro.close()
+            raise JournalClosedError("nats journal is closed; open a new one")
         if threading.current_thread() is self._thread:
             coro.close()
             raise JournalError("NATSJournal called from its own loop; use AsyncNATSJournal")
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def stop(self) -> None:
+        # Cancel what nats-py leaves behind (ordered-consumer watchdogs) before the loop stops.
+        if self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(_cancel_all(), self.loop).result(5.0)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(5.0)
         if not self._thread.is_alive():
             self.loop.close()
+
+
+async def _cancel_all() -> None:
+    me = asyncio.current_task()
+    tasks = [t for t in asyncio.all_tasks() if t is not me]
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _anext(agen: AsyncGenerator[_T]) -> _T:
