@@ -48,11 +48,81 @@ fn register_cycle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCycleDetector>()
 }
 
+// ---------------------------------------------------------------- journal framing
+
+/// Frames `payloads` as one unit (a single record or an atomic batch) from `first_seq`.
+#[pyfunction]
+#[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+fn wal_encode<'py>(
+    py: Python<'py>,
+    first_seq: u64,
+    payloads: Vec<Bound<'py, pyo3::types::PyBytes>>,
+) -> Bound<'py, pyo3::types::PyBytes> {
+    let refs: Vec<&[u8]> = payloads
+        .iter()
+        .map(pyo3::types::PyBytesMethods::as_bytes)
+        .collect();
+    let out = py.detach(|| crate::wal::encode_unit(first_seq, &refs));
+    pyo3::types::PyBytes::new(py, &out)
+}
+
+/// What `wal_scan` returns: `(payloads, commit_pos, stop_pos, stop, found_seq)`.
+type ScanTuple<'py> = (Vec<Bound<'py, pyo3::types::PyBytes>>, usize, usize, u8, u64);
+
+/// Scans `buf` from `start`: `(payloads, commit_pos, stop_pos, stop, found_seq)`.
+#[pyfunction]
+fn wal_scan<'py>(
+    py: Python<'py>,
+    buf: &Bound<'py, pyo3::types::PyBytes>,
+    start: usize,
+    expected_seq: u64,
+    max_records: usize,
+) -> PyResult<ScanTuple<'py>> {
+    let data = buf.as_bytes();
+    if start > data.len() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "start is past the end of the buffer",
+        ));
+    }
+    let s = py.detach(|| crate::wal::scan(data, start, expected_seq, max_records));
+    let payloads = s
+        .records
+        .iter()
+        .map(|&(off, len)| pyo3::types::PyBytes::new(py, &data[off..off + len]))
+        .collect();
+    Ok((
+        payloads,
+        s.commit_pos,
+        s.stop_pos,
+        s.stop as u8,
+        s.found_seq,
+    ))
+}
+
+/// The next valid record that starts a unit at or after `start`: `(offset, seq)`, or `None`.
+#[pyfunction]
+fn wal_resync(
+    py: Python<'_>,
+    buf: &Bound<'_, pyo3::types::PyBytes>,
+    start: usize,
+) -> Option<(usize, u64)> {
+    let data = buf.as_bytes();
+    py.detach(|| crate::wal::resync(data, start).map(|(pos, h)| (pos, h.seq)))
+}
+
+fn register_wal(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(wal_encode, m)?)?;
+    m.add_function(wrap_pyfunction!(wal_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(wal_resync, m)?)?;
+    Ok(())
+}
+
 // ---------------------------------------------------------------- module
 
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     register_cycle(m)?;
+    register_wal(m)?;
     Ok(())
 }

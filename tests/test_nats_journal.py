@@ -25,6 +25,7 @@ from crs._errors import (
     JournalUnavailableError,
     NilDeltaJournalError,
 )
+from crs._journal import JsonCodec, MemoryJournal, read_backup_stream
 from crs._nats_async import AsyncNATSJournal, NATSStreamConfig
 from crs._nats_journal import NATSJournal, NATSJournalConfig
 from nats_server import NatsServer, nats_server_binary
@@ -104,6 +105,8 @@ def test_round_trip_and_reopen(server: NatsServer) -> None:
         st = j.stats()
         assert st.total_deltas == len(entries)
         assert st.last_seq_num == len(entries)
+        assert j.append(entry(99)) == len(entries) + 1
+        entries.append(entry(99))
     # A new journal (another process would do the same) sees everything, in order.
     with NATSJournal(cfg(server)) as j2:
         assert j2.replay() == entries
@@ -203,10 +206,26 @@ def test_checkpoint_purges_and_replay_starts_after_it(server: NatsServer) -> Non
         assert subject_count(server, "crs.s1.delta") == 0
         assert subject_count(server, "crs.s1.checkpoint") == 1
         j.append_batch([entry(i) for i in range(10, 15)])
-        assert j.stats().last_checkpoint > 0
+        assert j.stats().last_checkpoint is not None
+        assert j.stats().checkpoint_seq == 10
     with NATSJournal(cfg(server)) as j2:
         assert j2.replay() == [entry(i) for i in range(10, 15)]
         assert j2.stats().total_deltas == 5
+
+
+def test_checkpoint_at_a_sequence_and_replay_after(server: NatsServer) -> None:
+    with NATSJournal(cfg(server)) as j:
+        seqs = [j.append(entry(i)) for i in range(6)]
+        assert seqs == sorted(seqs)
+        assert j.replay(after_seq=seqs[3]) == [entry(4), entry(5)]
+        j.checkpoint(seqs[2])
+        assert j.replay() == [entry(3), entry(4), entry(5)]
+        j.checkpoint(seqs[1])  # an older checkpoint changes nothing
+        assert j.replay() == [entry(3), entry(4), entry(5)]
+        with pytest.raises(InvalidArgumentError, match="seq must be"):
+            j.checkpoint(seqs[-1] + 1)
+        with pytest.raises(InvalidArgumentError, match="after_seq"):
+            j.replay(after_seq=-1)
 
 
 def test_backup_frames_and_restore(server: NatsServer) -> None:
@@ -216,35 +235,53 @@ def test_backup_frames_and_restore(server: NatsServer) -> None:
         j.append_batch(entries[:100])
         j.checkpoint()
         j.append_batch(entries[100:])
-        assert j.backup(buf) == 200
+        j.backup(buf)
     data = buf.getvalue()
-    # Frames: 4-byte big-endian length, then the record (CRC-32C + payload).
+    # Frames: 4-byte big-endian length, then the body (header, 200 records, trailer).
     off, frames = 0, 0
     while off < len(data):
         (n,) = struct.unpack(">I", data[off : off + 4])
-        rec = data[off + 4 : off + 4 + n]
-        assert int.from_bytes(rec[:4], "big") == crc32c.crc32c(rec[4:])
         off += 4 + n
         frames += 1
-    assert frames == 200
+    assert frames == 202
     assert off == len(data)
+    cp, records = read_backup_stream(io.BytesIO(data))
+    got = list(records)
+    assert cp == 0
+    assert [seq for seq, _ in got] == list(range(1, 201))
+    assert [JsonCodec().decode(p) for _, p in got] == entries[100:]
 
     with NATSJournal(cfg(server, "dst")) as d:
-        assert d.restore(io.BytesIO(data)) == 200
-        assert d.replay() == entries[100:]
-        # A retried restore stores nothing twice (same message ids, duplicate window).
+        d.append(entry(-1))  # replaced by the restore
         d.restore(io.BytesIO(data))
+        assert d.replay() == entries[100:]
+        d.restore(io.BytesIO(data))  # a retried restore replaces again: nothing twice
         assert d.replay() == entries[100:]
         with pytest.raises(JournalCorruptedError, match="truncated"):
             d.restore(io.BytesIO(data[:-3]))
         bad = bytearray(data)
-        bad[4 + 6] ^= 0xFF  # a payload byte of the first record
+        first_record = 4 + struct.unpack(">I", data[:4])[0]
+        bad[first_record + 4 + 12 + 2] ^= 0xFF  # a payload byte of the first record
         with pytest.raises(JournalCorruptedError, match="CRC"):
-            NATSJournal.restore(d, io.BytesIO(bytes(bad)))
-    with NATSJournal(cfg(server, "dst2", skip_corrupted_deltas=True)) as d2:
-        assert d2.restore(io.BytesIO(bytes(bad))) == 199
-        assert d2.replay() == entries[101:]
-        assert d2.stats().corrupted_count == 1
+            d.restore(io.BytesIO(bytes(bad)))
+        assert d.replay() == entries[100:]  # nothing changed by the failed restores
+        assert d.stats().total_deltas == 200
+
+
+def test_backups_are_portable_between_journals(server: NatsServer) -> None:
+    mem = MemoryJournal()
+    mem.append_batch([entry(i) for i in range(10)])
+    buf = io.BytesIO()
+    mem.backup(buf)
+    with NATSJournal(cfg(server)) as j:
+        j.restore(io.BytesIO(buf.getvalue()))
+        assert j.replay() == [entry(i) for i in range(10)]
+        j.append(entry(10))
+        out = io.BytesIO()
+        j.backup(out)
+    back = MemoryJournal()
+    back.restore(io.BytesIO(out.getvalue()))
+    assert back.replay() == [entry(i) for i in range(11)]
 
 
 # ---------------------------------------------------------------- corruption

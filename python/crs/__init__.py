@@ -33,7 +33,9 @@ from crs._errors import (
     JournalDegradedError,
     JournalError,
     JournalFullError,
+    JournalLockedError,
     JournalSequenceGapError,
+    JournalUnavailableError,
     MetadataCorruptedError,
     NilDeltaError,
     NilDeltaJournalError,
@@ -50,6 +52,26 @@ from crs._errors import (
     TooManyModifiedFilesError,
     UnknownQueryTypeError,
 )
+
+# ---------------------------------------------------------------- journal
+from crs._journal import (
+    BytesCodec,
+    DefaultJournalConfig,
+    DeltaOrError,
+    Journal,
+    JournalCodec,
+    JournalConfig,
+    JournalStats,
+    JsonCodec,
+    MemoryJournal,
+    SyncPolicy,
+)
+from crs._local_journal import FORMAT_VERSION as JOURNAL_FORMAT_VERSION
+from crs._local_journal import LocalJournal
+
+# ---------------------------------------------------------------- nats journal
+from crs._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
+from crs._nats_journal import JournalFollower, NATSJournal
 
 # ---------------------------------------------------------------- shared types
 from crs._types import (
@@ -92,10 +114,12 @@ __version__: str = _core.__version__
 __all__ = [
     "Actor",
     "ApplyRollbackError",
+    "AsyncNATSJournal",
     "BackupCorruptedError",
     "BackupLockFailedError",
     "BackupNotFoundError",
     "BackupVersionMismatchError",
+    "BytesCodec",
     "CRSError",
     "CheckpointTooOldError",
     "CircuitBreakerResult",
@@ -112,8 +136,10 @@ __all__ = [
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
     "Decision",
     "DefaultConfig",
+    "DefaultJournalConfig",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
+    "DeltaOrError",
     "DeltaValidationError",
     "DependencyEdge",
     "ErrorCategory",
@@ -124,16 +150,30 @@ __all__ = [
     "HistoryEntry",
     "IndexNotFoundError",
     "InvalidArgumentError",
+    "JOURNAL_FORMAT_VERSION",
+    "Journal",
     "JournalClosedError",
+    "JournalCodec",
+    "JournalConfig",
     "JournalCorruptedError",
     "JournalDegradedError",
     "JournalError",
+    "JournalFollower",
     "JournalFullError",
+    "JournalLockedError",
     "JournalSequenceGapError",
+    "JournalStats",
+    "JournalUnavailableError",
+    "JsonCodec",
     "KeyValue",
+    "LocalJournal",
     "MAX_PROPAGATION_DEPTH",
     "MAX_STEPS_PER_SESSION",
+    "MemoryJournal",
     "MetadataCorruptedError",
+    "NATSJournal",
+    "NATSJournalConfig",
+    "NATSStreamConfig",
     "NilDeltaError",
     "NilDeltaJournalError",
     "NodeFrequency",
@@ -156,6 +196,7 @@ __all__ = [
     "SimilarityMatch",
     "SnapshotStaleError",
     "StepRecord",
+    "SyncPolicy",
     "TooManyModifiedFilesError",
     "ToolParams",
     "UnknownQueryTypeError",

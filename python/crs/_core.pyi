@@ -17,3 +17,16 @@ class CycleDetector:
     def steps(self) -> int: ...
     @property
     def cycles_found(self) -> int: ...
+
+# ---------------------------------------------------------------- journal framing
+
+def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
+    """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`."""
+
+def wal_scan(
+    buf: bytes, start: int, expected_seq: int, max_records: int
+) -> tuple[list[bytes], int, int, int, int]:
+    """Scan records: `(payloads, commit_pos, stop_pos, stop, found_seq)`."""
+
+def wal_resync(buf: bytes, start: int) -> tuple[int, int] | None:
+    """The next valid unit-starting record at or after `start`: `(offset, seq)`."""

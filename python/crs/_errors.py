@@ -28,6 +28,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     │   ├── JournalDegradedError
     │   ├── JournalSequenceGapError
     │   ├── JournalUnavailableError (ConnectionError)  the journal's server cannot be reached
+    │   ├── JournalLockedError (TimeoutError)      another process holds the journal's writer lock
     │   └── NilDeltaJournalError (ValueError)
     ├── PersistenceError
     │   ├── BackupCorruptedError
@@ -160,6 +161,10 @@ class JournalSequenceGapError(JournalError):
 
 class JournalUnavailableError(JournalError, ConnectionError):
     """The journal's server (NATS) cannot be reached and degraded mode is off; retry later."""
+
+
+class JournalLockedError(JournalError, TimeoutError):
+    """Another writer holds the journal's lock; close it, wait longer, or open read-only."""
 
 
 class NilDeltaJournalError(JournalError, ValueError):

@@ -29,14 +29,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import datetime as _dt
 import itertools
 import logging
 import re
 import struct
-import time
 import uuid
-from collections.abc import AsyncGenerator, AsyncIterator, Coroutine
+from collections.abc import AsyncGenerator, AsyncIterator, Coroutine, Sequence
 from typing import IO, Any, TypeVar
+
+import crc32c
 
 from crs._errors import (
     InvalidArgumentError,
@@ -48,16 +50,14 @@ from crs._errors import (
     JournalUnavailableError,
     NilDeltaJournalError,
 )
-from crs._journal_shim import (
-    MAX_FRAME_BYTES,
+from crs._journal import (
+    MAX_RECORD_BYTES,
     DeltaOrError,
     JournalCodec,
     JournalStats,
-    default_codec,
-    read_frames,
-    seal,
-    unseal,
-    write_frame,
+    JsonCodec,
+    read_backup_stream,
+    write_backup_stream,
 )
 
 _T = TypeVar("_T")
@@ -140,7 +140,7 @@ class NATSJournalConfig:
         logger: Logger for warnings; default ``logging.getLogger("crs.nats")``.
         create_stream: Create (or update) the stream with `stream` limits when opening.
         stream: Stream limits used by `ensure_stream`.
-        codec: Journal codec; default the shared lossless codec of the local journal.
+        codec: How entries become payload bytes (default `JsonCodec`, as the local journal).
         connect_timeout: Seconds to wait for the first connection.
         request_timeout: Seconds to wait for a publish acknowledgement or an API reply.
         reconnect_wait: Seconds between reconnection attempts.
@@ -186,6 +186,25 @@ class NATSJournalConfig:
 # ---------------------------------------------------------------- the async journal
 
 
+def seal(payload: bytes) -> bytes:
+    """A NATS journal record: 4-byte big-endian CRC-32C of `payload`, then `payload`."""
+    return crc32c.crc32c(payload).to_bytes(4, "big") + payload
+
+
+def unseal(record: bytes, *, what: str) -> bytes:
+    """The payload of a record; `JournalCorruptedError` naming `what` if the CRC fails."""
+    if len(record) < 4:
+        raise JournalCorruptedError(f"{what}: record too short ({len(record)} bytes)")
+    stored = int.from_bytes(record[:4], "big")
+    payload = record[4:]
+    computed = crc32c.crc32c(payload)
+    if stored != computed:
+        raise JournalCorruptedError(
+            f"{what}: CRC-32C mismatch stored={stored:08x} computed={computed:08x}"
+        )
+    return payload
+
+
 def _checkpoint_record(seq: int) -> bytes:
     return seal(struct.pack(">Q", seq))
 
@@ -200,7 +219,7 @@ class AsyncNATSJournal:
     def __init__(self, config: NATSJournalConfig) -> None:
         config.validate()
         self._config = config
-        self._codec: JournalCodec = config.codec or default_codec()
+        self._codec: JournalCodec = config.codec if config.codec is not None else JsonCodec()
         self._log = config.logger or _log
         self._delta_subject = f"crs.{config.session_id}.delta"
         self._checkpoint_subject = f"crs.{config.session_id}.checkpoint"
@@ -216,7 +235,7 @@ class AsyncNATSJournal:
         self._last_seq = 0
         self._total_bytes = 0
         self._corrupted = 0
-        self._last_checkpoint_ms = 0
+        self._last_checkpoint: _dt.datetime | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- lifecycle
@@ -410,7 +429,7 @@ class AsyncNATSJournal:
 
     # ---- writing
 
-    async def append(self, delta: Any, *, msg_id: str | None = None) -> None:
+    async def append(self, delta: Any, *, msg_id: str | None = None) -> int:
         """Publish one entry and wait for the server's acknowledgement.
 
         Args:
@@ -418,38 +437,46 @@ class AsyncNATSJournal:
             msg_id: Idempotency key; a second append with the same key inside the stream's
                 duplicate window is dropped by the server. Default: a fresh unique id.
 
+        Returns:
+            The entry's stream sequence number (0 when it was kept in memory, degraded).
+
         Raises:
             NilDeltaJournalError: `delta` is None.
             JournalClosedError, JournalFullError, JournalUnavailableError.
         """
         if delta is None:
-            raise NilDeltaJournalError("delta must not be nil")
-        await self._append_records([(self._encode(delta), msg_id)])
+            raise NilDeltaJournalError("delta must not be None")
+        return await self._append_records([(self._encode(delta), msg_id)])
 
-    async def append_batch(self, deltas: list[Any]) -> None:
+    async def append_batch(self, deltas: Sequence[Any]) -> int:
         """Publish entries in order (pipelined, acknowledged before returning).
 
         Not atomic: JetStream has no multi-message transaction, so after a failure a prefix
         of the batch may be stored; retrying the same batch is not de-duplicated.
+
+        Returns:
+            The last entry's sequence number (0 when kept in memory, degraded).
         """
+        if isinstance(deltas, str | bytes) or not isinstance(deltas, Sequence):
+            raise InvalidArgumentError("deltas must be a sequence of entries")
         if not deltas:
             raise InvalidArgumentError("deltas must not be empty")
         records: list[tuple[bytes, str | None]] = []
         for i, delta in enumerate(deltas):
             if delta is None:
-                raise NilDeltaJournalError(f"delta at index {i} is nil")
+                raise NilDeltaJournalError(f"delta at index {i} must not be None")
             records.append((self._encode(delta), None))
-        await self._append_records(records)
+        return await self._append_records(records)
 
     def _encode(self, delta: Any) -> bytes:
-        record = seal(self._codec.encode(delta))
-        if len(record) > MAX_FRAME_BYTES:
+        payload = self._codec.encode(delta)
+        if len(payload) > MAX_RECORD_BYTES:
             raise InvalidArgumentError(
-                f"delta encodes to {len(record)} bytes; records are limited to {MAX_FRAME_BYTES}"
+                f"delta encodes to {len(payload)} bytes; the limit is {MAX_RECORD_BYTES}"
             )
-        return record
+        return seal(payload)
 
-    async def _append_records(self, records: list[tuple[bytes, str | None]]) -> None:
+    async def _append_records(self, records: list[tuple[bytes, str | None]]) -> int:
         self._check_open()
         size = sum(len(r) for r, _ in records)
         cfg = self._config
@@ -464,8 +491,9 @@ class AsyncNATSJournal:
                 await self._flush_pending()
             if self._pending or not self._connected:
                 self._degrade(items, None)
-                return
+                return 0
             done = 0
+            last = 0
             try:
                 # Pipelined: every publish is sent before the first acknowledgement is awaited;
                 # one connection keeps them in order, the server assigns increasing sequences.
@@ -475,13 +503,16 @@ class AsyncNATSJournal:
                 ]
                 for fut in futs:
                     ack = await fut
-                    self._last_seq = max(self._last_seq, int(ack.seq))
+                    last = int(ack.seq)
+                    self._last_seq = max(self._last_seq, last)
                     self._total_bytes += items[done][2]
                     done += 1
             except Exception as exc:
                 for fut in futs:
                     fut.cancel()
                 self._on_publish_error(exc, items[done:])
+                return 0
+            return last
 
     def _on_publish_error(self, exc: Exception, rest: list[tuple[str, bytes, int]]) -> None:
         nats = _nats()
@@ -548,15 +579,15 @@ class AsyncNATSJournal:
 
     # ---- reading
 
-    async def replay(self) -> list[Any]:
-        """All entries since the last checkpoint, in order, CRC-checked.
+    async def replay(self, after_seq: int = 0) -> list[Any]:
+        """All entries after the last checkpoint (and after `after_seq`), in order, CRC-checked.
 
         Raises:
             JournalCorruptedError: A record failed its CRC (unless `skip_corrupted_deltas`).
             JournalDegradedError: The server is unreachable.
         """
         out: list[Any] = []
-        async for chunk in self.replay_chunks():
+        async for chunk in self.replay_chunks(after_seq):
             for item in chunk:
                 if item.err is not None and not item.skipped:
                     raise item.err
@@ -564,21 +595,25 @@ class AsyncNATSJournal:
                     out.append(item.delta)
         return out
 
-    async def replay_stream(self) -> AsyncIterator[DeltaOrError]:
+    async def replay_stream(self, after_seq: int = 0) -> AsyncIterator[DeltaOrError]:
         """Yield a `DeltaOrError` per entry since the checkpoint; stops after the first error."""
-        async for chunk in self.replay_chunks():
+        async for chunk in self.replay_chunks(after_seq):
             for item in chunk:
                 yield item
 
-    async def replay_chunks(self, chunk: int = 512) -> AsyncGenerator[list[DeltaOrError]]:
+    async def replay_chunks(
+        self, after_seq: int = 0, chunk: int = 512
+    ) -> AsyncGenerator[list[DeltaOrError]]:
         """`replay_stream` in lists of up to `chunk` items (fewer loop hand-offs)."""
+        if isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0:
+            raise InvalidArgumentError("after_seq must be an int >= 0")
         self._check_open()
         if not self._connected:
             raise JournalDegradedError(
                 f"nats journal: cannot replay {self._delta_subject} while the server is unreachable"
             )
         async with self._guard("replay"):
-            start = await self._checkpoint_seq() + 1
+            start = max(await self._checkpoint_seq(), after_seq) + 1
             end = await self._last_subject_seq(self._delta_subject)
         if end < start:
             return
@@ -657,10 +692,11 @@ class AsyncNATSJournal:
 
     # ---- checkpoint, backup, restore, stats
 
-    async def checkpoint(self) -> None:
-        """Publish the last sequence to the checkpoint subject, then purge entries up to it.
+    async def checkpoint(self, seq: int | None = None) -> None:
+        """Publish `seq` (default: the last) to the checkpoint subject, then purge up to it.
 
         Raises:
+            InvalidArgumentError: `seq` is negative or above the last sequence number.
             JournalDegradedError: Entries are still held in memory (server unreachable).
         """
         self._check_open()
@@ -669,8 +705,14 @@ class AsyncNATSJournal:
                 "nats journal: cannot checkpoint while degraded; entries are held in memory"
             )
         async with self._lock, self._guard("checkpoint"):
-            seq = await self._last_subject_seq(self._delta_subject)
-            if seq == 0:
+            last = await self._last_subject_seq(self._delta_subject)
+            if seq is None:
+                seq = last
+            elif isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= last:
+                raise InvalidArgumentError(
+                    f"seq must be an int in 0..{last} (the last sequence number)"
+                )
+            if seq == 0 or seq <= await self._checkpoint_seq():
                 return
             await self._publish(
                 self._checkpoint_subject,
@@ -683,59 +725,63 @@ class AsyncNATSJournal:
                 )
             except Exception as exc:
                 self._log.warning("checkpoint purge of %s failed: %r", self._delta_subject, exc)
-            self._total_bytes = 0
-            self._last_checkpoint_ms = time.time_ns() // 1_000_000
+            if seq == last:
+                self._total_bytes = 0
+            self._last_checkpoint = _dt.datetime.now(_dt.UTC)
 
-    async def backup(self, w: IO[bytes]) -> int:
-        """Write every entry since the checkpoint as frames (4-byte BE length, record).
+    async def backup(self, stream: IO[bytes]) -> None:
+        """Write every live entry to `stream` in the portable backup format of every journal.
 
-        Returns:
-            The number of frames written.
+        Frames of a 4-byte big-endian length and a body (header, one per record, trailer; see
+        `crs._journal.write_backup_stream`). Entries are numbered 1..n in the backup (stream
+        sequences are shared by sessions), so a backup restores into any journal.
         """
-        n = 0
         self._check_open()
         if not self._connected:
             raise JournalDegradedError("nats journal: cannot back up while the server is away")
+        records: list[tuple[int, bytes]] = []
         async with self._guard("backup"):
             start = await self._checkpoint_seq() + 1
             end = await self._last_subject_seq(self._delta_subject)
-        if end < start:
-            return 0
-        async for _, data in self._read(start, end):
-            write_frame(w, data)
-            n += 1
-        return n
+        if end >= start:
+            async for seq, data in self._read(start, end):
+                try:
+                    payload = unseal(data, what=f"{self._delta_subject} seq {seq}")
+                except JournalCorruptedError:
+                    if not self._config.skip_corrupted_deltas:
+                        raise
+                    self._corrupted += 1
+                    continue
+                records.append((len(records) + 1, payload))
+        write_backup_stream(stream, 0, records)
 
-    async def restore(self, r: IO[bytes]) -> int:
-        """Publish the frames of a backup to this journal's subject, in order.
+    async def restore(self, stream: IO[bytes]) -> None:
+        """Replace this session's entries with a backup stream (from any journal).
 
-        Every record's CRC is checked before it is published; a corrupt one raises
-        `JournalCorruptedError` (or is skipped and counted with `skip_corrupted_deltas`).
-        Retrying a restore inside the duplicate window stores nothing twice.
+        The whole stream is read and checked (CRC-32C, sequence, trailer) before anything
+        changes; then the session's subjects are purged and the entries published in order.
 
-        Returns:
-            The number of entries published.
+        Raises:
+            JournalCorruptedError: The backup is truncated or fails a check; nothing changed.
         """
         self._check_open()
-        items: list[tuple[bytes, str | None]] = []
-        n = 0
-        for i, record in enumerate(read_frames(r)):
-            try:
-                unseal(record, what=f"backup frame {i}")
-            except JournalCorruptedError:
-                if not self._config.skip_corrupted_deltas:
-                    raise
-                self._corrupted += 1
-                continue
-            items.append((record, f"{self._config.session_id}.restore.{i}.{record[:4].hex()}"))
-            if len(items) >= 256:
-                await self._append_records(items)
-                n += len(items)
-                items = []
-        if items:
-            await self._append_records(items)
-            n += len(items)
-        return n
+        _, records = read_backup_stream(stream)
+        payloads = [payload for _, payload in records]
+        restore_id = uuid.uuid4().hex[:12]
+        async with self._guard("restore"):
+            async with self._lock:
+                for subject in (self._delta_subject, self._checkpoint_subject):
+                    await self._js.purge_stream(self._config.stream_name, subject=subject)
+                self._total_bytes = 0
+            for start in range(0, len(payloads), 256):
+                part = payloads[start : start + 256]
+                await self._append_records(
+                    [
+                        (seal(p), f"{self._config.session_id}.restore.{restore_id}.{start + k}")
+                        for k, p in enumerate(part)
+                    ]
+                )
+        self._corrupted = 0
 
     def is_available(self) -> bool:
         """True when the journal is open and not degraded."""
@@ -747,9 +793,10 @@ class AsyncNATSJournal:
 
     async def stats(self) -> JournalStats:
         """Counters; `total_deltas` comes from the stream's per-subject count when reachable."""
-        total = -1
+        total, cp = -1, 0
         if self._connected and not self._closed and self._js is not None:
             try:
+                cp = await self._checkpoint_seq()
                 info = await self._js.stream_info(
                     self._config.stream_name, subjects_filter=self._delta_subject
                 )
@@ -757,14 +804,15 @@ class AsyncNATSJournal:
             except Exception as exc:
                 self._log.debug("stream info failed: %r", exc)
         if total < 0:
-            total = self._last_seq
+            total = 0
         return JournalStats(
             total_deltas=total + len(self._pending),
             total_bytes=self._total_bytes + sum(p[2] for p in self._pending),
             last_seq_num=self._last_seq,
-            last_checkpoint=self._last_checkpoint_ms,
+            last_checkpoint=self._last_checkpoint,
             corrupted_count=self._corrupted,
             degraded=self._degraded,
+            checkpoint_seq=cp,
         )
 
 

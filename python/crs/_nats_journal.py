@@ -10,11 +10,11 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator
+from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator, Sequence
 from typing import IO, Any, TypeVar
 
 from crs._errors import JournalClosedError, JournalError
-from crs._journal_shim import DeltaOrError, JournalStats
+from crs._journal import DeltaOrError, JournalStats
 from crs._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
 
 _T = TypeVar("_T")
@@ -102,21 +102,30 @@ class NATSJournal:
         """Create the stream (file storage) or update its limits; see `NATSStreamConfig`."""
         return self._loop.run(self._aj.ensure_stream(stream), self._wait)
 
-    def append(self, delta: Any, *, msg_id: str | None = None) -> None:
-        """Publish one entry; returns once the server acknowledged it (or it was kept degraded)."""
-        self._loop.run(self._aj.append(delta, msg_id=msg_id), None)
+    def append(self, delta: Any, *, msg_id: str | None = None) -> int:
+        """Publish one entry once the server acknowledged it; return its sequence number.
 
-    def append_batch(self, deltas: list[Any]) -> None:
-        """Publish entries in order; returns once every one is acknowledged."""
-        self._loop.run(self._aj.append_batch(deltas), None)
+        Args:
+            delta: The entry (anything the codec encodes).
+            msg_id: Idempotency key: a retried append with the same key is stored once
+                (inside the stream's duplicate window). Default: a fresh unique id.
 
-    def replay(self) -> list[Any]:
-        """All entries since the last checkpoint, in order."""
-        return self._loop.run(self._aj.replay(), None)
+        Returns:
+            The stream sequence number, or 0 when the entry was kept in memory (degraded).
+        """
+        return self._loop.run(self._aj.append(delta, msg_id=msg_id), None)
 
-    def replay_stream(self) -> Iterator[DeltaOrError]:
-        """Iterate entries since the checkpoint in bounded memory (chunks of 512)."""
-        agen = self._aj.replay_chunks()
+    def append_batch(self, deltas: Sequence[Any]) -> int:
+        """Publish entries in order (pipelined; not atomic); return the last sequence number."""
+        return self._loop.run(self._aj.append_batch(deltas), None)
+
+    def replay(self, after_seq: int = 0) -> list[Any]:
+        """All entries after the checkpoint (and after `after_seq`), in order."""
+        return self._loop.run(self._aj.replay(after_seq), None)
+
+    def replay_stream(self, after_seq: int = 0) -> Iterator[DeltaOrError]:
+        """Iterate entries after the checkpoint in bounded memory (chunks of 512)."""
+        agen = self._aj.replay_chunks(after_seq)
         try:
             while True:
                 try:
@@ -127,17 +136,17 @@ class NATSJournal:
         finally:
             self._loop.run(agen.aclose(), self._wait)
 
-    def checkpoint(self) -> None:
-        """Publish the checkpoint sequence and purge the entries it covers."""
-        self._loop.run(self._aj.checkpoint(), self._wait)
+    def checkpoint(self, seq: int | None = None) -> None:
+        """Publish the checkpoint sequence (default: the last) and purge what it covers."""
+        self._loop.run(self._aj.checkpoint(seq), self._wait)
 
-    def backup(self, w: IO[bytes]) -> int:
-        """Write frames (4-byte BE length, record) of every entry since the checkpoint."""
-        return self._loop.run(self._aj.backup(w), None)
+    def backup(self, stream: IO[bytes]) -> None:
+        """Write the live entries in the portable backup format (frames: 4-byte length, body)."""
+        self._loop.run(self._aj.backup(stream), None)
 
-    def restore(self, r: IO[bytes]) -> int:
-        """Publish the frames of a backup to this journal; returns the entries published."""
-        return self._loop.run(self._aj.restore(r), None)
+    def restore(self, stream: IO[bytes]) -> None:
+        """Replace this session's entries with a backup stream (checked before any change)."""
+        self._loop.run(self._aj.restore(stream), None)
 
     def is_available(self) -> bool:
         """True when open and not degraded."""

@@ -1,0 +1,259 @@
+//! Record framing of the local journal (format version 1, `docs/journal-format.md`).
+//!
+//! A segment file is a 32-byte header followed by records. Each record is a 24-byte header
+//! (its own CRC-32C, payload length, sequence number, payload CRC-32C, flags) and its payload.
+//! Records of one atomic batch carry flags so that a batch is either replayed whole or not at
+//! all. This module frames records for appends and scans segment buffers for replay; it knows
+//! nothing about files, codecs or Python.
+
+/// Size of a record header in bytes.
+pub const RECORD_HEADER: usize = 24;
+/// Flag: more records of the same atomic batch follow this one.
+pub const FLAG_CONTINUES: u16 = 1;
+/// Flag: this record is not the first of its batch.
+pub const FLAG_NOT_FIRST: u16 = 2;
+const KNOWN_FLAGS: u16 = FLAG_CONTINUES | FLAG_NOT_FIRST;
+
+/// Why a scan stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// The buffer ended exactly at a record boundary.
+    End = 0,
+    /// `max_records` committed records were collected.
+    Limit = 1,
+    /// The buffer ends inside a record header or payload.
+    Incomplete = 2,
+    /// A record header of all zero bytes (preallocated space, or nothing written yet).
+    Zero = 3,
+    /// The record header fails its CRC (or has unknown flags).
+    BadHeader = 4,
+    /// The payload fails its CRC.
+    BadPayload = 5,
+    /// A valid record whose sequence number is not the expected one.
+    Gap = 6,
+    /// Valid records whose batch flags contradict each other.
+    BadBatch = 7,
+}
+
+/// The result of scanning a buffer from some offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scan {
+    /// `(payload_offset, payload_len)` of every committed record, in order.
+    pub records: Vec<(usize, usize)>,
+    /// Offset just after the last committed record (the start offset if none).
+    pub commit_pos: usize,
+    /// Offset of the record where scanning stopped (`buf.len()` on `End`).
+    pub stop_pos: usize,
+    /// Why scanning stopped.
+    pub stop: Stop,
+    /// The sequence number found at `stop_pos` when `stop` is `Gap`, else 0.
+    pub found_seq: u64,
+}
+
+/// A parsed record header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub len: usize,
+    pub seq: u64,
+    pub payload_crc: u32,
+    pub flags: u16,
+}
+
+fn u32_at(buf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([buf[at], buf[at + 1], buf[at + 2], buf[at + 3]])
+}
+
+/// Parses and checks the header at `pos`; `None` if it is not a valid header.
+fn header_at(buf: &[u8], pos: usize) -> Option<Header> {
+    let h = buf.get(pos..pos + RECORD_HEADER)?;
+    if u32_at(h, 0) != crc32c::crc32c(&h[4..]) {
+        return None;
+    }
+    let flags = u16::from_le_bytes([h[20], h[21]]);
+    if flags & !KNOWN_FLAGS != 0 || h[22] != 0 || h[23] != 0 {
+        return None;
+    }
+    let mut seq = [0u8; 8];
+    seq.copy_from_slice(&h[8..16]);
+    Some(Header {
+        len: u32_at(h, 4) as usize,
+        seq: u64::from_le_bytes(seq),
+        payload_crc: u32_at(h, 16),
+        flags,
+    })
+}
+
+/// Appends one framed record to `out`.
+pub fn encode_record(out: &mut Vec<u8>, seq: u64, flags: u16, payload: &[u8]) {
+    let mut h = [0u8; RECORD_HEADER];
+    h[4..8].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+    h[8..16].copy_from_slice(&seq.to_le_bytes());
+    h[16..20].copy_from_slice(&crc32c::crc32c(payload).to_le_bytes());
+    h[20..22].copy_from_slice(&flags.to_le_bytes());
+    let hcrc = crc32c::crc32c(&h[4..]);
+    h[0..4].copy_from_slice(&hcrc.to_le_bytes());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(payload);
+}
+
+/// Frames `payloads` as one unit starting at `first_seq`: a single record, or an atomic batch
+/// whose records carry the batch flags.
+pub fn encode_unit(first_seq: u64, payloads: &[&[u8]]) -> Vec<u8> {
+    let total: usize = payloads.iter().map(|p| p.len() + RECORD_HEADER).sum();
+    let mut out = Vec::with_capacity(total);
+    let last = payloads.len().saturating_sub(1);
+    for (i, p) in payloads.iter().enumerate() {
+        let mut flags = 0;
+        if i < last {
+            flags |= FLAG_CONTINUES;
+        }
+        if i > 0 {
+            flags |= FLAG_NOT_FIRST;
+        }
+        encode_record(&mut out, first_seq + i as u64, flags, p);
+    }
+    out
+}
+
+/// Scans records from `start`, expecting `expected_seq` first, and stops after `max_records`
+/// committed records (at a batch boundary) or at the first record that is not valid.
+///
+/// Only records of complete batches are committed: when the scan stops inside a batch,
+/// `commit_pos` is the offset where that batch began.
+pub fn scan(buf: &[u8], start: usize, expected_seq: u64, max_records: usize) -> Scan {
+    let mut records = Vec::new();
+    let mut committed = 0;
+    let mut commit_pos = start;
+    let mut pos = start;
+    let mut expected = expected_seq;
+    let mut in_batch = false;
+    let mut found_seq = 0;
+    let stop = loop {
+        if committed >= max_records && !in_batch {
+            break Stop::Limit;
+        }
+        if pos == buf.len() {
+            break Stop::End;
+        }
+        if buf.len() - pos < RECORD_HEADER {
+            break Stop::Incomplete;
+        }
+        let Some(h) = header_at(buf, pos) else {
+            if buf[pos..pos + RECORD_HEADER].iter().all(|&b| b == 0) {
+                break Stop::Zero;
+            }
+            break Stop::BadHeader;
+        };
+        let body = pos + RECORD_HEADER;
+        if buf.len() - body < h.len {
+            break Stop::Incomplete;
+        }
+        if h.seq != expected {
+            found_seq = h.seq;
+            break Stop::Gap;
+        }
+        if (h.flags & FLAG_NOT_FIRST != 0) != in_batch {
+            break Stop::BadBatch;
+        }
+        if crc32c::crc32c(&buf[body..body + h.len]) != h.payload_crc {
+            break Stop::BadPayload;
+        }
+        records.push((body, h.len));
+        pos = body + h.len;
+        expected += 1;
+        in_batch = h.flags & FLAG_CONTINUES != 0;
+        if !in_batch {
+            committed = records.len();
+            commit_pos = pos;
+        }
+    };
+    records.truncate(committed);
+    Scan {
+        records,
+        commit_pos,
+        stop_pos: pos,
+        stop,
+        found_seq,
+    }
+}
+
+/// Finds the first offset at or after `from` holding a valid record (header and payload CRCs
+/// match) that starts a batch or stands alone; returns the offset and its header.
+///
+/// Used to resynchronise after a corrupt record when corrupt records may be skipped.
+pub fn resync(buf: &[u8], from: usize) -> Option<(usize, Header)> {
+    let last = buf.len().checked_sub(RECORD_HEADER)?;
+    (from..=last).find_map(|pos| {
+        let h = header_at(buf, pos)?;
+        let body = pos + RECORD_HEADER;
+        let payload = buf.get(body..body.checked_add(h.len)?)?;
+        (h.flags & FLAG_NOT_FIRST == 0 && crc32c::crc32c(payload) == h.payload_crc)
+            .then_some((pos, h))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(seq: u64, payloads: &[&[u8]]) -> Vec<u8> {
+        encode_unit(seq, payloads)
+    }
+
+    #[test]
+    fn scans_what_it_encodes() {
+        let mut buf = unit(5, &[b"a"]);
+        buf.extend(unit(6, &[b"bb", b"ccc"]));
+        let s = scan(&buf, 0, 5, usize::MAX);
+        assert_eq!(s.stop, Stop::End);
+        assert_eq!(s.records.len(), 3);
+        let (off, len) = s.records[2];
+        assert_eq!(&buf[off..off + len], b"ccc");
+        assert_eq!(s.commit_pos, buf.len());
+    }
+
+    #[test]
+    fn a_torn_batch_is_not_committed() {
+        let mut buf = unit(1, &[b"a"]);
+        let first = buf.len();
+        buf.extend(unit(2, &[b"bb", b"ccc"]));
+        buf.truncate(buf.len() - 1);
+        let s = scan(&buf, 0, 1, usize::MAX);
+        assert_eq!(s.stop, Stop::Incomplete);
+        assert_eq!(s.records.len(), 1);
+        assert_eq!(s.commit_pos, first);
+    }
+
+    #[test]
+    fn detects_flips_zeros_and_gaps() {
+        let buf = unit(1, &[b"hello"]);
+        let mut bad = buf.clone();
+        bad[RECORD_HEADER + 1] ^= 1;
+        assert_eq!(scan(&bad, 0, 1, 10).stop, Stop::BadPayload);
+        bad = buf.clone();
+        bad[5] ^= 0x40;
+        assert_eq!(scan(&bad, 0, 1, 10).stop, Stop::BadHeader);
+        assert_eq!(scan(&[0u8; 40], 0, 1, 10).stop, Stop::Zero);
+        let s = scan(&buf, 0, 2, 10);
+        assert_eq!((s.stop, s.found_seq), (Stop::Gap, 1));
+    }
+
+    #[test]
+    fn limit_stops_at_a_batch_boundary() {
+        let mut buf = unit(1, &[b"a", b"b", b"c"]);
+        buf.extend(unit(4, &[b"d"]));
+        let s = scan(&buf, 0, 1, 1);
+        assert_eq!((s.stop, s.records.len()), (Stop::Limit, 3));
+    }
+
+    #[test]
+    fn resync_finds_the_next_unit() {
+        let mut buf = unit(1, &[b"first"]);
+        let second = buf.len();
+        buf.extend(unit(2, &[b"x", b"y"]));
+        buf[3] ^= 0xff;
+        let (pos, h) = resync(&buf, 1).unwrap();
+        assert_eq!((pos, h.seq), (second, 2));
+        assert!(resync(&buf, second + 1).is_none());
+    }
+}
