@@ -66,6 +66,9 @@ from crs._journal import (
     MemoryJournal,
     SyncPolicy,
 )
+
+# ---------------------------------------------------------------- live view
+from crs._journal_watch import StreamDelta, delta_to_stream_delta
 from crs._local_journal import FORMAT_VERSION as JOURNAL_FORMAT_VERSION
 from crs._local_journal import LocalJournal
 
@@ -196,11 +199,13 @@ __all__ = [
     "SimilarityMatch",
     "SnapshotStaleError",
     "StepRecord",
+    "StreamDelta",
     "SyncPolicy",
     "TooManyModifiedFilesError",
     "ToolParams",
     "UnknownQueryTypeError",
     "__version__",
+    "delta_to_stream_delta",
 ]
 
 

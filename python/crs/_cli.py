@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from crs import _core
+from crs import _core, _journal_watch
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true", help="print machine-readable JSON")
     demo.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
     demo.set_defaults(func=_cmd_demo)
+    _journal_watch.register(sub)
     return parser
 
 
