@@ -11,10 +11,10 @@ import contextlib
 import queue
 import threading
 from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator, Sequence
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from crs._errors import JournalClosedError, JournalError
-from crs._journal import DeltaOrError, JournalStats
+from crs._journal import DeltaOrError, Journal, JournalStats
 from crs._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
 
 _T = TypeVar("_T")
@@ -263,3 +263,10 @@ class JournalFollower:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+if TYPE_CHECKING:
+
+    def _is_a_journal(j: NATSJournal) -> Journal:
+        # mypy proves here that NATSJournal satisfies the Journal protocol.
+        return j
