@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from crs import NATSJournal, NATSJournalConfig, delta_to_stream_delta
+from crs._journal_watch import delta_to_stream_delta
+from crs._nats_journal import NATSJournal, NATSJournalConfig
 from nats_server import NatsServer, nats_server_binary
 
 deltas_mod = pytest.importorskip("crs._deltas")
@@ -36,26 +37,50 @@ class DeltaJsonCodec:
 
 
 def every_delta() -> list[Any]:
-    d = deltas_mod
-    from crs import ProofNumber, ProofStatus, SignalSource
+    """One delta of each of the eight types, with sources and timestamps set."""
+    from crs._analytics import AnalyticsRecord
 
-    proof = d.ProofDelta(
-        SignalSource.HARD, {"n1": ProofNumber(proof=3, disproof=4, status=ProofStatus.EXPANDED)}
+    from crs._types import (
+        Constraint,
+        ConstraintType,
+        HistoryEntry,
+        ProofNumber,
+        ProofStatus,
+        SignalSource,
     )
-    samples = [proof]
-    for name in (
-        "ConstraintDelta",
-        "SimilarityDelta",
-        "DependencyDelta",
-        "HistoryDelta",
-        "StreamingDelta",
-        "AnalyticsDelta",
-    ):
-        cls = getattr(d, name)
-        example = getattr(cls, "example", None)
-        samples.append(example() if callable(example) else None)
-    samples.append(d.CompositeDelta(proof, proof))
-    return [s for s in samples if s is not None]
+
+    d = deltas_mod
+    hard, soft = SignalSource.HARD, SignalSource.SOFT
+    proof = d.ProofDelta(
+        hard,
+        {"n1": ProofNumber(proof=3, disproof=4, status=ProofStatus.EXPANDED)},
+        timestamp=1_700_000_000_001,
+    )
+    constraint = d.ConstraintDelta(
+        soft,
+        add=[Constraint(id="c1", type=ConstraintType.ORDERING, nodes=("a", "b"), active=True)],
+        remove=["c0"],
+        timestamp=1_700_000_000_002,
+    )
+    similarity = d.SimilarityDelta(soft, {("a", "b"): 0.25}, timestamp=1_700_000_000_003)
+    dependency = d.DependencyDelta(
+        hard, add_edges=[("a", "b")], remove_edges=[("b", "c")], timestamp=1_700_000_000_004
+    )
+    history = d.HistoryDelta(
+        hard,
+        [HistoryEntry(id="h1", node_id="a", action="Grep", result="ok", metadata={"k": "v"})],
+        timestamp=1_700_000_000_005,
+    )
+    streaming = d.StreamingDelta(
+        soft, increments={"Grep": 3}, cardinality_items=["x", "y"], timestamp=1_700_000_000_006
+    )
+    analytics = d.AnalyticsDelta(
+        hard,
+        AnalyticsRecord(query_type="hotspots", query_time=5, result_count=2, execution_ms=1),
+        timestamp=1_700_000_000_007,
+    )
+    composite = d.CompositeDelta(proof, history, timestamp=1_700_000_000_008)
+    return [proof, constraint, similarity, dependency, history, streaming, analytics, composite]
 
 
 @pytest.fixture
@@ -78,4 +103,6 @@ def test_every_delta_type_round_trips(server: NatsServer) -> None:
     for i, delta in enumerate(got):
         assert delta.source() == deltas[i % len(deltas)].source()
         assert delta.timestamp() == deltas[i % len(deltas)].timestamp()
-        assert delta_to_stream_delta(delta, i + 1, delta.timestamp()).type == str(delta.type())
+        sd = delta_to_stream_delta(delta, i + 1, delta.timestamp())
+        assert sd.type == str(delta.type())
+        assert sd.summary.startswith(f"{delta.type()} delta from {delta.source()}")
