@@ -31,6 +31,7 @@ import contextlib
 import dataclasses
 import datetime as _dt
 import itertools
+import json
 import logging
 import re
 import struct
@@ -225,6 +226,7 @@ class AsyncNATSJournal:
         self._checkpoint_subject = f"crs.{config.session_id}.checkpoint"
         self._nc: Any = None
         self._js: Any = None
+        self._acks: _AckInbox
         self._lock = asyncio.Lock()
         self._closed = False
         self._connected = False
@@ -295,6 +297,7 @@ class AsyncNATSJournal:
             ) from exc
         self._nc.options["max_reconnect_attempts"] = -1
         self._js = self._nc.jetstream(timeout=cfg.request_timeout)
+        self._acks = _AckInbox(self._nc, cfg.stream_name)
         self._connected = True
         async with self._guard("open"):
             if cfg.create_stream:
@@ -494,19 +497,19 @@ class AsyncNATSJournal:
                 return 0
             done = 0
             last = 0
+            futs: list[asyncio.Future[Any]] = []
             try:
-                # Pipelined: every publish is sent before the first acknowledgement is awaited;
-                # one connection keeps them in order, the server assigns increasing sequences.
-                futs = [
-                    asyncio.ensure_future(self._publish(self._delta_subject, rec, mid))
-                    for mid, rec, _ in items
-                ]
-                for fut in futs:
-                    ack = await fut
-                    last = int(ack.seq)
-                    self._last_seq = max(self._last_seq, last)
-                    self._total_bytes += items[done][2]
-                    done += 1
+                # Pipelined: every publish is sent before the first acknowledgement is awaited,
+                # under one timer for the whole unit (a timer per message costs more than the
+                # publish). One connection keeps them in order; sequences increase.
+                for mid, rec, _ in items:
+                    futs.append(await self._acks.publish(self._delta_subject, rec, mid))
+                async with asyncio.timeout(self._config.request_timeout):
+                    for fut in futs:
+                        last = await fut
+                        self._last_seq = max(self._last_seq, last)
+                        self._total_bytes += items[done][2]
+                        done += 1
             except Exception as exc:
                 for fut in futs:
                     fut.cancel()
@@ -825,6 +828,60 @@ class AsyncNATSJournal:
             degraded=self._degraded,
             checkpoint_seq=cp,
         )
+
+
+class _AckInbox:
+    """Pipelined JetStream publishes: one reply subscription, a future per message.
+
+    nats-py's `publish_async` loses server errors (its reply handler raises instead of
+    failing the future, so a refused publish waits for the timeout); this resolves each
+    future with the stream sequence, or with the server's error.
+    """
+
+    def __init__(self, nc: Any, stream_name: str) -> None:
+        self._nc = nc
+        self._stream = stream_name
+        self._prefix = f"{nc.new_inbox()}."
+        self._futs: dict[str, asyncio.Future[int]] = {}
+        self._ids = itertools.count(1)
+        self._sub: Any = None
+
+    async def publish(self, subject: str, record: bytes, msg_id: str) -> asyncio.Future[int]:
+        if self._sub is None:
+            self._sub = await self._nc.subscribe(f"{self._prefix}*", cb=self._on_reply)
+        token = str(next(self._ids))
+        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._futs[token] = fut
+        fut.add_done_callback(lambda _: self._futs.pop(token, None))
+        headers = {"Nats-Msg-Id": msg_id, "Nats-Expected-Stream": self._stream}
+        await self._nc.publish(subject, record, reply=self._prefix + token, headers=headers)
+        return fut
+
+    async def _on_reply(self, msg: Any) -> None:
+        fut = self._futs.get(msg.subject[len(self._prefix) :])
+        if fut is None or fut.done():
+            return
+        errs = _nats().js.errors
+        if msg.headers and msg.headers.get("Status") == "503":
+            fut.set_exception(errs.NoStreamResponseError())
+            return
+        try:
+            resp = json.loads(msg.data)
+        except ValueError as exc:
+            fut.set_exception(exc)
+            return
+        err = resp.get("error")
+        if err:
+            cls = errs.ServiceUnavailableError if err.get("code") == 503 else errs.APIError
+            fut.set_exception(
+                cls(
+                    code=err.get("code"),
+                    description=err.get("description"),
+                    err_code=err.get("err_code"),
+                )
+            )
+            return
+        fut.set_result(int(resp["seq"]))
 
 
 class _NatsErrors:
