@@ -232,7 +232,7 @@ class AsyncNATSJournal:
         self._connected = False
         self._degraded = False
         self._pending: list[tuple[str, bytes, int]] = []  # (msg id, record, size), in order
-        self._writer_id = uuid.uuid4().hex[:16]
+        self._writer_id = uuid.uuid4().hex[:12]
         self._counter = itertools.count(1)
         self._last_seq = 0
         self._total_bytes = 0
@@ -297,7 +297,7 @@ class AsyncNATSJournal:
             ) from exc
         self._nc.options["max_reconnect_attempts"] = -1
         self._js = self._nc.jetstream(timeout=cfg.request_timeout)
-        self._acks = _AckInbox(self._nc, cfg.stream_name)
+        self._acks = _AckInbox(self._nc)
         self._connected = True
         async with self._guard("open"):
             if cfg.create_stream:
@@ -838,9 +838,8 @@ class _AckInbox:
     future with the stream sequence, or with the server's error.
     """
 
-    def __init__(self, nc: Any, stream_name: str) -> None:
+    def __init__(self, nc: Any) -> None:
         self._nc = nc
-        self._stream = stream_name
         self._prefix = f"{nc.new_inbox()}."
         self._futs: dict[str, asyncio.Future[int]] = {}
         self._ids = itertools.count(1)
@@ -853,7 +852,9 @@ class _AckInbox:
         fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._futs[token] = fut
         fut.add_done_callback(lambda _: self._futs.pop(token, None))
-        headers = {"Nats-Msg-Id": msg_id, "Nats-Expected-Stream": self._stream}
+        # Only the id: headers are stored with every message and parsed again on each replay
+        # (the subject already maps to exactly one stream).
+        headers = {"Nats-Msg-Id": msg_id}
         await self._nc.publish(subject, record, reply=self._prefix + token, headers=headers)
         return fut
 
