@@ -99,15 +99,17 @@ fn wal_scan<'py>(
     ))
 }
 
-/// The next valid record that starts a unit at or after `start`: `(offset, seq)`, or `None`.
+/// The next valid record (that starts a unit, if `unit_start`) at or after `start`:
+/// `(offset, seq)`, or `None`.
 #[pyfunction]
 fn wal_resync(
     py: Python<'_>,
     buf: &Bound<'_, pyo3::types::PyBytes>,
     start: usize,
+    unit_start: bool,
 ) -> Option<(usize, u64)> {
     let data = buf.as_bytes();
-    py.detach(|| crate::wal::resync(data, start).map(|(pos, h)| (pos, h.seq)))
+    py.detach(|| crate::wal::resync(data, start, unit_start).map(|(pos, h)| (pos, h.seq)))
 }
 
 fn register_wal(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -178,16 +178,17 @@ pub fn scan(buf: &[u8], start: usize, expected_seq: u64, max_records: usize) -> 
 }
 
 /// Finds the first offset at or after `from` holding a valid record (header and payload CRCs
-/// match) that starts a batch or stands alone; returns the offset and its header.
+/// match) that starts a batch or stands alone (any valid record if `unit_start` is false);
+/// returns the offset and its header.
 ///
 /// Used to resynchronise after a corrupt record when corrupt records may be skipped.
-pub fn resync(buf: &[u8], from: usize) -> Option<(usize, Header)> {
+pub fn resync(buf: &[u8], from: usize, unit_start: bool) -> Option<(usize, Header)> {
     let last = buf.len().checked_sub(RECORD_HEADER)?;
     (from..=last).find_map(|pos| {
         let h = header_at(buf, pos)?;
         let body = pos + RECORD_HEADER;
         let payload = buf.get(body..body.checked_add(h.len)?)?;
-        (h.flags & FLAG_NOT_FIRST == 0 && crc32c::crc32c(payload) == h.payload_crc)
+        ((!unit_start || h.flags & FLAG_NOT_FIRST == 0) && crc32c::crc32c(payload) == h.payload_crc)
             .then_some((pos, h))
     })
 }
@@ -252,8 +253,9 @@ mod tests {
         let second = buf.len();
         buf.extend(unit(2, &[b"x", b"y"]));
         buf[3] ^= 0xff;
-        let (pos, h) = resync(&buf, 1).unwrap();
+        let (pos, h) = resync(&buf, 1, true).unwrap();
         assert_eq!((pos, h.seq), (second, 2));
-        assert!(resync(&buf, second + 1).is_none());
+        assert!(resync(&buf, second + 1, true).is_none());
+        assert_eq!(resync(&buf, second + 1, false).unwrap().1.seq, 3);
     }
 }

@@ -300,3 +300,40 @@ def test_interrupted_restore_rolls_forward_or_back(tmp_path: Path) -> None:
         "CHECKPOINT",
         "LOCK",
     ]
+
+
+def test_json_decode_never_merges_foreign_payloads(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path)
+    with LocalJournal(cfg, crs.BytesCodec()) as j:
+        j.append(b'{"v":1,"e":[1')
+        j.append(b'2]},{"v":1,"e":3}')
+    with LocalJournal(cfg) as j, pytest.raises(crs.JournalCorruptedError, match="entry 1"):
+        j.replay()
+    # (One JSON parse over the joined payloads would read them as two valid entries.)
+
+
+def test_full_handler_decides_the_checkpoint(make: Factory) -> None:
+    j = make(max_journal_bytes=3000, auto_checkpoint=True)
+    covered: list[int] = []
+
+    def save_state() -> int:
+        covered.append(j.stats().last_seq_num)  # a real handler saves a backup here
+        return covered[-1]
+
+    j.set_full_handler(save_state)  # type: ignore[attr-defined]
+    for i in range(300):
+        j.append({"i": i, "pad": "x" * 20})
+    assert covered
+    assert j.stats().checkpoint_seq == covered[-1]
+    assert j.replay() == [{"i": i, "pad": "x" * 20} for i in range(covered[-1], 300)]
+
+
+def test_in_memory_local_journal_touches_no_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with LocalJournal(JournalConfig(session_id="m", in_memory=True)) as j:
+        j.append("x")
+        assert j.replay() == ["x"]
+        assert not j.is_degraded()
+    assert list(tmp_path.iterdir()) == []

@@ -53,7 +53,8 @@ def test_scan_and_resync_match_reference_on_damaged_buffers(
         data, 0, expected, max_records
     )
     start = cut % (len(data) + 1)
-    assert _core.wal_resync(data, start) == ref.resync(data, start)
+    for unit_start in (True, False):
+        assert _core.wal_resync(data, start, unit_start) == ref.resync(data, start, unit_start)
 
 
 @given(st.integers(1, 1000), units)

@@ -100,9 +100,7 @@ def test_watch_local_journal(tmp_path: Path) -> None:
     cfg = JournalConfig(path=str(tmp_path / "j"), session_id="s1")
     with LocalJournal(cfg) as j:
         j.append_batch(_entries(2))
-        proc = _watch(
-            "--path", str(tmp_path / "j"), "--session", "s1", "--max", "5", "--timeout", "30"
-        )
+        proc = _watch(str(tmp_path / "j"), "--max", "5", "--timeout", "30")
         for e in _entries(5)[2:]:
             j.append(e)  # appended while the watcher runs (another process)
         out, err = proc.communicate(timeout=60)
@@ -117,7 +115,11 @@ def test_watch_needs_one_source() -> None:
     proc = _watch("--session", "s1")
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2
-    assert "exactly one" in err
+    assert "not both" in err
+    proc = _watch("--nats", "nats://127.0.0.1:1")
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert "--session" in err
 
 
 @pytest.mark.skipif(nats_server_binary() is None, reason="nats-server missing")

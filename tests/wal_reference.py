@@ -73,7 +73,7 @@ def scan(
     return records[:committed], commit_pos, pos, stop, found
 
 
-def resync(buf: bytes, start: int) -> tuple[int, int] | None:
+def resync(buf: bytes, start: int, unit_start: bool) -> tuple[int, int] | None:
     """Same contract as `crs._core.wal_resync`."""
     for pos in range(start, len(buf) - HEADER.size + 1):
         h = _header(buf, pos)
@@ -81,7 +81,7 @@ def resync(buf: bytes, start: int) -> tuple[int, int] | None:
             continue
         length, seq, pcrc, flags = h
         body = pos + HEADER.size
-        whole = body + length <= len(buf) and not flags & NOT_FIRST
+        whole = body + length <= len(buf) and not (unit_start and flags & NOT_FIRST)
         if whole and crc32c.crc32c(buf[body : body + length]) == pcrc:
             return pos, seq
     return None

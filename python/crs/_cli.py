@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from crs import _core, _journal_watch
+from crs import _core, _journal_cli, _journal_watch
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--json", action="store_true", help="print machine-readable JSON")
     demo.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
     demo.set_defaults(func=_cmd_demo)
-    _journal_watch.register(sub)
+    _journal_cli.register(sub)
+    _journal_watch.register(sub)  # adds `watch` to `crs journal`
     return parser
 
 

@@ -28,5 +28,5 @@ def wal_scan(
 ) -> tuple[list[bytes], int, int, int, int]:
     """Scan records: `(payloads, commit_pos, stop_pos, stop, found_seq)`."""
 
-def wal_resync(buf: bytes, start: int) -> tuple[int, int] | None:
-    """The next valid unit-starting record at or after `start`: `(offset, seq)`."""
+def wal_resync(buf: bytes, start: int, unit_start: bool) -> tuple[int, int] | None:
+    """The next valid record (unit-starting if asked) at or after `start`: `(offset, seq)`."""

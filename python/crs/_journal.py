@@ -19,7 +19,7 @@ import logging
 import math
 import struct
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Protocol, Self, runtime_checkable
@@ -208,7 +208,11 @@ class DeltaOrError:
 
 
 class JournalCodec(Protocol):
-    """Turns journal entries into payload bytes and back. Decoding returns a fresh object."""
+    """Turns journal entries into payload bytes and back. Decoding returns a fresh object.
+
+    A codec may also define `decode_many(payloads: list[bytes]) -> list[Any]`, decoding a run
+    of payloads at once (raising `JournalCorruptedError` if any is bad); `replay` uses it.
+    """
 
     def encode(self, entry: Any) -> bytes:
         """Encode one entry; raise `InvalidArgumentError` if it cannot be journaled."""
@@ -266,6 +270,10 @@ class BytesCodec:
     def decode(self, data: bytes) -> Any:
         """Return the payload itself."""
         return data
+
+    def decode_many(self, payloads: list[bytes]) -> list[Any]:
+        """Return the payloads themselves."""
+        return payloads
 
 
 @runtime_checkable
@@ -441,6 +449,20 @@ class JournalBase:
         self._state = _State.OPEN
         self._corrupted = 0
         self._last_checkpoint: _dt.datetime | None = None
+        self._full_handler: Callable[[], int | None] | None = None
+
+    def set_full_handler(self, handler: Callable[[], int | None] | None) -> None:
+        """Set what `auto_checkpoint` calls when the size limit is reached.
+
+        The handler persists the state elsewhere (e.g. a backup) and returns the sequence
+        number that state covers; the journal then checkpoints there. Without a handler (or
+        when it returns None) the journal checkpoints at its last sequence number.
+        """
+        self._full_handler = handler
+
+    def _full_checkpoint_seq(self, last: int) -> int:
+        seq = self._full_handler() if self._full_handler is not None else None
+        return last if seq is None else _check_seq(seq, last)
 
     # -- lifecycle
 
@@ -555,13 +577,14 @@ class JournalBase:
         self._check_open()
         out: list[Any] = []
         decode = self._codec.decode
+        decode_many = getattr(self._codec, "decode_many", None)
         for item in self._iter_chunks(after_seq):
             if isinstance(item, DeltaOrError):
                 continue
             first, payloads = item
             mark = len(out)
             try:
-                out.extend(map(decode, payloads))
+                out.extend(map(decode, payloads) if decode_many is None else decode_many(payloads))
             except JournalError:
                 del out[mark:]  # redo this run one by one, skipping (or raising on) bad ones
                 for i, payload in enumerate(payloads):
@@ -623,7 +646,7 @@ class MemoryJournal(JournalBase):
             limit = self._config.max_journal_bytes
             if limit and self._bytes + size > limit:
                 if self._config.auto_checkpoint:
-                    self._checkpoint_locked(self._seq)
+                    self._checkpoint_locked(self._full_checkpoint_seq(self._seq))
                 if self._bytes + size > limit:
                     raise JournalFullError(
                         f"journal size limit exceeded ({self._bytes} + {size} bytes > "

@@ -222,12 +222,17 @@ def watch(
 
 def _cmd_watch(args: argparse.Namespace) -> int:
     if bool(args.path) == bool(args.nats):
-        print("crs journal watch: give exactly one of --path DIR or --nats URL", file=sys.stderr)
+        print(
+            "crs journal watch: give a journal directory or --nats URL, not both", file=sys.stderr
+        )
+        return 2
+    if args.nats and not args.session:
+        print("crs journal watch: --nats needs --session ID", file=sys.stderr)
         return 2
     if args.path:
-        items = follow_local(args.path, args.session, args.after_seq, args.interval)
+        items = follow_local(args.path, args.session or "cli", args.after, args.interval)
     else:
-        items = follow_nats(args.nats, args.session, args.stream, args.after_seq, args.interval)
+        items = follow_nats(args.nats, args.session, args.stream, args.after, args.interval)
 
     def emit(line: str) -> None:
         print(line, flush=True)
@@ -257,11 +262,11 @@ def register(subparsers: Any) -> None:
         "watch",
         help="follow a journal and print one StreamDelta JSON line per committed entry",
     )
-    p.add_argument("--path", help="local journal directory")
-    p.add_argument("--nats", help="NATS server URL (e.g. nats://127.0.0.1:4222)")
-    p.add_argument("--session", required=True, help="session id of the journal")
+    p.add_argument("path", nargs="?", help="local journal directory")
+    p.add_argument("--nats", help="NATS server URL (e.g. nats://127.0.0.1:4222) instead")
+    p.add_argument("--session", help="session id of the NATS journal")
     p.add_argument("--stream", default="CRS_DELTAS", help="JetStream stream (default CRS_DELTAS)")
-    p.add_argument("--after-seq", type=int, default=0, help="start after this sequence number")
+    p.add_argument("--after", type=int, default=0, help="start after this sequence number")
     p.add_argument("--interval", type=float, default=0.2, help="poll interval in seconds")
     p.add_argument("--max", type=int, default=0, help="stop after this many entries (0: never)")
     p.add_argument(

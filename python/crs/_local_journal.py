@@ -168,11 +168,13 @@ class LocalJournal(JournalBase):
         self._torn = 0
         self._failed: str | None = None
         self._memory: MemoryJournal | None = None
-        self._full_handler: Callable[[], int | None] | None = None
         self._cond = threading.Condition(threading.Lock())
         self._written = 0  # bytes written this session; `_synced` trails it (group commit)
         self._synced = 0
         self._syncing = False
+        if config.in_memory:
+            self._memory = MemoryJournal(config, self._codec)
+            return
         try:
             self._open()
         except JournalError:
@@ -251,7 +253,8 @@ class LocalJournal(JournalBase):
         """Remove a last segment whose creation was interrupted (no valid header, no data)."""
         while self._segments:
             path = self._segments[-1].path
-            data = path.read_bytes()[: SEGMENT_HEADER.size]
+            with open(path, "rb") as f:
+                data = f.read(SEGMENT_HEADER.size)
             try:
                 _parse_segment_header(data, path)
                 return
@@ -276,9 +279,11 @@ class LocalJournal(JournalBase):
         next_seq = first + len(payloads)
         end = commit
         if stop != _END and not _is_torn(data, stop, stop_pos):
-            if not self._config.skip_corrupted_deltas:
+            if not (self._config.skip_corrupted_deltas or self._read_only):
                 raise self._damage(last.path, stop, commit, next_seq, found)
-            next_seq = self._last_valid_seq(data, stop_pos, next_seq)
+            # Readers report the damage on replay. The damaged record held seq `next_seq`
+            # at least, so appends go after it.
+            next_seq = self._last_valid_seq(data, stop_pos, next_seq + 1)
             end = len(data)  # the damaged segment is left as it is; appends go to a new one
         written = len(data.rstrip(b"\0"))
         if written > end:
@@ -303,11 +308,10 @@ class LocalJournal(JournalBase):
             os.fsync(fd)
 
     def _last_valid_seq(self, data: bytes, pos: int, next_seq: int) -> int:
-        """The sequence number after the last valid record at or after `pos` (skip mode)."""
-        while (hit := _core.wal_resync(data, pos + 1)) is not None:
-            offset, seq = hit
-            payloads, _, pos, _, _ = _core.wal_scan(data, offset, seq, 1 << 62)
-            next_seq = max(next_seq, seq + len(payloads))
+        """The sequence number after the last valid record after `pos` (damaged segment)."""
+        while (hit := _core.wal_resync(data, pos + 1, False)) is not None:
+            pos, seq = hit
+            next_seq = max(next_seq, seq + 1)
         return next_seq
 
     def _read_checkpoint(self) -> int:
@@ -355,10 +359,16 @@ class LocalJournal(JournalBase):
         """Seal the active segment and start a new one at the next sequence number."""
         fd = self._create_segment(self._next_seq)
         old = self._fd
-        os.fdatasync(old)
-        if os.fstat(old).st_size > self._end:
-            os.ftruncate(old, self._end)
-        os.fsync(old)
+        try:
+            os.fdatasync(old)
+            if os.fstat(old).st_size > self._end:
+                os.ftruncate(old, self._end)
+            os.fsync(old)
+        except BaseException:
+            os.close(fd)  # keep the old segment active; a later roll creates the new one again
+            with contextlib.suppress(OSError):
+                self._seg_path(self._next_seq).unlink()
+            raise
         os.close(old)
         self._fd = fd
         self._segments.append(_Segment(self._next_seq, self._seg_path(self._next_seq)))
@@ -368,15 +378,6 @@ class LocalJournal(JournalBase):
             self._synced = self._written
 
     # ---------------------------------------------------------------- appends
-
-    def set_full_handler(self, handler: Callable[[], int | None] | None) -> None:
-        """Set what `auto_checkpoint` calls when the size limit is reached.
-
-        The handler persists the state elsewhere (e.g. a backup) and returns the sequence
-        number that state covers; the journal then checkpoints there. None (or no handler)
-        checkpoints at the last sequence number.
-        """
-        self._full_handler = handler
 
     def _write_unit(self, payloads: list[bytes]) -> int:
         if self._memory is not None:
@@ -422,8 +423,7 @@ class LocalJournal(JournalBase):
         if not limit or self._total + size <= limit:
             return
         if self._config.auto_checkpoint:
-            seq = self._full_handler() if self._full_handler else None
-            seq = self._next_seq - 1 if seq is None else seq
+            seq = self._full_checkpoint_seq(self._next_seq - 1)
             self._log.warning("journal: size limit reached; automatic checkpoint at seq %d", seq)
             if self._end > SEGMENT_HEADER.size and seq >= self._next_seq - 1:
                 self._guard_os("start a new segment in", self._roll)
@@ -574,13 +574,13 @@ class LocalJournal(JournalBase):
                 continue
             if stop == _END and commit == len(data):
                 return expected
-            if stop == _ZERO and commit == stop_pos and _zero_from(data, stop_pos):
-                return expected
+            if stop in (_ZERO, _INCOMPLETE) and commit == stop_pos and _zero_from(data, commit):
+                return expected  # preallocated space left by a crash while sealing
             if not self._config.skip_corrupted_deltas:
                 raise self._damage(seg.path, stop, commit, expected, found)
-            hit = _core.wal_resync(data, stop_pos + 1)
+            hit = _core.wal_resync(data, stop_pos + 1, True)
             while hit is not None and hit[1] < expected:
-                hit = _core.wal_resync(data, hit[0] + 1)
+                hit = _core.wal_resync(data, hit[0] + 1, True)
             if hit is None:
                 yield from self._skipped(expected, upto, start, f"{seg.path}: damaged records")
                 return upto
@@ -742,7 +742,7 @@ class LocalJournal(JournalBase):
 
     def is_degraded(self) -> bool:
         """True when the journal could not be opened and runs in memory."""
-        return self._memory is not None
+        return self._memory is not None and not self._config.in_memory
 
     @property
     def path(self) -> Path:

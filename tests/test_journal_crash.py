@@ -1,0 +1,105 @@
+"""Crash test: a forked child appends to a LocalJournal while the parent SIGKILLs it at random.
+
+Every append the child acknowledged (on a pipe, after `append` returned) must be replayed,
+nothing unacknowledged may show up half-written, and batches are all or nothing. Runs:
+`CRS_CRASH_RUNS` (default 200).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crs import JournalConfig, LocalJournal
+
+RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))
+POLICIES = ["always", "batch", "none"]
+
+
+def config(path: Path, policy: str) -> JournalConfig:
+    return JournalConfig(
+        path=str(path),
+        session_id="crash",
+        sync_policy=policy,
+        segment_bytes=16 * 1024,
+        preallocate=True,
+        lock_timeout=5.0,
+    )
+
+
+def entry(run: int, k: int, first: int, n: int) -> dict[str, Any]:
+    return {"run": run, "k": k, "batch": first, "n": n, "pad": "x" * ((k * 37) % 300)}
+
+
+def child(path: Path, run: int, w: int) -> None:
+    try:
+        j = LocalJournal(config(path, POLICIES[run % 3]))
+        rnd = random.Random(run)
+        k = 0
+        while True:
+            n = rnd.choice([1, 1, 1, 2, 5, 9])
+            batch = [entry(run, k + i, k, n) for i in range(n)]
+            last = j.append(batch[0]) if n == 1 else j.append_batch(batch)
+            k += n
+            os.write(w, f"{last} {k}\n".encode())
+    finally:
+        os._exit(1)
+
+
+def verify(path: Path, acked: dict[int, tuple[int, int]]) -> int:
+    """Check the journal against the acknowledgements of every run so far."""
+    with LocalJournal(config(path, "always")) as j:
+        entries = j.replay()
+    per_run: dict[int, list[dict[str, Any]]] = {}
+    for e in entries:
+        per_run.setdefault(e["run"], []).append(e)
+    for run, es in per_run.items():
+        for k, e in enumerate(es):
+            assert e == entry(run, k, e["batch"], e["n"]), f"run {run}: entry {k} is wrong"
+        last = es[-1]
+        assert last["batch"] + last["n"] == len(es), f"run {run}: a batch was cut"
+    for run, (seq, k) in acked.items():
+        assert len(per_run.get(run, [])) >= k, f"run {run}: acknowledged entries lost"
+        e = entries[seq - 1]
+        assert (e["run"], e["k"]) == (run, k - 1), f"run {run}: seq {seq} holds another entry"
+    return len(entries)
+
+
+@pytest.mark.slow
+def test_acknowledged_appends_survive_sigkill(tmp_path: Path) -> None:
+    rnd = random.Random(1234)
+    acked: dict[int, tuple[int, int]] = {}
+    path = tmp_path
+    kills_during_work = 0
+    started = time.monotonic()
+    for run in range(RUNS):
+        if run % 20 == 0:  # a fresh journal now and then keeps verification cheap
+            path = tmp_path / f"j{run // 20}"
+            acked = {}
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            child(path, run, w)
+        os.close(w)
+        time.sleep(rnd.uniform(0.0, 0.025))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        with os.fdopen(r, "rb") as f:
+            lines = f.read().decode().split("\n")
+        done = [tuple(map(int, ln.split())) for ln in lines if ln.count(" ") == 1]
+        if done:
+            kills_during_work += 1
+            seq, k = done[-1]
+            acked[run] = (seq, k)
+        verify(path, acked)
+    assert kills_during_work >= RUNS // 2, "the child was rarely killed while appending"
+    elapsed = time.monotonic() - started
+    print(f"crash runs: {RUNS}, killed while appending: {kills_during_work}, {elapsed:.1f} s")
+    assert elapsed < 60 + RUNS * 0.25
