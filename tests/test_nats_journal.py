@@ -521,3 +521,24 @@ def test_async_journal(server: NatsServer) -> None:
             await j.close()
 
     assert asyncio.run(go()) == [entry(i) for i in range(6)]
+
+
+def test_follower_resumes_after_server_restart(server: NatsServer) -> None:
+    writer = NATSJournal(cfg(server, "ha", allow_degraded=True, request_timeout=1.0))
+    reader = NATSJournal(cfg(server, "ha"))
+    seen: list[int] = []
+    follower = reader.follow(lambda item: seen.append(item.seq_num))
+    writer.append_batch([entry(i) for i in range(50)])
+    wait_until(lambda: len(seen) == 50)
+    server.kill()
+    writer.append_batch([entry(i) for i in range(50, 60)])  # kept in memory, degraded
+    server.start()
+    wait_until(lambda: not writer.is_degraded())
+    writer.append_batch([entry(i) for i in range(60, 80)])
+    expected = [x.seq_num for x in writer.replay_stream()]
+    wait_until(lambda: len(seen) >= len(expected), timeout=30)
+    follower.stop()
+    assert seen == expected
+    assert len(expected) == 80
+    reader.close()
+    writer.close()
