@@ -542,3 +542,26 @@ def test_follower_resumes_after_server_restart(server: NatsServer) -> None:
     assert len(expected) == 80
     reader.close()
     writer.close()
+
+
+def test_degraded_memory_is_bounded_by_max_journal_bytes(server: NatsServer) -> None:
+    j = NATSJournal(cfg(server, allow_degraded=True, max_journal_bytes=3000, request_timeout=1.0))
+    j.append(entry(0))
+    server.kill()
+    seqs: list[int] = []
+
+    def fill() -> None:
+        while True:
+            seqs.append(j.append(entry(len(seqs) + 1)))
+
+    with pytest.raises(JournalFullError, match="max_journal_bytes"):
+        fill()
+    kept = len(seqs)
+    assert set(seqs) == {0}  # held in memory: no sequence number yet
+    assert j.is_degraded()
+    assert 0 < kept < 100
+    assert j.stats().total_bytes <= 3000
+    server.start()
+    wait_until(lambda: not j.is_degraded())
+    assert j.replay() == [entry(i) for i in range(kept + 1)]
+    j.close()

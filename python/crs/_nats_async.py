@@ -36,6 +36,7 @@ import logging
 import re
 import struct
 import uuid
+from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Coroutine, Sequence
 from typing import IO, Any, TypeVar
 
@@ -231,7 +232,8 @@ class AsyncNATSJournal:
         self._closed = False
         self._connected = False
         self._degraded = False
-        self._pending: list[tuple[str, bytes, int]] = []  # (msg id, record, size), in order
+        self._pending: deque[tuple[str, bytes, int]] = deque()  # (msg id, record, size)
+        self._pending_bytes = 0
         self._writer_id = uuid.uuid4().hex[:12]
         self._counter = itertools.count(1)
         self._last_seq = 0
@@ -483,9 +485,11 @@ class AsyncNATSJournal:
         self._check_open()
         size = sum(len(r) for r, _ in records)
         cfg = self._config
-        if cfg.max_journal_bytes > 0 and self._total_bytes + size > cfg.max_journal_bytes:
+        # Entries held in memory (degraded) count too, so an outage cannot grow memory past it.
+        held = self._total_bytes + self._pending_bytes
+        if cfg.max_journal_bytes > 0 and held + size > cfg.max_journal_bytes:
             raise JournalFullError(
-                f"journal holds {self._total_bytes} bytes, the batch needs {size} more and "
+                f"journal holds {held} bytes, the batch needs {size} more and "
                 f"max_journal_bytes is {cfg.max_journal_bytes}; checkpoint it or raise the limit"
             )
         items = [(mid or self._next_msg_id(), rec, len(rec)) for rec, mid in records]
@@ -549,6 +553,7 @@ class AsyncNATSJournal:
             )
         self._degraded = True
         self._pending.extend(items)
+        self._pending_bytes += sum(size for _, _, size in items)
 
     async def _flush_pending(self) -> None:
         """Publish entries kept in degraded mode, in order, with their original ids."""
@@ -557,11 +562,12 @@ class AsyncNATSJournal:
             try:
                 ack = await self._publish(self._delta_subject, rec, mid)
             except Exception as exc:
-                nats = _nats()
-                if isinstance(exc, OSError | TimeoutError | nats.errors.Error):
-                    return
-                raise
-            self._pending.pop(0)
+                # Stay degraded (the entries stay in memory, in order); retried on the next
+                # append or reconnection.
+                self._log.warning("nats journal %s: flush failed: %r", self._delta_subject, exc)
+                return
+            self._pending.popleft()
+            self._pending_bytes -= size
             self._last_seq = max(self._last_seq, int(ack.seq))
             self._total_bytes += size
         if not self._pending and self._degraded and self._connected:
@@ -821,7 +827,7 @@ class AsyncNATSJournal:
             total = 0
         return JournalStats(
             total_deltas=total + len(self._pending),
-            total_bytes=self._total_bytes + sum(p[2] for p in self._pending),
+            total_bytes=self._total_bytes + self._pending_bytes,
             last_seq_num=self._last_seq,
             last_checkpoint=self._last_checkpoint,
             corrupted_count=self._corrupted,

@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import queue
 import threading
+import time
+import weakref
 from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
@@ -82,6 +84,7 @@ class NATSJournal:
             self._loop.stop()
             raise
         self._config = config
+        self._followers: weakref.WeakSet[JournalFollower] = weakref.WeakSet()
         self._wait = config.request_timeout * 4 + config.connect_timeout
 
     def __repr__(self) -> str:
@@ -172,26 +175,27 @@ class NATSJournal:
         With `callback`, a thread calls it for each entry in order; without, iterate the
         returned `JournalFollower`. Stop it with `stop()` (or a ``with`` block).
         """
-        return JournalFollower(self, callback, from_seq)
+        follower = JournalFollower(self, callback, from_seq)
+        self._followers.add(follower)
+        return follower
 
     def close(self) -> None:
         """Close the connection and stop the private loop. Idempotent."""
         if self._aj._closed:
             return
+        for follower in list(self._followers):
+            follower.stop()
         try:
             self._loop.run(self._aj.close(), self._wait)
         finally:
             self._loop.stop()
 
 
-_STOP = object()
-
-
 class JournalFollower:
     """A live subscription to a journal's entries (a read replica's feed).
 
     Iterate it (``for item in follower``) or give `NATSJournal.follow` a callback. Items are
-    `DeltaOrError`s, in sequence order.
+    `DeltaOrError`s, in sequence order. Closing the journal stops its followers.
     """
 
     def __init__(
@@ -201,8 +205,9 @@ class JournalFollower:
         from_seq: int,
     ) -> None:
         self._journal = journal
-        self._queue: queue.Queue[Any] = queue.Queue(maxsize=4096)
-        self._stopped = threading.Event()
+        # Bounded: a slow consumer slows the reader (and the server) instead of growing memory.
+        self._queue: queue.Queue[DeltaOrError] = queue.Queue(maxsize=4096)
+        self._ended = threading.Event()
         self.last_seq = 0
         self._future = asyncio.run_coroutine_threadsafe(self._pump(from_seq), journal._loop.loop)
         self._thread: threading.Thread | None = None
@@ -212,38 +217,42 @@ class JournalFollower:
             )
             self._thread.start()
 
+    async def _put(self, item: DeltaOrError) -> None:
+        while True:
+            try:
+                self._queue.put_nowait(item)
+                return
+            except queue.Full:
+                await asyncio.sleep(0.01)  # never block the journal's loop
+
     async def _pump(self, from_seq: int) -> None:
-        loop = asyncio.get_running_loop()
         try:
             async for item in self._journal._aj.follow(from_seq):
-                # A bounded queue: a slow consumer slows the reader instead of growing memory.
-                await loop.run_in_executor(None, self._queue.put, item)
+                await self._put(item)
         except Exception as exc:
-            self._queue.put(DeltaOrError(err=exc))
+            await self._put(DeltaOrError(err=exc))
         finally:
-            try:
-                self._queue.put_nowait(_STOP)
-            except queue.Full:
-                self._stopped.set()
+            self._ended.set()
 
     def _dispatch(self, callback: Callable[[DeltaOrError], None]) -> None:
         for item in self:
             callback(item)
 
     def get(self, timeout: float | None = None) -> DeltaOrError | None:
-        """The next entry, or None when `timeout` passes or the follower stopped."""
-        if self._stopped.is_set() and self._queue.empty():
-            return None
-        try:
-            item = self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if item is _STOP:
-            self._stopped.set()
-            return None
-        self.last_seq = max(self.last_seq, item.seq_num)
-        result: DeltaOrError = item
-        return result
+        """The next entry; None when `timeout` passes, or once stopped and drained."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            wait = 0.1 if deadline is None else max(0.0, min(0.1, deadline - time.monotonic()))
+            try:
+                item = self._queue.get(timeout=wait)
+            except queue.Empty:
+                if self._ended.is_set() and self._queue.empty():
+                    return None
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
+                continue
+            self.last_seq = max(self.last_seq, item.seq_num)
+            return item
 
     def __iter__(self) -> Iterator[DeltaOrError]:
         while True:
@@ -255,6 +264,7 @@ class JournalFollower:
     def stop(self) -> None:
         """Stop following (idempotent); iteration ends after the queued entries."""
         self._future.cancel()
+        self._ended.wait(5.0)
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(5.0)
 
