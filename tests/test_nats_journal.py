@@ -109,7 +109,14 @@ def test_round_trip_and_reopen(server: NatsServer) -> None:
         entries.append(entry(99))
     # A new journal (another process would do the same) sees everything, in order.
     with NATSJournal(cfg(server)) as j2:
+        t0 = time.monotonic()
         assert j2.replay() == entries
+        # Replay stops at the subject's last sequence: no idle wait (the Go journal waits 1 s).
+        assert time.monotonic() - t0 < 0.5
+        with NATSJournal(cfg(server, "empty")) as empty:
+            t0 = time.monotonic()
+            assert empty.replay() == []
+            assert time.monotonic() - t0 < 0.5
         assert [x.seq_num for x in j2.replay_stream()] == list(range(1, len(entries) + 1))
 
 
