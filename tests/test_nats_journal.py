@@ -572,3 +572,41 @@ def test_degraded_memory_is_bounded_by_max_journal_bytes(server: NatsServer) -> 
     wait_until(lambda: not j.is_degraded())
     assert j.replay() == [entry(i) for i in range(kept + 1)]
     j.close()
+
+
+def test_nats_py_is_imported_lazily_with_an_install_hint() -> None:
+    code = (
+        "import sys\n"
+        "import crs\n"
+        "assert 'nats' not in sys.modules, 'import crs must not import nats-py'\n"
+        "sys.modules['nats'] = None  # as if the extra were not installed\n"
+        "try:\n"
+        "    crs.NATSJournal(crs.NATSJournalConfig(session_id='s'))\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert "pip install 'crs-agent[nats]'" in out.stdout
+
+
+def test_async_follow(server: NatsServer) -> None:
+    async def go() -> list[Any]:
+        writer = await AsyncNATSJournal.open(cfg(server, "af"))
+        reader = await AsyncNATSJournal.open(cfg(server, "af"))
+        try:
+            await writer.append_batch([entry(i) for i in range(3)])
+            got: list[Any] = []
+            async for item in reader.follow():
+                got.append(item.delta)
+                if len(got) == 3:
+                    await writer.append(entry(3))
+                if len(got) == 4:
+                    break
+            return got
+        finally:
+            await reader.close()
+            await writer.close()
+
+    assert asyncio.run(asyncio.wait_for(go(), 30)) == [entry(i) for i in range(4)]

@@ -77,7 +77,7 @@ def _nats() -> Any:
         import nats.errors
         import nats.js.api
         import nats.js.errors
-    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    except ImportError as exc:
         raise ImportError(_INSTALL_HINT) from exc
     return nats
 
