@@ -22,6 +22,7 @@ the connection is back; without `allow_degraded` they raise `JournalUnavailableE
 
 The public API is synchronous (`NATSJournal`: a private asyncio loop runs in a daemon thread);
 `AsyncNATSJournal` offers the same operations as coroutines for asyncio agents.
+Reference: docs/nats-journal.md.
 """
 
 from __future__ import annotations
