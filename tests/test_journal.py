@@ -6,6 +6,7 @@ import dataclasses
 import io
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -207,9 +208,13 @@ def test_reopen_keeps_everything_across_segments(tmp_path: Path) -> None:
         assert j.stats().checkpoint_seq == 400
 
 
-@pytest.mark.parametrize("policy", ["always", "batch", "none"])
-def test_sync_policies_with_concurrent_writers(tmp_path: Path, policy: str) -> None:
-    cfg = local_config(tmp_path, sync_policy=policy, segment_bytes=1 << 20)
+@pytest.mark.parametrize(
+    ("policy", "interval"), [("always", 0.0), ("batch", 0.0), ("batch", 0.002), ("none", 0.0)]
+)
+def test_sync_policies_with_concurrent_writers(
+    tmp_path: Path, policy: str, interval: float
+) -> None:
+    cfg = local_config(tmp_path, sync_policy=policy, segment_bytes=1 << 20, batch_interval=interval)
     with LocalJournal(cfg) as j:
         seqs: list[int] = []
         lock = threading.Lock()
@@ -337,3 +342,82 @@ def test_in_memory_local_journal_touches_no_disk(
         assert j.replay() == ["x"]
         assert not j.is_degraded()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_segment_is_a_sequence_gap(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path)
+    with LocalJournal(cfg) as j:
+        for i in range(300):
+            j.append({"i": i, "pad": "g" * 30})
+    segments = sorted(tmp_path.glob("*.wal"))
+    assert len(segments) >= 3
+    segments[1].unlink()
+    with LocalJournal(cfg) as j:
+        with pytest.raises(crs.JournalSequenceGapError, match="expected seq"):
+            j.replay()
+        items = list(j.replay_stream())
+        assert isinstance(items[-1].err, crs.JournalSequenceGapError)
+    with LocalJournal(dataclasses.replace(cfg, skip_corrupted_deltas=True)) as j:
+        got = j.replay()
+        lost = j.stats().corrupted_count
+        assert lost > 0
+        assert len(got) + lost == 300
+    segments[0].unlink()  # now the journal starts after where the checkpoint (0) says
+    with LocalJournal(cfg) as j, pytest.raises(crs.JournalSequenceGapError, match="starts at"):
+        j.replay()
+
+
+def test_replay_while_another_thread_appends_and_checkpoints(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path, sync_policy="none")
+    with LocalJournal(cfg) as j:
+        stop = threading.Event()
+
+        def writer() -> None:
+            i = 0
+            while not stop.is_set():
+                j.append_batch([{"i": i + k, "pad": "c" * 40} for k in range(5)])
+                i += 5
+                if i % 100 == 0:
+                    j.checkpoint(i - 50)
+
+        t = threading.Thread(target=writer)
+        t.start()
+        deadline = time.monotonic() + 30
+        replays = 0
+        try:
+            while replays < 20 or j.stats().checkpoint_seq < 500:
+                assert time.monotonic() < deadline, "the writer made no progress"
+                got = [e["i"] for e in j.replay()]
+                replays += 1
+                if got:
+                    assert got == list(range(got[0], got[0] + len(got)))
+        finally:
+            stop.set()
+            t.join()
+
+
+def test_entries_larger_than_a_segment(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path)  # 4 KiB segments
+    big = {"blob": "b" * 20_000}
+    with LocalJournal(cfg) as j:
+        j.append("small")
+        j.append(big)
+        j.append_batch([big, "tail"])
+    with LocalJournal(cfg) as j:
+        assert j.replay() == ["small", big, big, "tail"]
+        assert j.append("next") == 5
+
+
+def test_replay_stream_reads_one_segment_at_a_time(tmp_path: Path) -> None:
+    cfg = local_config(tmp_path)
+    with LocalJournal(cfg) as j:
+        for i in range(400):
+            j.append({"i": i, "pad": "s" * 30})
+        stream = j.replay_stream()
+        first = next(stream)
+        assert (first.seq_num, first.delta["i"]) == (1, 0)
+        sorted(tmp_path.glob("*.wal"))[-2].unlink()  # not read yet: the stream finds it gone
+        items = list(stream)
+        assert items[-1].err is not None
+        assert isinstance(items[-1].err, crs.JournalCorruptedError)
+        assert all(i.err is None for i in items[:-1])

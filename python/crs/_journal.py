@@ -437,7 +437,21 @@ class _State(enum.Enum):
 class JournalBase:
     """What every journal shares: argument checks, encoding, lifecycle and replay assembly.
 
-    Subclasses implement `_write_unit`, `_iter_chunks` and the storage-specific methods.
+    A backend (local files, memory, NATS JetStream) subclasses it and implements:
+
+    - `_write_unit(payloads: list[bytes]) -> int`: store the encoded entries as one atomic
+      unit with the next sequence numbers, durably per its policy, under `self._lock`; return
+      the last sequence number. Raise `JournalFullError` past `max_journal_bytes` (after
+      `auto_checkpoint` via `self._full_checkpoint_seq(last)`), burn no number on failure.
+    - `_iter_chunks(after_seq) -> Iterator[(first_seq, payloads) | DeltaOrError]`: the
+      stored payloads after `max(after_seq, checkpoint)` in runs of consecutive numbers,
+      raising `JournalCorruptedError` / `JournalSequenceGapError`, or (with
+      `skip_corrupted_deltas`) yielding skipped items after `self._skip(n, why)`.
+    - `checkpoint`, `sync`, `stats`, `backup`, `restore` (with `write_backup_stream` /
+      `read_backup_stream`), and `_close` (called once by `close`).
+
+    `append`, `append_batch`, `replay`, `replay_stream`, `close`, `is_available` and the
+    context manager come from here.
     """
 
     def __init__(self, config: JournalConfig, codec: JournalCodec | None) -> None:

@@ -140,6 +140,9 @@ def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
 class LocalJournal(JournalBase):
     """The default journal: a crash-safe write-ahead log in a directory.
 
+    One directory holds one journal (the CRS uses `<home>/<project_key>/journal`);
+    `session_id` is required, as in the Go package, but is not stored on disk.
+
     Args:
         config: `path` (the directory, created if missing) and `session_id` are required;
             see `JournalConfig` for the rest. `DefaultJournalConfig()` gives the defaults.
@@ -555,6 +558,8 @@ class LocalJournal(JournalBase):
                 data = f.read() if end is None else f.read(end)
             _parse_segment_header(data, seg.path)
         except (OSError, JournalCorruptedError) as exc:
+            if isinstance(exc, FileNotFoundError) and self._checkpoint_seq >= upto - 1:
+                return upto  # a checkpoint dropped it while we read; nothing in it is replayed
             if not self._config.skip_corrupted_deltas:
                 raise JournalCorruptedError(f"cannot read segment {seg.path}: {exc}") from exc
             yield from self._skipped(expected, upto, start, f"{seg.path}: {exc}")
