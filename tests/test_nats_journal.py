@@ -334,6 +334,13 @@ def test_duplicate_publishes_are_stored_once(server: NatsServer) -> None:
         j.append(entry(2), msg_id="agent-7-step-2")
         assert j.replay() == [entry(1), entry(2)]
 
+    with NATSJournal(cfg(server, "b")) as j:
+        batch = [entry(i) for i in range(5)]
+        j.append(batch[0], msg_id="batch-1.0")  # as if a first try stored only entry 0
+        j.append_batch(batch, msg_id="batch-1")  # the retry
+        j.append_batch(batch, msg_id="batch-1")  # and once more
+        assert j.replay() == batch
+
     async def dup(js: Any) -> tuple[bool, bool]:
         h = {"Nats-Msg-Id": "raw-1"}
         first = await js.publish("crs.s1.delta", b"x", headers=h)
@@ -610,3 +617,40 @@ def test_async_follow(server: NatsServer) -> None:
             await writer.close()
 
     assert asyncio.run(asyncio.wait_for(go(), 30)) == [entry(i) for i in range(4)]
+
+
+def test_server_killed_during_batches_retry_stores_each_entry_once(server: NatsServer) -> None:
+    j = NATSJournal(cfg(server, request_timeout=1.0))
+    acked: list[list[dict[str, Any]]] = []
+    refused: list[int] = []
+    stop = threading.Event()
+
+    def writer() -> None:
+        b = 0
+        while not stop.is_set():
+            batch = [entry(b * 100 + i) for i in range(64)]
+            deadline = time.monotonic() + 30
+            while True:  # an agent's retry loop: the same key until acknowledged
+                try:
+                    j.append_batch(batch, msg_id=f"batch-{b}")
+                    break
+                except JournalUnavailableError:
+                    refused.append(b)
+                    assert time.monotonic() < deadline
+                    time.sleep(0.05)
+            acked.append(batch)
+            b += 1
+
+    t = threading.Thread(target=writer)
+    t.start()
+    wait_until(lambda: len(acked) >= 5)
+    server.kill()  # while batches are in flight
+    wait_until(lambda: len(refused) >= 2)
+    server.start()
+    n = len(acked)
+    wait_until(lambda: len(acked) >= n + 5)
+    stop.set()
+    t.join(60)
+    assert refused  # the outage was hit
+    assert j.replay() == [e for batch in acked for e in batch]
+    j.close()

@@ -454,11 +454,12 @@ class AsyncNATSJournal:
             raise NilDeltaJournalError("delta must not be None")
         return await self._append_records([(self._encode(delta), msg_id)])
 
-    async def append_batch(self, deltas: Sequence[Any]) -> int:
+    async def append_batch(self, deltas: Sequence[Any], *, msg_id: str | None = None) -> int:
         """Publish entries in order (pipelined, acknowledged before returning).
 
         Not atomic: JetStream has no multi-message transaction, so after a failure a prefix
-        of the batch may be stored; retrying the same batch is not de-duplicated.
+        of the batch may be stored. Give `msg_id` (entry i gets ``<msg_id>.<i>``) to make a
+        retried batch store each entry once.
 
         Returns:
             The last entry's sequence number (0 when kept in memory, degraded).
@@ -471,7 +472,7 @@ class AsyncNATSJournal:
         for i, delta in enumerate(deltas):
             if delta is None:
                 raise NilDeltaJournalError(f"delta at index {i} must not be None")
-            records.append((self._encode(delta), None))
+            records.append((self._encode(delta), None if msg_id is None else f"{msg_id}.{i}"))
         return await self._append_records(records)
 
     def _encode(self, delta: Any) -> bytes:

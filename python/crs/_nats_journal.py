@@ -118,9 +118,15 @@ class NATSJournal:
         """
         return self._loop.run(self._aj.append(delta, msg_id=msg_id), None)
 
-    def append_batch(self, deltas: Sequence[Any]) -> int:
-        """Publish entries in order (pipelined; not atomic); return the last sequence number."""
-        return self._loop.run(self._aj.append_batch(deltas), None)
+    def append_batch(self, deltas: Sequence[Any], *, msg_id: str | None = None) -> int:
+        """Publish entries in order (pipelined; not atomic); return the last sequence number.
+
+        Args:
+            deltas: The entries.
+            msg_id: Idempotency key of the batch (entry i gets ``<msg_id>.<i>``): retrying a
+                batch that failed part-way stores every entry once.
+        """
+        return self._loop.run(self._aj.append_batch(deltas, msg_id=msg_id), None)
 
     def replay(self, after_seq: int = 0) -> list[Any]:
         """All entries after the checkpoint (and after `after_seq`), in order."""
