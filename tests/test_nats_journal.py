@@ -391,6 +391,8 @@ def test_server_killed_strict_mode_raises_cleanly_and_loses_nothing(server: Nats
         j.append(entry(i))
         acked.append(entry(i))
     server.kill()
+    wait_until(lambda: not j.is_available())
+    assert not j.is_degraded()  # degraded mode is off: appends are refused, not kept
     with pytest.raises(JournalUnavailableError, match="allow_degraded"):
         append_many(j, range(50, 100), acked)
     server.start()

@@ -301,13 +301,13 @@ class AsyncNATSJournal:
         self._nc.options["max_reconnect_attempts"] = -1
         self._js = self._nc.jetstream(timeout=cfg.request_timeout)
         self._acks = _AckInbox(self._nc)
-        self._connected = True
         async with self._guard("open"):
             if cfg.create_stream:
                 await self.ensure_stream()
             else:
                 await self._js.stream_info(cfg.stream_name)
             self._last_seq = await self._last_subject_seq(self._delta_subject)
+        self._connected = True
 
     async def _connect_later(self) -> None:
         while not self._closed and self._nc is None:
@@ -315,6 +315,7 @@ class AsyncNATSJournal:
             try:
                 await self._connect()
             except JournalError:
+                self._connected = False
                 if self._nc is not None:
                     await self._nc.close()
                     self._nc = None
@@ -328,6 +329,12 @@ class AsyncNATSJournal:
 
     async def _on_disconnected(self) -> None:
         self._connected = False
+        if self._config.allow_degraded and not self._closed and not self._degraded:
+            self._log.warning(
+                "nats journal %s: server unavailable, degraded (entries kept in memory)",
+                self._delta_subject,
+            )
+            self._degraded = True
 
     async def _on_reconnected(self) -> None:
         self._connected = True
@@ -391,11 +398,7 @@ class AsyncNATSJournal:
 
     async def _publish(self, subject: str, record: bytes, msg_id: str) -> Any:
         return await self._js.publish(
-            subject,
-            record,
-            timeout=self._config.request_timeout,
-            stream=self._config.stream_name,
-            headers={"Nats-Msg-Id": msg_id},
+            subject, record, timeout=self._config.request_timeout, headers={"Nats-Msg-Id": msg_id}
         )
 
     # ---- stream
@@ -806,8 +809,8 @@ class AsyncNATSJournal:
         self._corrupted = 0
 
     def is_available(self) -> bool:
-        """True when the journal is open and not degraded."""
-        return not self._closed and not self._degraded
+        """True when the journal is open, connected and not degraded."""
+        return not self._closed and self._connected and not self._degraded
 
     def is_degraded(self) -> bool:
         """True while entries are held in memory because the server is unreachable."""
