@@ -392,14 +392,19 @@ class LocalJournal(JournalBase):
             if self._failed:
                 raise JournalError(f"{self._failed}; close the journal and open it again")
             frame = _core.wal_encode(self._next_seq, payloads)
-            self._ensure_room(len(frame))
-            if self._end + len(frame) > self._seg_bytes and self._end > SEGMENT_HEADER.size:
+            size = len(frame)
+            if (
+                self._config.max_journal_bytes
+                and self._total + size > self._config.max_journal_bytes
+            ):
+                self._ensure_room(size)
+            if self._end + size > self._seg_bytes and self._end > SEGMENT_HEADER.size:
                 self._guard_os("start a new segment in", self._roll)
             pos = self._end
             try:
-                view, done = memoryview(frame), 0
-                while done < len(frame):
-                    n = os.pwrite(self._fd, view[done:], pos + done)
+                done = os.pwrite(self._fd, frame, pos)
+                while done < size:  # short write (rare): go on until done or an error
+                    n = os.pwrite(self._fd, memoryview(frame)[done:], pos + done)
                     if n <= 0:
                         raise OSError(errno.ENOSPC, "short write")
                     done += n
@@ -408,15 +413,11 @@ class LocalJournal(JournalBase):
             except OSError as exc:
                 self._repair(pos)
                 raise self._os_error(exc, "append to") from exc
-            self._end += len(frame)
-            self._total += len(frame)
+            self._end += size
+            self._total += size
             self._next_seq += len(payloads)
-            last = self._next_seq - 1
-            with self._cond:
-                self._written += len(frame)
-                target = self._written
-                if self._policy is SyncPolicy.ALWAYS:
-                    self._synced = target
+            self._written += size  # guarded by self._lock; `_synced` by self._cond
+            target, last = self._written, self._next_seq - 1
         if self._policy is SyncPolicy.BATCH:
             self._group_commit(target)
         return last
