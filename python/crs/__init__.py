@@ -114,6 +114,7 @@ from crs._errors import (
     JournalFullError,
     JournalLockedError,
     JournalSequenceGapError,
+    JournalUnavailableError,
     MetadataCorruptedError,
     NilDeltaError,
     NilDeltaJournalError,
@@ -160,11 +161,24 @@ from crs._journal import (
     MemoryJournal,
     SyncPolicy,
 )
+from crs._journal_watch import (
+    StreamDelta,
+    delta_to_stream_delta,
+)
 from crs._local_journal import (
     FORMAT_VERSION as JOURNAL_FORMAT_VERSION,
 )
 from crs._local_journal import (
     LocalJournal,
+)
+from crs._nats_async import (
+    AsyncNATSJournal,
+    NATSJournalConfig,
+    NATSStreamConfig,
+)
+from crs._nats_journal import (
+    JournalFollower,
+    NATSJournal,
 )
 from crs._persistence import (
     BackupOptions,
@@ -286,6 +300,7 @@ __all__ = [
     "AnalyticsRecord",
     "ApplyMetrics",
     "ApplyRollbackError",
+    "AsyncNATSJournal",
     "BACKUP_FORMAT_VERSION",
     "BackupCorruptedError",
     "BackupImage",
@@ -399,10 +414,12 @@ __all__ = [
     "JournalCorruptedError",
     "JournalDegradedError",
     "JournalError",
+    "JournalFollower",
     "JournalFullError",
     "JournalLockedError",
     "JournalSequenceGapError",
     "JournalStats",
+    "JournalUnavailableError",
     "JsonCodec",
     "KeyValue",
     "LOCK_FILE_NAMES",
@@ -419,6 +436,9 @@ __all__ = [
     "MAX_STEPS_PER_SESSION",
     "MemoryJournal",
     "MetadataCorruptedError",
+    "NATSJournal",
+    "NATSJournalConfig",
+    "NATSStreamConfig",
     "NilDeltaError",
     "NilDeltaJournalError",
     "NodeFrequency",
@@ -480,6 +500,7 @@ __all__ = [
     "Snapshot",
     "SnapshotStaleError",
     "StepRecord",
+    "StreamDelta",
     "StreamingDelta",
     "StreamingIndexExport",
     "StreamingIndexView",
@@ -497,6 +518,7 @@ __all__ = [
     "compute_project_hash",
     "create_analytics_delta",
     "delta_from_dict",
+    "delta_to_stream_delta",
     "find_files_modified_since",
     "get_state_key",
     "get_tool_state_key",

@@ -30,6 +30,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     │   ├── JournalFullError
     │   ├── JournalDegradedError
     │   ├── JournalSequenceGapError
+    │   ├── JournalUnavailableError (ConnectionError)  the journal's server cannot be reached
     │   ├── JournalLockedError (TimeoutError)      another process holds the journal's writer lock
     │   └── NilDeltaJournalError (ValueError)
     ├── PersistenceError
@@ -171,6 +172,10 @@ class JournalDegradedError(JournalError):
 
 class JournalSequenceGapError(JournalError):
     """Replay found a gap in sequence numbers."""
+
+
+class JournalUnavailableError(JournalError, ConnectionError):
+    """The journal's server (NATS) cannot be reached and degraded mode is off; retry later."""
 
 
 class JournalLockedError(JournalError, TimeoutError):
