@@ -42,6 +42,7 @@ from crs._errors import (
     ProjectHashMismatchError,
     ProjectPathEmptyError,
     RestoreInProgressError,
+    SanitizationError,
     SchemaVersionMismatchError,
     SessionError,
     SessionIdentifierNilError,
@@ -49,6 +50,20 @@ from crs._errors import (
     SnapshotStaleError,
     TooManyModifiedFilesError,
     UnknownQueryTypeError,
+)
+
+# ---------------------------------------------------------------- trace
+from crs._sanitizer import REDACTED, Sanitizer, SecretSanitizer, is_secret_key
+from crs._trace import (
+    DEFAULT_TRACE_MAX_STEPS,
+    DefaultTraceConfig,
+    ReasoningTrace,
+    SecureTraceConfig,
+    TraceConfig,
+    TraceRecorder,
+    TraceStep,
+    TraceStepBuilder,
+    trace_step_to_step_record,
 )
 
 # ---------------------------------------------------------------- shared types
@@ -110,8 +125,10 @@ __all__ = [
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLDS",
     "DEFAULT_INITIAL_PROOF_NUMBER",
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
+    "DEFAULT_TRACE_MAX_STEPS",
     "Decision",
     "DefaultConfig",
+    "DefaultTraceConfig",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
     "DeltaValidationError",
@@ -147,8 +164,14 @@ __all__ = [
     "ProofStatus",
     "ProofUpdate",
     "ProofUpdateType",
+    "REDACTED",
+    "ReasoningTrace",
     "RestoreInProgressError",
+    "SanitizationError",
+    "Sanitizer",
     "SchemaVersionMismatchError",
+    "SecretSanitizer",
+    "SecureTraceConfig",
     "SessionError",
     "SessionIdentifierNilError",
     "SessionRestoreError",
@@ -158,8 +181,14 @@ __all__ = [
     "StepRecord",
     "TooManyModifiedFilesError",
     "ToolParams",
+    "TraceConfig",
+    "TraceRecorder",
+    "TraceStep",
+    "TraceStepBuilder",
     "UnknownQueryTypeError",
     "__version__",
+    "is_secret_key",
+    "trace_step_to_step_record",
 ]
 
 

@@ -21,6 +21,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     ├── GraphNotAvailableError
     ├── ContractError (ValueError)                 ecc.session.v1 snapshot violates the contract
     ├── SessionError                               an orchestration session target cannot be read
+    ├── SanitizationError                          redacting secrets failed; nothing was recorded
     ├── JournalError
     │   ├── JournalClosedError
     │   ├── JournalCorruptedError
@@ -131,6 +132,14 @@ class ContractError(CRSError, ValueError):
 
 class SessionError(CRSError):
     """An orchestration session target cannot be found, read or parsed."""
+
+
+class SanitizationError(CRSError):
+    """Redacting secrets failed, so nothing was recorded (fail-closed).
+
+    The message names the field or path and the kind of failure, never the text itself; the
+    original exception is not chained, because its message may quote the secret.
+    """
 
 
 class JournalError(CRSError):
