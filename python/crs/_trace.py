@@ -23,6 +23,7 @@ import logging
 import math
 import re
 import threading
+import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Self
 
@@ -200,6 +201,11 @@ class ReasoningTrace(_Record):
             data["duration"] = parse_go_duration(go)
         return _Record.from_dict.__func__(cls, data)  # type: ignore[attr-defined,no-any-return]
 
+
+# `_Record.from_dict` resolves annotations in the defining module's globals only, which misses
+# the `ClassVar` of `_Record` itself; resolve them here, each in its own module, once.
+for _cls in (TraceStep, ReasoningTrace):
+    _cls._hints = typing.get_type_hints(_cls)
 
 # ---------------------------------------------------------------- builder
 
