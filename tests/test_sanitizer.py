@@ -397,3 +397,21 @@ def test_known_secrets_embedded_in_random_text_are_removed(
 def test_sanitize_map_idempotent(m: dict[str, str]) -> None:
     once = S.sanitize_map(m)
     assert S.sanitize_map(once) == once
+
+
+ascii_tricky = st.lists(
+    st.one_of(
+        st.sampled_from([*FRAGMENTS, "aws", "AWS_", "Secret_Key", "api-key", "PWD", "jwt_secret"]),
+        st.text(alphabet=string.printable, max_size=5),
+    ),
+    max_size=25,
+).map("".join)
+
+
+@given(ascii_tricky)
+def test_word_anchored_passes_equal_plain_re_sub(text: str) -> None:
+    # The anchored passes only skip positions where no match can start: on ASCII text they
+    # must give exactly what re.sub of the Go pattern gives.
+    for p in S._passes:
+        if isinstance(p, _sanitizer._WordPass):
+            assert p.apply(text, text.lower()) == p.regex.sub(R, text), p.name

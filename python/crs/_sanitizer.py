@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 import re
+import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol, overload, runtime_checkable
@@ -103,32 +104,21 @@ REFERENCE_PATTERNS: Final[tuple[tuple[str, str], ...]] = (
 )
 """The Go package's patterns as (name, regex), in the order it applies them (study §5.1)."""
 
-# Lower-case literals, one of which must occur in the lower-cased text for the pattern to match
-# at all (a cheap pre-check; `None` = always run). The discord pattern gets a regex gate instead:
-# its own leading `[MN][A-Za-z\d]{23,}` would rescan every long word that holds an M or N.
-_REFERENCE_HINTS: Final[dict[str, tuple[str, ...] | None]] = {
-    "aws_access_key": ("a3t", "akia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "asia"),
-    "aws_secret_key": ("secret",),
-    "gcp_api_key": ("aiza",),
-    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-    "github_pat": ("github_pat_",),
-    "slack_token": ("xox",),
-    "slack_webhook": ("hooks.slack.com",),
-    "stripe_key": ("_live_", "_test_"),
-    "private_key": ("-----begin",),
-    "private_key_pkcs8": ("-----begin",),
-    "api_key": ("api",),
-    "password": ("password", "passwd", "pwd"),
-    "database_url": ("://",),
-    "jwt_secret": ("jwt", "signing"),
-    "generic_secret": ("secret", "token", "credential"),
-    "sendgrid_key": ("sg.",),
-    "twilio_key": ("sk",),
-    "npm_token": ("npm_",),
-    "pypi_token": ("pypi-",),
-    "discord_token": None,
-    "heroku_key": ("heroku",),
+# Patterns that start with a literal are cheap to run as they are (the regex engine skips to
+# the literal). The case-insensitive ones start with one of a few words: they are matched only
+# where such a word occurs (`_WordPass`), at these offsets from it (aws_secret_key may start
+# at "aws_", "aws", "_" or "secret"). The discord pattern runs only when its tail occurs: its
+# own leading `[MN][A-Za-z\d]{23,}` would rescan every long word that holds an M or N.
+_REFERENCE_ANCHORS: Final[dict[str, tuple[tuple[str, ...], tuple[int, ...]]]] = {
+    "aws_secret_key": (("secret",), (-4, -3, -1, 0)),
+    "api_key": (("api",), (0,)),
+    "password": (("password", "passwd", "pwd"), (0,)),
+    "database_url": (("postgres", "mysql", "mongodb", "redis"), (0,)),
+    "jwt_secret": (("jwt", "signing"), (0,)),
+    "generic_secret": (("secret", "token", "credential"), (0,)),
+    "heroku_key": (("heroku",), (0,)),
 }
+_REFERENCE_HINTS: Final = {"stripe_key": ("_live_", "_test_")}
 _DISCORD_GATE: Final = re.compile(r"\.[\w-]{6}\.[\w-]{27}", re.ASCII)
 
 # ---------------------------------------------------------------- what names a secret
@@ -159,7 +149,9 @@ _ABOUT_WORDS: Final = frozenset(
 _WORD_SPLIT: Final = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _PASSWORD_WORDS: Final = frozenset({"password", "passwd", "passphrase", "pwd", "pass"})
 # Literals one of which occurs in every key `is_secret_key` accepts: gates the key/value passes.
-_KEY_HINTS: Final = ("pass", "pwd", "secret", "token", "cred", "auth", "key", "cookie", "sig")
+_KEY_WORDS: Final = ("pass", "pwd", "secret", "token", "cred", "auth", "key", "cookie", "sig")
+_KEY_WORD: Final = re.compile("|".join(_KEY_WORDS), re.IGNORECASE | re.ASCII)
+_KEY_CHARS: Final = frozenset(string.ascii_letters + string.digits + "_.-")
 
 
 def _key_words(key: str) -> list[str]:
@@ -188,56 +180,168 @@ def _is_password_key(key: str) -> bool:
 # ---------------------------------------------------------------- the passes
 
 
-class _Pass:
-    """One regex and its replacement, skipped when none of its literal hints occurs."""
+_Gate = Callable[[str, str], bool]
+"""A cheap pre-check of (text, lower-cased text): False means the pass cannot match."""
 
-    __slots__ = ("gate", "hints", "name", "regex", "repl")
+
+def _any_in_lowered(hints: tuple[str, ...]) -> _Gate:
+    return lambda text, lowered: any(h in lowered for h in hints)
+
+
+def _any_in_text(hints: tuple[str, ...]) -> _Gate:
+    return lambda text, lowered: any(h in text for h in hints)
+
+
+def _find_all(haystack: str, needles: Iterable[str]) -> list[int]:
+    """Every start position of every needle in haystack, sorted, without duplicates."""
+    found: set[int] = set()
+    for needle in needles:
+        at = haystack.find(needle)
+        while at >= 0:
+            found.add(at)
+            at = haystack.find(needle, at + 1)
+    return sorted(found)
+
+
+def _splice(
+    text: str,
+    starts: Iterable[int],
+    replace_at: Callable[[int, int], tuple[int, str, int] | None],
+) -> str:
+    """Replace matches left to right, without overlap, trying each start position in order.
+
+    `replace_at(start, done)` returns (match start, replacement, match end) or None; `done`
+    is the end of the last replacement, before which nothing may be replaced again.
+    """
+    parts: list[str] = []
+    done = 0
+    for start in starts:
+        if start < done:
+            continue
+        hit = replace_at(start, done)
+        if hit is not None:
+            begin, new, end = hit
+            parts += (text[done:begin], new)
+            done = end
+    if not parts:
+        return text
+    parts.append(text[done:])
+    return "".join(parts)
+
+
+class _Pass:
+    """One regex and its replacement (`re.sub`), skipped when its gate says it cannot match."""
+
+    __slots__ = ("gate", "name", "regex", "repl")
 
     def __init__(
         self,
         name: str,
         regex: re.Pattern[str],
-        repl: str | Callable[[re.Match[str]], str],
-        hints: tuple[str, ...] | None,
-        gate: re.Pattern[str] | None = None,
+        repl: str | Callable[[re.Match[str]], str] = REDACTED,
+        gate: _Gate | None = None,
     ) -> None:
         self.name = name
         self.regex = regex
         self.repl = repl
-        self.hints = hints
         self.gate = gate
 
     def apply(self, text: str, lowered: str) -> str:
-        if self.hints is not None and not any(h in lowered for h in self.hints):
-            return text
-        if self.gate is not None and self.gate.search(text) is None:
+        if self.gate is not None and not self.gate(text, lowered):
             return text
         return self.regex.sub(self.repl, text)
 
 
-class _PairPass(_Pass):
-    """A key/value pass: a match whose key names no secret is left alone, and the search goes
-    on right after its key, so a pair inside an innocent pair's value is still found
-    (``url: https://x token: abc``)."""
+class _WordPass(_Pass):
+    """A pass whose matches can only start at given offsets from given lower-case words.
+
+    For ASCII text (where lower-casing keeps positions) the pattern is matched only there,
+    left to right without overlap, which is exactly what `re.sub` would do but skips the scan
+    of every position; other text falls back to a gated `re.sub`.
+    """
+
+    __slots__ = ("offsets", "words")
+
+    def __init__(
+        self, name: str, regex: re.Pattern[str], words: tuple[str, ...], offsets: tuple[int, ...]
+    ) -> None:
+        super().__init__(name, regex, REDACTED, _any_in_lowered(words))
+        self.words = words
+        self.offsets = offsets
+
+    def apply(self, text: str, lowered: str) -> str:
+        if not text.isascii():
+            return super().apply(text, lowered)
+        hits = _find_all(lowered, self.words)
+        if not hits:
+            return text
+        starts = sorted({h + o for h in hits for o in self.offsets if h + o >= 0})
+        match = self.regex.match
+
+        def replace_at(start: int, done: int) -> tuple[int, str, int] | None:
+            m = match(text, start)
+            return None if m is None else (start, REDACTED, m.end())
+
+        return _splice(text, starts, replace_at)
+
+
+class _KeyPass(_Pass):
+    """Key/value pairs and command-line flags, found around the words secret keys hold.
+
+    For each such word (`_KEY_WORDS`) the key around it is found (the run of key characters it
+    stands in): a run starting with ``-`` is tried as a flag (`_FLAG`), any other as a pair
+    (`_PAIR`). A match whose key names no secret is left alone and the search goes on after the
+    word, so a pair inside an innocent pair's value is still found (``url: https://x token:
+    abc``). Scanning only around key words keeps clean text cheap.
+    """
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__("secret_pair_or_flag", _PAIR)
+
     def apply(self, text: str, lowered: str) -> str:
-        if self.hints is not None and not any(h in lowered for h in self.hints):
-            return text
-        parts: list[str] = []
-        done = pos = 0
-        while (m := self.regex.search(text, pos)) is not None:
-            new = _redact_pair(m)
-            if new is None:
-                pos = m.end("key")
-                continue
-            parts += (text[done : m.start()], new)
-            done = pos = m.end()
-        if not parts:
-            return text
-        parts.append(text[done:])
-        return "".join(parts)
+        if text.isascii():
+            words = _find_all(lowered, _KEY_WORDS)
+        else:
+            words = [w.start() for w in _KEY_WORD.finditer(text)]
+        tried = -1
+
+        def replace_at(word: int, done: int) -> tuple[int, str, int] | None:
+            nonlocal tried
+            start = word
+            while start > done and text[start - 1] in _KEY_CHARS:
+                start -= 1
+            if start == tried:
+                return None
+            tried = start
+            m = (_FLAG if text[start] == "-" else _PAIR).match(text, start)
+            new = None if m is None else _redact_pair(m)
+            return None if m is None or new is None else (start, new, m.end())
+
+        return _splice(text, words, replace_at)
+
+
+class _AnchoredPass(_Pass):
+    """A pass anchored on a literal (``://``): the pattern is matched right after each one."""
+
+    __slots__ = ("anchor",)
+
+    def __init__(self, name: str, regex: re.Pattern[str], repl: str, anchor: str) -> None:
+        super().__init__(name, regex, repl)
+        self.anchor = anchor
+
+    def apply(self, text: str, lowered: str) -> str:
+        size = len(self.anchor)
+        repl = self.repl
+
+        def replace_at(start: int, done: int) -> tuple[int, str, int] | None:
+            m = self.regex.match(text, start)
+            if m is None:
+                return None
+            return start, repl if isinstance(repl, str) else repl(m), m.end()
+
+        return _splice(text, [at + size for at in _find_all(text, (self.anchor,))], replace_at)
 
 
 def _quoted_or_bare(value: str) -> tuple[str, str, str]:
@@ -307,15 +411,13 @@ _KNOWN_TOKENS: Final = re.compile(
     r")",
     re.ASCII,
 )
-_KNOWN_TOKEN_HINTS: Final = (
-    "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "xapp-", "glpat-",
-    "hf_", "ya29.", "_live_", "_test_", "whsec_", "shp", "dop_v1_", "eyj",
+_KNOWN_TOKEN_PREFIXES: Final = (
+    "sk-", "gh", "xox", "xapp-", "glpat-", "hf_", "ya29.", "k_live_", "k_test_", "whsec_",
+    "shp", "dop_v1_", "eyJ",
 )  # fmt: skip
 
-_URL_CREDENTIALS: Final = re.compile(
-    r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]{0,20}://)[^\s:/?#@\"'<>\[\]]++:[^\s/?#@\"'<>]*+@",
-    re.ASCII,
-)
+# Matched right after each "://": the user-info part, then "@".
+_URL_CREDENTIALS: Final = re.compile(r"[^\s:/?#@\"'<>\[\]]++:[^\s/?#@\"'<>]*+@", re.ASCII)
 _BEARER: Final = re.compile(
     r"\b(?P<scheme>(?i:bearer|basic)[ \t]+)(?!\[REDACTED\])[A-Za-z0-9._~+/-]{8,}+=*", re.ASCII
 )
@@ -361,37 +463,26 @@ def _redact_random(m: re.Match[str]) -> str:
 
 
 def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -> list[_Pass]:
-    passes = [
-        _Pass(
-            "private_key_block",
-            re.compile(
-                _PEM_LABEL + r"(?:[A-Za-z0-9+/=\s:,.\-]*?" + _PEM_END + r"|[A-Za-z0-9+/=\s]*+)",
-                re.ASCII,
-            ),
-            REDACTED,
-            ("-----begin",),
-        )
-    ]
+    pem = _PEM_LABEL + r"(?:[A-Za-z0-9+/=\s:,.\-]*?" + _PEM_END + r"|[A-Za-z0-9+/=\s]*+)"
+    passes = [_Pass("private_key_block", re.compile(pem, re.ASCII))]
     for name, pattern in REFERENCE_PATTERNS:
-        passes.append(
-            _Pass(
-                name,
-                re.compile(pattern, re.ASCII),
-                REDACTED,
-                _REFERENCE_HINTS[name],
-                _DISCORD_GATE if name == "discord_token" else None,
-            )
-        )
+        regex = re.compile(pattern, re.ASCII)
+        if name in _REFERENCE_ANCHORS:
+            passes.append(_WordPass(name, regex, *_REFERENCE_ANCHORS[name]))
+        elif name == "discord_token":
+            passes.append(_Pass(name, regex, gate=lambda t, _: _DISCORD_GATE.search(t) is not None))
+        else:
+            hints = _REFERENCE_HINTS.get(name)
+            passes.append(_Pass(name, regex, gate=_any_in_lowered(hints) if hints else None))
     passes += [
-        _Pass("known_token", _KNOWN_TOKENS, REDACTED, _KNOWN_TOKEN_HINTS),
-        _Pass("url_credentials", _URL_CREDENTIALS, r"\g<scheme>" + REDACTED + "@", ("://",)),
-        _Pass("bearer", _BEARER, r"\g<scheme>" + REDACTED, ("bearer", "basic")),
-        _PairPass("secret_pair", _PAIR, REDACTED, _KEY_HINTS),
-        _PairPass("secret_flag", _FLAG, REDACTED, _KEY_HINTS),
+        _Pass("known_token", _KNOWN_TOKENS, gate=_any_in_text(_KNOWN_TOKEN_PREFIXES)),
+        _AnchoredPass("url_credentials", _URL_CREDENTIALS, REDACTED + "@", "://"),
+        _Pass("bearer", _BEARER, r"\g<scheme>" + REDACTED, _any_in_lowered(("bearer", "basic"))),
+        _KeyPass(),
     ]
-    passes += [_Pass(f"extra_{i}", rx, REDACTED, None) for i, rx in enumerate(extra)]
+    passes += [_Pass(f"extra_{i}", rx) for i, rx in enumerate(extra)]
     if detect_high_entropy:
-        passes.append(_Pass("high_entropy", _ENTROPY_CANDIDATE, _redact_random, None))
+        passes.append(_Pass("high_entropy", _ENTROPY_CANDIDATE, _redact_random))
     return passes
 
 
