@@ -106,13 +106,12 @@ def test_bench_sanitize_2kb_clean_crs(benchmark: Any) -> None:
 
 def test_bench_sanitize_2kb_go_patterns_sequential(benchmark: Any) -> None:
     out = benchmark(go_sequential, OUTPUT)
-    # The Go patterns miss the token in the URL-less form and unquoted values; ours do not.
-    assert SECRETS[0] not in out
+    assert all(s not in out for s in SECRETS)
 
 
 def test_bench_sanitize_2kb_detect_secrets(benchmark: Any, ds_plugins: Any) -> None:
     out = benchmark(detect_secrets_redact, OUTPUT, ds_plugins)
-    assert SECRETS[0] not in out
+    assert all(s not in out for s in SECRETS)
 
 
 def _step() -> crs.TraceStep:
@@ -141,3 +140,46 @@ def test_bench_record_step_unsanitised(benchmark: Any) -> None:
     rec = crs.TraceRecorder(crs.DefaultTraceConfig())
     step = _step()
     assert benchmark(rec.record_step, step).tool == "Grep"
+
+
+def coverage() -> dict[str, tuple[int, int]]:
+    """How many of the labelled secrets in tests/test_sanitizer.py each approach removes."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    from detect_secrets.settings import default_settings, get_plugins
+
+    import test_sanitizer as t
+
+    samples = [(pos, secret) for _, pos, secret, _, _ in t.CASES]
+    samples += [
+        ("password=hunter2", "hunter2"),
+        ("deploy --token abc123", "abc123"),
+        ('{"password": "pw1"}', "pw1"),
+        ("db_password: correct horse battery", "correct horse battery"),
+        ("Authorization: Bearer abc.def", "abc.def"),
+        ("x-api-key: k-123", "k-123"),
+        ("git clone https://bob:pa55@github.com/x/y", "pa55"),
+        ("token ghp_" + t.body(24, t.ALNUM), "ghp_" + t.body(24, t.ALNUM)),
+        ("key sk-ant-api03-" + t.body(40, t.ALNUM), t.body(40, t.ALNUM)),
+        ('{"value": "' + t.body(32) + '"}', t.body(32)),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx4\n-----END RSA PRIVATE KEY-----",
+         "MIIEowIBAAKCAQEAx4"),
+    ]  # fmt: skip
+    with default_settings():
+        plugins = list(get_plugins())
+        tools = {
+            "crs SecretSanitizer": SANITIZER.sanitize,
+            "Go 21 patterns": go_sequential,
+            "detect-secrets": lambda s: detect_secrets_redact(s, plugins),
+        }
+        return {
+            name: (sum(secret not in f(text) for text, secret in samples), len(samples))
+            for name, f in tools.items()
+        }
+
+
+if __name__ == "__main__":
+    for name, (removed, total) in coverage().items():
+        print(f"{name:22s} removed {removed}/{total}")
