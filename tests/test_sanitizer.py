@@ -213,6 +213,23 @@ def test_secret_keys(key: str) -> None:
     assert crs.is_secret_key(key)
 
 
+def test_every_secret_word_holds_a_key_word() -> None:
+    # The key/value pass looks for keys only around _KEY_WORDS; a secret word without one
+    # would never be found in text.
+    for word in (*_sanitizer._SECRET_WORDS, *_sanitizer._SECRET_COMPOUNDS):
+        assert any(k in word for k in _sanitizer._KEY_WORDS), word
+    assert S.sanitize("connection_string: Server=db Uid=sa") == f"connection_string: {R}"
+
+
+def test_high_entropy_catch_rate() -> None:
+    import random
+
+    rng = random.Random(7)
+    for n, floor in ((20, 0.88), (32, 0.95)):
+        tokens = ["".join(rng.choice(ALNUM) for _ in range(n)) for _ in range(1000)]
+        assert sum(map(_sanitizer.looks_random, tokens)) / 1000 >= floor
+
+
 @pytest.mark.parametrize(
     "key",
     ["max_tokens", "tokens_used", "token_count", "password_policy", "author", "session_id",

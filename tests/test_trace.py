@@ -148,6 +148,27 @@ def test_zero_max_steps_means_default_and_bad_configs() -> None:
         rec.record_step({"action": "x"})  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        (crs.TraceStep(action=1), "step.action: must be a str"),  # type: ignore[arg-type]
+        (crs.TraceStep(duration=-1.0), "step.duration: must be a finite number"),
+        (crs.TraceStep(duration=float("inf")), "step.duration: must be a finite number"),
+        (crs.TraceStep(timestamp=-5), "step.timestamp: must be Unix milliseconds"),
+        (crs.TraceStep(symbols_found=("a", None)), r"step.symbols_found\[1\]"),  # type: ignore[arg-type]
+        (crs.TraceStep(metadata={"k": 1}), r"step.metadata\['k'\]: must be a str"),  # type: ignore[dict-item]
+        (crs.TraceStep(metadata=[]), "step.metadata: must be a dict"),  # type: ignore[arg-type]
+        (crs.TraceStep(proof_updates=("x",)), r"step.proof_updates\[0\]: must be a ProofUpdate"),  # type: ignore[arg-type]
+    ],
+)
+def test_record_step_rejects_bad_fields(step: crs.TraceStep, message: str) -> None:
+    rec = crs.TraceRecorder(crs.SecureTraceConfig())
+    with pytest.raises(crs.InvalidArgumentError, match=message):
+        rec.record_step(step)
+    assert rec.step_count() == 0
+    assert rec.sanitize_failures == 0
+
+
 def test_numbering_timestamps_copies_and_clear() -> None:
     rec = crs.TraceRecorder()
     assert rec.last_step() is None

@@ -473,8 +473,7 @@ class TraceRecorder:
             InvalidArgumentError: `step` is not a `TraceStep`.
             SanitizationError: the sanitizer failed; nothing was recorded.
         """
-        if not isinstance(step, TraceStep):
-            raise InvalidArgumentError(f"step: must be a TraceStep, got {type(step).__name__}")
+        _check_step(step)
         cfg = self._config
         step = dataclasses.replace(
             step,
@@ -557,6 +556,36 @@ class TraceRecorder:
             end_time=end,
             trace=steps,
         )
+
+
+def _check_step(step: object) -> None:
+    """Raise `InvalidArgumentError` naming the first field of the wrong type."""
+    if not isinstance(step, TraceStep):
+        raise InvalidArgumentError(f"step: must be a TraceStep, got {type(step).__name__}")
+    for name in ("action", "target", "tool", "error"):
+        _require_str(f"step.{name}", getattr(step, name))
+    _require_seconds("step.duration", step.duration)
+    if (
+        isinstance(step.timestamp, bool)
+        or not isinstance(step.timestamp, int)
+        or step.timestamp < 0
+    ):
+        raise InvalidArgumentError("step.timestamp: must be Unix milliseconds (int >= 0)")
+    for i, sym in enumerate(step.symbols_found):
+        _require_str(f"step.symbols_found[{i}]", sym)
+    if not isinstance(step.metadata, Mapping):
+        raise InvalidArgumentError("step.metadata: must be a dict of str to str")
+    for key, value in step.metadata.items():
+        _require_str("step.metadata key", key)
+        _require_str(f"step.metadata[{key!r}]", value)
+    for name, kind in (
+        ("proof_updates", ProofUpdate),
+        ("constraints_added", ConstraintUpdate),
+        ("dependencies_found", DependencyEdge),
+    ):
+        for i, item in enumerate(getattr(step, name)):
+            if not isinstance(item, kind):
+                raise InvalidArgumentError(f"step.{name}[{i}]: must be a {kind.__name__}")
 
 
 def _copy_step(step: TraceStep) -> TraceStep:
