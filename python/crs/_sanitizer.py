@@ -123,7 +123,16 @@ _REFERENCE_ANCHORS: Final[dict[str, tuple[tuple[str, ...], tuple[int, ...]]]] = 
     "heroku_key": (("heroku",), (0,)),
 }
 _REFERENCE_HINTS: Final = {"stripe_key": ("_live_", "_test_")}
-_DISCORD_GATE: Final = re.compile(r"\.[\w-]{6}\.[\w-]{27}", re.ASCII)
+# Where a Go pattern's unbounded scan could make Python's backtracking engine take quadratic
+# time (many "postgres://" without a valid "@" after them), we run a bounded variant: the
+# user and password parts are limited to 512 characters each. Nothing else changes.
+_LINEAR_VARIANTS: Final = {
+    "database_url": r"(?i)(?:postgres|mysql|mongodb|redis)://[^:]{1,512}+:[^@]{1,512}+@[^\s\"']+",
+}
+# Positions of a "." that starts the tail of a discord token (lookahead: overlapping tails too).
+_DISCORD_TAIL: Final = re.compile(r"(?=\.[\w-]{6}\.[\w-]{27})", re.ASCII)
+_DISCORD_HEAD: Final = re.compile(r"[MN]")
+_ALNUM: Final = frozenset(string.ascii_letters + string.digits)
 
 # ---------------------------------------------------------------- what names a secret
 
@@ -312,13 +321,21 @@ class _KeyPass(_Pass):
             words = _find_all(lowered, _KEY_WORDS)
         else:
             words = [w.start() for w in _KEY_WORD.finditer(text)]
-        tried = -1
+        # The key around a word starts after the last non-key character before it. Words come
+        # in increasing order, so remember how far the text was checked (`seen`) and where the
+        # current run of key characters starts: each character is looked at once, not once per
+        # word (a run like "secretsecret…" would otherwise cost quadratic time).
+        tried = seen = run = -1
 
         def replace_at(word: int, done: int) -> tuple[int, str, int] | None:
-            nonlocal tried
-            start = word
-            while start > done and text[start - 1] in _KEY_CHARS:
-                start -= 1
+            nonlocal tried, seen, run
+            at = word
+            while at > max(seen, done) and text[at - 1] in _KEY_CHARS:
+                at -= 1
+            if at <= seen and run >= 0:
+                at = run
+            run, seen = at, word
+            start = max(at, done)
             if start == tried:
                 return None
             tried = start
@@ -327,6 +344,39 @@ class _KeyPass(_Pass):
             return None if m is None or new is None else (start, new, m.end())
 
         return _splice(text, words, replace_at)
+
+
+class _DiscordPass(_Pass):
+    """Go's discord pattern, in linear time.
+
+    `[MN][A-Za-z\\d]{23,}\\.` rescans the rest of an alphanumeric run from every M or N in it;
+    a long run of them costs quadratic time in `re`. A match always ends its run at a "." that
+    starts a valid tail, so for each such "." (found once, with a lookahead) the leftmost M or N
+    of the run at least 23 characters before it is where `re.sub` would match; we match there.
+    """
+
+    __slots__ = ()
+
+    def apply(self, text: str, lowered: str) -> str:
+        dots = [m.start() for m in _DISCORD_TAIL.finditer(text)]
+        if not dots:
+            return text
+        match = self.regex.match
+        run_end = run_start = -1
+
+        def replace_at(dot: int, done: int) -> tuple[int, str, int] | None:
+            nonlocal run_end, run_start
+            if dot != run_end:
+                run_start = dot
+                while run_start > done and text[run_start - 1] in _ALNUM:
+                    run_start -= 1
+                run_end = dot
+            head = _DISCORD_HEAD.search(text, max(run_start, done), dot - 23)
+            if head is None or (m := match(text, head.start())) is None:
+                return None
+            return head.start(), REDACTED, m.end()
+
+        return _splice(text, dots, replace_at)
 
 
 class _AnchoredPass(_Pass):
@@ -470,14 +520,17 @@ def _redact_random(m: re.Match[str]) -> str:
 
 
 def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -> list[_Pass]:
-    pem = _PEM_LABEL + r"(?:[A-Za-z0-9+/=\s:,.\-]*?" + _PEM_END + r"|[A-Za-z0-9+/=\s]*+)"
+    # The body may not run into another BEGIN line: with it, a text of many headers and no END
+    # would make each header scan to the end (quadratic time).
+    body = r"(?:[A-Za-z0-9+/=\s:,.]++|-(?!----BEGIN))*?"
+    pem = _PEM_LABEL + r"(?:" + body + _PEM_END + r"|[A-Za-z0-9+/=\s]*+)"
     passes = [_Pass("private_key_block", re.compile(pem, re.ASCII))]
     for name, pattern in REFERENCE_PATTERNS:
-        regex = re.compile(pattern, re.ASCII)
+        regex = re.compile(_LINEAR_VARIANTS.get(name, pattern), re.ASCII)
         if name in _REFERENCE_ANCHORS:
             passes.append(_WordPass(name, regex, *_REFERENCE_ANCHORS[name]))
         elif name == "discord_token":
-            passes.append(_Pass(name, regex, gate=lambda t, _: _DISCORD_GATE.search(t) is not None))
+            passes.append(_DiscordPass(name, regex))
         else:
             hints = _REFERENCE_HINTS.get(name)
             passes.append(_Pass(name, regex, gate=_any_in_lowered(hints) if hints else None))
