@@ -305,6 +305,7 @@ def test_bad_arguments() -> None:
 def test_extra_patterns_and_protocol() -> None:
     s = crs.SecretSanitizer(extra_patterns=[r"EMP-\d{6}", re.compile(r"(?i)internal-\w+")])
     assert s.sanitize("EMP-123456 Internal-build") == f"{R} {R}"
+    assert crs.SecretSanitizer(extra_patterns=["abc"]).sanitize("abc") == R  # short text too
     assert isinstance(s, crs.Sanitizer)
     assert s.pass_names[:2] == ("private_key_block", "aws_access_key")
     assert repr(s).startswith("<SecretSanitizer passes=")
@@ -333,6 +334,7 @@ def test_docstring_examples() -> None:
 HOSTILE: dict[str, Any] = {
     "key words in one run": lambda n: "secret" * (n // 6),
     "aws words in one run": lambda n: "awssecret" * (n // 9),
+    "key words, not ASCII": lambda n: "é" + "secret=" * (n // 7),
     "many innocent pairs": lambda n: "key=" * (n // 4),
     "colons": lambda n: "a: " * (n // 3),
     "database urls without @": lambda n: "postgres://x" * (n // 12),
@@ -468,3 +470,16 @@ def test_bounded_database_url_equals_go_pattern_on_short_text(text: str) -> None
     # The linear variant differs from Go's only past 512 characters of user or password.
     (p,) = [p for p in S._passes if p.name == "database_url"]
     assert p.apply(text, text.lower()) == RULES["database_url"].sub(R, text)
+
+
+@given(
+    st.one_of(
+        st.text(max_size=12),
+        st.lists(st.sampled_from([*FRAGMENTS, "Bearer", "basic", "ghp", "AKIA"]), max_size=6).map(
+            "".join
+        ),
+    )
+)
+def test_short_cut_only_skips_text_no_pass_changes(text: str) -> None:
+    if _sanitizer._cannot_hold_secret(text):
+        assert S._round(text) == text

@@ -546,6 +546,15 @@ def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -
     return passes
 
 
+def _cannot_hold_secret(text: str) -> bool:
+    """True for short text that no built-in pass can change (most trace fields: "Grep").
+
+    Every built-in pattern needs one of ``=:-.@/`` or at least 13 characters ("Bearer " plus 8
+    is the shortest without them); a property test checks the claim against the passes.
+    """
+    return len(text) < 13 and not any(c in text for c in "=:-.@/")
+
+
 # ---------------------------------------------------------------- public API
 
 
@@ -579,7 +588,7 @@ class SecretSanitizer:
     {'api_key': '[REDACTED]', 'note': 'key [REDACTED]'}
     """
 
-    __slots__ = ("_passes",)
+    __slots__ = ("_passes", "_short_cut")
 
     def __init__(
         self,
@@ -601,6 +610,7 @@ class SecretSanitizer:
             except re.error as exc:
                 raise InvalidArgumentError(f"extra_patterns[{i}]: invalid regex: {exc}") from None
         self._passes = _build_passes(bool(detect_high_entropy), compiled)
+        self._short_cut = not compiled
 
     def __repr__(self) -> str:
         return f"<SecretSanitizer passes={len(self._passes)}>"
@@ -618,7 +628,7 @@ class SecretSanitizer:
         """
         if not isinstance(text, str):
             raise InvalidArgumentError(f"text: must be a str, got {type(text).__name__}")
-        if not text:
+        if not text or (self._short_cut and _cannot_hold_secret(text)):
             return text
         for _ in range(_MAX_ROUNDS):
             out = self._round(text)
