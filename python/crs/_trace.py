@@ -163,7 +163,11 @@ class TraceStep(_Record):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Self:
-        """Inverse of `to_dict`; reads ``duration_ms`` when ``duration`` is absent."""
+        """Inverse of `to_dict`; reads ``duration_ms`` (milliseconds) when ``duration`` is absent.
+
+        A trace written by the Go package holds nanoseconds under ``duration_ms``; divide its
+        values by 10**6 before loading them here.
+        """
         data = dict(data)
         ms = data.pop("duration_ms", None)
         if "duration" not in data and ms is not None:
