@@ -127,3 +127,21 @@ def test_state_api_is_typed() -> None:
     assert rec is not None
     assert not near
     assert back == d
+
+
+def test_trace_api_is_typed() -> None:
+    sanitizer: crs.Sanitizer = crs.SecretSanitizer()
+    clean: str = sanitizer.sanitize("password=hunter2")
+    assert clean == f"password={crs.REDACTED}"
+    cleaned: dict[str, object] = crs.SecretSanitizer().sanitize_map({"api_key": "k"})
+    assert cleaned == {"api_key": crs.REDACTED}
+    recorder = crs.TraceRecorder(crs.SecureTraceConfig())
+    step: crs.TraceStep = recorder.record_step(
+        crs.TraceStepBuilder().with_action("run").with_tool("bash").with_duration(0.5).build()
+    )
+    record: crs.StepRecord = crs.trace_step_to_step_record(step, "session-1")
+    trace: crs.ReasoningTrace = recorder.export("session-1")
+    last: crs.TraceStep | None = recorder.last_step()
+    assert record.step_number == 1
+    assert trace.total_steps == 1
+    assert last == step

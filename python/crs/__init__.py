@@ -123,6 +123,7 @@ from crs._errors import (
     ProjectHashMismatchError,
     ProjectPathEmptyError,
     RestoreInProgressError,
+    SanitizationError,
     SchemaVersionMismatchError,
     SessionError,
     SessionIdentifierNilError,
@@ -190,6 +191,12 @@ from crs._persistence import (
     PersistenceManager,
     validate_project_hash,
 )
+from crs._sanitizer import (
+    REDACTED,
+    Sanitizer,
+    SecretSanitizer,
+    is_secret_key,
+)
 from crs._semantic import (
     MAX_QUERIES_PER_SESSION,
 )
@@ -253,6 +260,17 @@ from crs._snapshot import (
 )
 from crs._steps import (
     MAX_SESSIONS,
+)
+from crs._trace import (
+    DEFAULT_TRACE_MAX_STEPS,
+    DefaultTraceConfig,
+    ReasoningTrace,
+    SecureTraceConfig,
+    TraceConfig,
+    TraceRecorder,
+    TraceStep,
+    TraceStepBuilder,
+    trace_step_to_step_record,
 )
 from crs._types import (
     DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
@@ -352,6 +370,7 @@ __all__ = [
     "DEFAULT_MAX_SIMILARITY_PAIRS",
     "DEFAULT_SESSION_RESTORE_RETRIES",
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
+    "DEFAULT_TRACE_MAX_STEPS",
     "Decision",
     "DecisionCheck",
     "DecisionGraph",
@@ -362,6 +381,7 @@ __all__ = [
     "DefaultJournalConfig",
     "DefaultPersistenceConfig",
     "DefaultSessionRestorerConfig",
+    "DefaultTraceConfig",
     "Delta",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
@@ -474,13 +494,19 @@ __all__ = [
     "ProofUpdate",
     "ProofUpdateType",
     "QueryAPI",
+    "REDACTED",
     "ReasoningSummary",
+    "ReasoningTrace",
     "ReplayJournal",
     "ReplayRecord",
     "RestoreInProgressError",
     "RestoreResult",
     "RestoreTarget",
+    "SanitizationError",
+    "Sanitizer",
     "SchemaVersionMismatchError",
+    "SecretSanitizer",
+    "SecureTraceConfig",
     "Serializer",
     "SessionError",
     "SessionIdentifier",
@@ -508,6 +534,10 @@ __all__ = [
     "TmuxNotFoundError",
     "TooManyModifiedFilesError",
     "ToolParams",
+    "TraceConfig",
+    "TraceRecorder",
+    "TraceStep",
+    "TraceStepBuilder",
     "UnknownAdapterError",
     "UnknownQueryTypeError",
     "__version__",
@@ -522,7 +552,9 @@ __all__ = [
     "find_files_modified_since",
     "get_state_key",
     "get_tool_state_key",
+    "is_secret_key",
     "params_hash",
+    "trace_step_to_step_record",
     "validate_project_hash",
 ]
 

@@ -24,6 +24,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     ├── SessionError                               an orchestration session target cannot be read
     │   ├── UnknownAdapterError (ValueError)       no session adapter has the requested id
     │   └── TmuxNotFoundError                      the tmux program is not installed
+    ├── SanitizationError                          redacting secrets failed; nothing was recorded
     ├── JournalError
     │   ├── JournalClosedError
     │   ├── JournalCorruptedError
@@ -148,6 +149,14 @@ class UnknownAdapterError(SessionError, ValueError):
 
 class TmuxNotFoundError(SessionError):
     """The tmux program is not installed, so dmux sessions cannot be read."""
+
+
+class SanitizationError(CRSError):
+    """Redacting secrets failed, so nothing was recorded (fail-closed).
+
+    The message names the field or path and the kind of failure, never the text itself; the
+    original exception is not chained, because its message may quote the secret.
+    """
 
 
 class JournalError(CRSError):
