@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import json
 import logging
 import threading
 import time
@@ -49,6 +50,7 @@ MAX_HISTORY_ENTRIES: int = 10_000
 _PROOF = IndexMask.PROOF
 _CAPPED = IndexMask.SIMILARITY | IndexMask.HISTORY
 _log = logging.getLogger("crs.state")
+_new_metrics = tuple.__new__  # builds ApplyMetrics without the NamedTuple keyword machinery
 
 
 class ApplyMetrics(NamedTuple):
@@ -287,7 +289,7 @@ class CRS(GuardsMixin):
             self._frozen = None
             self._history._items_append(delta, gen + 1, source, self._session_id, metadata)
         t2 = time.perf_counter()
-        return ApplyMetrics(delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1)
+        return _new_metrics(ApplyMetrics, (delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1))
 
     def _log_evictions(self, before: tuple[int, int], after: tuple[int, int]) -> None:
         for what, cap, old, new in (
@@ -439,6 +441,15 @@ class CRS(GuardsMixin):
             core, gen, analytics = self._current()
             guards = self._guards_export()
         return _image(core, gen, analytics, guards)
+
+    def export_json(self) -> bytes:
+        """The portable JSON export (`Serializer.export_full` of the current state, default
+        limits) as UTF-8 bytes: the `export.json` of a backup."""
+        from crs._serializer import Serializer
+
+        result = Serializer().export_full(self.snapshot(), self._session_id)
+        assert result.export is not None
+        return json.dumps(result.export.to_dict(), separators=(",", ":")).encode()
 
     def _parse_image(
         self, image: Any
