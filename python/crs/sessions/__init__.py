@@ -20,6 +20,13 @@ from crs._errors import (
     TmuxNotFoundError,
     UnknownAdapterError,
 )
+from crs.sessions._bridge import (
+    BridgedChange,
+    SessionBridge,
+    StepMapping,
+    map_worker_state,
+    worker_node_id,
+)
 from crs.sessions._claude import SessionMetadata, SessionRecord, parse_session_metadata
 from crs.sessions._dmux import Pane, list_tmux_panes
 from crs.sessions._model import (
@@ -68,6 +75,7 @@ __all__ = [
     "AdapterInfo",
     "AdapterRegistry",
     "Aggregates",
+    "BridgedChange",
     "CanonicalSnapshot",
     "ClaudeHistoryAdapter",
     "ContractError",
@@ -81,12 +89,14 @@ __all__ = [
     "SESSION_RECORDING_SCHEMA_VERSION",
     "SESSION_SCHEMA_VERSION",
     "SessionAdapter",
+    "SessionBridge",
     "SessionContext",
     "SessionError",
     "SessionInfo",
     "SessionMetadata",
     "SessionRecord",
     "SourceTarget",
+    "StepMapping",
     "StructuredTarget",
     "TmuxNotFoundError",
     "UnknownAdapterError",
@@ -101,6 +111,7 @@ __all__ = [
     "inspect_session_target",
     "list_adapters",
     "list_tmux_panes",
+    "map_worker_state",
     "normalize_structured_target",
     "parse_session_metadata",
     "persist_canonical_snapshot",
@@ -108,6 +119,7 @@ __all__ = [
     "sanitize_path_segment",
     "store_path",
     "validate_canonical_snapshot",
+    "worker_node_id",
     "worker_state_changes",
 ]
 
