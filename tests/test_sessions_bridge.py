@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -411,3 +415,57 @@ def test_bad_history_entry_and_constructor_arguments() -> None:
     with pytest.raises(crs.InvalidArgumentError, match=r"^worker_id: must be"):
         SessionBridge(state).last_fed("s", "")
     assert state.generation() == 0
+
+
+# ---------------------------------------------------------------- crs session feed
+
+
+def crs_feed(tmp_path: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    tmux_dir = tmp_path / "tmux"  # an empty tmux directory: no server, no panes
+    tmux_dir.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "TMUX"}
+    env.update(HOME=str(tmp_path / "user"), CRS_HOME=str(tmp_path / "crs"))
+    env.update(TMUX_TMPDIR=str(tmux_dir))
+    return subprocess.run(
+        [sys.executable, "-m", "crs", "session", "feed", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def test_cli_feed_prints_the_steps_of_the_recorded_history(tmp_path: Path) -> None:
+    coord = tmp_path / ".claude" / "orchestration" / "nightly"
+    write_status(coord, "w", "running")
+    first = crs_feed(tmp_path, tmp_path, "nightly")
+    assert first.returncode == 0, first.stderr
+    assert [f["state"] for f in json.loads(first.stdout)["fed"]] == ["running"]
+    write_status(coord, "w", "failed")
+    out = crs_feed(tmp_path, tmp_path, "--adapter", "dmux-tmux", "nightly")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.endswith("}\n")
+    fed = json.loads(out.stdout)["fed"]
+    assert [(f["previousState"], f["state"]) for f in fed] == [
+        (None, "running"),
+        ("running", "failed"),
+    ]
+    step, entry = fed[1]["step"], fed[1]["historyEntry"]
+    assert (step["session_id"], step["tool"], step["decision"], step["outcome"]) == (
+        "nightly",
+        "w",
+        "error",
+        "failure",
+    )
+    assert entry["node_id"] == "session:nightly:worker:w"
+    assert entry["action"] == "running -> failed"
+
+
+def test_cli_feed_errors(tmp_path: Path) -> None:
+    out = crs_feed(tmp_path, tmp_path, "claude:nothing-here")
+    assert out.returncode == 1
+    assert out.stdout == ""
+    assert out.stderr.startswith("[session-feed] ")
+    out = crs_feed(tmp_path, tmp_path, "x", "--adapter", "nope")
+    assert (out.returncode, out.stderr) == (1, "[session-feed] Unknown session adapter: nope\n")

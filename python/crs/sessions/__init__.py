@@ -8,6 +8,9 @@ entry into one canonical snapshot, validate it, and record it in a SQLite state 
     for worker in snapshot["workers"]:
         print(worker["id"], worker["state"], worker["health"])
 
+`SessionBridge(crs).sync(target)` then feeds the workers' state changes into a `crs.CRS`, as
+step records and history entries of the CRS session with the same id.
+
 The implementation lives in private modules; this file is the public API of the subpackage.
 """
 
