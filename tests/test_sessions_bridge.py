@@ -251,6 +251,21 @@ def test_history_and_changes_of_it_are_fed_once(tmp_path: Path) -> None:
     assert len(state.get_step_history("s")) == 4
 
 
+def test_a_crs_restored_from_a_backup_image_is_not_fed_twice(tmp_path: Path) -> None:
+    for st in ("running", "failed"):
+        persist_canonical_snapshot(snapshot("s", worker("w", st)), home=tmp_path)
+    history = read_session_history("dmux-tmux", "s", home=tmp_path)
+    before = crs.CRS()
+    assert len(SessionBridge(before).feed(history)) == 2
+    after = crs.CRS()  # a new process, loading the backup image (what backups write)
+    after._load_state_image(before._state_image())
+    assert after.get_step_history("s") == before.get_step_history("s")
+    assert SessionBridge(after).feed(history) == []
+    persist_canonical_snapshot(snapshot("s", worker("w", "running")), home=tmp_path)
+    fed = SessionBridge(after).feed(read_session_history("dmux-tmux", "s", home=tmp_path))
+    assert [(c.step.step_number, c.entry.action) for c in fed] == [(3, "failed -> running")]
+
+
 def test_changes_fed_piecemeal_and_out_of_order() -> None:
     def change(state: str, ms: int, wid: str = "w") -> WorkerStateChange:
         return WorkerStateChange("s", wid, None, state, "healthy", "", ms)
@@ -378,7 +393,8 @@ def good_change() -> WorkerStateChange:
         ("nightly", {}, crs.InvalidArgumentError, r"^source: must be an ecc.session.v1"),
         (42, {}, crs.InvalidArgumentError, r"^source: must be"),
         ([good_change(), 1], {}, crs.InvalidArgumentError, r"^source\[1\]: must be"),
-        ({"schemaVersion": "x"}, {}, crs.ContractError, r"Unsupported canonical"),
+        ({"schemaVersion": "x"}, {}, crs.ContractError,
+         r"^source: Unsupported canonical session schema version: x$"),
         ([good_change()._replace(worker_id="")], {}, crs.InvalidArgumentError,
          r"^source\[0\]\.worker_id: must be a non-empty string"),
         ([good_change()._replace(recorded_at_ms=-1)], {}, crs.InvalidArgumentError,
@@ -408,6 +424,12 @@ def test_bad_history_entry_and_constructor_arguments() -> None:
     bad = HistoryEntry("yesterday", snapshot("s", worker("w", "running")))
     with pytest.raises(crs.InvalidArgumentError, match=r"^source\[0\]\.recorded_at: must be"):
         SessionBridge(state).feed([bad])
+    broken = HistoryEntry("2026-11-30T12:00:00.000Z", snapshot("s", worker("", "running")))
+    with pytest.raises(
+        crs.ContractError, match=r"^source\[1\]\.snapshot: .*workers\[0\]\.id"
+    ) as err:
+        SessionBridge(state).feed([good_change(), broken])
+    assert err.value.errors()[0]["loc"][:2] == ("workers", 0)
     with pytest.raises(crs.InvalidArgumentError, match=r"^crs: must be a crs.CRS"):
         SessionBridge(None)  # type: ignore[arg-type]
     with pytest.raises(crs.InvalidArgumentError, match=r"^model: must be a str"):

@@ -29,9 +29,12 @@ flapping running -> failed -> running -> failed repeats its state keys (a cycle)
 Feeding is idempotent. The bridge feeds a worker's observed state only when it is later (in
 Unix ms) than the last state it fed for that worker and differs from it; observations with the
 same millisecond count as later only within one `feed` call. The last fed state is read back
-from the CRS's history index (the worker node's newest entry), so a new bridge on the same CRS,
-or one restarted from its journal, feeds nothing twice. (If the history index evicted all of a
-worker's entries, the worker is taken as new.)
+from the CRS's history index (the worker node's newest entry), so a new bridge on the same
+CRS, or on a CRS restored from a backup of it, feeds nothing twice. (If the history index
+evicted all of a worker's entries, the worker is taken as new.) The step is written first and
+the history entry last: if the entry cannot be written (a journal error), the change is fed
+again next time. A bridge caches what it read from the CRS: after `CRS.restore(...)`, make a
+new bridge.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from typing import Any, NamedTuple
 
 from crs._crs import CRS
 from crs._deltas import HistoryDelta
-from crs._errors import InvalidArgumentError
+from crs._errors import ContractError, InvalidArgumentError
 from crs._types import (
     Actor,
     Decision,
@@ -180,7 +183,10 @@ def _snapshot_observations(
         raise InvalidArgumentError(
             f"{name}: must be an ecc.session.v1 snapshot (a dict), got {type(snapshot).__name__}"
         )
-    validate_canonical_snapshot(snapshot)  # ContractError (a CRSError) names the field
+    try:
+        validate_canonical_snapshot(snapshot)
+    except ContractError as exc:
+        raise ContractError(f"{name}: {exc}", exc.errors()) from exc
     sid = snapshot["session"]["id"]
     return [
         _Observation(
@@ -317,7 +323,8 @@ class SessionBridge:
         Raises:
             InvalidArgumentError: `source` or `recorded_at_ms` is malformed (named); nothing
                 is recorded.
-            ContractError: a snapshot in `source` is not a valid `ecc.session.v1` snapshot.
+            ContractError: a snapshot in `source` is not a valid `ecc.session.v1` snapshot
+                (the message starts with the argument, e.g. `source[2].snapshot: `).
         """
         observations = _observations(source, recorded_at_ms)
         fed: list[BridgedChange] = []
