@@ -148,6 +148,7 @@ def test_dmux_session_changes_across_recordings(tmp_path: Path, tmux: TmuxServer
     assert last.metadata["health"] == "healthy"
     assert last.metadata["previous_state"] == "not started"
     assert last.metadata["step_number"] == "3"
+    assert last.id == f"session:nightly:worker:alpha@{steps[2].timestamp}#3"
     assert last.metadata["adapter_id"] == "dmux-tmux"
     assert last.metadata["recorded_at"] == recorded[1].recorded_at
     assert history.size() == 4

@@ -5,9 +5,10 @@ Each change of a worker's state becomes, in the CRS session with the same id as 
 
 * a `StepRecord` (tool = the worker id, time = when the state was recorded), so the circuit
   breaker, loop detection and clause learning act on the workers as on any agent's steps, and
-* a `HistoryEntry` on node `session:<sid>:worker:<worker id>` (action `<previous> -> <state>`,
-  result = the new state, metadata = health, times, step number...), applied as a hard
-  `HistoryDelta`. It is written after the step and is the bridge's record of what it fed.
+* a `HistoryEntry` on node `session:<sid>:worker:<worker id>` (id `<node>@<ms>#<step number>`,
+  action `<previous> -> <state>`, result = the new state, metadata = health, times, step
+  number...), applied as a hard `HistoryDelta`. It is written after the step and is the
+  bridge's record of what it fed.
 
 Steps are chosen from the worker's new state (exact strings, as the contract's health rules):
 
@@ -382,7 +383,7 @@ class SessionBridge:
         if obs.label:
             metadata["label"] = obs.label
         entry = CRSHistoryEntry(
-            id=f"{node}@{obs.recorded_at_ms}",
+            id=f"{node}@{obs.recorded_at_ms}#{step.step_number}",
             node_id=node,
             action=f"{previous or ''} -> {obs.state}".lstrip(),
             result=obs.state,
