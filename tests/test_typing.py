@@ -145,3 +145,19 @@ def test_trace_api_is_typed() -> None:
     assert record.step_number == 1
     assert trace.total_steps == 1
     assert last == step
+
+
+def test_session_bridge_is_typed() -> None:
+    from crs.sessions import BridgedChange, SessionBridge, StepMapping, WorkerStateChange
+
+    c = crs.CRS()
+    bridge = SessionBridge(c, model="m")
+    change = WorkerStateChange("s", "w", None, "failed", "degraded", "", 1)
+    fed: list[BridgedChange] = bridge.feed([change])
+    step: crs.StepRecord = fed[0].step
+    entry: crs.HistoryEntry = fed[0].entry
+    mapping: StepMapping = crs.sessions.map_worker_state(fed[0].change.state)
+    last: tuple[int, str] | None = bridge.last_fed("s", "w")
+    assert step.outcome == mapping.outcome == crs.Outcome.FAILURE
+    assert entry.node_id == crs.sessions.worker_node_id("s", "w")
+    assert last == (1, "failed")
