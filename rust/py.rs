@@ -568,13 +568,15 @@ fn wal_encode<'py>(
     py: Python<'py>,
     first_seq: u64,
     payloads: Vec<Bound<'py, pyo3::types::PyBytes>>,
-) -> Bound<'py, pyo3::types::PyBytes> {
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
     let refs: Vec<&[u8]> = payloads
         .iter()
         .map(pyo3::types::PyBytesMethods::as_bytes)
         .collect();
-    let out = py.detach(|| crate::wal::encode_unit(first_seq, &refs));
-    pyo3::types::PyBytes::new(py, &out)
+    let out = py
+        .detach(|| crate::wal::encode_unit(first_seq, &refs))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(pyo3::types::PyBytes::new(py, &out))
 }
 
 /// What `wal_scan` returns: `(payloads, commit_pos, stop_pos, stop, found_seq)`.
@@ -591,9 +593,10 @@ fn wal_scan<'py>(
 ) -> PyResult<ScanTuple<'py>> {
     let data = buf.as_bytes();
     if start > data.len() {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "start is past the end of the buffer",
-        ));
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "start={start} is past the end of buf ({} bytes)",
+            data.len()
+        )));
     }
     let s = py.detach(|| crate::wal::scan(data, start, expected_seq, max_records));
     let payloads = s

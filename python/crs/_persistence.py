@@ -298,7 +298,9 @@ class PersistenceManager:
     # ---- paths (the seed's path helpers)
 
     def project_dir(self, project_hash: str) -> Path:
-        """`<base>/<project_hash>`."""
+        """`<base>/<project_hash>` (`InvalidArgumentError` unless 8-64 lower-case hex, so a
+        caller's string can never name a directory outside the base)."""
+        validate_project_hash(project_hash)
         return self._base / project_hash
 
     def backup_path(self, project_hash: str) -> Path:

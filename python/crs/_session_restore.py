@@ -124,7 +124,16 @@ _PERMANENT: tuple[type[BaseException], ...] = (
 
 
 def _canonical(project_path: str | os.PathLike[str]) -> str:
+    if not isinstance(project_path, str | os.PathLike):
+        raise InvalidArgumentError(
+            f"project_path: must be a str or os.PathLike (the project's directory), "
+            f"got {type(project_path).__name__}"
+        )
     raw = os.fspath(project_path)
+    if not isinstance(raw, str):
+        raise InvalidArgumentError(
+            f"project_path: must be a text path, got a {type(raw).__name__} path"
+        )
     if not raw:
         raise ProjectPathEmptyError("project path must not be empty")
     return os.path.realpath(os.path.abspath(raw))
@@ -138,6 +147,7 @@ def compute_project_hash(project_path: str | os.PathLike[str]) -> str:
 
     Raises:
         ProjectPathEmptyError: `project_path` is empty.
+        InvalidArgumentError: `project_path` is not a str or a text `os.PathLike`.
 
     >>> len(compute_project_hash("/tmp"))
     16
