@@ -257,7 +257,9 @@ impl KeyCycleDetector {
     }
 
     fn over_capacity(&self) -> bool {
-        self.names.len() >= self.inner.window.saturating_mul(4).saturating_add(1024)
+        // Also compact before ids (u32) run out, whatever the window.
+        let cap = self.inner.window.saturating_mul(4).saturating_add(1024);
+        self.names.len() >= cap.min(StateId::MAX as usize)
     }
 
     #[inline]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import array
 import math
+import re
 import resource
 import subprocess
 import sys
@@ -415,3 +416,34 @@ def test_crash_prone_inputs_in_a_subprocess(code: str) -> None:
     if r.stdout.startswith("RAISED"):
         assert "ValueError" in r.stdout
         assert "node_count" in r.stdout or "first_seq" in r.stdout
+
+
+def test_native_errors_name_the_argument() -> None:
+    g = _core.Digraph(2, b"")
+    db = _core.ClauseDb()
+    db.add(1, [("f", "v", False)])
+    cases: list[tuple[Callable[[], Any], str]] = [
+        (lambda: _core.Digraph(2**26 + 1, b""), "node_count"),
+        (lambda: _core.Digraph(2, array.array("I", [0, 5])), "edges"),
+        (lambda: _core.Digraph(2, array.array("I", [0])), "edges"),
+        (lambda: g.successors(2), "node"),
+        (lambda: g.bfs_within(7, 1), "start"),
+        (lambda: db.add(2, []), "literals"),
+        (lambda: db.add(1, [("f", "w", True)]), "literals"),
+        (lambda: db.check([("f", "v"), ("f", "w")]), "observed"),
+        (lambda: db.check_all([("f", "v"), ("f", "w")]), "observed"),
+        (lambda: db.check_assignment([("f", "v", True), ("f", "v", False)]), "assignment"),
+        (lambda: _core.minhash_jaccard(b"", bytes(512)), "a"),
+        (lambda: _core.minhash_jaccard(bytes(512), b"x"), "b"),
+        (lambda: _core.LshIndex().insert(1, b"short"), "signature"),
+        (lambda: _core.LshIndex().query(b"short"), "signature"),
+        (lambda: _core.wal_encode(2**64 - 1, [b"a", b"b"]), "first_seq"),
+        (lambda: _core.wal_scan(b"", 1, 0, 1), "start"),
+        (lambda: _core.KeyCycleDetector(2).add(""), "state"),
+        (lambda: _core.KeyCycleDetector(2).add_many(["a", ""]), "states[1]"),
+    ]
+    for fn, arg in cases:
+        with pytest.raises(ValueError, match="^" + re.escape(arg)):
+            fn()
+    assert len(db) == 1
+    assert db.variable_count == 1, "rejected adds leave no variables behind"
