@@ -526,6 +526,67 @@ CASES: list[tuple[str, Callable[[World], Any], type[CRSError], str]] = [
         crs.ProjectPathEmptyError,
         "project path",
     ),
+    (
+        "pm-config-base-int",
+        lambda w: PersistenceManager(PersistenceConfig(base_dir=5, lock_timeout_sec=1)),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "base_dir",
+    ),
+    (
+        "pm-config-timeout-str",
+        lambda w: PersistenceManager(
+            PersistenceConfig(base_dir=str(w.base / "p2"), lock_timeout_sec="1")  # type: ignore[arg-type]
+        ),
+        InvalidArgumentError,
+        "lock_timeout_sec",
+    ),
+    (
+        "pm-options-session-int",
+        lambda w: w.pm.save_backup("abcdef12", _Image(), crs.BackupOptions(session_id=5)),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "options.session_id",
+    ),
+    (
+        "restorer-config-age-str",
+        lambda w: crs.SessionRestorerConfig(
+            checkpoint_max_age="1", max_files_to_refresh=1, max_retries=0
+        ).validate(),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "checkpoint_max_age",
+    ),
+    (
+        "modified-since-nan",
+        lambda w: crs.find_files_modified_since(str(w.base), math.nan),
+        InvalidArgumentError,
+        "since",
+    ),
+    (
+        "nats-servers-none",
+        lambda w: crs.NATSJournalConfig(session_id="s", servers=None).validate(),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "servers",
+    ),
+    (
+        "nats-timeout-nan",
+        lambda w: crs.NATSJournalConfig(session_id="s", connect_timeout=math.nan).validate(),
+        InvalidArgumentError,
+        "connect_timeout",
+    ),
+    (
+        "nats-stream-none",
+        lambda w: crs.NATSJournalConfig(session_id="s", stream=None).validate(),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "stream",
+    ),
+    (
+        "nats-stream-replicas-str",
+        lambda w: crs.NATSJournalConfig(
+            session_id="s",
+            stream=crs.NATSStreamConfig(replicas="1"),  # type: ignore[arg-type]
+        ).validate(),
+        InvalidArgumentError,
+        "replicas",
+    ),
     # ---- crs.sessions
     (
         "sessions-target-none",

@@ -92,27 +92,39 @@ _BOOL_FIELDS = (
 )
 
 
-def _check_field_types(cfg: JournalConfig) -> None:
-    if not isinstance(cfg.path, str | os.PathLike):
-        raise InvalidArgumentError(f"path must be a str (a directory), got {cfg.path!r}")
-    for name in _STR_FIELDS:
+def check_field_types(
+    cfg: object,
+    *,
+    strs: tuple[str, ...] = (),
+    ints: tuple[str, ...] = (),
+    seconds: tuple[str, ...] = (),
+    bools: tuple[str, ...] = (),
+) -> None:
+    """`InvalidArgumentError` naming the first field of the config `cfg` whose type is wrong
+    (`seconds` fields must also be finite numbers). Shared by the journal configurations."""
+    for name in strs:
         value = getattr(cfg, name)
         if not isinstance(value, str):
             raise InvalidArgumentError(f"{name} must be a str, got {value!r}")
-    for name in _INT_FIELDS:
+    for name in ints:
         value = getattr(cfg, name)
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidArgumentError(f"{name} must be an int, got {value!r}")
-    for name in _SECONDS_FIELDS:
+    for name in seconds:
         value = getattr(cfg, name)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise InvalidArgumentError(f"{name} must be a number of seconds, got {value!r}")
-    for name in _BOOL_FIELDS:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise InvalidArgumentError(f"{name} must be a finite number of seconds, got {value!r}")
+    for name in bools:
         value = getattr(cfg, name)
         if not isinstance(value, bool):
             raise InvalidArgumentError(f"{name} must be a bool, got {value!r}")
-    if cfg.logger is not None and not isinstance(cfg.logger, logging.Logger):
-        raise InvalidArgumentError(f"logger must be a logging.Logger or None, got {cfg.logger!r}")
+    logger = getattr(cfg, "logger", None)
+    if logger is not None and not isinstance(logger, logging.Logger):
+        raise InvalidArgumentError(f"logger must be a logging.Logger or None, got {logger!r}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -158,7 +170,11 @@ class JournalConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first field that is not acceptable."""
-        _check_field_types(self)
+        if not isinstance(self.path, str | os.PathLike):
+            raise InvalidArgumentError(f"path must be a str (a directory), got {self.path!r}")
+        check_field_types(
+            self, strs=_STR_FIELDS, ints=_INT_FIELDS, seconds=_SECONDS_FIELDS, bools=_BOOL_FIELDS
+        )
         if not self.session_id:
             raise InvalidArgumentError("session_id must not be empty")
         if not self.in_memory and not self.path:

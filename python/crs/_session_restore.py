@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import logging
+import math
 import os
 import stat
 import subprocess
@@ -273,6 +274,12 @@ class SessionRestorerConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first invalid field."""
+        if isinstance(self.checkpoint_max_age, bool) or not isinstance(
+            self.checkpoint_max_age, int | float
+        ):
+            raise InvalidArgumentError(
+                f"checkpoint_max_age must be a number of seconds, got {self.checkpoint_max_age!r}"
+            )
         if not self.checkpoint_max_age > 0:
             raise InvalidArgumentError(
                 f"checkpoint_max_age must be positive, got {self.checkpoint_max_age!r}"
@@ -313,6 +320,8 @@ def _since_ns(since: _dt.datetime | float) -> int:
         raise InvalidArgumentError(
             f"since must be a datetime or Unix seconds, got {type(since).__name__}"
         )
+    if not math.isfinite(since):
+        raise InvalidArgumentError(f"since must be finite Unix seconds, got {since!r}")
     return int(since * 1_000_000_000)
 
 
