@@ -366,6 +366,11 @@ CRASH_CASES = {
     "digraph-u32-max-nodes": "c.Digraph(2**32 - 2, b'')",
     "digraph-2-31-nodes": "c.Digraph(2**31, b'')",
     "digraph-max-nodes-plus-one": "c.Digraph(2**26 + 1, b'')",
+    "digraph-max-nodes-works": (
+        "g = c.Digraph(2**26, bytes(8))\n"
+        "assert (g.node_count, g.successors(0), g.bfs_within(2**26 - 1, 2)) == "
+        "(2**26, [0], ([2**26 - 1], [0]))"
+    ),
     "digraph-huge-node-count": "c.Digraph(2**64 - 1, b'')",
     "wal-encode-seq-overflow": "c.wal_encode(2**64 - 1, [b'a', b'b'])",
     "wal-scan-seq-u64-max": (

@@ -477,6 +477,24 @@ CASES: list[tuple[str, Callable[[World], Any], type[CRSError], str]] = [
         InvalidArgumentError,
         "batch_interval",
     ),
+    (
+        "journal-restore-text-stream",
+        lambda w: crs.MemoryJournal().restore(io.StringIO("abc")),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "binary",
+    ),
+    (
+        "memory-journal-config-int",
+        lambda w: crs.MemoryJournal(5),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "config",
+    ),
+    (
+        "follower-without-journal",
+        lambda w: crs.JournalFollower(None, None, 0),  # type: ignore[arg-type]
+        InvalidArgumentError,
+        "journal",
+    ),
     # ---- persistence and session restore
     ("pm-empty-hash", lambda w: w.pm.has_backup(""), InvalidArgumentError, "project_hash"),
     ("pm-none-hash", lambda w: w.pm.load_backup(None), InvalidArgumentError, "project_hash"),  # type: ignore[arg-type]

@@ -441,6 +441,10 @@ def write_backup_stream(
 
 def _read_exact(stream: IO[bytes], n: int, what: str) -> bytes:
     data = stream.read(n)
+    if data is not None and not isinstance(data, bytes | bytearray | memoryview):
+        raise InvalidArgumentError(
+            f"stream: must be opened in binary mode (read() gave {type(data).__name__})"
+        )
     if data is None or len(data) != n:
         raise JournalCorruptedError(f"backup stream ends inside {what}; it is truncated")
     return data
