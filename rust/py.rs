@@ -246,15 +246,36 @@ fn edge_pairs(py: Python<'_>, edges: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
         return Ok(Vec::new());
     }
     if let Ok(buf) = PyBuffer::<u32>::get(edges) {
+        // PyO3 accepts an explicit byte order ('>I', '!I') as u32 but copies the raw bytes,
+        // so a foreign-endian buffer would be read as different node ids.
+        let foreign = if cfg!(target_endian = "little") {
+            [b'>', b'!']
+        } else {
+            [b'<', b'<']
+        };
+        if buf
+            .format()
+            .to_bytes()
+            .first()
+            .is_some_and(|b| foreign.contains(b))
+        {
+            return Err(PyValueError::new_err(
+                "edges: a u32 buffer in non-native byte order is not supported; convert it \
+                 first (numpy: edges.astype(numpy.uint32))",
+            ));
+        }
         return buf.to_vec(py);
     }
     let buf = PyBuffer::<u8>::get(edges).map_err(|_| {
-        PyValueError::new_err("edges must be a buffer of u32 values (numpy uint32) or of bytes")
+        PyValueError::new_err(
+            "edges: must be a buffer of u32 values (aligned, native byte order: numpy \
+             uint32, array.array('I')) or of little-endian bytes",
+        )
     })?;
     let bytes = buf.to_vec(py)?;
     if bytes.len() % 4 != 0 {
         return Err(PyValueError::new_err(format!(
-            "edges as bytes must hold whole little-endian u32 values, got {} bytes",
+            "edges: bytes must hold whole little-endian u32 values, got {} bytes",
             bytes.len()
         )));
     }

@@ -24,6 +24,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -431,6 +432,8 @@ def test_native_errors_name_the_argument() -> None:
         (lambda: _core.Digraph(2**26 + 1, b""), "node_count"),
         (lambda: _core.Digraph(2, array.array("I", [0, 5])), "edges"),
         (lambda: _core.Digraph(2, array.array("I", [0])), "edges"),
+        (lambda: _core.Digraph(2**25, np.array([[0, 1]], dtype=">u4")), "edges"),
+        (lambda: _core.Digraph(2, np.frombuffer(bytes(9), np.uint32, 2, 1)), "edges"),
         (lambda: g.successors(2), "node"),
         (lambda: g.bfs_within(7, 1), "start"),
         (lambda: db.add(2, []), "literals"),
@@ -452,3 +455,5 @@ def test_native_errors_name_the_argument() -> None:
             fn()
     assert len(db) == 1
     assert db.variable_count == 1, "rejected adds leave no variables behind"
+    little = _core.Digraph(2**25, np.array([[0, 1]], dtype="<u4"))
+    assert little.successors(0) == [1], "explicit little-endian is native here"
