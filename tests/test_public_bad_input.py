@@ -332,6 +332,42 @@ CASES: list[tuple[str, Callable[[World], Any], type[CRSError], str]] = [
         "literals",
     ),
     (
+        "clause-surrogate-variable",
+        lambda w: w.crs.add_clause(
+            Clause(id="y", literals=(crs.Literal(variable="tool:" + S, negated=True),), source=HARD)
+        ),
+        InvalidArgumentError,
+        "clause.literals[0].variable",
+    ),
+    (
+        "assignment-surrogate",
+        lambda w: w.crs.check_assignment({"tool:" + S: True}),
+        InvalidArgumentError,
+        "assignment",
+    ),
+    (
+        "proof-update-surrogate-node",
+        lambda w: w.crs.update_proof_number(
+            ProofUpdate(node_id=S, type=crs.ProofUpdateType.INCREMENT, delta=1, source=HARD)
+        ),
+        InvalidArgumentError,
+        "update.node_id",
+    ),
+    (
+        "proof-update-int-node",
+        lambda w: w.crs.update_proof_number(
+            ProofUpdate(node_id=5, type=crs.ProofUpdateType.INCREMENT, delta=1, source=HARD)  # type: ignore[arg-type]
+        ),
+        InvalidArgumentError,
+        "update.node_id",
+    ),
+    (
+        "decision-surrogate-tool",
+        lambda w: w.crs.check_decision_allowed("s", S),
+        InvalidArgumentError,
+        "tool",
+    ),
+    (
         "decision-empty-tool",
         lambda w: w.crs.check_decision_allowed("s", ""),
         InvalidArgumentError,
