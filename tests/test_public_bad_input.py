@@ -11,6 +11,7 @@ backup files) must be equal before and after.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import math
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import crs
 import crs.sessions as sessions
@@ -797,3 +800,42 @@ def test_state_views_type_their_errors(
     else:
         assert names in str(err)
     assert fingerprint(world) == before
+
+
+# ---------------------------------------------------------------- sessions: arbitrary JSON
+
+json_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=12),
+        st.sampled_from([S, "", "claude-history", "dmux-tmux", "id"]),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.sampled_from(["type", "value", "id", "session", "workers", "schemaVersion", "x"]),
+            inner,
+            max_size=5,
+        ),
+    ),
+    max_leaves=20,
+)
+
+
+@given(data=json_values)
+def test_session_contract_takes_any_json(data: Any) -> None:
+    """Any JSON-like value is a valid snapshot or a `ContractError`; nothing else escapes."""
+    with contextlib.suppress(crs.ContractError):
+        sessions.validate_canonical_snapshot(data)
+    message = ""
+    try:
+        sessions.normalize_structured_target(data, sessions.SessionContext())
+    except InvalidArgumentError as e:
+        message = str(e)
+    assert not message or "target" in message
+    assert isinstance(sessions.sanitize_path_segment(data), str)
+    if isinstance(data, str):
+        sessions.parse_session_metadata(data)
