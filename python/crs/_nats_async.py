@@ -59,6 +59,7 @@ from crs._journal import (
     JournalCodec,
     JournalStats,
     JsonCodec,
+    check_field_types,
     read_backup_stream,
     write_backup_stream,
 )
@@ -113,6 +114,15 @@ class NATSStreamConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first bad field."""
+        check_field_types(
+            self,
+            ints=("max_bytes", "max_msgs_per_subject", "replicas"),
+            seconds=("max_age", "duplicate_window"),
+        )
+        if not isinstance(self.subjects, tuple | list) or not all(
+            isinstance(x, str) for x in self.subjects
+        ):
+            raise InvalidArgumentError(f"subjects must be a tuple of str, got {self.subjects!r}")
         if not self.subjects:
             raise InvalidArgumentError("subjects must not be empty")
         if self.max_bytes < -1 or self.max_bytes == 0:
@@ -165,6 +175,16 @@ class NATSJournalConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first bad field."""
+        check_field_types(
+            self,
+            strs=("session_id", "stream_name", "servers"),
+            ints=("max_journal_bytes",),
+            seconds=("connect_timeout", "request_timeout", "reconnect_wait"),
+        )
+        if not isinstance(self.stream, NATSStreamConfig):
+            raise InvalidArgumentError(
+                f"stream must be a NATSStreamConfig, got {type(self.stream).__name__}"
+            )
         if not self.session_id:
             raise InvalidArgumentError("nats journal: session_id is required")
         if not _SESSION_RE.match(self.session_id):

@@ -15,7 +15,7 @@ import weakref
 from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from crs._errors import JournalClosedError, JournalError
+from crs._errors import InvalidArgumentError, JournalClosedError, JournalError
 from crs._journal import DeltaOrError, Journal, JournalStats
 from crs._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
 
@@ -210,6 +210,15 @@ class JournalFollower:
         callback: Callable[[DeltaOrError], None] | None,
         from_seq: int,
     ) -> None:
+        if not isinstance(journal, NATSJournal):
+            raise InvalidArgumentError(
+                f"journal: must be a NATSJournal (use NATSJournal.follow), "
+                f"got {type(journal).__name__}"
+            )
+        if callback is not None and not callable(callback):
+            raise InvalidArgumentError(f"callback: must be callable or None, got {callback!r}")
+        if isinstance(from_seq, bool) or not isinstance(from_seq, int) or from_seq < 0:
+            raise InvalidArgumentError(f"from_seq: must be an int >= 0, got {from_seq!r}")
         self._journal = journal
         # Bounded: a slow consumer slows the reader (and the server) instead of growing memory.
         self._queue: queue.Queue[DeltaOrError] = queue.Queue(maxsize=4096)
