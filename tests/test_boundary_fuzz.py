@@ -92,7 +92,7 @@ def _instances() -> list[Any]:
     lsh = _core.LshIndex()
     lsh.insert(1, _core.minhash_signature("some text here"))
     core = _core.StateCore(4, 4)
-    core = core.apply_proof([("a", 1, 1, 0, 0, 0)])
+    core, _, _ = core.apply_ops([(1, [("a", 1, 1, 0, 0, 0)])])
     return [
         _core.CycleDetector(4),
         _core.KeyCycleDetector(4),
