@@ -8,8 +8,6 @@ Large data is built lazily and only when benchmarks are enabled; under `make tes
 from __future__ import annotations
 
 import copy
-import gc
-import os
 import time
 from typing import Any
 
@@ -23,11 +21,6 @@ _cache: dict[tuple[str, int], Any] = {}
 
 def _big(benchmark: Any, n: int) -> int:
     return 1_000 if benchmark.disabled else n
-
-
-def _rss() -> int:
-    with open(f"/proc/{os.getpid()}/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def _rows(start: int, n: int) -> list[tuple[str, int, int, int, int, int]]:
@@ -133,24 +126,46 @@ def test_bench_apply_1m_single_entry_deltas(benchmark: Any) -> None:
     assert rate > 10_000
 
 
+_MEMORY_CHILD = """
+import gc, os, sys
+import crs
+
+def rss():
+    with open(f"/proc/{os.getpid()}/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+n = int(sys.argv[1])
+c = crs.CRS()
+c.apply(crs.ProofDelta(crs.SignalSource.HARD, {"warm": crs.ProofNumber()}))
+gc.collect()
+before = rss()
+step = min(n, 50_000)
+for start in range(0, n, step):
+    rows = [(f"node:{i}", i, 10, 3, 1, 1_700_000_000_000) for i in range(start, start + step)]
+    c._head.put_proofs(rows)
+    del rows
+gc.collect()
+assert c.snapshot().proof_index().size() == n + 1
+print((rss() - before) / n)
+"""
+
+
 def test_bench_memory_per_proof_entry(benchmark: Any) -> None:
-    """RSS growth per proof entry while growing a CRS to 1,000,000 entries."""
+    """RSS growth per proof entry while growing a CRS to 1,000,000 entries, measured in a
+    fresh process (memory freed by earlier benchmarks would hide growth)."""
+    import subprocess
+    import sys
+
     n = _big(benchmark, 1_000_000)
 
     def run() -> float:
-        gc.collect()
-        c = crs.CRS()
-        c.apply(crs.ProofDelta(S.HARD, {"warm": crs.ProofNumber()}))
-        before = _rss()
-        step = min(n, 50_000)
-        for start in range(0, n, step):
-            rows = _rows(start, step)
-            c._head.put_proofs(rows)
-            del rows
-        gc.collect()
-        grown = _rss() - before
-        assert c.snapshot().proof_index().size() == n + 1
-        return grown / n
+        out = subprocess.run(
+            [sys.executable, "-c", _MEMORY_CHILD, str(n)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return float(out.stdout.strip())
 
     per_entry = benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info["rss_bytes_per_entry"] = round(per_entry, 1)

@@ -796,20 +796,6 @@ impl PyStateCore {
         Self::wrap(State::new(max_similarity_pairs, max_history_entries))
     }
 
-    /// Next version with these proof rows written (no validation beyond types).
-    fn apply_proof(&self, py: Python<'_>, rows: Vec<ProofRow>) -> Self {
-        let big = rows.len() > DETACH_ABOVE;
-        let inner = &self.inner;
-        let work = move || {
-            let mut next = (**inner).clone();
-            let entries: Vec<(String, ProofEntry)> = rows.into_iter().map(proof_entry).collect();
-            next.put_proofs(&entries);
-            next
-        };
-        let next = if big { py.detach(work) } else { work() };
-        Self::wrap(next)
-    }
-
     /// Next version after `ops` (all or nothing): (state, entries modified, index mask).
     fn apply_ops(&self, py: Python<'_>, ops: &Bound<'_, PyList>) -> PyResult<(Self, usize, u8)> {
         let ops: Vec<Op> = ops

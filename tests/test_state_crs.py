@@ -147,6 +147,12 @@ def test_optimistic_concurrency() -> None:
     with pytest.raises(crs.SnapshotStaleError, match="snapshot_epoch_limit"):
         c.apply(crs.ProofDelta(S.HARD, {"w": pn(1)}), base=base)
     assert c.generation() == 5
+    small = crs.CRS(max_delta_records=2)
+    old = small.snapshot()
+    for i in range(3):
+        small.apply(crs.ProofDelta(S.HARD, {f"q{i}": pn(1)}))
+    with pytest.raises(crs.SnapshotStaleError, match="no longer covers"):
+        small.apply(crs.ProofDelta(S.HARD, {"w": pn(1)}), base=old)
     with pytest.raises(crs.InvalidArgumentError, match="base"):
         c.apply(crs.ProofDelta(S.HARD, {}), base="old")  # type: ignore[arg-type]
 

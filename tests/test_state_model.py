@@ -3,6 +3,7 @@ and threads applying and snapshotting at once."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -242,3 +243,26 @@ def test_optimistic_read_modify_write_loses_no_update() -> None:
     assert final is not None
     assert final.proof == n_threads * per_thread
     assert c.generation() == 1 + n_threads * per_thread
+
+
+@given(st.lists(deltas, max_size=12))
+def test_export_import_round_trip(ds: list[crs.Delta]) -> None:
+    """Any reachable state survives export_full -> JSON -> import_ -> load_into."""
+    import json
+
+    c = crs.CRS(max_similarity_pairs=4, max_history_entries=5)
+    for d in ds:
+        with contextlib.suppress(crs.DeltaValidationError):
+            c.apply(d)
+    ser = crs.Serializer()
+    res = ser.export_full(c.snapshot(), "s")
+    assert res.export is not None
+    loaded = crs.CRS(max_similarity_pairs=4, max_history_entries=5)
+    ser.import_(json.loads(json.dumps(res.export.to_dict()))).load_into(loaded)
+    a, b = c.snapshot(), loaded.snapshot()
+    assert b.proof_index().all() == a.proof_index().all()
+    assert b.constraint_index().all() == a.constraint_index().all()
+    assert b.similarity_index().all_pairs() == a.similarity_index().all_pairs()
+    assert b.dependency_index().all_edges() == a.dependency_index().all_edges()
+    assert b.history_index().recent(100) == a.history_index().recent(100)
+    assert ser.compute_summary(b) == ser.compute_summary(a)

@@ -49,6 +49,7 @@ MAX_HISTORY_ENTRIES: int = 10_000
 _PROOF = IndexMask.PROOF
 _CAPPED = IndexMask.SIMILARITY | IndexMask.HISTORY
 _log = logging.getLogger("crs.state")
+_new_metrics = tuple.__new__  # builds ApplyMetrics without the NamedTuple keyword machinery
 
 
 class ApplyMetrics(NamedTuple):
@@ -287,7 +288,7 @@ class CRS(GuardsMixin):
             self._frozen = None
             self._history._items_append(delta, gen + 1, source, self._session_id, metadata)
         t2 = time.perf_counter()
-        return ApplyMetrics(delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1)
+        return _new_metrics(ApplyMetrics, (delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1))
 
     def _log_evictions(self, before: tuple[int, int], after: tuple[int, int]) -> None:
         for what, cap, old, new in (

@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 
 _U64 = PROOF_NUMBER_INFINITE
 _I64_MAX = 2**63 - 1
+_I64_MIN = -(2**63)
+_STATUS_VALUES = frozenset(int(v) for v in ProofStatus)
+_SOURCE_VALUES = frozenset(int(v) for v in SignalSource)
 
 
 def _source(value: Any) -> SignalSource:
@@ -188,7 +191,7 @@ def _need_delta(name: str, value: Any) -> None:
 class ProofDelta(Delta):
     """Replaces the proof numbers of the given nodes wholesale."""
 
-    __slots__ = ("_rows", "updates")
+    __slots__ = ("_rows", "_soft_disproof", "updates")
     _TYPE = DeltaType.PROOF
     _INDEXES = ("proof",)
 
@@ -205,32 +208,44 @@ class ProofDelta(Delta):
                 f"updates: must be a dict of node id -> ProofNumber, got {updates!r}"
             )
         rows = []
+        disproven = None
         for k, v in updates.items():
             if not isinstance(k, str) or not k:
                 raise InvalidArgumentError(f"updates: node ids must be non-empty str, got {k!r}")
             if not isinstance(v, ProofNumber):
                 raise InvalidArgumentError(f"updates[{k!r}]: must be a ProofNumber, got {v!r}")
-            rows.append(
-                (
-                    k,
-                    _int_in(f"updates[{k!r}].proof", v.proof, 0, _U64),
-                    _int_in(f"updates[{k!r}].disproof", v.disproof, 0, _U64),
-                    _enum_in(f"updates[{k!r}].status", v.status, ProofStatus),
-                    _enum_in(f"updates[{k!r}].source", v.source, SignalSource),
-                    _int_in(f"updates[{k!r}].updated_at", v.updated_at, -_I64_MAX - 1, _I64_MAX),
-                )
-            )
+            p, dp, st, src, ts = v.proof, v.disproof, v.status, v.source, v.updated_at
+            if not (  # fast path; the checks below name the bad field
+                type(p) is int
+                and type(dp) is int
+                and type(ts) is int
+                and 0 <= p <= _U64
+                and 0 <= dp <= _U64
+                and _I64_MIN <= ts <= _I64_MAX
+                and not isinstance(st, bool)
+                and not isinstance(src, bool)
+                and st in _STATUS_VALUES
+                and src in _SOURCE_VALUES
+            ):
+                _int_in(f"updates[{k!r}].proof", p, 0, _U64)
+                _int_in(f"updates[{k!r}].disproof", dp, 0, _U64)
+                _enum_in(f"updates[{k!r}].status", st, ProofStatus)
+                _enum_in(f"updates[{k!r}].source", src, SignalSource)
+                _int_in(f"updates[{k!r}].updated_at", ts, _I64_MIN, _I64_MAX)
+            if st == 2 and disproven is None:
+                disproven = k
+            rows.append((k, int(p), int(dp), int(st), int(src), int(ts)))
         self.updates: Mapping[str, ProofNumber] = MappingProxyType(dict(updates))
         self._rows = rows
+        # The hard/soft boundary depends only on the delta, so it is decided once here.
+        self._soft_disproof = None if self._src.is_hard() else disproven
 
     def _check(self) -> None:
-        if not self._src.is_hard():
-            for row in self._rows:
-                if row[3] == 2:
-                    raise HardSoftBoundaryViolationError(
-                        f"node {row[0]} cannot be marked DISPROVEN by soft signal "
-                        f"(delta source {self._src})"
-                    )
+        if self._soft_disproof is not None:
+            raise HardSoftBoundaryViolationError(
+                f"node {self._soft_disproof} cannot be marked DISPROVEN by soft signal "
+                f"(delta source {self._src})"
+            )
 
     def _ops(self) -> list[tuple[Any, ...]]:
         return [(1, self._rows)]
@@ -271,7 +286,7 @@ def _crow(c: Constraint, where: str) -> tuple[Any, ...]:
         c.expression,
         c.active,
         _enum_in(f"{where}.source", c.source, SignalSource),
-        _int_in(f"{where}.created_at", c.created_at, -_I64_MAX - 1, _I64_MAX),
+        _int_in(f"{where}.created_at", c.created_at, _I64_MIN, _I64_MAX),
     )
 
 
@@ -527,7 +542,7 @@ class HistoryDelta(Delta):
                 e.action,
                 e.result,
                 _enum_in("entries[].source", e.source, SignalSource),
-                _int_in("entries[].timestamp", e.timestamp, -_I64_MAX - 1, _I64_MAX),
+                _int_in("entries[].timestamp", e.timestamp, _I64_MIN, _I64_MAX),
                 list(e.metadata.items()),
             )
             for e in self.entries

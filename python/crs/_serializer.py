@@ -37,10 +37,18 @@ _RECENT_HISTORY = 100
 _log = logging.getLogger("crs.serializer")
 
 
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.UTC)
+_MS = _dt.timedelta(milliseconds=1)
+_MIN_MS = (_dt.datetime(1, 1, 1, tzinfo=_dt.UTC) - _EPOCH) // _MS
+_MAX_MS = (_dt.datetime(9999, 12, 31, 23, 59, 59, 999000, tzinfo=_dt.UTC) - _EPOCH) // _MS
+
+
 def _rfc3339(ms: int) -> str:
-    t = _dt.datetime.fromtimestamp(ms / 1000, tz=_dt.UTC)
-    frac = f".{ms % 1000:03d}".rstrip("0").rstrip(".")
-    return t.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"
+    """Unix ms as RFC 3339 UTC with millisecond precision (exact; clamped to years 1-9999,
+    which Go's JSON encoding cannot exceed either)."""
+    t = _EPOCH + _dt.timedelta(milliseconds=min(max(ms, _MIN_MS), _MAX_MS))
+    frac = f".{t.microsecond // 1000:03d}".rstrip("0").rstrip(".")
+    return t.strftime("%Y-%m-%dT%H:%M:%S").rjust(19, "0") + frac + "Z"
 
 
 def _from_rfc3339(s: Any) -> int:
@@ -54,7 +62,7 @@ def _from_rfc3339(s: Any) -> int:
         digits = rest[: len(rest) - len(rest.lstrip("0123456789"))]
         text = head + "." + digits[:6].ljust(6, "0") + rest[len(digits) :]
     try:
-        return int(_dt.datetime.fromisoformat(text).timestamp() * 1000)
+        return (_dt.datetime.fromisoformat(text) - _EPOCH) // _MS
     except ValueError:
         raise InvalidArgumentError(f"export: {s!r} is not an RFC 3339 time") from None
 

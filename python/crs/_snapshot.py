@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import deque
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crs import _core
@@ -134,7 +135,7 @@ class _NoClauses:
     def clause_count(self) -> int:
         return 0
 
-    def check_assignment(self, assignment: dict[str, bool]) -> Any:
+    def check_assignment(self, assignment: Mapping[str, bool]) -> Any:
         return None
 
 
@@ -174,8 +175,9 @@ class ConstraintIndexView:
     def clause_count(self) -> int:
         return int(self._clauses.clause_count())
 
-    def check_assignment(self, assignment: dict[str, bool]) -> Any:
-        if not isinstance(assignment, dict):
+    def check_assignment(self, assignment: Mapping[str, bool]) -> Any:
+        """The first learned clause `assignment` violates (see the guards' ClauseCheckResult)."""
+        if not isinstance(assignment, Mapping):
             raise InvalidArgumentError(f"assignment: must be a dict[str, bool], got {assignment!r}")
         return self._clauses.check_assignment(assignment)
 
