@@ -45,6 +45,9 @@ from crs._clauses import (
     FailureEvent,
     Literal,
 )
+
+# ---- wiring (journal codec, backups of the whole CRS, project opening)
+from crs._codec import DeltaCodec
 from crs._crs import (
     CRS,
     MAX_HISTORY_ENTRIES,
@@ -52,6 +55,7 @@ from crs._crs import (
     ApplyMetrics,
     Checkpoint,
 )
+from crs._crs_persist import open_project
 from crs._cycle import (
     CycleDetectionResult,
     CycleDetector,
@@ -348,6 +352,7 @@ __all__ = [
     "DefaultPersistenceConfig",
     "DefaultSessionRestorerConfig",
     "Delta",
+    "DeltaCodec",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
     "DeltaHistoryView",
@@ -500,6 +505,7 @@ __all__ = [
     "find_files_modified_since",
     "get_state_key",
     "get_tool_state_key",
+    "open_project",
     "params_hash",
     "validate_project_hash",
 ]
