@@ -45,12 +45,18 @@ from crs._clauses import (
     FailureEvent,
     Literal,
 )
+from crs._codec import (
+    DeltaCodec,
+)
 from crs._crs import (
     CRS,
     MAX_HISTORY_ENTRIES,
     MAX_SIMILARITY_PAIRS,
     ApplyMetrics,
     Checkpoint,
+)
+from crs._crs_persist import (
+    open_project,
 )
 from crs._cycle import (
     CycleDetectionResult,
@@ -383,6 +389,7 @@ __all__ = [
     "DefaultSessionRestorerConfig",
     "DefaultTraceConfig",
     "Delta",
+    "DeltaCodec",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
     "DeltaHistoryView",
@@ -553,6 +560,7 @@ __all__ = [
     "get_state_key",
     "get_tool_state_key",
     "is_secret_key",
+    "open_project",
     "params_hash",
     "trace_step_to_step_record",
     "validate_project_hash",
