@@ -98,6 +98,10 @@ def encode_proof_table(rows: list[tuple[str, int, int, int, int, int]]) -> bytes
 def decode_proof_table(data: bytes | memoryview) -> list[tuple[str, int, int, int, int, int]]:
     """Inverse of `encode_proof_table` (raises ValueError on a malformed table)."""
     (n,) = struct.unpack_from("<Q", data)
+    if n == 0:
+        if len(data) != 8:
+            raise ValueError("trailing bytes after an empty proof table")
+        return []
     pos = 8
     lens, pos = _column("I", data, pos, n)
     proof, pos = _column("Q", data, pos, n)
