@@ -128,6 +128,7 @@ from crs._errors import (
     PersistenceManagerClosedError,
     ProjectHashMismatchError,
     ProjectPathEmptyError,
+    ReadOnlyReplicaError,
     RestoreInProgressError,
     SanitizationError,
     SchemaVersionMismatchError,
@@ -196,6 +197,10 @@ from crs._persistence import (
     PersistenceConfig,
     PersistenceManager,
     validate_project_hash,
+)
+from crs._replica import (
+    ReadOnlyCRS,
+    ReadReplica,
 )
 from crs._sanitizer import (
     REDACTED,
@@ -502,6 +507,9 @@ __all__ = [
     "ProofUpdateType",
     "QueryAPI",
     "REDACTED",
+    "ReadOnlyCRS",
+    "ReadOnlyReplicaError",
+    "ReadReplica",
     "ReasoningSummary",
     "ReasoningTrace",
     "ReplayJournal",

@@ -183,7 +183,15 @@ class PersistenceMixin:
         def _current(self) -> tuple[Any, int, tuple[Any, ...]]: ...
         def _guards_export(self) -> dict[str, Any]: ...
         def _load_state_image(self, image: dict[str, Any]) -> int: ...
-        def _commit(self, delta: Delta, *args: Any, journal: bool = True) -> Any: ...
+        def _commit(
+            self,
+            delta: Any,
+            source: Any = None,
+            metadata: Any = None,
+            base: Any = None,
+            *,
+            journal: bool = True,
+        ) -> Any: ...
         def _replay(self, record: Any) -> None: ...
         def snapshot(self) -> Any: ...
         def close(self) -> None: ...
@@ -219,17 +227,21 @@ class PersistenceMixin:
         if j is None or not callable(getattr(j, "replay_stream", None)):
             raise InvalidArgumentError(f"journal: must be a crs Journal, got {j!r}")
         applied = 0
+        # Stream sequences (NATSJournal) are shared with other sessions: they grow but skip.
+        sparse = bool(getattr(j, "sparse_sequences", False))
         with self._lock:
             pos = self._journal_seq if after_seq is None else after_seq
+            if sparse and pos < j.stats().checkpoint_seq:
+                self._advance(pos, j.stats().checkpoint_seq + 1)  # raises the gap error
             try:
                 for item in _Run.of(j, pos):
                     if not isinstance(item, tuple):
                         if item.err is not None and not item.skipped:
                             raise JournalCorruptedError(f"journal record unreadable: {item.err}")
-                        pos = self._advance(pos, item.seq_num)
+                        pos = self._advance(pos, item.seq_num, sparse)
                         continue
                     first, entries = item
-                    pos = self._advance(pos, first) - 1
+                    pos = self._advance(pos, first, sparse) - 1
                     for entry in entries:
                         self._apply_replayed(entry)
                         pos += 1
@@ -239,8 +251,8 @@ class PersistenceMixin:
                 self._frozen = None
         return applied
 
-    def _advance(self, pos: int, seq: int) -> int:
-        if seq != pos + 1:
+    def _advance(self, pos: int, seq: int, sparse: bool = False) -> int:
+        if seq != pos + 1 and not (sparse and seq > pos):
             raise JournalSequenceGapError(
                 f"journal sequence gap: the state covers up to record {pos} but the journal "
                 f"continues at {seq}; load the backup that covers the records in between first"

@@ -75,6 +75,10 @@ class NATSJournal:
         journal.close()
     """
 
+    sparse_sequences = True
+    """Sequence numbers are the stream's: they grow but skip (other sessions, checkpoints),
+    so `CRS.replay_journal` accepts any larger one instead of exactly the next."""
+
     def __init__(self, config: NATSJournalConfig) -> None:
         config.validate()
         self._loop = _Loop()
