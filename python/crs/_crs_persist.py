@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from crs._backup_format import BackupImage, BackupMetadata
 from crs._codec import DeltaCodec
@@ -48,7 +48,7 @@ from crs._persistence import BackupOptions, PersistenceManager
 if TYPE_CHECKING:
     from crs._types import Config
 
-__all__ = ["IMAGE_VERSION", "PersistenceMixin"]
+__all__ = ["IMAGE_VERSION", "PersistenceMixin", "ProjectInfo", "open_project"]
 
 IMAGE_VERSION = 1
 """Version of the backup image layout written by `CRS.export_image`."""
@@ -151,6 +151,18 @@ def decode_image(data: bytes) -> dict[str, Any]:
     return doc
 
 
+class ProjectInfo(NamedTuple):
+    """Where an `open_project` CRS keeps its data, and what opening it restored."""
+
+    project_path: str
+    project_hash: str
+    home: Path
+    journal_path: Path
+    backup_path: Path
+    restored_from_backup: bool
+    replayed_records: int
+
+
 class _Run:
     """Journal records after a position as (first_seq, entries) runs or skipped/error items."""
 
@@ -237,6 +249,7 @@ class PersistenceMixin:
                         applied += 1
             finally:
                 self._frozen = None
+        self._replayed = getattr(self, "_replayed", 0) + applied
         return applied
 
     def _advance(self, pos: int, seq: int) -> int:
@@ -405,6 +418,22 @@ class PersistenceMixin:
     def _attach_project(self, pm: PersistenceManager, key: str, path: str) -> None:
         self._project = (pm, key, path)
 
+    def project_info(self) -> ProjectInfo:
+        """Paths and restore figures of a CRS opened by `open_project`."""
+        project = getattr(self, "_project", None)
+        if project is None:
+            raise PersistenceError("project_info: this CRS was not opened by open_project")
+        pm, key, path = project
+        return ProjectInfo(
+            project_path=path,
+            project_hash=key,
+            home=pm.base_dir,
+            journal_path=pm.project_dir(key) / "journal",
+            backup_path=pm.backup_path(key),
+            restored_from_backup=getattr(self, "_from_backup", False),
+            replayed_records=getattr(self, "_replayed", 0),
+        )
+
     def save_project_backup(self, *, export_json: bool = False) -> BackupMetadata:
         """`save_checkpoint_to_disk` into the project opened by `open_project`."""
         project = getattr(self, "_project", None)
@@ -460,7 +489,7 @@ def open_project(
         crs._own(journal)
         crs._own(pm)
         crs._attach_project(pm, key, project)
-        crs.load_checkpoint_from_disk(pm, key)
+        crs._from_backup = crs.load_checkpoint_from_disk(pm, key) is not None
     except BaseException:
         journal.close()
         raise
