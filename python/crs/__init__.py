@@ -55,7 +55,7 @@ from crs._crs import (
     ApplyMetrics,
     Checkpoint,
 )
-from crs._crs_persist import open_project
+from crs._crs_persist import ProjectInfo, open_project
 from crs._cycle import (
     CycleDetectionResult,
     CycleDetector,
@@ -458,6 +458,7 @@ __all__ = [
     "ProofStatus",
     "ProofUpdate",
     "ProofUpdateType",
+    "ProjectInfo",
     "QueryAPI",
     "ReasoningSummary",
     "ReplayJournal",

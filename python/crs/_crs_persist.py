@@ -444,6 +444,19 @@ class PersistenceMixin:
         return self.save_checkpoint_to_disk(pm, key, options=opts)
 
 
+def project_journal(pm: PersistenceManager, project_hash: str, session_id: str) -> Any:
+    """The project's `LocalJournal` (`<home>/<project_hash>/journal`, `DeltaCodec`,
+    `DefaultJournalConfig()`: fsync per append), created if missing."""
+    from crs._local_journal import LocalJournal
+
+    jcfg = replace(
+        DefaultJournalConfig(),
+        path=str(pm.project_dir(project_hash) / "journal"),
+        session_id=session_id,
+    )
+    return LocalJournal(jcfg, DeltaCodec())
+
+
 def open_project(
     path: str | os.PathLike[str] = ".",
     home: str | os.PathLike[str] | None = None,
@@ -470,7 +483,6 @@ def open_project(
     """
     from crs._crs import CRS
     from crs._home import default_home
-    from crs._local_journal import LocalJournal
     from crs._persistence import DefaultPersistenceConfig
     from crs._session_restore import compute_project_hash
 
@@ -478,12 +490,7 @@ def open_project(
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()
     pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
-    jcfg = replace(
-        DefaultJournalConfig(),
-        path=str(pm.project_dir(key) / "journal"),
-        session_id=session_id,
-    )
-    journal = LocalJournal(jcfg, DeltaCodec())
+    journal = project_journal(pm, key, session_id)
     try:
         crs = CRS(config, journal=journal)
         crs._own(journal)
