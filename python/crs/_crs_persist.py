@@ -195,12 +195,23 @@ class PersistenceMixin:
         def _current(self) -> tuple[Any, int, tuple[Any, ...]]: ...
         def _guards_export(self) -> dict[str, Any]: ...
         def _load_state_image(self, image: dict[str, Any]) -> int: ...
-        def _commit(self, delta: Delta, *args: Any, journal: bool = True) -> Any: ...
+        def _commit(
+            self,
+            delta: Delta,
+            source: str | None = None,
+            metadata: Any = None,
+            base: Any = None,
+            *,
+            journal: bool = True,
+        ) -> Any: ...
         def _replay(self, record: Any) -> None: ...
         def snapshot(self) -> Any: ...
         def close(self) -> None: ...
 
     _owned: list[Any]
+    _from_backup: bool = False  # set by open_project
+    _replayed: int = 0  # journal records applied by replay_journal so far
+    _project: tuple[PersistenceManager, str, str] | None = None
 
     # ---------------------------------------------------------------- journal
 
@@ -249,7 +260,7 @@ class PersistenceMixin:
                         applied += 1
             finally:
                 self._frozen = None
-        self._replayed = getattr(self, "_replayed", 0) + applied
+        self._replayed += applied
         return applied
 
     def _advance(self, pos: int, seq: int) -> int:
@@ -420,7 +431,7 @@ class PersistenceMixin:
 
     def project_info(self) -> ProjectInfo:
         """Paths and restore figures of a CRS opened by `open_project`."""
-        project = getattr(self, "_project", None)
+        project = self._project
         if project is None:
             raise PersistenceError("project_info: this CRS was not opened by open_project")
         pm, key, path = project
@@ -430,13 +441,13 @@ class PersistenceMixin:
             home=pm.base_dir,
             journal_path=pm.project_dir(key) / "journal",
             backup_path=pm.backup_path(key),
-            restored_from_backup=getattr(self, "_from_backup", False),
-            replayed_records=getattr(self, "_replayed", 0),
+            restored_from_backup=self._from_backup,
+            replayed_records=self._replayed,
         )
 
     def save_project_backup(self, *, export_json: bool = False) -> BackupMetadata:
         """`save_checkpoint_to_disk` into the project opened by `open_project`."""
-        project = getattr(self, "_project", None)
+        project = self._project
         if project is None:
             raise PersistenceError("save_project_backup: this CRS was not opened by open_project")
         pm, key, path = project
