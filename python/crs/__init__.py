@@ -55,9 +55,13 @@ from crs._crs import (
     ApplyMetrics,
     Checkpoint,
 )
+<<<<<<< HEAD
 from crs._crs_persist import (
     open_project,
 )
+=======
+from crs._crs_persist import ProjectInfo, open_project
+>>>>>>> wiring
 from crs._cycle import (
     CycleDetectionResult,
     CycleDetector,
@@ -496,6 +500,7 @@ __all__ = [
     "PersistenceManager",
     "PersistenceManagerClosedError",
     "ProjectHashMismatchError",
+    "ProjectInfo",
     "ProjectPathEmptyError",
     "ProofDelta",
     "ProofEntry",

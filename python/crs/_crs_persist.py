@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from crs._backup_format import BackupImage, BackupMetadata
 from crs._codec import DeltaCodec
@@ -48,7 +48,7 @@ from crs._persistence import BackupOptions, PersistenceManager
 if TYPE_CHECKING:
     from crs._types import Config
 
-__all__ = ["IMAGE_VERSION", "PersistenceMixin"]
+__all__ = ["IMAGE_VERSION", "PersistenceMixin", "ProjectInfo", "open_project"]
 
 IMAGE_VERSION = 1
 """Version of the backup image layout written by `CRS.export_image`."""
@@ -151,6 +151,18 @@ def decode_image(data: bytes) -> dict[str, Any]:
     return doc
 
 
+class ProjectInfo(NamedTuple):
+    """Where an `open_project` CRS keeps its data, and what opening it restored."""
+
+    project_path: str
+    project_hash: str
+    home: Path
+    journal_path: Path
+    backup_path: Path
+    restored_from_backup: bool
+    replayed_records: int
+
+
 class _Run:
     """Journal records after a position as (first_seq, entries) runs or skipped/error items."""
 
@@ -185,8 +197,8 @@ class PersistenceMixin:
         def _load_state_image(self, image: dict[str, Any]) -> int: ...
         def _commit(
             self,
-            delta: Any,
-            source: Any = None,
+            delta: Delta,
+            source: str | None = None,
             metadata: Any = None,
             base: Any = None,
             *,
@@ -197,6 +209,9 @@ class PersistenceMixin:
         def close(self) -> None: ...
 
     _owned: list[Any]
+    _from_backup: bool = False  # set by open_project
+    _replayed: int = 0  # journal records applied by replay_journal so far
+    _project: tuple[PersistenceManager, str, str] | None = None
 
     # ---------------------------------------------------------------- journal
 
@@ -249,6 +264,7 @@ class PersistenceMixin:
                         applied += 1
             finally:
                 self._frozen = None
+        self._replayed += applied
         return applied
 
     def _advance(self, pos: int, seq: int, sparse: bool = False) -> int:
@@ -417,14 +433,43 @@ class PersistenceMixin:
     def _attach_project(self, pm: PersistenceManager, key: str, path: str) -> None:
         self._project = (pm, key, path)
 
+    def project_info(self) -> ProjectInfo:
+        """Paths and restore figures of a CRS opened by `open_project`."""
+        project = self._project
+        if project is None:
+            raise PersistenceError("project_info: this CRS was not opened by open_project")
+        pm, key, path = project
+        return ProjectInfo(
+            project_path=path,
+            project_hash=key,
+            home=pm.base_dir,
+            journal_path=pm.project_dir(key) / "journal",
+            backup_path=pm.backup_path(key),
+            restored_from_backup=self._from_backup,
+            replayed_records=self._replayed,
+        )
+
     def save_project_backup(self, *, export_json: bool = False) -> BackupMetadata:
         """`save_checkpoint_to_disk` into the project opened by `open_project`."""
-        project = getattr(self, "_project", None)
+        project = self._project
         if project is None:
             raise PersistenceError("save_project_backup: this CRS was not opened by open_project")
         pm, key, path = project
         opts = BackupOptions(create_json_export=export_json, project_path=path)
         return self.save_checkpoint_to_disk(pm, key, options=opts)
+
+
+def project_journal(pm: PersistenceManager, project_hash: str, session_id: str) -> Any:
+    """The project's `LocalJournal` (`<home>/<project_hash>/journal`, `DeltaCodec`,
+    `DefaultJournalConfig()`: fsync per append), created if missing."""
+    from crs._local_journal import LocalJournal
+
+    jcfg = replace(
+        DefaultJournalConfig(),
+        path=str(pm.project_dir(project_hash) / "journal"),
+        session_id=session_id,
+    )
+    return LocalJournal(jcfg, DeltaCodec())
 
 
 def open_project(
@@ -453,7 +498,6 @@ def open_project(
     """
     from crs._crs import CRS
     from crs._home import default_home
-    from crs._local_journal import LocalJournal
     from crs._persistence import DefaultPersistenceConfig
     from crs._session_restore import compute_project_hash
 
@@ -461,18 +505,13 @@ def open_project(
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()
     pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
-    jcfg = replace(
-        DefaultJournalConfig(),
-        path=str(pm.project_dir(key) / "journal"),
-        session_id=session_id,
-    )
-    journal = LocalJournal(jcfg, DeltaCodec())
+    journal = project_journal(pm, key, session_id)
     try:
         crs = CRS(config, journal=journal)
         crs._own(journal)
         crs._own(pm)
         crs._attach_project(pm, key, project)
-        crs.load_checkpoint_from_disk(pm, key)
+        crs._from_backup = crs.load_checkpoint_from_disk(pm, key) is not None
     except BaseException:
         journal.close()
         raise
