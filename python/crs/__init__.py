@@ -55,13 +55,7 @@ from crs._crs import (
     ApplyMetrics,
     Checkpoint,
 )
-<<<<<<< HEAD
-from crs._crs_persist import (
-    open_project,
-)
-=======
 from crs._crs_persist import ProjectInfo, open_project
->>>>>>> wiring
 from crs._cycle import (
     CycleDetectionResult,
     CycleDetector,
