@@ -83,6 +83,12 @@ def test_each_mutating_api_is_journaled_to_nats(
         assert again.journal_position() == c.journal_position()
 
 
+def test_a_nats_journal_with_the_json_codec_is_refused(server: NatsServer) -> None:
+    cfg = crs.NATSJournalConfig(session_id=fresh_session(), servers=server.url)
+    with crs.NATSJournal(cfg) as j, pytest.raises(crs.InvalidArgumentError, match="DeltaCodec"):
+        crs.CRS(journal=j)
+
+
 @settings(
     max_examples=3,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],

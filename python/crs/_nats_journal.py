@@ -88,6 +88,7 @@ class NATSJournal:
             self._loop.stop()
             raise
         self._config = config
+        self._codec = self._aj._codec  # what CRS checks (a JSON codec cannot hold deltas)
         self._followers: weakref.WeakSet[JournalFollower] = weakref.WeakSet()
         self._wait = config.request_timeout * 4 + config.connect_timeout
 
