@@ -277,6 +277,19 @@ def test_replica_from_a_backup_after_a_checkpoint(server: NatsServer) -> None:
             assert converged(replica, writer)
 
 
+def test_replica_of_a_follower_owns_it(server: NatsServer) -> None:
+    session = fresh_session()
+    with nats(server, session) as j, nats(server, session) as rj:
+        writer = crs.CRS(journal=j)
+        writer.record_step(step("s1", "grep", "success"))
+        follower = rj.follow()
+        with crs.ReadReplica(follower) as replica:
+            writer.record_similarity("k1", "k2", 0.5)
+            assert replica.wait_for(writer.journal_position(), timeout=30)
+            assert converged(replica, writer)
+        assert follower._ended.is_set()  # stopped with the replica
+
+
 def local(path: Path) -> crs.LocalJournal:
     cfg = dataclasses.replace(
         crs.DefaultJournalConfig(), path=str(path), session_id="t", sync_policy="none"
