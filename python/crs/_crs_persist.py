@@ -422,6 +422,23 @@ class PersistenceMixin:
         meta = load_checkpoint(pm, project_hash, self, j)  # type: ignore[arg-type]
         if meta is None and j is not None:
             self.replay_journal(j)
+        elif meta is not None and j is not None and callable(getattr(j, "stats", None)):
+            last = j.stats().last_seq_num
+            if last < self._journal_seq:
+                # The journal is younger than the backup (deleted or replaced): its numbers
+                # restart below the backup's position. Rebase both backups on it, or records
+                # appended from now on would look covered by them and be skipped on restore.
+                _log.warning(
+                    "journal ends at record %d, before the backup's position %d: the journal "
+                    "was replaced; saving the state as new backups at position %d",
+                    last,
+                    self._journal_seq,
+                    last,
+                )
+                with self._lock:
+                    self._journal_seq = last
+                    pm.save_backup(project_hash, self)
+                    pm.save_backup(project_hash, self)
         return meta
 
     # ---------------------------------------------------------------- projects
