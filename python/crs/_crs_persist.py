@@ -243,40 +243,56 @@ class PersistenceMixin:
             raise InvalidArgumentError(f"journal: must be a crs Journal, got {j!r}")
         applied = 0
         with self._lock:
-            pos = self._journal_seq if after_seq is None else after_seq
+            if after_seq is not None:  # the caller says the state covers up to there
+                self._journal_seq = after_seq
+            pos = self._journal_seq
             try:
                 for item in _Run.of(j, pos):
                     if not isinstance(item, tuple):
                         if item.err is not None and not item.skipped:
                             raise JournalCorruptedError(f"journal record unreadable: {item.err}")
-                        pos = self._advance(pos, item.seq_num)
+                        self._check_next(pos, item.seq_num)
+                        pos = self._journal_seq = item.seq_num
                         continue
                     first, entries = item
-                    pos = self._advance(pos, first) - 1
+                    self._check_next(pos, first)
+                    rows: list[Any] = []  # consecutive ProofDeltas: one write, same result
                     for entry in entries:
+                        if type(entry) is ProofDelta:
+                            rows += entry._rows
+                            pos += 1
+                            continue
+                        self._flush_proofs(rows, pos)
+                        rows = []
                         self._apply_replayed(entry)
                         pos += 1
                         self._journal_seq = pos
-                        applied += 1
+                    self._flush_proofs(rows, pos)
+                    applied += len(entries)
             finally:
                 self._frozen = None
         self._replayed += applied
         return applied
 
-    def _advance(self, pos: int, seq: int) -> int:
+    @staticmethod
+    def _check_next(pos: int, seq: int) -> None:
         if seq != pos + 1:
             raise JournalSequenceGapError(
                 f"journal sequence gap: the state covers up to record {pos} but the journal "
                 f"continues at {seq}; load the backup that covers the records in between first"
             )
-        self._journal_seq = seq
-        return seq
+
+    def _flush_proofs(self, rows: list[Any], pos: int) -> None:
+        """Write the rows of the ProofDeltas replayed up to record `pos` (later rows win,
+        as `put_proofs` writes in order); each delta was one generation."""
+        pending = pos - self._journal_seq
+        if pending:
+            self._head.put_proofs(rows)
+            self._gen += pending
+            self._journal_seq = pos
 
     def _apply_replayed(self, entry: Any) -> None:
-        if type(entry) is ProofDelta:
-            self._head.put_proofs(entry._rows)
-            self._gen += 1
-        elif isinstance(entry, Delta):
+        if isinstance(entry, Delta):
             self._commit(entry, journal=False)
         else:
             self._replay(entry)

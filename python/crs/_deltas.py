@@ -251,8 +251,9 @@ class ProofDelta(Delta):
         self._ts = timestamp
         self._rows = rows
         self._updates = None
-        disproven = next((r[0] for r in rows if r[3] == 2), None)
-        self._soft_disproof = None if source.is_hard() else disproven
+        self._soft_disproof = (
+            None if source.is_hard() else next((r[0] for r in rows if r[3] == 2), None)
+        )
         return self
 
     @property
