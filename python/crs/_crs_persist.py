@@ -42,7 +42,7 @@ from crs._errors import (
     JournalSequenceGapError,
     PersistenceError,
 )
-from crs._journal import DefaultJournalConfig
+from crs._journal import DefaultJournalConfig, pause_gc
 from crs._persistence import BackupOptions, PersistenceManager
 
 if TYPE_CHECKING:
@@ -363,8 +363,10 @@ class PersistenceMixin:
             core, gen, analytics = self._current()
             guards = self._guards_export()
             position = self._journal_seq
-        doc = _image(core, gen, analytics, guards, proof=False)
-        return BackupImage(encode_image(doc, core.proof_all()), position, gen)
+        with pause_gc():
+            doc = _image(core, gen, analytics, guards, proof=False)
+            data = encode_image(doc, core.proof_all())
+        return BackupImage(data, position, gen)
 
     def load_image(self, image: BackupImage) -> None:
         """Replace the whole state by a backup image (never merges); its journal position
@@ -372,7 +374,8 @@ class PersistenceMixin:
         image's; otherwise it moves forward (generations never go back)."""
         if not isinstance(image, BackupImage):
             raise InvalidArgumentError(f"image: must be a BackupImage, got {image!r}")
-        doc = decode_image(image.data)
+        with pause_gc():
+            doc = decode_image(image.data)
         with self._lock:
             self._load_state_image(doc)
             self._journal_seq = image.journal_position
