@@ -228,3 +228,21 @@ def test_unencodable_entries_are_rejected(entry: object) -> None:
 def test_nan_is_rejected() -> None:
     with pytest.raises(crs.InvalidArgumentError, match="JSON"):
         crs.DeltaCodec().encode({"op": "x", "payload": {"v": float("nan")}})
+
+
+def test_rust_batch_decoder_agrees_and_reports_damage() -> None:
+    codec = crs.DeltaCodec()
+    ds = [
+        crs.ProofDelta(crs.SignalSource.SOFT, {"a": crs.ProofNumber(proof=1)}, timestamp=5),
+        crs.DependencyDelta(crs.SignalSource.HARD, add_edges=[("a", "b")]),
+        crs.ProofDelta(crs.SignalSource.HARD, {"é": crs.ProofNumber(status=2)}),
+    ]
+    raw = [codec.encode(d) for d in ds]
+    assert codec.decode_many(raw) == [codec.decode(p) for p in raw] == ds
+    for cut in (3, 17, len(raw[0]) - 1):
+        with pytest.raises(crs.JournalCorruptedError, match=r"payloads\[0\]"):
+            codec.decode_many([raw[0][:cut], raw[1]])
+    soft_disproof = codec.decode_many(
+        [codec.encode(crs.ProofDelta(crs.SignalSource.HARD, {"x": crs.ProofNumber(status=2)}))]
+    )[0]
+    assert soft_disproof.source() == crs.SignalSource.HARD

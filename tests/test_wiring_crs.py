@@ -290,3 +290,23 @@ def test_open_project_restores_backup_and_tail(tmp_path: Path) -> None:
         assert image(c) == want
         assert c.journal_position() == 3
         assert "c-grep-read" in c.snapshot().constraint_index().all_clauses()
+
+
+def test_a_replaced_journal_rebases_the_backups(tmp_path: Path) -> None:
+    import shutil
+
+    project, home = tmp_path / "proj", tmp_path / "home"
+    project.mkdir()
+    with crs.open_project(project, home) as c:
+        for i in range(3):
+            c.apply(crs.ProofDelta(1, {f"n{i}": crs.ProofNumber(proof=i)}))
+        c.save_project_backup()
+        journal_dir = c.project_info().journal_path
+    shutil.rmtree(journal_dir)  # the journal is lost; the backup survives
+    with crs.open_project(project, home) as c:
+        assert c.generation() == 3
+        assert c.journal_position() == 0
+        c.apply(crs.ProofDelta(1, {"after": crs.ProofNumber(proof=9)}))  # journal record 1
+        want = image(c)
+    with crs.open_project(project, home) as c:
+        assert image(c) == want  # record 1 was replayed, not taken as covered by the backup

@@ -42,7 +42,7 @@ from crs._errors import (
     JournalSequenceGapError,
     PersistenceError,
 )
-from crs._journal import DefaultJournalConfig
+from crs._journal import DefaultJournalConfig, pause_gc
 from crs._persistence import BackupOptions, PersistenceManager
 
 if TYPE_CHECKING:
@@ -245,42 +245,59 @@ class PersistenceMixin:
         # Stream sequences (NATSJournal) are shared with other sessions: they grow but skip.
         sparse = bool(getattr(j, "sparse_sequences", False))
         with self._lock:
-            pos = self._journal_seq if after_seq is None else after_seq
+            if after_seq is not None:  # the caller says the state covers up to there
+                self._journal_seq = after_seq
+            pos = self._journal_seq
             if sparse and pos < j.stats().checkpoint_seq:
-                self._advance(pos, j.stats().checkpoint_seq + 1)  # raises the gap error
+                self._check_next(pos, j.stats().checkpoint_seq + 1)  # raises the gap error
             try:
                 for item in _Run.of(j, pos):
                     if not isinstance(item, tuple):
                         if item.err is not None and not item.skipped:
                             raise JournalCorruptedError(f"journal record unreadable: {item.err}")
-                        pos = self._advance(pos, item.seq_num, sparse)
+                        self._check_next(pos, item.seq_num, sparse)
+                        pos = self._journal_seq = item.seq_num
                         continue
                     first, entries = item
-                    pos = self._advance(pos, first, sparse) - 1
+                    self._check_next(pos, first, sparse)
+                    pos = self._journal_seq = first - 1  # (moves only for sparse sequences)
+                    rows: list[Any] = []  # consecutive ProofDeltas: one write, same result
                     for entry in entries:
+                        if type(entry) is ProofDelta:
+                            rows += entry._rows
+                            pos += 1
+                            continue
+                        self._flush_proofs(rows, pos)
+                        rows = []
                         self._apply_replayed(entry)
                         pos += 1
                         self._journal_seq = pos
-                        applied += 1
+                    self._flush_proofs(rows, pos)
+                    applied += len(entries)
             finally:
                 self._frozen = None
         self._replayed += applied
         return applied
 
-    def _advance(self, pos: int, seq: int, sparse: bool = False) -> int:
+    @staticmethod
+    def _check_next(pos: int, seq: int, sparse: bool = False) -> None:
         if seq != pos + 1 and not (sparse and seq > pos):
             raise JournalSequenceGapError(
                 f"journal sequence gap: the state covers up to record {pos} but the journal "
                 f"continues at {seq}; load the backup that covers the records in between first"
             )
-        self._journal_seq = seq
-        return seq
+
+    def _flush_proofs(self, rows: list[Any], pos: int) -> None:
+        """Write the rows of the ProofDeltas replayed up to record `pos` (later rows win,
+        as `put_proofs` writes in order); each delta was one generation."""
+        pending = pos - self._journal_seq
+        if pending:
+            self._head.put_proofs(rows)
+            self._gen += pending
+            self._journal_seq = pos
 
     def _apply_replayed(self, entry: Any) -> None:
-        if type(entry) is ProofDelta:
-            self._head.put_proofs(entry._rows)
-            self._gen += 1
-        elif isinstance(entry, Delta):
+        if isinstance(entry, Delta):
             self._commit(entry, journal=False)
         else:
             self._replay(entry)
@@ -351,8 +368,10 @@ class PersistenceMixin:
             core, gen, analytics = self._current()
             guards = self._guards_export()
             position = self._journal_seq
-        doc = _image(core, gen, analytics, guards, proof=False)
-        return BackupImage(encode_image(doc, core.proof_all()), position, gen)
+        with pause_gc():
+            doc = _image(core, gen, analytics, guards, proof=False)
+            data = encode_image(doc, core.proof_all())
+        return BackupImage(data, position, gen)
 
     def load_image(self, image: BackupImage) -> None:
         """Replace the whole state by a backup image (never merges); its journal position
@@ -360,7 +379,8 @@ class PersistenceMixin:
         image's; otherwise it moves forward (generations never go back)."""
         if not isinstance(image, BackupImage):
             raise InvalidArgumentError(f"image: must be a BackupImage, got {image!r}")
-        doc = decode_image(image.data)
+        with pause_gc():
+            doc = decode_image(image.data)
         with self._lock:
             self._load_state_image(doc)
             self._journal_seq = image.journal_position
@@ -426,6 +446,23 @@ class PersistenceMixin:
         meta = load_checkpoint(pm, project_hash, self, j)  # type: ignore[arg-type]
         if meta is None and j is not None:
             self.replay_journal(j)
+        elif meta is not None and j is not None and callable(getattr(j, "stats", None)):
+            last = j.stats().last_seq_num
+            if last < self._journal_seq:
+                # The journal is younger than the backup (deleted or replaced): its numbers
+                # restart below the backup's position. Rebase both backups on it, or records
+                # appended from now on would look covered by them and be skipped on restore.
+                _log.warning(
+                    "journal ends at record %d, before the backup's position %d: the journal "
+                    "was replaced; saving the state as new backups at position %d",
+                    last,
+                    self._journal_seq,
+                    last,
+                )
+                with self._lock:
+                    self._journal_seq = last
+                    pm.save_backup(project_hash, self)
+                    pm.save_backup(project_hash, self)
         return meta
 
     # ---------------------------------------------------------------- projects

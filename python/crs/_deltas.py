@@ -46,6 +46,9 @@ _STATUS_VALUES = frozenset(int(v) for v in ProofStatus)
 _SOURCE_VALUES = frozenset(int(v) for v in SignalSource)
 
 
+_HARD_SOURCES = frozenset((1, 3))  # SignalSource.is_hard(), as a set of values
+
+
 def _source(value: Any) -> SignalSource:
     if isinstance(value, bool) or value not in (0, 1, 2, 3):
         raise InvalidArgumentError(
@@ -251,8 +254,9 @@ class ProofDelta(Delta):
         self._ts = timestamp
         self._rows = rows
         self._updates = None
-        disproven = next((r[0] for r in rows if r[3] == 2), None)
-        self._soft_disproof = None if source.is_hard() else disproven
+        self._soft_disproof = (
+            None if source in _HARD_SOURCES else next((r[0] for r in rows if r[3] == 2), None)
+        )
         return self
 
     @property
