@@ -325,6 +325,21 @@ def test_replica_of_a_local_journal_directory_written_by_another_process(
         assert json.loads(json.dumps(got)) == want["image"]
 
 
+def test_local_replica_detects_a_checkpoint_it_missed(tmp_path: Path) -> None:
+    with local(tmp_path / "j") as j:
+        writer = crs.CRS(journal=j)
+        for i in range(3):
+            writer.apply(crs.ProofDelta(1, {f"n{i}": crs.ProofNumber(proof=i)}))
+        base = writer.export_image()
+        j.checkpoint(2)
+        with pytest.raises(crs.JournalSequenceGapError, match="base="):
+            crs.ReadReplica(j)
+        with crs.ReadReplica(j, base=base, poll_interval=0.01) as replica:
+            writer.apply(crs.ProofDelta(1, {"x": crs.ProofNumber(proof=9)}))
+            assert replica.wait_for(writer.journal_position(), timeout=30)
+            assert converged(replica, writer)
+
+
 def test_replica_arguments_are_checked(tmp_path: Path) -> None:
     with pytest.raises(crs.InvalidArgumentError, match="source"):
         crs.ReadReplica(42)

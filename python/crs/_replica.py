@@ -103,8 +103,12 @@ class ReadOnlyCRS(CRS):
     def load_checkpoint_from_disk(self, pm: Any, project_hash: str, journal: Any = None) -> Any:
         self._refuse("load_checkpoint_from_disk")
 
-    def _apply_entry(self, item: DeltaOrError) -> bool:
-        """Apply one journal item on the applier thread; False for a redelivered one."""
+    def _apply_entry(self, item: DeltaOrError, contiguous: bool = False) -> bool:
+        """Apply one journal item on the applier thread; False for a redelivered one.
+
+        With `contiguous` (local journals number entries 1, 2, 3...), a skipped number means
+        entries were checkpointed away before the replica read them.
+        """
         if item.err is not None and not item.skipped:
             if item.seq_num == 0:  # the feed itself failed (not one entry)
                 raise item.err
@@ -114,6 +118,12 @@ class ReadOnlyCRS(CRS):
         with self._lock:
             if item.seq_num <= self._journal_seq:
                 return False
+            if contiguous and item.seq_num != self._journal_seq + 1:
+                raise JournalSequenceGapError(
+                    f"read replica: the journal continues at {item.seq_num} but the replica "
+                    f"covers up to {self._journal_seq} (checkpointed while it lagged); start "
+                    "a new replica with base= a backup"
+                )
             try:
                 if not item.skipped:
                     self._apply_replayed(item.delta)
@@ -133,6 +143,22 @@ def _local_items(path: str, session_id: str, after: Callable[[], int]) -> Iterat
     config = JournalConfig(path=path, session_id=session_id, read_only=True)
     with LocalJournal(config, DeltaCodec()) as journal:
         yield from journal.replay_stream(after_seq=after())
+
+
+def _local_checkpoint(path: str, session_id: str) -> int:
+    from crs._local_journal import LocalJournal
+
+    config = JournalConfig(path=path, session_id=session_id, read_only=True)
+    with LocalJournal(config, DeltaCodec()) as journal:
+        return journal.stats().checkpoint_seq
+
+
+def _check_start(pos: int, checkpoint: int) -> None:
+    if pos < checkpoint:
+        raise JournalSequenceGapError(
+            f"read replica: the journal was checkpointed at {checkpoint} but the replica "
+            f"starts at {pos}; give base= the backup that covers it"
+        )
 
 
 class ReadReplica:
@@ -193,17 +219,14 @@ class ReadReplica:
         elif getattr(source, "sparse_sequences", False) and callable(
             getattr(source, "follow", None)
         ):
-            checkpoint = source.stats().checkpoint_seq
-            if pos < checkpoint:
-                raise JournalSequenceGapError(
-                    f"read replica: the journal was checkpointed at {checkpoint} but the "
-                    f"replica starts at {pos}; give base= the backup that covers it"
-                )
+            _check_start(pos, source.stats().checkpoint_seq)
             self._follower = source.follow(from_seq=pos + 1 if pos else 0)
         elif isinstance(source, str | os.PathLike):
             path = os.fspath(source)
+            _check_start(pos, _local_checkpoint(path, session_id))
             self._poll = lambda: _local_items(path, session_id, self._crs.journal_position)
         elif callable(getattr(source, "replay_stream", None)):
+            _check_start(pos, source.stats().checkpoint_seq)
             self._poll = lambda: source.replay_stream(after_seq=self._crs.journal_position())
         else:
             raise InvalidArgumentError(
@@ -258,12 +281,12 @@ class ReadReplica:
             finally:
                 self._crs._applier = None
 
-    def _apply(self, item: DeltaOrError) -> None:
+    def _apply(self, item: DeltaOrError, contiguous: bool = False) -> None:
         crs = self._crs
         with crs._lock:
             crs._applier = threading.get_ident()
             try:
-                applied = crs._apply_entry(item)
+                applied = crs._apply_entry(item, contiguous)
             finally:
                 crs._applier = None
         if applied:
@@ -285,7 +308,7 @@ class ReadReplica:
                 while not self._stop.is_set():
                     found = False
                     for item in self._poll():
-                        self._apply(item)
+                        self._apply(item, contiguous=True)
                         found = True
                         if self._stop.is_set():
                             break
