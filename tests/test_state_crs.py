@@ -289,6 +289,7 @@ def test_graph_provider() -> None:
     c.set_graph_provider(crs.InMemoryGraph())
     with pytest.raises(crs.GraphQueryClosedError):
         g.find_callers("g")  # the previous provider was closed
+    assert dep.depended_by("g") == []  # a failing graph degrades to "no edges"
     c.set_graph_provider(None)
     assert not c.snapshot().dependency_index().is_graph_backed()
     with pytest.raises(crs.InvalidArgumentError, match="provider"):

@@ -238,3 +238,14 @@ def test_cli_import_and_export(tmp_path: Path) -> None:
     )
     assert out.returncode == 1
     assert "FILE" in out.stderr
+
+
+def test_crs_export_json() -> None:
+    c = _filled()
+    c.set_session_id("s9")
+    data = json.loads(c.export_json())
+    assert data["session_id"] == "s9"
+    assert data["generation"] == 1
+    loaded = crs.CRS()
+    crs.Serializer().import_(data).load_into(loaded)
+    assert loaded.snapshot().proof_index().all() == c.snapshot().proof_index().all()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import json
 import logging
 import threading
 import time
@@ -453,6 +454,15 @@ class CRS(PersistenceMixin, GuardsMixin):
             core, gen, analytics = self._current()
             guards = self._guards_export()
         return _image(core, gen, analytics, guards)
+
+    def export_json(self) -> bytes:
+        """The portable JSON export (`Serializer.export_full` of the current state, default
+        limits) as UTF-8 bytes: the `export.json` of a backup."""
+        from crs._serializer import Serializer
+
+        result = Serializer().export_full(self.snapshot(), self._session_id)
+        assert result.export is not None
+        return json.dumps(result.export.to_dict(), separators=(",", ":")).encode()
 
     def _parse_image(
         self, image: Any

@@ -9,12 +9,15 @@ graph (a graph is refreshed outside the CRS), as in the Go package.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from collections import deque
 from typing import Protocol, runtime_checkable
 
 from crs._errors import GraphQueryClosedError, InvalidArgumentError
 from crs._types import _Record
+
+_log = logging.getLogger("crs.graph")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -115,15 +118,19 @@ class GraphBackedDependencyIndex:
         self._epoch = 0
 
     def depends_on(self, node_id: str) -> list[str]:
+        """Callees of `node_id`; [] (and a warning) when the graph query fails."""
         try:
             return [s.id for s in self._adapter.find_callees(node_id)]
-        except GraphQueryClosedError:
+        except Exception as err:  # the Go index degrades the same way
+            _log.warning("graph find_callees(%r) failed: %s", node_id, err)
             return []
 
     def depended_by(self, node_id: str) -> list[str]:
+        """Callers of `node_id`; [] (and a warning) when the graph query fails."""
         try:
             return [s.id for s in self._adapter.find_callers(node_id)]
-        except GraphQueryClosedError:
+        except Exception as err:  # the Go index degrades the same way
+            _log.warning("graph find_callers(%r) failed: %s", node_id, err)
             return []
 
     def has_cycle(self, node_id: str) -> bool:
