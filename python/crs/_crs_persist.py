@@ -1,8 +1,8 @@
 """Durability of the CRS: journal replay, whole-state backup images, checkpoints on disk.
 
 `PersistenceMixin` gives `CRS` the `BackupSource` / `BackupTarget` / `RestoreTarget`
-protocols of the persistence layer (`export_image`, `load_image`, `apply`, `generation`,
-`export_json`), the seed's `save_checkpoint_to_disk` / `load_checkpoint_from_disk`,
+protocols of the persistence layer (`export_image`, `load_image`; `apply`, `generation` and
+`export_json` are the CRS's own), the seed's `save_checkpoint_to_disk` / `load_checkpoint_from_disk`,
 `replay_journal` and the `CRS.open` constructor.
 
 The backup image (`BackupImage.data`, format `IMAGE_VERSION`), little-endian::
@@ -384,14 +384,6 @@ class PersistenceMixin:
         with self._lock:
             self._load_state_image(doc)
             self._journal_seq = image.journal_position
-
-    def export_json(self) -> bytes:
-        """The state as the Go-compatible JSON export (`export.json`)."""
-        from crs._serializer import ExportOptions, Serializer
-
-        result = Serializer().export_full(self.snapshot(), "", ExportOptions(-1, -1))
-        assert result.export is not None
-        return json.dumps(result.export.to_dict(), indent=2).encode()
 
     # ---------------------------------------------------------------- checkpoints on disk
 
