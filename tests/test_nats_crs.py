@@ -373,3 +373,21 @@ def test_journal_watch_prints_stream_deltas_of_a_crs_journal(server: NatsServer)
     assert [line["seq"] for line in lines] == seqs
     assert [line["type"] for line in lines] == ["proof", "record_step", "add_clause", "similarity"]
     assert "a" in lines[0]["summary"]
+
+
+def test_journal_watch_reads_a_local_crs_journal(tmp_path: Path) -> None:
+    with crs.CRS.open(tmp_path / "j") as writer:
+        writer.apply(crs.ProofDelta(1, {"a": crs.ProofNumber(proof=1)}))
+        writer.record_step(step("s1", "grep", "success"))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "crs", "journal", "watch", str(tmp_path / "j")]
+    out = subprocess.run(
+        [*cmd, "--session", "crs", "--max", "2", "--timeout", "20"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        check=True,
+    ).stdout
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [(line["seq"], line["type"]) for line in lines] == [(1, "proof"), (2, "record_step")]
