@@ -2,8 +2,8 @@
 
 `PersistenceMixin` gives `CRS` the `BackupSource` / `BackupTarget` / `RestoreTarget`
 protocols of the persistence layer (`export_image`, `load_image`; `apply`, `generation` and
-`export_json` are the CRS's own), the seed's `save_checkpoint_to_disk` / `load_checkpoint_from_disk`,
-`replay_journal` and the `CRS.open` constructor.
+`export_json` are the CRS's own), the seed's `save_checkpoint_to_disk` /
+`load_checkpoint_from_disk`, `replay_journal` and the `CRS.open` constructor.
 
 The backup image (`BackupImage.data`, format `IMAGE_VERSION`), little-endian::
 
