@@ -46,6 +46,8 @@ from crs._journal import DefaultJournalConfig, pause_gc
 from crs._persistence import BackupOptions, PersistenceManager
 
 if TYPE_CHECKING:
+    from crs._crs import CRS
+    from crs._local_journal import LocalJournal
     from crs._types import Config
 
 __all__ = ["IMAGE_VERSION", "PersistenceMixin", "ProjectInfo", "open_project"]
@@ -483,7 +485,7 @@ class PersistenceMixin:
         return self.save_checkpoint_to_disk(pm, key, options=opts)
 
 
-def project_journal(pm: PersistenceManager, project_hash: str, session_id: str) -> Any:
+def project_journal(pm: PersistenceManager, project_hash: str, session_id: str) -> LocalJournal:
     """The project's `LocalJournal` (`<home>/<project_hash>/journal`, `DeltaCodec`,
     `DefaultJournalConfig()`: fsync per append), created if missing."""
     from crs._local_journal import LocalJournal
@@ -502,7 +504,7 @@ def open_project(
     *,
     config: Config | None = None,
     session_id: str = "crs",
-) -> Any:
+) -> CRS:
     """The CRS of a project, as an agent opens it at startup.
 
     Opens (creating them if needed) the project's data under `<home>/<project_key>/`
