@@ -336,3 +336,28 @@ def test_garbage_collection_is_journaled_and_a_failing_journal_changes_nothing(
         want = image(c)
         assert want[1] == before[1] + 1
         assert image(crs.CRS.open(j2)) == want
+
+
+def test_a_full_project_journal_saves_a_backup_and_checkpoints(tmp_path: Path) -> None:
+    project, home = tmp_path / "proj", tmp_path / "home"
+    project.mkdir()
+    jcfg = dataclasses.replace(
+        crs.DefaultJournalConfig(),
+        max_journal_bytes=8 * 1024,
+        auto_checkpoint=True,
+        segment_bytes=4096,
+        preallocate=False,
+        sync_policy="none",
+    )
+    with crs.open_project(project, home, journal_config=jcfg) as c:
+        for i in range(200):  # ~100 bytes a record: the limit is reached several times
+            c.apply(crs.ProofDelta(1, {f"node-{i:04d}": crs.ProofNumber(proof=i)}))
+            c.record_step(step("s1", f"t{i % 3}", "success"))
+        stats = c._journal.stats()
+        assert stats.checkpoint_seq > 0  # an automatic checkpoint happened
+        assert stats.total_bytes <= 8 * 1024
+        meta = c.project_info()
+        want = image(c)
+    assert meta.backup_path.is_file()
+    with crs.open_project(project, home, journal_config=jcfg) as c:
+        assert image(c) == want  # backup + the tail after it
