@@ -54,6 +54,12 @@ fn u64_at(d: &[u8], p: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
+fn i64_at(d: &[u8], p: usize) -> i64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&d[p..p + 8]);
+    i64::from_le_bytes(b)
+}
+
 /// True if `data` is a binary ProofDelta payload of this version (by its first two bytes).
 pub fn is_proof(data: &[u8]) -> bool {
     data.len() >= 2 && data[0] == KIND_PROOF && data[1] == VERSION
@@ -68,7 +74,7 @@ pub fn decode_proof(d: &[u8]) -> Result<ProofRecord, DecodeError> {
     if source > 3 {
         return Err(DecodeError::Range);
     }
-    let timestamp = u64_at(d, 4) as i64;
+    let timestamp = i64_at(d, 4);
     let count = u32_at(d, 12) as usize;
     let mut rows = Vec::with_capacity(count.min(d.len() / (ROW + 4)));
     let mut p = HEAD;
@@ -96,7 +102,7 @@ pub fn decode_proof(d: &[u8]) -> Result<ProofRecord, DecodeError> {
             u64_at(d, p + 8),
             status,
             src,
-            u64_at(d, p + 18) as i64,
+            i64_at(d, p + 18),
         ));
         p += ROW;
     }

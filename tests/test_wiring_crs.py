@@ -310,3 +310,54 @@ def test_a_replaced_journal_rebases_the_backups(tmp_path: Path) -> None:
         want = image(c)
     with crs.open_project(project, home) as c:
         assert image(c) == want  # record 1 was replayed, not taken as covered by the backup
+
+
+def test_garbage_collection_is_journaled_and_a_failing_journal_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    j = journal(tmp_path)
+    c = crs.CRS(journal=j)
+    c.set_clause_config(
+        crs.ClausePersistence(scope=crs.ClauseScope.PROJECT, ttl=0.001, max_clauses=10)
+    )
+    c.add_clause(clause("grep", "read"))
+    time.sleep(0.01)
+    before = image(c)
+    j.close()
+    with pytest.raises(crs.JournalClosedError):
+        c.garbage_collect_clauses()
+    assert image(c) == before
+    with journal(tmp_path) as j2:
+        c = crs.CRS.open(j2)
+        assert image(c) == before
+        assert c.garbage_collect_clauses() == 1
+        want = image(c)
+        assert want[1] == before[1] + 1
+        assert image(crs.CRS.open(j2)) == want
+
+
+def test_a_full_project_journal_saves_a_backup_and_checkpoints(tmp_path: Path) -> None:
+    project, home = tmp_path / "proj", tmp_path / "home"
+    project.mkdir()
+    jcfg = dataclasses.replace(
+        crs.DefaultJournalConfig(),
+        max_journal_bytes=8 * 1024,
+        auto_checkpoint=True,
+        segment_bytes=4096,
+        preallocate=False,
+        sync_policy="none",
+    )
+    with crs.open_project(project, home, journal_config=jcfg) as c:
+        for i in range(200):  # ~100 bytes a record: the limit is reached several times
+            c.apply(crs.ProofDelta(1, {f"node-{i:04d}": crs.ProofNumber(proof=i)}))
+            c.record_step(step("s1", f"t{i % 3}", "success"))
+        stats = c._journal.stats()
+        assert stats.checkpoint_seq > 0  # an automatic checkpoint happened
+        assert stats.total_bytes <= 8 * 1024
+        meta = c.project_info()
+        want = image(c)
+    assert meta.backup_path.is_file()
+    with crs.open_project(project, home, journal_config=jcfg) as c:
+        assert image(c) == want  # backup + the tail after it

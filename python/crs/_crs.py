@@ -118,7 +118,10 @@ class CRS(PersistenceMixin, GuardsMixin):
 
     Args:
         config: Configuration; None means `DefaultConfig()`. It is validated.
-        journal: Optional journal; every committed change is appended before it is visible.
+        journal: Optional journal using `crs.DeltaCodec`; every committed change is appended
+            before it is visible, and a failed append leaves the state unchanged. To start
+            from what a journal holds use `CRS.open(journal)`; for a project's journal and
+            backups, `crs.open_project(path)`.
         max_similarity_pairs: Similarity pairs kept (oldest evicted first); 0 = unlimited.
         max_history_entries: History index entries kept (oldest evicted first); 0 = unlimited.
         max_delta_records: Delta history records kept (oldest evicted first).

@@ -2,8 +2,8 @@
 
 `PersistenceMixin` gives `CRS` the `BackupSource` / `BackupTarget` / `RestoreTarget`
 protocols of the persistence layer (`export_image`, `load_image`; `apply`, `generation` and
-`export_json` are the CRS's own), the seed's `save_checkpoint_to_disk` / `load_checkpoint_from_disk`,
-`replay_journal` and the `CRS.open` constructor.
+`export_json` are the CRS's own), the seed's `save_checkpoint_to_disk` /
+`load_checkpoint_from_disk`, `replay_journal` and the `CRS.open` constructor.
 
 The backup image (`BackupImage.data`, format `IMAGE_VERSION`), little-endian::
 
@@ -42,10 +42,12 @@ from crs._errors import (
     JournalSequenceGapError,
     PersistenceError,
 )
-from crs._journal import DefaultJournalConfig, pause_gc
+from crs._journal import DefaultJournalConfig, JournalConfig, pause_gc
 from crs._persistence import BackupOptions, PersistenceManager
 
 if TYPE_CHECKING:
+    from crs._crs import CRS
+    from crs._local_journal import LocalJournal
     from crs._types import Config
 
 __all__ = ["IMAGE_VERSION", "PersistenceMixin", "ProjectInfo", "open_project"]
@@ -462,6 +464,17 @@ class PersistenceMixin:
     def _attach_project(self, pm: PersistenceManager, key: str, path: str) -> None:
         self._project = (pm, key, path)
 
+    def _backup_for_full_journal(self) -> int:
+        """The journal's full handler (`auto_checkpoint`): save the state as both backups
+        (so a fallback to the previous one needs no dropped record) and return the journal
+        position they cover. Runs inside an append, before the new record is written."""
+        assert self._project is not None
+        pm, key, path = self._project
+        opts = BackupOptions(project_path=path)
+        pm.save_backup(key, self, opts)
+        pm.save_backup(key, self, opts)
+        return pm.journal_checkpoint_position(key)
+
     def project_info(self) -> ProjectInfo:
         """Paths and restore figures of a CRS opened by `open_project`."""
         project = self._project
@@ -488,13 +501,18 @@ class PersistenceMixin:
         return self.save_checkpoint_to_disk(pm, key, options=opts)
 
 
-def project_journal(pm: PersistenceManager, project_hash: str, session_id: str) -> Any:
+def project_journal(
+    pm: PersistenceManager,
+    project_hash: str,
+    session_id: str,
+    config: JournalConfig | None = None,
+) -> LocalJournal:
     """The project's `LocalJournal` (`<home>/<project_hash>/journal`, `DeltaCodec`,
-    `DefaultJournalConfig()`: fsync per append), created if missing."""
+    `config` or `DefaultJournalConfig()`: fsync per append), created if missing."""
     from crs._local_journal import LocalJournal
 
     jcfg = replace(
-        DefaultJournalConfig(),
+        DefaultJournalConfig() if config is None else config,
         path=str(pm.project_dir(project_hash) / "journal"),
         session_id=session_id,
     )
@@ -507,7 +525,8 @@ def open_project(
     *,
     config: Config | None = None,
     session_id: str = "crs",
-) -> Any:
+    journal_config: JournalConfig | None = None,
+) -> CRS:
     """The CRS of a project, as an agent opens it at startup.
 
     Opens (creating them if needed) the project's data under `<home>/<project_key>/`
@@ -521,6 +540,9 @@ def open_project(
         home: The data directory; None means `$CRS_HOME`, else `~/.crs`.
         config: CRS configuration (None = `DefaultConfig()`).
         session_id: Session id recorded by the journal.
+        journal_config: The journal's configuration (path and session id are set here);
+            None means `DefaultJournalConfig()`. With `auto_checkpoint`, a journal that
+            reaches `max_journal_bytes` saves a backup and drops what it covers.
 
     Returns:
         The restored `CRS`.
@@ -534,13 +556,14 @@ def open_project(
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()
     pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
-    journal = project_journal(pm, key, session_id)
+    journal = project_journal(pm, key, session_id, journal_config)
     try:
         crs = CRS(config, journal=journal)
         crs._own(journal)
         crs._own(pm)
         crs._attach_project(pm, key, project)
         crs._from_backup = crs.load_checkpoint_from_disk(pm, key) is not None
+        journal.set_full_handler(crs._backup_for_full_journal)
     except BaseException:
         journal.close()
         raise
