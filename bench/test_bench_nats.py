@@ -18,7 +18,19 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from crs import JournalConfig, LocalJournal, NATSJournal, NATSJournalConfig, SyncPolicy
+from crs import (
+    CRS,
+    DeltaCodec,
+    JournalConfig,
+    LocalJournal,
+    NATSJournal,
+    NATSJournalConfig,
+    ProofUpdate,
+    ProofUpdateType,
+    ReadReplica,
+    SignalSource,
+    SyncPolicy,
+)
 from nats_server import NatsServer, nats_server_binary
 
 pytestmark = pytest.mark.skipif(nats_server_binary() is None, reason="nats-server missing")
@@ -94,3 +106,62 @@ def test_bench_replay_100k_local(benchmark: Any, tmp_path: Path) -> None:
             j.append_batch([ENTRY] * 1000)
         got = benchmark.pedantic(j.replay, rounds=3, iterations=1)
         assert len(got) == n
+
+
+# ---------------------------------------------------------------- CRS level, read replica
+
+UPDATE = ProofUpdate(
+    node_id="bench", type=ProofUpdateType.INCREMENT, delta=1, source=SignalSource.HARD
+)
+
+
+def _crs_nats(server: NatsServer, session: str) -> NATSJournal:
+    cfg = NATSJournalConfig(session_id=session, servers=server.url, codec=DeltaCodec())
+    return NATSJournal(cfg)
+
+
+def _crs_local(path: Path, policy: SyncPolicy) -> LocalJournal:
+    cfg = JournalConfig(path=str(path), session_id="bench", sync_policy=policy)
+    return LocalJournal(cfg, DeltaCodec())
+
+
+def test_bench_crs_update_proof_nats(benchmark: Any, server: NatsServer) -> None:
+    with _crs_nats(server, "crsupd") as j:
+        c = CRS(journal=j)
+        benchmark(c.update_proof_number, UPDATE)
+        assert c.journal_position() > 0
+
+
+def test_bench_crs_update_proof_local_always(benchmark: Any, tmp_path: Path) -> None:
+    with _crs_local(tmp_path / "j", SyncPolicy.ALWAYS) as j:
+        c = CRS(journal=j)
+        benchmark(c.update_proof_number, UPDATE)
+        assert c.journal_position() > 0
+
+
+def _lag(benchmark: Any, writer: CRS, replica: ReadReplica) -> None:
+    # Timed: from the writer's commit (update_proof_number returned) until the replica
+    # applied that entry.
+    def commit() -> tuple[tuple[int], dict[str, Any]]:
+        writer.update_proof_number(UPDATE)
+        return (writer.journal_position(),), {}
+
+    def visible(seq: int) -> None:
+        assert replica.wait_for(seq, timeout=30)
+
+    benchmark.pedantic(visible, setup=commit, rounds=5 if benchmark.disabled else 300)
+    assert replica.crs.get_proof_status("bench") == writer.get_proof_status("bench")
+
+
+def test_bench_replica_lag_nats(benchmark: Any, server: NatsServer) -> None:
+    with _crs_nats(server, "lag") as j, _crs_nats(server, "lag") as rj:
+        writer = CRS(journal=j)
+        with ReadReplica(rj) as replica:
+            _lag(benchmark, writer, replica)
+
+
+def test_bench_replica_lag_local_poll10ms(benchmark: Any, tmp_path: Path) -> None:
+    with _crs_local(tmp_path / "j", SyncPolicy.NONE) as j:
+        writer = CRS(journal=j)
+        with ReadReplica(j, poll_interval=0.01) as replica:
+            _lag(benchmark, writer, replica)

@@ -5,6 +5,7 @@
 //! uses PyO3; it declares the whole native surface of `crs._core` in one place.
 
 pub mod clauses;
+pub mod codec;
 pub mod cycle;
 pub mod graph;
 pub mod hash;

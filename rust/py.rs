@@ -1121,6 +1121,41 @@ fn register_state(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyStateHead>()
 }
 
+// ---------------------------------------------------------------- codec
+
+/// What `codec_decode_proofs` gives per payload: `(source, timestamp, rows)`, or `None`
+/// for a payload that is not a binary ProofDelta.
+type ProofPayload = Option<(u8, i64, Vec<crate::codec::Row>)>;
+
+/// Decode the binary ProofDelta payloads of a run (`None` for other payloads); raises
+/// ValueError naming the index of the first damaged one.
+#[pyfunction]
+#[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+fn codec_decode_proofs(
+    py: Python<'_>,
+    payloads: Vec<pyo3::pybacked::PyBackedBytes>,
+) -> PyResult<Vec<ProofPayload>> {
+    py.detach(|| {
+        payloads
+            .iter()
+            .enumerate()
+            .map(|(i, data)| {
+                if !crate::codec::is_proof(data) {
+                    return Ok(None);
+                }
+                let rec = crate::codec::decode_proof(data)
+                    .map_err(|e| PyValueError::new_err(format!("payloads[{i}]: {e}")))?;
+                Ok(Some((rec.source, rec.timestamp, rec.rows)))
+            })
+            .collect()
+    })
+}
+
+fn register_codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(codec_decode_proofs, m)?)?;
+    Ok(())
+}
+
 // ---------------------------------------------------------------- module
 
 #[pymodule(gil_used = false)]
@@ -1132,5 +1167,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     register_minhash(m)?;
     register_wal(m)?;
     register_state(m)?;
+    register_codec(m)?;
     Ok(())
 }

@@ -7,7 +7,6 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,7 +14,7 @@ import crs
 from crs import BackupOptions, PersistenceManager
 from crs import _backup_cli as backup_cli
 from crs._cli import main
-from persist_state import ListJournal, ProofState, Record
+from persist_state import ProofState
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -80,39 +79,59 @@ def test_status_of_a_corrupt_backup_exits_2(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["error"] == "MetadataCorruptedError"
 
 
-def test_save_and_restore_until_wired_fail_clearly(tmp_path: Path) -> None:
-    done = run("save", str(tmp_path), "--home", str(tmp_path / "h"))
-    assert done.returncode == 2
-    assert "not wired yet" in done.stderr
+def project_with_state(tmp_path: Path) -> tuple[Path, Path, int]:
+    """A project whose state is a backup plus a journal tail of 2 records; its generation."""
+    home, proj = tmp_path / "home", tmp_path / "proj"
+    proj.mkdir()
+    with crs.open_project(proj, home) as state:
+        for i in range(5):
+            state.apply(crs.ProofDelta(1, {f"n{i}": crs.ProofNumber(proof=i)}))
+        state.save_project_backup()
+        state.apply(crs.DependencyDelta(1, add_edges=[("n1", "n2")]))
+        state.record_step(
+            crs.StepRecord(
+                session_id="s",
+                actor=crs.Actor.MAIN_AGENT,
+                decision=crs.Decision.EXECUTE_TOOL,
+                tool="grep",
+                outcome=crs.Outcome.SUCCESS,
+            )
+        )
+        return home, proj, state.generation()
 
 
-def test_save_and_restore_plumbing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    state = ProofState.generate(50)
-    journal = ListJournal([Record(("add", state.ids[0], 1), 51)])
-    opened: list[ProofState] = []
-
-    def open_state(pm: Any, key: str) -> tuple[ProofState, ListJournal]:
-        target = state if len(opened) < 2 else ProofState()  # two saves, then restores
-        opened.append(target)
-        return target, journal
-
-    monkeypatch.setattr(backup_cli, "_open_project_state", open_state)
-    home = str(tmp_path / "h")
-    assert main(["backup", "save", str(tmp_path), "--home", home, "--export", "--json"]) == 0
-    meta = json.loads(capsys.readouterr().out)
-    assert meta["generation"] == 50
+def test_save_loads_backup_and_tail_then_saves(tmp_path: Path) -> None:
+    home, proj, gen = project_with_state(tmp_path)
+    done = run("save", str(proj), "--home", str(home), "--export", "--json")
+    assert done.returncode == 0, done.stderr
+    meta = json.loads(done.stdout)
+    assert meta["generation"] == gen == 6
+    assert meta["journal_position"] == 7
     assert Path(meta["export_path"]).is_file()
-    assert main(["backup", "save", str(tmp_path), "--home", home]) == 0
-    assert "saved backup of" in capsys.readouterr().out
-    assert main(["backup", "restore", str(tmp_path), "--home", home]) == 0
-    out = capsys.readouterr().out
-    assert "restored: True" in out
-    assert "1 deltas replayed" in out
-    assert opened[-1].gen == 51
-    assert main(["backup", "restore", str(tmp_path), "--home", home, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["journal_position"] == 51
+    with crs.open_project(proj, home) as state:  # the new backup covers the whole journal
+        assert state.project_info().replayed_records == 0
+        assert state.generation() == gen
+        assert state.get_step_history("s")[0].tool == "grep"
+
+
+def test_restore_reports_what_it_replayed(tmp_path: Path) -> None:
+    home, proj, gen = project_with_state(tmp_path)
+    done = run("restore", str(proj), "--home", str(home), "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["restored"] is True
+    assert result["generation"] == gen
+    assert result["replayed_deltas"] == 2
+    assert result["journal_position"] == 7
+    table = run("restore", str(proj), "--home", str(home))
+    assert "restored: True" in table.stdout
+    assert "2 deltas replayed" in table.stdout
+
+
+def test_restore_without_backup_exits_1(tmp_path: Path) -> None:
+    done = run("restore", str(tmp_path), "--home", str(tmp_path / "h"))
+    assert done.returncode == 1
+    assert "no checkpoint found" in done.stdout
 
 
 def test_list_projects(tmp_path: Path) -> None:

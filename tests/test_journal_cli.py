@@ -79,3 +79,33 @@ def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     assert b"30000/30000" in shown or b"%" in shown
     res = crs_cli("verify", str(tmp_path))  # not a terminal: no bar
     assert res.stderr == ""
+
+
+def test_crs_journal_is_decoded_with_the_delta_codec(tmp_path: Path) -> None:
+    import crs
+
+    with crs.CRS.open(tmp_path / "j") as state:
+        state.apply(crs.ProofDelta(crs.SignalSource.HARD, {"a": crs.ProofNumber(proof=4)}))
+        state.apply(crs.DependencyDelta(crs.SignalSource.HARD, add_edges=[("a", "b")]))
+        state.record_step(
+            crs.StepRecord(
+                session_id="s",
+                actor=crs.Actor.MAIN_AGENT,
+                decision=crs.Decision.EXECUTE_TOOL,
+                tool="grep",
+                outcome=crs.Outcome.SUCCESS,
+            )
+        )
+    done = crs_cli("verify", str(tmp_path / "j"), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["kinds"] == {"delta": 2, "op": 1, "json": 0, "bytes": 0}
+    out = crs_cli("replay", str(tmp_path / "j"))
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [line["seq"] for line in lines] == [1, 2, 3]
+    assert lines[0]["delta"]["type"] == "proof"
+    assert lines[0]["delta"]["updates"]["a"]["proof"] == 4
+    assert lines[1]["delta"]["add_edges"] == [["a", "b"]]
+    assert lines[2]["op"]["op"] == "record_step"
+    assert lines[2]["op"]["payload"]["step"]["tool"] == "grep"
+    assert lines[2]["op"]["bump_generation"] is False

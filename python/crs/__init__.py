@@ -45,6 +45,9 @@ from crs._clauses import (
     FailureEvent,
     Literal,
 )
+from crs._codec import (
+    DeltaCodec,
+)
 from crs._crs import (
     CRS,
     MAX_HISTORY_ENTRIES,
@@ -52,6 +55,7 @@ from crs._crs import (
     ApplyMetrics,
     Checkpoint,
 )
+from crs._crs_persist import ProjectInfo, open_project
 from crs._cycle import (
     CycleDetectionResult,
     CycleDetector,
@@ -122,6 +126,7 @@ from crs._errors import (
     PersistenceManagerClosedError,
     ProjectHashMismatchError,
     ProjectPathEmptyError,
+    ReadOnlyReplicaError,
     RestoreInProgressError,
     SanitizationError,
     SchemaVersionMismatchError,
@@ -190,6 +195,10 @@ from crs._persistence import (
     PersistenceConfig,
     PersistenceManager,
     validate_project_hash,
+)
+from crs._replica import (
+    ReadOnlyCRS,
+    ReadReplica,
 )
 from crs._sanitizer import (
     REDACTED,
@@ -387,6 +396,7 @@ __all__ = [
     "DefaultSessionRestorerConfig",
     "DefaultTraceConfig",
     "Delta",
+    "DeltaCodec",
     "DeltaConflictError",
     "DeltaHistoryClosedError",
     "DeltaHistoryView",
@@ -488,6 +498,7 @@ __all__ = [
     "PersistenceManager",
     "PersistenceManagerClosedError",
     "ProjectHashMismatchError",
+    "ProjectInfo",
     "ProjectPathEmptyError",
     "ProofDelta",
     "ProofEntry",
@@ -499,6 +510,9 @@ __all__ = [
     "ProofUpdateType",
     "QueryAPI",
     "REDACTED",
+    "ReadOnlyCRS",
+    "ReadOnlyReplicaError",
+    "ReadReplica",
     "ReasoningSummary",
     "ReasoningTrace",
     "ReplayJournal",
@@ -557,6 +571,7 @@ __all__ = [
     "get_state_key",
     "get_tool_state_key",
     "is_secret_key",
+    "open_project",
     "params_hash",
     "trace_step_to_step_record",
     "validate_project_hash",

@@ -1,8 +1,9 @@
 """`crs backup status|list|save|restore`: the command line of the persistence layer.
 
 `status` reads (and with `--verify` fully checks) the backup of the project at PATH.
-`save` and `restore` run `PersistenceManager.save_backup` / `SessionRestorer.try_restore`
-against the project's state, which `_open_project_state` provides.
+`save` loads the project's state (backup + journal tail) and saves a new backup
+(`CRS.save_checkpoint_to_disk`, which also checkpoints the journal); `restore` runs
+`SessionRestorer.try_restore` into a CRS on the project's journal and reports what it restored.
 """
 
 from __future__ import annotations
@@ -16,17 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from crs._backup_format import BackupMetadata
+from crs._crs import CRS
 from crs._errors import CRSError
 from crs._persistence import (
     BackupOptions,
-    BackupSource,
     DefaultPersistenceConfig,
     PersistenceManager,
     read_index,
 )
 from crs._session_restore import (
-    ReplayJournal,
-    RestoreTarget,
     SessionIdentifier,
     SessionRestorer,
     compute_project_hash,
@@ -212,20 +211,21 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _open_project_state(
-    pm: PersistenceManager, project_hash: str
-) -> tuple[BackupSource | RestoreTarget, ReplayJournal | None]:
-    """The project's state (CRS) and journal under `pm.project_dir(project_hash)`.
+def _open_project_state(pm: PersistenceManager, project_hash: str) -> CRS:
+    """A CRS on the project's journal (`<home>/<project_hash>/journal`), nothing loaded yet.
 
-    TODO(lead): open the project's LocalJournal under `pm.project_dir(project_hash)` and a
-    `crs.CRS` replaying it; both commands below work against the protocols and need nothing
-    else. Until then this reports clearly that the state cannot be opened.
+    The CRS owns the journal (closing the CRS closes it and releases its lock).
     """
-    raise CRSError(
-        "opening a project's state from the command line is not wired yet "
-        f"(project dir {pm.project_dir(project_hash)}); use the Python API "
-        "(PersistenceManager.save_backup / SessionRestorer.try_restore)"
-    )
+    from crs._crs_persist import project_journal
+
+    journal = project_journal(pm, project_hash, "cli")
+    try:
+        state = CRS(journal=journal)
+    except BaseException:
+        journal.close()
+        raise
+    state._own(journal)
+    return state
 
 
 def _cmd_save(args: argparse.Namespace) -> int:
@@ -233,19 +233,18 @@ def _cmd_save(args: argparse.Namespace) -> int:
         with _manager(args) as pm:
             sid = SessionIdentifier(args.path)
             key = sid.checkpoint_key()
-            state, _journal = _open_project_state(pm, key)
-            if not isinstance(state, BackupSource):
-                raise CRSError(f"the state of project {key} cannot export a backup image")
-            meta = pm.save_backup(
-                key,
-                state,
-                BackupOptions(
-                    create_json_export=args.export,
-                    session_id=args.session_id,
-                    project_path=sid.project_path,
-                    lock_file_hash=sid.project_hash,
-                ),
-            )
+            with _open_project_state(pm, key) as state:
+                state.load_checkpoint_from_disk(pm, key)  # backup + journal tail
+                meta = state.save_checkpoint_to_disk(
+                    pm,
+                    key,
+                    options=BackupOptions(
+                        create_json_export=args.export,
+                        session_id=args.session_id,
+                        project_path=sid.project_path,
+                        lock_file_hash=sid.project_hash,
+                    ),
+                )
     except CRSError as exc:
         return _fail(args, exc)
     if args.json:
@@ -262,10 +261,8 @@ def _cmd_restore(args: argparse.Namespace) -> int:
     try:
         with _manager(args) as pm:
             sid = SessionIdentifier(args.path)
-            state, journal = _open_project_state(pm, sid.checkpoint_key())
-            if not isinstance(state, RestoreTarget):
-                raise CRSError("the project's state cannot load a backup image")
-            result = SessionRestorer(pm).try_restore(state, journal, sid)
+            with _open_project_state(pm, sid.checkpoint_key()) as state:
+                result = SessionRestorer(pm).try_restore(state, state._journal, sid)
     except CRSError as exc:
         return _fail(args, exc)
     if args.json:

@@ -25,6 +25,7 @@ from crs._analytics import (
     AnalyticsRecord,
     _last_of,
 )
+from crs._crs_persist import PersistenceMixin
 from crs._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
 from crs._deltas import Delta, ProofDelta
 from crs._errors import (
@@ -36,6 +37,7 @@ from crs._errors import (
 from crs._graph import GraphBackedDependencyIndex, GraphQuery
 from crs._guards import GuardsMixin
 from crs._index_mask import DeltaType, IndexMask
+from crs._journal import BytesCodec, JsonCodec
 from crs._snapshot import Snapshot, _raise_apply
 from crs._types import Config, DefaultConfig, now_ms
 
@@ -84,12 +86,14 @@ def _image(
     gen: int,
     analytics: tuple[AnalyticsRecord, ...],
     guards: dict[str, Any],
+    *,
+    proof: bool = True,
 ) -> dict[str, Any]:
     pairs, _ = core.sim_pairs(None)
     return {
         "version": STATE_IMAGE_VERSION,
         "generation": gen,
-        "proof": [list(r) for r in core.proof_all()],
+        "proof": [list(r) for r in core.proof_all()] if proof else [],
         "constraints": [list(r) for r in core.constraint_all()],
         "similarity": [list(p) for p in pairs],
         "dependency": [list(e) for e in core.dep_edges()],
@@ -109,12 +113,15 @@ def _cap(name: str, value: Any) -> int:
     return value
 
 
-class CRS(GuardsMixin):
+class CRS(PersistenceMixin, GuardsMixin):
     """The reasoning state of an agent session (the seed's `New(config)`).
 
     Args:
         config: Configuration; None means `DefaultConfig()`. It is validated.
-        journal: Optional journal; every committed change is appended before it is visible.
+        journal: Optional journal using `crs.DeltaCodec`; every committed change is appended
+            before it is visible, and a failed append leaves the state unchanged. To start
+            from what a journal holds use `CRS.open(journal)`; for a project's journal and
+            backups, `crs.open_project(path)`.
         max_similarity_pairs: Similarity pairs kept (oldest evicted first); 0 = unlimited.
         max_history_entries: History index entries kept (oldest evicted first); 0 = unlimited.
         max_delta_records: Delta history records kept (oldest evicted first).
@@ -138,6 +145,11 @@ class CRS(GuardsMixin):
             raise InvalidArgumentError(
                 f"journal: must have an append() method (a crs Journal), got {journal!r}"
             )
+        if isinstance(getattr(journal, "_codec", None), JsonCodec | BytesCodec):
+            raise InvalidArgumentError(
+                "journal: its codec cannot encode deltas; create it with codec=crs.DeltaCodec() "
+                "(or open it with CRS.open(path) / crs.open_project())"
+            )
         self._config: Config = config
         self._caps = (
             _cap("max_similarity_pairs", max_similarity_pairs),
@@ -152,6 +164,7 @@ class CRS(GuardsMixin):
         self._analytics: tuple[AnalyticsRecord, ...] = ()
         self._frozen: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] | None = None
         self._journal = journal
+        self._journal_seq = 0  # sequence number of the last journal record in the state
         self._history = DeltaHistoryWorker(max_delta_records)
         self._session_id = ""
         self._graph: GraphQuery | None = None
@@ -262,7 +275,7 @@ class CRS(GuardsMixin):
             if type(delta) is ProofDelta:
                 rows = delta._rows
                 if journal and self._journal is not None:
-                    self._journal.append(delta)
+                    self._journal_seq = self._journal.append(delta)
                 n = head.put_proofs(rows)
                 mask = _PROOF
             else:
@@ -276,8 +289,11 @@ class CRS(GuardsMixin):
                 if m & _CAPPED:
                     self._log_evictions(before, head.evicted())
                 if prev is not None:
+                    # While the record is written (a full journal may save a backup from
+                    # here), readers see the state before this delta.
+                    self._frozen = (prev, gen, self._analytics)
                     try:
-                        self._journal.append(delta)
+                        self._journal_seq = self._journal.append(delta)
                     except BaseException:
                         head.reset(prev)
                         raise
@@ -344,7 +360,7 @@ class CRS(GuardsMixin):
             )
         with self._lock:
             if self._journal is not None:
-                self._journal.append(
+                self._journal_seq = self._journal.append(
                     {"op": kind, "payload": payload, "bump_generation": bump_generation}
                 )
             handler(payload)
@@ -542,6 +558,7 @@ class CRS(GuardsMixin):
                 return
             self._closed = True
             self._history.close()
+            self._close_owned()
 
     def __enter__(self) -> CRS:
         return self

@@ -46,6 +46,9 @@ _STATUS_VALUES = frozenset(int(v) for v in ProofStatus)
 _SOURCE_VALUES = frozenset(int(v) for v in SignalSource)
 
 
+_HARD_SOURCES = frozenset((1, 3))  # SignalSource.is_hard(), as a set of values
+
+
 def _source(value: Any) -> SignalSource:
     if isinstance(value, bool) or value not in (0, 1, 2, 3):
         raise InvalidArgumentError(
@@ -191,7 +194,7 @@ def _need_delta(name: str, value: Any) -> None:
 class ProofDelta(Delta):
     """Replaces the proof numbers of the given nodes wholesale."""
 
-    __slots__ = ("_rows", "_soft_disproof", "updates")
+    __slots__ = ("_rows", "_soft_disproof", "_updates")
     _TYPE = DeltaType.PROOF
     _INDEXES = ("proof",)
 
@@ -235,10 +238,46 @@ class ProofDelta(Delta):
             if st == 2 and disproven is None:
                 disproven = k
             rows.append((k, int(p), int(dp), int(st), int(src), int(ts)))
-        self.updates: Mapping[str, ProofNumber] = MappingProxyType(dict(updates))
+        self._updates: Mapping[str, ProofNumber] | None = MappingProxyType(dict(updates))
         self._rows = rows
         # The hard/soft boundary depends only on the delta, so it is decided once here.
         self._soft_disproof = None if self._src.is_hard() else disproven
+
+    @classmethod
+    def _from_rows(
+        cls, source: SignalSource, rows: list[tuple[str, int, int, int, int, int]], timestamp: int
+    ) -> ProofDelta:
+        """A ProofDelta from already-checked rows (the journal codec's fast path): the
+        `updates` mapping is built only when asked for."""
+        self = cls.__new__(cls)
+        self._src = source
+        self._ts = timestamp
+        self._rows = rows
+        self._updates = None
+        self._soft_disproof = (
+            None if source in _HARD_SOURCES else next((r[0] for r in rows if r[3] == 2), None)
+        )
+        return self
+
+    @property
+    def updates(self) -> Mapping[str, ProofNumber]:
+        """Node id -> new ProofNumber (read-only)."""
+        ups = self._updates
+        if ups is None:
+            ups = MappingProxyType(
+                {
+                    r[0]: ProofNumber(
+                        proof=r[1],
+                        disproof=r[2],
+                        status=ProofStatus(r[3]),
+                        source=SignalSource(r[4]),
+                        updated_at=r[5],
+                    )
+                    for r in self._rows
+                }
+            )
+            self._updates = ups
+        return ups
 
     def _check(self) -> None:
         if self._soft_disproof is not None:

@@ -25,6 +25,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     │   ├── UnknownAdapterError (ValueError)       no session adapter has the requested id
     │   └── TmuxNotFoundError                      the tmux program is not installed
     ├── SanitizationError                          redacting secrets failed; nothing was recorded
+    ├── ReadOnlyReplicaError                       a read replica's state was asked to change
     ├── JournalError
     │   ├── JournalClosedError
     │   ├── JournalCorruptedError
@@ -149,6 +150,14 @@ class UnknownAdapterError(SessionError, ValueError):
 
 class TmuxNotFoundError(SessionError):
     """The tmux program is not installed, so dmux sessions cannot be read."""
+
+
+class ReadOnlyReplicaError(CRSError):
+    """A mutating call on a read replica's CRS: it only applies its source journal's entries.
+
+    Make the change on the writer (the CRS that journals to the source); the replica sees it
+    once the entry arrives.
+    """
 
 
 class SanitizationError(CRSError):

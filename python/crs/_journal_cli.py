@@ -13,7 +13,9 @@ import time
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from crs._errors import CRSError
+from crs._codec import DeltaCodec
+from crs._deltas import Delta
+from crs._errors import CRSError, JournalCorruptedError
 from crs._journal import BytesCodec, DeltaOrError, JournalConfig
 from crs._local_journal import LocalJournal
 
@@ -45,6 +47,26 @@ class _Progress:
             self._stream.flush()
 
 
+_CODEC = DeltaCodec()
+
+
+def _decode(payload: bytes) -> tuple[str, Any]:
+    """("delta" | "op", JSON form) for the CRS's records; ("json", value) for plain JSON
+    entries of another codec; ("bytes", base64) for anything else."""
+    try:
+        entry = _CODEC.decode(payload)
+    except JournalCorruptedError:
+        pass
+    else:
+        if isinstance(entry, Delta):
+            return "delta", entry.to_dict()
+        return "op", entry
+    try:
+        return "json", json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return "bytes", base64.b64encode(payload).decode()
+
+
 def _open(args: argparse.Namespace) -> LocalJournal:
     cfg = JournalConfig(
         path=args.path,
@@ -69,6 +91,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     try:
         with _open(args) as journal:
             records = skipped = 0
+            kinds = {"delta": 0, "op": 0, "json": 0, "bytes": 0}
             error: str | None = None
             for item in _items(journal, 0):
                 if item.skipped:
@@ -77,6 +100,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                     error = f"{type(item.err).__name__}: {item.err}"
                 else:
                     records += 1
+                    kinds[_decode(item.delta)[0]] += 1
             st = journal.stats()
     except CRSError as exc:
         print(f"crs journal verify: {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -86,6 +110,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         "ok": error is None and skipped == 0,
         "records": records,
         "skipped": skipped,
+        "kinds": kinds,
         "checkpoint_seq": st.checkpoint_seq,
         "last_seq": st.last_seq_num,
         "segments": st.segments,
@@ -99,6 +124,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(
             f"{state}: {records} records (seq {st.checkpoint_seq + 1}..{st.last_seq_num}) "
             f"in {st.segments} segment(s); {skipped} skipped; torn tail {st.torn_bytes} bytes"
+        )
+        print(
+            f"entries: {kinds['delta']} deltas, {kinds['op']} ops (crs delta codec); "
+            f"{kinds['json']} JSON; {kinds['bytes']} other"
         )
         if error:
             print(error)
@@ -116,10 +145,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                 if item.skipped:
                     continue
                 line: dict[str, Any] = {"seq": item.seq_num}
-                try:
-                    line["entry"] = json.loads(item.delta)
-                except (UnicodeDecodeError, json.JSONDecodeError):
-                    line["payload_b64"] = base64.b64encode(item.delta).decode()
+                kind, value = _decode(item.delta)
+                if kind in ("delta", "op"):
+                    line[kind] = value
+                elif kind == "json":
+                    line["entry"] = value
+                else:
+                    line["payload_b64"] = value
                 out.write(json.dumps(line, ensure_ascii=False) + "\n")
     except CRSError as exc:
         print(f"crs journal replay: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -4,7 +4,8 @@
 any delta object (`type()`, `source()`, `indexes_affected()`, `to_dict()`) and on the plain dict
 entries a journal also holds (`{"op": ..., "payload": ...}` or a delta's dict form).
 `crs journal watch` follows a local or a NATS journal and prints one StreamDelta JSON line per
-committed entry, for dashboards and `jq`.
+committed entry, for dashboards and `jq`; it reads journals written by a CRS (`DeltaCodec`
+payloads) and plain JSON ones alike (`WatchCodec`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from crs._errors import CRSError, InvalidArgumentError, NilDeltaError
-from crs._journal import DeltaOrError, JournalConfig
+from crs._journal import DeltaOrError, JournalConfig, JsonCodec
 from crs._types import SignalSource
 
 _META_KEYS = frozenset({"type", "source", "timestamp"})
@@ -146,6 +147,30 @@ def _entry_timestamp(entry: Any, fallback_ms: int) -> int:
 # ---------------------------------------------------------------- following a journal
 
 
+class WatchCodec:
+    """Decodes both `DeltaCodec` payloads (a CRS's journal) and `JsonCodec` ones.
+
+    Unambiguous: a DeltaCodec payload starts with ``P`` or ``J`` and the version byte, which
+    no JSON text does. Encoding uses JSON (the watcher never writes).
+    """
+
+    def __init__(self) -> None:
+        from crs._codec import CODEC_VERSION, KIND_JSON, KIND_PROOF, DeltaCodec
+
+        self._kinds = (KIND_PROOF, KIND_JSON)
+        self._version = CODEC_VERSION
+        self._delta = DeltaCodec()
+        self._json = JsonCodec()
+
+    def encode(self, entry: Any) -> bytes:
+        return self._json.encode(entry)
+
+    def decode(self, data: bytes) -> Any:
+        if len(data) >= 2 and data[0] in self._kinds and data[1] == self._version:
+            return self._delta.decode(data)
+        return self._json.decode(data)
+
+
 def follow_local(
     path: str, session_id: str, after_seq: int = 0, interval: float = 0.2
 ) -> Iterator[DeltaOrError | None]:
@@ -158,9 +183,10 @@ def follow_local(
 
     config = JournalConfig(path=path, session_id=session_id, read_only=True)
     last = after_seq
+    codec = WatchCodec()
     while True:
         found = False
-        with LocalJournal(config) as journal:
+        with LocalJournal(config, codec) as journal:
             for item in journal.replay_stream(after_seq=last):
                 if item.err is not None and not item.skipped:
                     raise item.err
@@ -180,7 +206,11 @@ def follow_nats(
     from crs._nats_journal import NATSJournal
 
     config = NATSJournalConfig(
-        session_id=session_id, servers=servers, stream_name=stream_name, create_stream=False
+        session_id=session_id,
+        servers=servers,
+        stream_name=stream_name,
+        create_stream=False,
+        codec=WatchCodec(),
     )
     start = after_seq + 1 if after_seq > 0 else 0  # 0: from the checkpoint on
     with NATSJournal(config) as journal, journal.follow(from_seq=start) as follower:

@@ -75,6 +75,10 @@ class NATSJournal:
         journal.close()
     """
 
+    sparse_sequences = True
+    """Sequence numbers are the stream's: they grow but skip (other sessions, checkpoints),
+    so `CRS.replay_journal` accepts any larger one instead of exactly the next."""
+
     def __init__(self, config: NATSJournalConfig) -> None:
         config.validate()
         self._loop = _Loop()
@@ -84,6 +88,7 @@ class NATSJournal:
             self._loop.stop()
             raise
         self._config = config
+        self._codec = self._aj._codec  # what CRS checks (a JSON codec cannot hold deltas)
         self._followers: weakref.WeakSet[JournalFollower] = weakref.WeakSet()
         self._wait = config.request_timeout * 4 + config.connect_timeout
 

@@ -799,7 +799,15 @@ def load_checkpoint(
 
 
 def _replay_tail(crs: RestoreTarget, journal: ReplayJournal, position: int) -> tuple[int, int]:
-    """Apply the records after `position`, in sequence; return (new position, applied)."""
+    """Apply the records after `position`, in sequence; return (new position, applied).
+
+    A target with `replay_journal` (the CRS) replays them itself, without journaling them
+    again; others get `apply(delta)` per record.
+    """
+    replay = getattr(crs, "replay_journal", None)
+    if callable(replay):
+        applied = replay(journal, after_seq=position)
+        return crs.journal_position(), applied  # type: ignore[attr-defined]
     applied = 0
     for record in journal.replay_stream(after_seq=position):
         seq = record.seq_num
