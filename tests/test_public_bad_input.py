@@ -738,10 +738,10 @@ def test_closed_journal_and_manager_raise_typed_errors(world: World) -> None:
         world.pm.save_backup("abcdef12", _Image())
 
 
-# ---------------------------------------------------------------- known bugs (other branches)
+# ---------------------------------------------------------------- state views and proof deltas
 
 # (id, call, text a CRSError must contain, whether returning normally is also right)
-STATE_BUGS: list[tuple[str, Callable[[World], Any], str, bool]] = [
+STATE_CASES: list[tuple[str, Callable[[World], Any], str, bool]] = [
     (
         "proof-surrogate-id",
         lambda w: w.crs.apply(ProofDelta(HARD, {S: ProofNumber()})),
@@ -770,21 +770,8 @@ STATE_BUGS: list[tuple[str, Callable[[World], Any], str, bool]] = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "state branch: ProofDelta rows go to StateHead.put_proofs (py.rs state section) "
-        "unchecked, so a lone-surrogate node id raises a bare UnicodeEncodeError from PyO3 "
-        "instead of InvalidArgumentError naming `updates` (SimilarityDelta/DependencyDelta "
-        "already map it, via apply_ops); snapshot lookups (proof_index().get, "
-        "streaming_index().estimate) leak the same UnicodeEncodeError; "
-        "similarity_index().all_pairs_filtered(n) and history_index().recent(n) pass n "
-        "> 2**64 - 1 to a usize argument and leak OverflowError instead of clamping or "
-        "raising InvalidArgumentError naming the argument (_snapshot.py)"
-    ),
-)
 @pytest.mark.parametrize(
-    ("call", "names", "may_return"), [c[1:] for c in STATE_BUGS], ids=[c[0] for c in STATE_BUGS]
+    ("call", "names", "may_return"), [c[1:] for c in STATE_CASES], ids=[c[0] for c in STATE_CASES]
 )
 def test_state_views_type_their_errors(
     world: World, call: Callable[[World], Any], names: str, may_return: bool

@@ -72,7 +72,18 @@ def _history(r: tuple[Any, ...]) -> HistoryEntry:
 def _str(name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise InvalidArgumentError(f"{name}: must be a str, got {value!r}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidArgumentError(
+                f"{name}: must be valid Unicode text (no lone surrogates), got {value!r}"
+            ) from None
     return value
+
+
+# Limits past this are "no limit" in practice; clamping keeps them within the core's usize.
+_MAX_COUNT = 2**63 - 1
 
 
 def _int(name: str, value: Any) -> int:
@@ -217,7 +228,7 @@ class SimilarityIndexView:
     def all_pairs_filtered(self, max_pairs: int) -> PairsResult:
         """Pairs with from_id < to_id, oldest first; `max_pairs` <= 0 means no limit."""
         limit = _int("max_pairs", max_pairs)
-        rows, truncated = self._c.sim_pairs(limit if limit > 0 else None)
+        rows, truncated = self._c.sim_pairs(min(limit, _MAX_COUNT) if limit > 0 else None)
         return PairsResult([SimilarityPairData(a, b, d) for a, b, d in rows], truncated)
 
 
@@ -265,7 +276,7 @@ class HistoryIndexView:
     def recent(self, n: int) -> list[HistoryEntry]:
         if _int("n", n) <= 0:
             return []
-        return [_history(r) for r in self._c.history_recent(n)]
+        return [_history(r) for r in self._c.history_recent(min(n, _MAX_COUNT))]
 
     def size(self) -> int:
         return self._c.history_len()
