@@ -43,6 +43,7 @@ pub enum ClauseError {
     /// A variable is given both true and false in an assignment.
     ConflictingAssignment(String, String),
     TooManyVariables,
+    TooManyClauses,
 }
 
 impl fmt::Display for ClauseError {
@@ -61,6 +62,7 @@ impl fmt::Display for ClauseError {
                 write!(f, "variable {fam}={val} is assigned both true and false")
             }
             Self::TooManyVariables => write!(f, "too many distinct variables (at most 2**32 - 2)"),
+            Self::TooManyClauses => write!(f, "too many clauses (at most 2**32 - 1)"),
         }
     }
 }
@@ -208,9 +210,19 @@ impl ClauseDb {
         if self.by_id.contains_key(&id) {
             return Err(ClauseError::DuplicateId(id));
         }
+        if self.free.is_empty() && self.slots.len() >= Slot::MAX as usize {
+            return Err(ClauseError::TooManyClauses);
+        }
         let mut lits = Vec::with_capacity(literals.len());
         for (f, v, neg) in literals {
-            let var = self.intern(f.as_ref(), v.as_ref())?;
+            let var = match self.intern(f.as_ref(), v.as_ref()) {
+                Ok(var) => var,
+                Err(e) => {
+                    // Nothing changes on failure: drop the references taken so far.
+                    self.release(&lits);
+                    return Err(e);
+                }
+            };
             self.var_refs[var as usize] += 1;
             lits.push(Lit { var, neg: *neg });
         }
@@ -266,7 +278,13 @@ impl ClauseDb {
             }
         }
         self.free.push(slot);
-        for l in &rec.lits {
+        self.release(&rec.lits);
+        true
+    }
+
+    /// Drops one reference to each literal's variable; forgets variables left unreferenced.
+    fn release(&mut self, lits: &[Lit]) {
+        for l in lits {
             let v = l.var as usize;
             self.var_refs[v] -= 1;
             if self.var_refs[v] == 0 {
@@ -276,7 +294,6 @@ impl ClauseDb {
                 self.free_vars.push(l.var);
             }
         }
-        true
     }
 
     /// Removes every clause and forgets every variable.

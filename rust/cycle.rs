@@ -141,7 +141,7 @@ impl CycleDetector {
         }
         self.last_seen.insert(state, pos);
         if let LastSeen::Sparse(m) = &mut self.last_seen {
-            if m.len() > 2 * self.window + 16 {
+            if m.len() > self.window.saturating_mul(2).saturating_add(16) {
                 let oldest = self.pos - self.ring.len() as u64;
                 m.retain(|_, p| *p >= oldest);
             }
@@ -257,7 +257,9 @@ impl KeyCycleDetector {
     }
 
     fn over_capacity(&self) -> bool {
-        self.names.len() >= 4 * self.inner.window + 1024
+        // Also compact before ids (u32) run out, whatever the window.
+        let cap = self.inner.window.saturating_mul(4).saturating_add(1024);
+        self.names.len() >= cap.min(StateId::MAX as usize)
     }
 
     #[inline]
@@ -535,5 +537,15 @@ mod tests {
         assert_eq!(brent(&[7, 7]), Some((0, 1)));
         assert_eq!(brent(&[1, 2, 3]), None);
         assert_eq!(brent(&[]), None);
+    }
+
+    #[test]
+    fn huge_windows_do_not_overflow() {
+        let mut d = CycleDetector::new(usize::MAX);
+        assert!(d.add(1).is_none());
+        assert_eq!(d.add(1).map(|c| c.states), Some(vec![1]));
+        let mut k = KeyCycleDetector::new(usize::MAX);
+        assert!(k.add("a").is_none());
+        assert!(k.add("a").is_some());
     }
 }

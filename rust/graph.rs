@@ -17,9 +17,22 @@ pub enum GraphError {
     NodeOutOfRange { node: NodeId, node_count: usize },
     /// The edge buffer does not hold whole `(source, target)` pairs.
     OddEdgeBuffer(usize),
-    /// More nodes or edges than `u32` offsets can address.
-    TooLarge,
+    /// More nodes than [`MAX_NODES`] or more edges than `u32` offsets can address.
+    TooLarge {
+        node_count: usize,
+        edge_count: usize,
+    },
+    /// The memory for the graph could not be allocated.
+    OutOfMemory {
+        node_count: usize,
+        edge_count: usize,
+    },
 }
+
+/// The most nodes a [`Csr`] may have (2**26 = 67,108,864): the graph allocates a few words per
+/// node up front (offsets, and per-node arrays in searches), so an unchecked caller-supplied
+/// `node_count` could otherwise ask for many gigabytes before any edge is read.
+pub const MAX_NODES: usize = 1 << 26;
 
 impl fmt::Display for GraphError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -32,7 +45,21 @@ impl fmt::Display for GraphError {
                 f,
                 "edges must hold (source, target) pairs of u32, got {n} values (odd)"
             ),
-            Self::TooLarge => write!(f, "graph too large: at most 2**32 - 1 nodes and edges"),
+            Self::TooLarge {
+                node_count,
+                edge_count,
+            } => write!(
+                f,
+                "graph too large: node_count={node_count}, {edge_count} edges; at most \
+                 node_count={MAX_NODES} and 2**32 - 2 edges"
+            ),
+            Self::OutOfMemory {
+                node_count,
+                edge_count,
+            } => write!(
+                f,
+                "not enough memory for a graph of node_count={node_count} and {edge_count} edges"
+            ),
         }
     }
 }
@@ -60,13 +87,28 @@ impl Csr {
         if pairs.len() % 2 != 0 {
             return Err(GraphError::OddEdgeBuffer(pairs.len()));
         }
-        if node_count >= u32::MAX as usize || pairs.len() / 2 >= u32::MAX as usize {
-            return Err(GraphError::TooLarge);
+        let edge_count = pairs.len() / 2;
+        if node_count > MAX_NODES || edge_count >= u32::MAX as usize {
+            return Err(GraphError::TooLarge {
+                node_count,
+                edge_count,
+            });
         }
         if let Some(&node) = pairs.iter().find(|&&v| v as usize >= node_count) {
             return Err(GraphError::NodeOutOfRange { node, node_count });
         }
-        let mut offsets = vec![0u32; node_count + 1];
+        let oom = || GraphError::OutOfMemory {
+            node_count,
+            edge_count,
+        };
+        let mut offsets: Vec<u32> = Vec::new();
+        offsets
+            .try_reserve_exact(node_count + 1)
+            .map_err(|_| oom())?;
+        offsets.resize(node_count + 1, 0);
+        let mut targets: Vec<u32> = Vec::new();
+        targets.try_reserve_exact(edge_count).map_err(|_| oom())?;
+        targets.resize(edge_count, 0);
         for e in pairs.chunks_exact(2) {
             offsets[e[0] as usize + 1] += 1;
         }
@@ -74,7 +116,6 @@ impl Csr {
             offsets[i + 1] += offsets[i];
         }
         let mut cursor: Vec<u32> = offsets[..node_count].to_vec();
-        let mut targets = vec![0u32; pairs.len() / 2];
         for e in pairs.chunks_exact(2) {
             let c = &mut cursor[e[0] as usize];
             targets[*c as usize] = e[1];
@@ -285,6 +326,15 @@ mod tests {
             })
         );
         assert_eq!(Csr::from_pairs(2, &[0]), Err(GraphError::OddEdgeBuffer(1)));
+        assert!(matches!(
+            Csr::from_pairs(MAX_NODES + 1, &[]),
+            Err(GraphError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            Csr::from_pairs(usize::MAX, &[]),
+            Err(GraphError::TooLarge { .. })
+        ));
+        assert_eq!(Csr::from_pairs(0, &[]).map(|g| g.node_count()), Ok(0));
     }
 
     #[test]

@@ -246,15 +246,36 @@ fn edge_pairs(py: Python<'_>, edges: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
         return Ok(Vec::new());
     }
     if let Ok(buf) = PyBuffer::<u32>::get(edges) {
+        // PyO3 accepts an explicit byte order ('>I', '!I') as u32 but copies the raw bytes,
+        // so a foreign-endian buffer would be read as different node ids.
+        let foreign = if cfg!(target_endian = "little") {
+            [b'>', b'!']
+        } else {
+            [b'<', b'<']
+        };
+        if buf
+            .format()
+            .to_bytes()
+            .first()
+            .is_some_and(|b| foreign.contains(b))
+        {
+            return Err(PyValueError::new_err(
+                "edges: a u32 buffer in non-native byte order is not supported; convert it \
+                 first (numpy: edges.astype(numpy.uint32))",
+            ));
+        }
         return buf.to_vec(py);
     }
     let buf = PyBuffer::<u8>::get(edges).map_err(|_| {
-        PyValueError::new_err("edges must be a buffer of u32 values (numpy uint32) or of bytes")
+        PyValueError::new_err(
+            "edges: must be a buffer of u32 values (aligned, native byte order: numpy \
+             uint32, array.array('I')) or of little-endian bytes",
+        )
     })?;
     let bytes = buf.to_vec(py)?;
     if bytes.len() % 4 != 0 {
         return Err(PyValueError::new_err(format!(
-            "edges as bytes must hold whole little-endian u32 values, got {} bytes",
+            "edges: bytes must hold whole little-endian u32 values, got {} bytes",
             bytes.len()
         )));
     }
@@ -279,7 +300,14 @@ impl PyDigraph {
         let pairs = edge_pairs(py, edges)?;
         let inner = py
             .detach(|| crate::graph::Csr::from_pairs(node_count, &pairs))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            .map_err(|e| {
+                let arg = match e {
+                    crate::graph::GraphError::TooLarge { .. }
+                    | crate::graph::GraphError::OutOfMemory { .. } => "node_count",
+                    _ => "edges",
+                };
+                PyValueError::new_err(format!("{arg}: {e}"))
+            })?;
         Ok(Self { inner })
     }
 
@@ -294,7 +322,7 @@ impl PyDigraph {
     }
 
     fn successors(&self, node: u32) -> PyResult<Vec<u32>> {
-        self.check(node)?;
+        self.check("node", node)?;
         Ok(self.inner.successors(node).to_vec())
     }
 
@@ -321,18 +349,18 @@ impl PyDigraph {
         start: u32,
         max_depth: u32,
     ) -> PyResult<(Vec<u32>, Vec<u32>)> {
-        self.check(start)?;
+        self.check("start", start)?;
         Ok(py.detach(|| crate::graph::csr_bfs_within(&self.inner, start, max_depth)))
     }
 }
 
 impl PyDigraph {
-    fn check(&self, node: u32) -> PyResult<()> {
+    fn check(&self, arg: &str, node: u32) -> PyResult<()> {
         if (node as usize) < self.inner.node_count() {
             Ok(())
         } else {
             Err(PyValueError::new_err(format!(
-                "node {node} is out of range: node ids are 0..{}",
+                "{arg}: node {node} is out of range: node ids are 0..{}",
                 self.inner.node_count()
             )))
         }
@@ -345,8 +373,9 @@ fn register_graph(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 // ---------------------------------------------------------------- clauses
 
-fn clause_err(e: &crate::clauses::ClauseError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+/// A clause error as `ValueError` naming the argument it came from.
+fn clause_err(arg: &str, e: &crate::clauses::ClauseError) -> PyErr {
+    PyValueError::new_err(format!("{arg}: {e}"))
 }
 
 /// Clause database with two watched literals over `family=value` variables (`rust/clauses.rs`).
@@ -371,7 +400,7 @@ impl PyClauseDb {
     fn add(&self, py: Python<'_>, id: i64, literals: Vec<(String, String, bool)>) -> PyResult<()> {
         self.inner
             .with(py, |d| d.add(id, &literals))
-            .map_err(|e| clause_err(&e))
+            .map_err(|e| clause_err("literals", &e))
     }
 
     fn remove(&self, py: Python<'_>, id: i64) -> bool {
@@ -405,14 +434,14 @@ impl PyClauseDb {
     fn check(&self, py: Python<'_>, observed: Vec<(String, String)>) -> PyResult<Option<i64>> {
         self.inner
             .with_detached(py, |d| d.check(&observed))
-            .map_err(|e| clause_err(&e))
+            .map_err(|e| clause_err("observed", &e))
     }
 
     /// Every clause violated by the one-hot observation, oldest first.
     fn check_all(&self, py: Python<'_>, observed: Vec<(String, String)>) -> PyResult<Vec<i64>> {
         self.inner
             .with_detached(py, |d| d.check_all(&observed))
-            .map_err(|e| clause_err(&e))
+            .map_err(|e| clause_err("observed", &e))
     }
 
     /// Oldest clause violated by the explicit assignment `(family, value, bool)*`.
@@ -423,7 +452,7 @@ impl PyClauseDb {
     ) -> PyResult<Option<i64>> {
         self.inner
             .with_detached(py, |d| d.check_assignment(&assignment))
-            .map_err(|e| clause_err(&e))
+            .map_err(|e| clause_err("assignment", &e))
     }
 
     /// Every clause violated by the explicit assignment, oldest first.
@@ -434,7 +463,7 @@ impl PyClauseDb {
     ) -> PyResult<Vec<i64>> {
         self.inner
             .with_detached(py, |d| d.check_assignment_all(&assignment))
-            .map_err(|e| clause_err(&e))
+            .map_err(|e| clause_err("assignment", &e))
     }
 }
 
@@ -451,10 +480,10 @@ fn sig_bytes(sig: &Signature) -> Vec<u8> {
     sig.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
-fn sig_from(bytes: &[u8]) -> PyResult<Signature> {
+fn sig_from(arg: &str, bytes: &[u8]) -> PyResult<Signature> {
     if bytes.len() != NUM_PERM * 4 {
         return Err(PyValueError::new_err(format!(
-            "signature must be {} bytes ({NUM_PERM} little-endian u32), got {}",
+            "{arg}: a signature must be {} bytes ({NUM_PERM} little-endian u32), got {}",
             NUM_PERM * 4,
             bytes.len()
         )));
@@ -500,7 +529,10 @@ fn minhash_signatures(py: Python<'_>, texts: Vec<PyBackedStr>) -> Bound<'_, PyBy
 /// Estimated Jaccard similarity of two signatures (fraction of equal positions).
 #[pyfunction]
 fn minhash_jaccard(a: &[u8], b: &[u8]) -> PyResult<f64> {
-    Ok(crate::minhash::jaccard(&sig_from(a)?, &sig_from(b)?))
+    Ok(crate::minhash::jaccard(
+        &sig_from("a", a)?,
+        &sig_from("b", b)?,
+    ))
 }
 
 /// LSH index (20 bands x 5 rows) of MinHash signatures under integer ids. Thread-safe.
@@ -520,7 +552,7 @@ impl PyLshIndex {
 
     /// Indexes `id` under `signature` (512 bytes), replacing its earlier signature.
     fn insert(&self, py: Python<'_>, id: u64, signature: &[u8]) -> PyResult<()> {
-        let sig = sig_from(signature)?;
+        let sig = sig_from("signature", signature)?;
         self.inner.with(py, |d| d.insert(id, &sig));
         Ok(())
     }
@@ -531,7 +563,7 @@ impl PyLshIndex {
 
     /// Ids sharing at least one band with `signature`, ascending.
     fn query(&self, py: Python<'_>, signature: &[u8]) -> PyResult<Vec<u64>> {
-        let sig = sig_from(signature)?;
+        let sig = sig_from("signature", signature)?;
         Ok(self.inner.with_detached(py, |d| d.query(&sig)))
     }
 
@@ -568,13 +600,15 @@ fn wal_encode<'py>(
     py: Python<'py>,
     first_seq: u64,
     payloads: Vec<Bound<'py, pyo3::types::PyBytes>>,
-) -> Bound<'py, pyo3::types::PyBytes> {
+) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
     let refs: Vec<&[u8]> = payloads
         .iter()
         .map(pyo3::types::PyBytesMethods::as_bytes)
         .collect();
-    let out = py.detach(|| crate::wal::encode_unit(first_seq, &refs));
-    pyo3::types::PyBytes::new(py, &out)
+    let out = py
+        .detach(|| crate::wal::encode_unit(first_seq, &refs))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(pyo3::types::PyBytes::new(py, &out))
 }
 
 /// What `wal_scan` returns: `(payloads, commit_pos, stop_pos, stop, found_seq)`.
@@ -591,9 +625,10 @@ fn wal_scan<'py>(
 ) -> PyResult<ScanTuple<'py>> {
     let data = buf.as_bytes();
     if start > data.len() {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "start is past the end of the buffer",
-        ));
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "start={start} is past the end of buf ({} bytes)",
+            data.len()
+        )));
     }
     let s = py.detach(|| crate::wal::scan(data, start, expected_seq, max_records));
     let payloads = s

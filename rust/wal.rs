@@ -83,10 +83,37 @@ fn header_at(buf: &[u8], pos: usize) -> Option<Header> {
     })
 }
 
-/// Appends one framed record to `out`.
-pub fn encode_record(out: &mut Vec<u8>, seq: u64, flags: u16, payload: &[u8]) {
+/// Why payloads could not be framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodeError {
+    /// The unit's sequence numbers `first_seq..first_seq + count` do not fit in u64.
+    SeqOverflow { first_seq: u64, count: usize },
+    /// Payload `index` is longer than a record can hold (`u32::MAX` bytes).
+    PayloadTooLarge { index: usize, len: usize },
+}
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::SeqOverflow { first_seq, count } => write!(
+                f,
+                "first_seq={first_seq} with {count} payloads runs past the largest sequence \
+                 number 2**64 - 1"
+            ),
+            Self::PayloadTooLarge { index, len } => write!(
+                f,
+                "payloads[{index}] is {len} bytes; a record holds at most 4294967295 bytes"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Appends one framed record to `out` (`payload` must be at most `u32::MAX` bytes).
+fn encode_record(out: &mut Vec<u8>, seq: u64, flags: u16, payload: &[u8], len: u32) {
     let mut h = [0u8; RECORD_HEADER];
-    h[4..8].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+    h[4..8].copy_from_slice(&len.to_le_bytes());
     h[8..16].copy_from_slice(&seq.to_le_bytes());
     h[16..20].copy_from_slice(&crc32c::crc32c(payload).to_le_bytes());
     h[20..22].copy_from_slice(&flags.to_le_bytes());
@@ -97,12 +124,27 @@ pub fn encode_record(out: &mut Vec<u8>, seq: u64, flags: u16, payload: &[u8]) {
 }
 
 /// Frames `payloads` as one unit starting at `first_seq`: a single record, or an atomic batch
-/// whose records carry the batch flags.
-pub fn encode_unit(first_seq: u64, payloads: &[&[u8]]) -> Vec<u8> {
+/// whose records carry the batch flags. Fails (framing nothing) if a sequence number would
+/// pass `u64::MAX` or a payload is longer than `u32::MAX` bytes.
+pub fn encode_unit(first_seq: u64, payloads: &[&[u8]]) -> Result<Vec<u8>, EncodeError> {
+    let count = payloads.len();
+    let span = u64::try_from(count.saturating_sub(1)).unwrap_or(u64::MAX);
+    if first_seq.checked_add(span).is_none() {
+        return Err(EncodeError::SeqOverflow { first_seq, count });
+    }
+    let mut lens = Vec::with_capacity(count);
+    for (index, p) in payloads.iter().enumerate() {
+        let len = u32::try_from(p.len()).map_err(|_| EncodeError::PayloadTooLarge {
+            index,
+            len: p.len(),
+        })?;
+        lens.push(len);
+    }
     let total: usize = payloads.iter().map(|p| p.len() + RECORD_HEADER).sum();
     let mut out = Vec::with_capacity(total);
-    let last = payloads.len().saturating_sub(1);
-    for (i, p) in payloads.iter().enumerate() {
+    let last = count.saturating_sub(1);
+    let mut seq = first_seq;
+    for (i, (p, &len)) in payloads.iter().zip(&lens).enumerate() {
         let mut flags = 0;
         if i < last {
             flags |= FLAG_CONTINUES;
@@ -110,9 +152,11 @@ pub fn encode_unit(first_seq: u64, payloads: &[&[u8]]) -> Vec<u8> {
         if i > 0 {
             flags |= FLAG_NOT_FIRST;
         }
-        encode_record(&mut out, first_seq + i as u64, flags, p);
+        encode_record(&mut out, seq, flags, p, len);
+        // Cannot overflow before the last record: checked above.
+        seq = seq.wrapping_add(1);
     }
-    out
+    Ok(out)
 }
 
 /// Scans records from `start`, expecting `expected_seq` first, and stops after `max_records`
@@ -125,7 +169,8 @@ pub fn scan(buf: &[u8], start: usize, expected_seq: u64, max_records: usize) -> 
     let mut committed = 0;
     let mut commit_pos = start;
     let mut pos = start;
-    let mut expected = expected_seq;
+    // `None` once a record with sequence number u64::MAX was read: nothing may follow it.
+    let mut expected = Some(expected_seq);
     let mut in_batch = false;
     let mut found_seq = 0;
     let stop = loop {
@@ -135,7 +180,7 @@ pub fn scan(buf: &[u8], start: usize, expected_seq: u64, max_records: usize) -> 
         if pos == buf.len() {
             break Stop::End;
         }
-        if buf.len() - pos < RECORD_HEADER {
+        if buf.len().saturating_sub(pos) < RECORD_HEADER {
             break Stop::Incomplete;
         }
         let Some(h) = header_at(buf, pos) else {
@@ -148,7 +193,7 @@ pub fn scan(buf: &[u8], start: usize, expected_seq: u64, max_records: usize) -> 
         if buf.len() - body < h.len {
             break Stop::Incomplete;
         }
-        if h.seq != expected {
+        if Some(h.seq) != expected {
             found_seq = h.seq;
             break Stop::Gap;
         }
@@ -160,7 +205,7 @@ pub fn scan(buf: &[u8], start: usize, expected_seq: u64, max_records: usize) -> 
         }
         records.push((body, h.len));
         pos = body + h.len;
-        expected += 1;
+        expected = h.seq.checked_add(1);
         in_batch = h.flags & FLAG_CONTINUES != 0;
         if !in_batch {
             committed = records.len();
@@ -198,7 +243,7 @@ mod tests {
     use super::*;
 
     fn unit(seq: u64, payloads: &[&[u8]]) -> Vec<u8> {
-        encode_unit(seq, payloads)
+        encode_unit(seq, payloads).expect("encodable")
     }
 
     #[test]
@@ -257,5 +302,23 @@ mod tests {
         assert_eq!((pos, h.seq), (second, 2));
         assert!(resync(&buf, second + 1, true).is_none());
         assert_eq!(resync(&buf, second + 1, false).unwrap().1.seq, 3);
+    }
+
+    #[test]
+    fn sequence_numbers_never_overflow() {
+        assert_eq!(
+            encode_unit(u64::MAX, &[b"a", b"b"]),
+            Err(EncodeError::SeqOverflow {
+                first_seq: u64::MAX,
+                count: 2
+            })
+        );
+        let mut buf = unit(u64::MAX, &[b"last"]);
+        let s = scan(&buf, 0, u64::MAX, 10);
+        assert_eq!((s.stop, s.records.len()), (Stop::End, 1));
+        buf.extend(unit(0, &[b"wrapped"]));
+        let s = scan(&buf, 0, u64::MAX, 10);
+        assert_eq!((s.stop, s.records.len(), s.found_seq), (Stop::Gap, 1, 0));
+        assert!(encode_unit(u64::MAX, &[]).is_ok_and(|b| b.is_empty()));
     }
 }

@@ -4,7 +4,8 @@
 set -euo pipefail
 missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
-command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
+# Debian installs nats-server in /usr/sbin, which is not on every user's PATH.
+command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

@@ -124,4 +124,6 @@ def test_two_writers_never_interleave(tmp_path: Path) -> None:
         (pm.prev_backup_path(KEY), pm.prev_metadata_path(KEY)),
     ):
         assert pm._pair_is_whole(backup, meta)
-    assert loads > 1
+    # The loop loads at least once while writers run; how many more depends on scheduling,
+    # so no count is asserted (a bound here flaked on a loaded 2-core machine).
+    assert loads >= 1

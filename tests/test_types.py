@@ -125,3 +125,14 @@ def test_step_dict_round_trip(step: crs.StepRecord) -> None:
 
     again = crs.StepRecord.from_dict(json.loads(json.dumps(step.to_dict())))
     assert again == step
+
+
+def test_enum_is_valid() -> None:
+    assert not crs.ProofUpdateType.UNKNOWN.is_valid()
+    assert crs.ProofUpdateType.RESET.is_valid()
+    for enum_cls in (crs.Actor, crs.Decision, crs.Outcome, crs.FailureType):
+        assert all(member.is_valid() for member in enum_cls)
+        assert not enum_cls.is_valid_value("no-such-value")
+    assert crs.Outcome.is_valid_value("success")
+    assert crs.DEFAULT_DELTA_RECORD_CHANNEL_SIZE == 100
+    assert crs.DEFAULT_DELTA_QUERY_CHANNEL_SIZE == 10

@@ -144,3 +144,37 @@ def test_wiring_api_is_typed(tmp_path: Path) -> None:
         assert n == 0
     codec: crs.JournalCodec = crs.DeltaCodec()
     assert codec.decode(codec.encode(crs.ProofDelta(crs.SignalSource.HARD, {}))).type()
+
+
+def test_trace_api_is_typed() -> None:
+    sanitizer: crs.Sanitizer = crs.SecretSanitizer()
+    clean: str = sanitizer.sanitize("password=hunter2")
+    assert clean == f"password={crs.REDACTED}"
+    cleaned: dict[str, object] = crs.SecretSanitizer().sanitize_map({"api_key": "k"})
+    assert cleaned == {"api_key": crs.REDACTED}
+    recorder = crs.TraceRecorder(crs.SecureTraceConfig())
+    step: crs.TraceStep = recorder.record_step(
+        crs.TraceStepBuilder().with_action("run").with_tool("bash").with_duration(0.5).build()
+    )
+    record: crs.StepRecord = crs.trace_step_to_step_record(step, "session-1")
+    trace: crs.ReasoningTrace = recorder.export("session-1")
+    last: crs.TraceStep | None = recorder.last_step()
+    assert record.step_number == 1
+    assert trace.total_steps == 1
+    assert last == step
+
+
+def test_session_bridge_is_typed() -> None:
+    from crs.sessions import BridgedChange, SessionBridge, StepMapping, WorkerStateChange
+
+    c = crs.CRS()
+    bridge = SessionBridge(c, model="m")
+    change = WorkerStateChange("s", "w", None, "failed", "degraded", "", 1)
+    fed: list[BridgedChange] = bridge.feed([change])
+    step: crs.StepRecord = fed[0].step
+    entry: crs.HistoryEntry = fed[0].entry
+    mapping: StepMapping = crs.sessions.map_worker_state(fed[0].change.state)
+    last: tuple[int, str] | None = bridge.last_fed("s", "w")
+    assert step.outcome == mapping.outcome == crs.Outcome.FAILURE
+    assert entry.node_id == crs.sessions.worker_node_id("s", "w")
+    assert last == (1, "failed")

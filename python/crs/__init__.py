@@ -118,6 +118,7 @@ from crs._errors import (
     JournalFullError,
     JournalLockedError,
     JournalSequenceGapError,
+    JournalUnavailableError,
     MetadataCorruptedError,
     NilDeltaError,
     NilDeltaJournalError,
@@ -126,6 +127,7 @@ from crs._errors import (
     ProjectHashMismatchError,
     ProjectPathEmptyError,
     RestoreInProgressError,
+    SanitizationError,
     SchemaVersionMismatchError,
     SessionError,
     SessionIdentifierNilError,
@@ -164,11 +166,24 @@ from crs._journal import (
     MemoryJournal,
     SyncPolicy,
 )
+from crs._journal_watch import (
+    StreamDelta,
+    delta_to_stream_delta,
+)
 from crs._local_journal import (
     FORMAT_VERSION as JOURNAL_FORMAT_VERSION,
 )
 from crs._local_journal import (
     LocalJournal,
+)
+from crs._nats_async import (
+    AsyncNATSJournal,
+    NATSJournalConfig,
+    NATSStreamConfig,
+)
+from crs._nats_journal import (
+    JournalFollower,
+    NATSJournal,
 )
 from crs._persistence import (
     BackupOptions,
@@ -179,6 +194,12 @@ from crs._persistence import (
     PersistenceConfig,
     PersistenceManager,
     validate_project_hash,
+)
+from crs._sanitizer import (
+    REDACTED,
+    Sanitizer,
+    SecretSanitizer,
+    is_secret_key,
 )
 from crs._semantic import (
     MAX_QUERIES_PER_SESSION,
@@ -244,9 +265,22 @@ from crs._snapshot import (
 from crs._steps import (
     MAX_SESSIONS,
 )
+from crs._trace import (
+    DEFAULT_TRACE_MAX_STEPS,
+    DefaultTraceConfig,
+    ReasoningTrace,
+    SecureTraceConfig,
+    TraceConfig,
+    TraceRecorder,
+    TraceStep,
+    TraceStepBuilder,
+    trace_step_to_step_record,
+)
 from crs._types import (
     DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
     DEFAULT_CIRCUIT_BREAKER_THRESHOLDS,
+    DEFAULT_DELTA_QUERY_CHANNEL_SIZE,
+    DEFAULT_DELTA_RECORD_CHANNEL_SIZE,
     DEFAULT_INITIAL_PROOF_NUMBER,
     DEFAULT_SNAPSHOT_EPOCH_LIMIT,
     MAX_PROPAGATION_DEPTH,
@@ -290,6 +324,7 @@ __all__ = [
     "AnalyticsRecord",
     "ApplyMetrics",
     "ApplyRollbackError",
+    "AsyncNATSJournal",
     "BACKUP_FORMAT_VERSION",
     "BackupCorruptedError",
     "BackupImage",
@@ -334,6 +369,8 @@ __all__ = [
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLD",
     "DEFAULT_CIRCUIT_BREAKER_THRESHOLDS",
     "DEFAULT_CLAUSE_CONFIG",
+    "DEFAULT_DELTA_QUERY_CHANNEL_SIZE",
+    "DEFAULT_DELTA_RECORD_CHANNEL_SIZE",
     "DEFAULT_INITIAL_PROOF_NUMBER",
     "DEFAULT_MAX_DELTA_RECORDS",
     "DEFAULT_MAX_DEPENDENCY_EDGES",
@@ -341,6 +378,7 @@ __all__ = [
     "DEFAULT_MAX_SIMILARITY_PAIRS",
     "DEFAULT_SESSION_RESTORE_RETRIES",
     "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
+    "DEFAULT_TRACE_MAX_STEPS",
     "Decision",
     "DecisionCheck",
     "DecisionGraph",
@@ -351,6 +389,7 @@ __all__ = [
     "DefaultJournalConfig",
     "DefaultPersistenceConfig",
     "DefaultSessionRestorerConfig",
+    "DefaultTraceConfig",
     "Delta",
     "DeltaCodec",
     "DeltaConflictError",
@@ -404,10 +443,12 @@ __all__ = [
     "JournalCorruptedError",
     "JournalDegradedError",
     "JournalError",
+    "JournalFollower",
     "JournalFullError",
     "JournalLockedError",
     "JournalSequenceGapError",
     "JournalStats",
+    "JournalUnavailableError",
     "JsonCodec",
     "KeyValue",
     "LOCK_FILE_NAMES",
@@ -424,6 +465,9 @@ __all__ = [
     "MAX_STEPS_PER_SESSION",
     "MemoryJournal",
     "MetadataCorruptedError",
+    "NATSJournal",
+    "NATSJournalConfig",
+    "NATSStreamConfig",
     "NilDeltaError",
     "NilDeltaJournalError",
     "NodeFrequency",
@@ -460,13 +504,19 @@ __all__ = [
     "ProofUpdate",
     "ProofUpdateType",
     "QueryAPI",
+    "REDACTED",
     "ReasoningSummary",
+    "ReasoningTrace",
     "ReplayJournal",
     "ReplayRecord",
     "RestoreInProgressError",
     "RestoreResult",
     "RestoreTarget",
+    "SanitizationError",
+    "Sanitizer",
     "SchemaVersionMismatchError",
+    "SecretSanitizer",
+    "SecureTraceConfig",
     "Serializer",
     "SessionError",
     "SessionIdentifier",
@@ -486,6 +536,7 @@ __all__ = [
     "Snapshot",
     "SnapshotStaleError",
     "StepRecord",
+    "StreamDelta",
     "StreamingDelta",
     "StreamingIndexExport",
     "StreamingIndexView",
@@ -493,6 +544,10 @@ __all__ = [
     "TmuxNotFoundError",
     "TooManyModifiedFilesError",
     "ToolParams",
+    "TraceConfig",
+    "TraceRecorder",
+    "TraceStep",
+    "TraceStepBuilder",
     "UnknownAdapterError",
     "UnknownQueryTypeError",
     "__version__",
@@ -503,11 +558,14 @@ __all__ = [
     "compute_project_hash",
     "create_analytics_delta",
     "delta_from_dict",
+    "delta_to_stream_delta",
     "find_files_modified_since",
     "get_state_key",
     "get_tool_state_key",
+    "is_secret_key",
     "open_project",
     "params_hash",
+    "trace_step_to_step_record",
     "validate_project_hash",
 ]
 

@@ -25,6 +25,7 @@ from crs._clauses import (
     split_variable,
 )
 from crs._errors import InvalidArgumentError
+from crs._steps import require_encodable
 from crs._types import ClauseScope
 
 log = logging.getLogger("crs.clauses")
@@ -316,6 +317,7 @@ def assignment_triples(assignment: object) -> list[tuple[str, str, bool]]:
                 f"assignment: keys must be non-empty variable names and values bools, "
                 f"got {var!r}: {b!r}"
             )
+        require_encodable(var, "assignment")
         head, sep, tail = var.partition(":")
         out.append((head, tail, b) if sep else (var, "", b))
     return out

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from crs._errors import HardSoftBoundaryViolationError, InvalidArgumentError
+from crs._steps import require_encodable
 from crs._types import (
     ClauseScope,
     Decision,
@@ -128,6 +129,7 @@ class Clause(_Record):
         """
         if not isinstance(self.id, str) or not self.id:
             raise InvalidArgumentError("clause.id: must be a non-empty string")
+        require_encodable(self.id, "clause.id")
         if not self.literals:
             raise InvalidArgumentError("clause.literals: a clause needs at least one Literal")
         for i, lit in enumerate(self.literals):
@@ -137,6 +139,7 @@ class Clause(_Record):
                 raise InvalidArgumentError(
                     f"clause.literals[{i}].variable: must be a non-empty '<family>:<value>' name"
                 )
+            require_encodable(lit.variable, f"clause.literals[{i}].variable")
         if self.source not in (0, 1, 2, 3):
             raise InvalidArgumentError(
                 f"clause.source: must be SignalSource.HARD or SAFETY, got {self.source!r}"

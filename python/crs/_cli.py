@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from crs import _backup_cli, _cli_state, _core, _journal_cli
+from crs import _backup_cli, _cli_state, _core, _journal_cli, _journal_watch
 from crs.sessions import _cli as sessions_cli
 
 
@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     _backup_cli.register(sub)
     _journal_cli.register(sub)
     _cli_state.register(sub)
+    _journal_watch.register(sub)  # adds `watch` to `crs journal`
     return parser
 
 

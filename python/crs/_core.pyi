@@ -90,7 +90,8 @@ class Digraph:
     `edges` is a buffer of interleaved `(source, target)` u32 pairs: a numpy `uint32` array of
     shape `(E, 2)` (or flat), an `array.array('I')`, or little-endian bytes. Successors keep
     the order of the edges; duplicate edges and self-loops are kept. `ValueError` on a node
-    id `>= node_count` or an odd number of values.
+    id `>= node_count`, an odd number of values, or `node_count > 2**26` (the graph allocates
+    per node up front, so the count is bounded before anything is allocated).
     """
 
     def __new__(cls, node_count: int, edges: Buffer) -> Digraph: ...
@@ -196,7 +197,10 @@ class LshIndex:
 # ---------------------------------------------------------------- journal framing
 
 def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
-    """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`."""
+    """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`.
+
+    `ValueError` if `first_seq + len(payloads) - 1` passes 2**64 - 1 or a payload is longer
+    than 2**32 - 1 bytes."""
 
 def wal_scan(
     buf: bytes, start: int, expected_seq: int, max_records: int

@@ -25,6 +25,9 @@ from crs._errors import InvalidArgumentError
 
 # `CycleDetectorConfig.max_history` when left at 0 (the Go default).
 _DEFAULT_MAX_HISTORY = 1000
+# The largest `max_history` (Go's int); the look-back memory grows with the states fed, not
+# with this bound.
+_MAX_HISTORY = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +110,8 @@ class CycleDetector:
         config: The configuration; None means `DefaultCycleDetectorConfig()`.
 
     Raises:
-        InvalidArgumentError: `config` is not a `CycleDetectorConfig` or `max_history < 0`.
+        InvalidArgumentError: `config` is not a `CycleDetectorConfig`, or `max_history` is not
+            an int in [0, 2**63 - 1].
     """
 
     __slots__ = ("_add", "_core", "_last_cycle_time", "_max_history")
@@ -120,10 +124,10 @@ class CycleDetector:
                 f"config: must be a CycleDetectorConfig or None, got {type(config).__name__}"
             )
         mh = config.max_history
-        if isinstance(mh, bool) or not isinstance(mh, int) or mh < 0:
+        if isinstance(mh, bool) or not isinstance(mh, int) or not 0 <= mh <= _MAX_HISTORY:
             raise InvalidArgumentError(
-                f"config.max_history: must be an int >= 0 (0 means {_DEFAULT_MAX_HISTORY})"
-                f", got {mh!r}"
+                f"config.max_history: must be an int in [0, 2**63 - 1] (0 means "
+                f"{_DEFAULT_MAX_HISTORY}), got {mh!r}"
             )
         self._max_history = mh or _DEFAULT_MAX_HISTORY
         self._core = _core.KeyCycleDetector(self._max_history)

@@ -24,12 +24,14 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     ├── SessionError                               an orchestration session target cannot be read
     │   ├── UnknownAdapterError (ValueError)       no session adapter has the requested id
     │   └── TmuxNotFoundError                      the tmux program is not installed
+    ├── SanitizationError                          redacting secrets failed; nothing was recorded
     ├── JournalError
     │   ├── JournalClosedError
     │   ├── JournalCorruptedError
     │   ├── JournalFullError
     │   ├── JournalDegradedError
     │   ├── JournalSequenceGapError
+    │   ├── JournalUnavailableError (ConnectionError)  the journal's server cannot be reached
     │   ├── JournalLockedError (TimeoutError)      another process holds the journal's writer lock
     │   └── NilDeltaJournalError (ValueError)
     ├── PersistenceError
@@ -149,6 +151,14 @@ class TmuxNotFoundError(SessionError):
     """The tmux program is not installed, so dmux sessions cannot be read."""
 
 
+class SanitizationError(CRSError):
+    """Redacting secrets failed, so nothing was recorded (fail-closed).
+
+    The message names the field or path and the kind of failure, never the text itself; the
+    original exception is not chained, because its message may quote the secret.
+    """
+
+
 class JournalError(CRSError):
     """Base class of journal errors."""
 
@@ -171,6 +181,10 @@ class JournalDegradedError(JournalError):
 
 class JournalSequenceGapError(JournalError):
     """Replay found a gap in sequence numbers."""
+
+
+class JournalUnavailableError(JournalError, ConnectionError):
+    """The journal's server (NATS) cannot be reached and degraded mode is off; retry later."""
 
 
 class JournalLockedError(JournalError, TimeoutError):

@@ -42,7 +42,7 @@ from crs._proof import (
     validate_update,
 )
 from crs._semantic import SemanticMemory, query_key
-from crs._steps import StepStore, require_id, step_payload
+from crs._steps import StepStore, require_encodable, require_id, step_payload
 from crs._types import (
     MAX_PROPAGATION_DEPTH,
     Actor,
@@ -476,6 +476,7 @@ class GuardsMixin:
         require_id(tool, "tool")
         if not isinstance(query, str):
             raise InvalidArgumentError(f"query: must be a string, got {type(query).__name__}")
+        require_encodable(query, "query")
         t = _check_distance(threshold, "threshold")
         if t > 1:
             raise InvalidArgumentError(f"threshold: must be a distance in [0, 1], got {t}")

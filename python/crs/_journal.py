@@ -19,6 +19,7 @@ import gc
 import json
 import logging
 import math
+import os
 import struct
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -77,6 +78,57 @@ class SyncPolicy(enum.StrEnum):
     """No fsync on append; only `sync()`, segment rolls and `close()` force data out."""
 
 
+# Field types of `JournalConfig` checked before its values (a wrong type must not surface as a
+# TypeError from a comparison deep inside, nor be accepted silently).
+_STR_FIELDS = ("session_id",)
+_INT_FIELDS = ("max_journal_bytes", "segment_bytes")
+_SECONDS_FIELDS = ("batch_interval", "lock_timeout")
+_BOOL_FIELDS = (
+    "sync_writes",
+    "allow_degraded",
+    "skip_corrupted_deltas",
+    "in_memory",
+    "preallocate",
+    "auto_checkpoint",
+    "read_only",
+)
+
+
+def check_field_types(
+    cfg: object,
+    *,
+    strs: tuple[str, ...] = (),
+    ints: tuple[str, ...] = (),
+    seconds: tuple[str, ...] = (),
+    bools: tuple[str, ...] = (),
+) -> None:
+    """`InvalidArgumentError` naming the first field of the config `cfg` whose type is wrong
+    (`seconds` fields must also be finite numbers). Shared by the journal configurations."""
+    for name in strs:
+        value = getattr(cfg, name)
+        if not isinstance(value, str):
+            raise InvalidArgumentError(f"{name} must be a str, got {value!r}")
+    for name in ints:
+        value = getattr(cfg, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidArgumentError(f"{name} must be an int, got {value!r}")
+    for name in seconds:
+        value = getattr(cfg, name)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise InvalidArgumentError(f"{name} must be a finite number of seconds, got {value!r}")
+    for name in bools:
+        value = getattr(cfg, name)
+        if not isinstance(value, bool):
+            raise InvalidArgumentError(f"{name} must be a bool, got {value!r}")
+    logger = getattr(cfg, "logger", None)
+    if logger is not None and not isinstance(logger, logging.Logger):
+        raise InvalidArgumentError(f"logger must be a logging.Logger or None, got {logger!r}")
+
+
 @dataclass(frozen=True, kw_only=True)
 class JournalConfig:
     """How a journal behaves. `DefaultJournalConfig()` gives the production defaults.
@@ -120,6 +172,11 @@ class JournalConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first field that is not acceptable."""
+        if not isinstance(self.path, str | os.PathLike):
+            raise InvalidArgumentError(f"path must be a str (a directory), got {self.path!r}")
+        check_field_types(
+            self, strs=_STR_FIELDS, ints=_INT_FIELDS, seconds=_SECONDS_FIELDS, bools=_BOOL_FIELDS
+        )
         if not self.session_id:
             raise InvalidArgumentError("session_id must not be empty")
         if not self.in_memory and not self.path:
@@ -360,10 +417,20 @@ def _write_frame(stream: IO[bytes], body: bytes) -> None:
     stream.write(body)
 
 
+def _need_stream(stream: Any, method: str) -> None:
+    if not callable(getattr(stream, method, None)):
+        raise InvalidArgumentError(
+            f"stream: must be a binary file object with a {method}() method (e.g. "
+            f"open(path, {'wb' if method == 'write' else 'rb'!r}) or io.BytesIO()), "
+            f"got {type(stream).__name__}"
+        )
+
+
 def write_backup_stream(
     stream: IO[bytes], checkpoint_seq: int, records: Iterable[tuple[int, bytes]]
 ) -> int:
     """Write the portable backup stream of `(seq, payload)` records; return the record count."""
+    _need_stream(stream, "write")
     _write_frame(stream, _BACKUP_HEAD.pack(_BACKUP_MAGIC, _BACKUP_VERSION, checkpoint_seq))
     count, last = 0, checkpoint_seq
     for seq, payload in records:
@@ -376,6 +443,10 @@ def write_backup_stream(
 
 def _read_exact(stream: IO[bytes], n: int, what: str) -> bytes:
     data = stream.read(n)
+    if data is not None and not isinstance(data, bytes | bytearray | memoryview):
+        raise InvalidArgumentError(
+            f"stream: must be opened in binary mode (read() gave {type(data).__name__})"
+        )
     if data is None or len(data) != n:
         raise JournalCorruptedError(f"backup stream ends inside {what}; it is truncated")
     return data
@@ -388,6 +459,7 @@ def read_backup_stream(stream: IO[bytes]) -> tuple[int, Iterator[tuple[int, byte
     `checkpoint_seq` without gaps, and raises at the end unless the trailer confirms the
     record count (so a truncated stream is never taken for a complete one).
     """
+    _need_stream(stream, "read")
     head = _read_exact(stream, _FRAME_LEN.size, "the header frame")
     (size,) = _FRAME_LEN.unpack(head)
     body = _read_exact(stream, size, "the header frame") if size == _BACKUP_HEAD.size else b""
@@ -476,6 +548,10 @@ class JournalBase:
     """
 
     def __init__(self, config: JournalConfig, codec: JournalCodec | None) -> None:
+        if not isinstance(config, JournalConfig):
+            raise InvalidArgumentError(
+                f"config: must be a crs.JournalConfig, got {type(config).__name__}"
+            )
         config.validate()
         self._config = config
         self._codec: JournalCodec = codec if codec is not None else JsonCodec()
@@ -492,7 +568,14 @@ class JournalBase:
         The handler persists the state elsewhere (e.g. a backup) and returns the sequence
         number that state covers; the journal then checkpoints there. Without a handler (or
         when it returns None) the journal checkpoints at its last sequence number.
+
+        Raises:
+            InvalidArgumentError: `handler` is neither callable nor None.
         """
+        if handler is not None and not callable(handler):
+            raise InvalidArgumentError(
+                f"handler: must be a callable returning int | None, or None; got {handler!r}"
+            )
         self._full_handler = handler
 
     def _full_checkpoint_seq(self, last: int) -> int:

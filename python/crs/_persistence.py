@@ -187,6 +187,10 @@ class PersistenceConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first invalid field."""
+        if not isinstance(self.base_dir, str | os.PathLike):
+            raise InvalidArgumentError(
+                f"base_dir must be a str (a directory), got {type(self.base_dir).__name__}"
+            )
         if not self.base_dir:
             raise InvalidArgumentError("base_dir must not be empty")
         if (
@@ -197,6 +201,12 @@ class PersistenceConfig:
             raise InvalidArgumentError(
                 f"compression_level must be 0-{_MAX_LZ4_LEVEL} (lz4 frame), "
                 f"got {self.compression_level!r}"
+            )
+        if isinstance(self.lock_timeout_sec, bool) or not isinstance(
+            self.lock_timeout_sec, int | float
+        ):
+            raise InvalidArgumentError(
+                f"lock_timeout_sec must be a number of seconds, got {self.lock_timeout_sec!r}"
             )
         if not self.lock_timeout_sec > 0:
             raise InvalidArgumentError(
@@ -298,7 +308,9 @@ class PersistenceManager:
     # ---- paths (the seed's path helpers)
 
     def project_dir(self, project_hash: str) -> Path:
-        """`<base>/<project_hash>`."""
+        """`<base>/<project_hash>` (`InvalidArgumentError` unless 8-64 lower-case hex, so a
+        caller's string can never name a directory outside the base)."""
+        validate_project_hash(project_hash)
         return self._base / project_hash
 
     def backup_path(self, project_hash: str) -> Path:
@@ -445,6 +457,11 @@ class PersistenceManager:
             raise InvalidArgumentError(
                 f"options must be BackupOptions or None, got {type(opts).__name__}"
             )
+        for name in ("session_id", "project_path", "lock_file_hash"):
+            if not isinstance(getattr(opts, name), str):
+                raise InvalidArgumentError(
+                    f"options.{name} must be a str, got {getattr(opts, name)!r}"
+                )
         if not isinstance(source, BackupSource):
             raise InvalidArgumentError(
                 "source must implement BackupSource (export_image() -> BackupImage), "

@@ -10,6 +10,7 @@ import dataclasses
 from collections.abc import Callable
 
 from crs._errors import HardSoftBoundaryViolationError, InvalidArgumentError
+from crs._steps import require_id
 from crs._types import (
     DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
     DEFAULT_INITIAL_PROOF_NUMBER,
@@ -58,6 +59,7 @@ def validate_update(update: ProofUpdate) -> None:
         update.validate()
     except InvalidArgumentError as exc:
         raise InvalidArgumentError(f"update.{exc}") from None
+    require_id(update.node_id, "update.node_id")
     if update.type == ProofUpdateType.DISPROVEN and not SignalSource(update.source).is_hard():
         raise HardSoftBoundaryViolationError(
             f"update.source: node {update.node_id} cannot be marked DISPROVEN by a soft signal; "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import logging
+import math
 import os
 import stat
 import subprocess
@@ -124,7 +125,16 @@ _PERMANENT: tuple[type[BaseException], ...] = (
 
 
 def _canonical(project_path: str | os.PathLike[str]) -> str:
+    if not isinstance(project_path, str | os.PathLike):
+        raise InvalidArgumentError(
+            f"project_path: must be a str or os.PathLike (the project's directory), "
+            f"got {type(project_path).__name__}"
+        )
     raw = os.fspath(project_path)
+    if not isinstance(raw, str):
+        raise InvalidArgumentError(
+            f"project_path: must be a text path, got a {type(raw).__name__} path"
+        )
     if not raw:
         raise ProjectPathEmptyError("project path must not be empty")
     return os.path.realpath(os.path.abspath(raw))
@@ -138,6 +148,7 @@ def compute_project_hash(project_path: str | os.PathLike[str]) -> str:
 
     Raises:
         ProjectPathEmptyError: `project_path` is empty.
+        InvalidArgumentError: `project_path` is not a str or a text `os.PathLike`.
 
     >>> len(compute_project_hash("/tmp"))
     16
@@ -263,6 +274,12 @@ class SessionRestorerConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first invalid field."""
+        if isinstance(self.checkpoint_max_age, bool) or not isinstance(
+            self.checkpoint_max_age, int | float
+        ):
+            raise InvalidArgumentError(
+                f"checkpoint_max_age must be a number of seconds, got {self.checkpoint_max_age!r}"
+            )
         if not self.checkpoint_max_age > 0:
             raise InvalidArgumentError(
                 f"checkpoint_max_age must be positive, got {self.checkpoint_max_age!r}"
@@ -303,6 +320,8 @@ def _since_ns(since: _dt.datetime | float) -> int:
         raise InvalidArgumentError(
             f"since must be a datetime or Unix seconds, got {type(since).__name__}"
         )
+    if not math.isfinite(since):
+        raise InvalidArgumentError(f"since must be finite Unix seconds, got {since!r}")
     return int(since * 1_000_000_000)
 
 

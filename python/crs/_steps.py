@@ -28,6 +28,21 @@ def require_id(value: object, name: str) -> str:
     """`value` if it is a non-empty string, else `InvalidArgumentError` naming `name`."""
     if not isinstance(value, str) or not value:
         raise InvalidArgumentError(f"{name}: must be a non-empty string, got {value!r}")
+    require_encodable(value, name)
+    return value
+
+
+def require_encodable(value: str, name: str) -> str:
+    """`value` if UTF-8 can encode it (no lone surrogates such as '\\ud800', which the
+    native core and the journal cannot store), else `InvalidArgumentError` naming `name`."""
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidArgumentError(
+                f"{name}: must be valid Unicode text; it holds a lone surrogate at index "
+                f"{exc.start} ({value[exc.start]!r}); decode bytes with errors='replace'"
+            ) from None
     return value
 
 

@@ -33,6 +33,10 @@ MAX_STEPS_PER_SESSION: int = 10_000
 """Step records kept per session; the oldest is evicted first (FIFO)."""
 DEFAULT_SNAPSHOT_EPOCH_LIMIT: int = 1000
 """Generations a base snapshot may lag behind before `apply(..., base=)` is refused."""
+DEFAULT_DELTA_RECORD_CHANNEL_SIZE: int = 100
+"""Go's delta-history record channel size; kept for parity (our history is synchronous)."""
+DEFAULT_DELTA_QUERY_CHANNEL_SIZE: int = 10
+"""Go's delta-history query channel size; kept for parity (our history is synchronous)."""
 DEFAULT_CIRCUIT_BREAKER_THRESHOLDS: dict[str, int] = {
     "find_callers": 4,
     "find_callees": 4,
@@ -108,11 +112,28 @@ class ProofUpdateType(_NamedIntEnum):
     PROVEN = 4
     RESET = 5
 
+    def is_valid(self) -> bool:
+        """Every member but `UNKNOWN` names a real update."""
+        return self is not ProofUpdateType.UNKNOWN
+
 
 # ---------------------------------------------------------------- string enums
 
 
-class Actor(enum.StrEnum):
+class _ValidatedStrEnum(enum.StrEnum):
+    """String enum with Go's `IsValid` (true for members) and a check for arbitrary input."""
+
+    def is_valid(self) -> bool:
+        """Always true for a member; use `is_valid_value(x)` to check arbitrary input."""
+        return self in type(self).__members__.values()
+
+    @classmethod
+    def is_valid_value(cls, value: object) -> bool:
+        """Whether `value` is one of this enum's values."""
+        return value in cls._value2member_map_
+
+
+class Actor(_ValidatedStrEnum):
     """Who made a decision."""
 
     ROUTER = "router"
@@ -120,7 +141,7 @@ class Actor(enum.StrEnum):
     SYSTEM = "system"
 
 
-class Decision(enum.StrEnum):
+class Decision(_ValidatedStrEnum):
     SELECT_TOOL = "select_tool"
     EXECUTE_TOOL = "execute_tool"
     SYNTHESIZE = "synthesize"
@@ -130,7 +151,7 @@ class Decision(enum.StrEnum):
     ERROR = "error"
 
 
-class Outcome(enum.StrEnum):
+class Outcome(_ValidatedStrEnum):
     SUCCESS = "success"
     FAILURE = "failure"
     SKIPPED = "skipped"
@@ -158,7 +179,7 @@ class ErrorCategory(enum.StrEnum):
         return self in (ErrorCategory.TIMEOUT, ErrorCategory.RATE_LIMITED, ErrorCategory.NETWORK)
 
 
-class FailureType(enum.StrEnum):
+class FailureType(_ValidatedStrEnum):
     TOOL_ERROR = "tool_error"
     CYCLE_DETECTED = "cycle_detected"
     CIRCUIT_BREAKER = "circuit_breaker"

@@ -8,6 +8,9 @@ entry into one canonical snapshot, validate it, and record it in a SQLite state 
     for worker in snapshot["workers"]:
         print(worker["id"], worker["state"], worker["health"])
 
+`SessionBridge(crs).sync(target)` then feeds the workers' state changes into a `crs.CRS`, as
+step records and history entries of the CRS session with the same id.
+
 The implementation lives in private modules; this file is the public API of the subpackage.
 """
 
@@ -19,6 +22,13 @@ from crs._errors import (
     SessionError,
     TmuxNotFoundError,
     UnknownAdapterError,
+)
+from crs.sessions._bridge import (
+    BridgedChange,
+    SessionBridge,
+    StepMapping,
+    map_worker_state,
+    worker_node_id,
 )
 from crs.sessions._claude import SessionMetadata, SessionRecord, parse_session_metadata
 from crs.sessions._dmux import Pane, list_tmux_panes
@@ -68,6 +78,7 @@ __all__ = [
     "AdapterInfo",
     "AdapterRegistry",
     "Aggregates",
+    "BridgedChange",
     "CanonicalSnapshot",
     "ClaudeHistoryAdapter",
     "ContractError",
@@ -81,12 +92,14 @@ __all__ = [
     "SESSION_RECORDING_SCHEMA_VERSION",
     "SESSION_SCHEMA_VERSION",
     "SessionAdapter",
+    "SessionBridge",
     "SessionContext",
     "SessionError",
     "SessionInfo",
     "SessionMetadata",
     "SessionRecord",
     "SourceTarget",
+    "StepMapping",
     "StructuredTarget",
     "TmuxNotFoundError",
     "UnknownAdapterError",
@@ -101,6 +114,7 @@ __all__ = [
     "inspect_session_target",
     "list_adapters",
     "list_tmux_panes",
+    "map_worker_state",
     "normalize_structured_target",
     "parse_session_metadata",
     "persist_canonical_snapshot",
@@ -108,6 +122,7 @@ __all__ = [
     "sanitize_path_segment",
     "store_path",
     "validate_canonical_snapshot",
+    "worker_node_id",
     "worker_state_changes",
 ]
 

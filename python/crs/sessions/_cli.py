@@ -116,6 +116,39 @@ def _cmd_status(args: argparse.Namespace) -> int:
     return _run("orchestration-status", args, args.target, adapter_id="dmux-tmux")
 
 
+def _cmd_feed(args: argparse.Namespace) -> int:
+    # Imported here: `crs session inspect` need not load the CRS.
+    from crs._crs import CRS
+    from crs.sessions._bridge import SessionBridge
+
+    target: str | StructuredTarget = args.target
+    if args.target_type:
+        target = {"type": args.target_type, "value": args.target}
+    try:
+        with CRS() as state:
+            fed = SessionBridge(state).sync(target, cwd=os.getcwd(), adapter_id=args.adapter)
+    except (CRSError, OSError) as exc:
+        sys.stderr.write(f"[session-feed] {exc}\n")
+        return 1
+    payload = {
+        "fed": [
+            {
+                "sessionId": c.change.session_id,
+                "workerId": c.change.worker_id,
+                "previousState": c.change.previous_state,
+                "state": c.change.state,
+                "health": c.change.health,
+                "recordedAt": c.change.recorded_at,
+                "step": c.step.to_dict(),
+                "historyEntry": c.entry.to_dict(),
+            }
+            for c in fed
+        ]
+    }
+    _emit(payload, args.write)
+    return 0
+
+
 def register(subparsers: Any) -> None:
     """Add `crs session ...` to the top-level parser's subcommands."""
     session = subparsers.add_parser(
@@ -153,6 +186,21 @@ def register(subparsers: Any) -> None:
     status.add_argument("target", nargs="?", help="session name or plan file")
     status.add_argument("--write", metavar="FILE", help="also write the JSON to FILE")
     status.set_defaults(func=_cmd_status, tag="orchestration-status")
+
+    feed = sub.add_parser(
+        "feed",
+        help="read a session and print the CRS steps and history entries its workers become",
+        description=(
+            "Read a session target (recording it), feed its recorded history into an in-memory "
+            "CRS with crs.sessions.SessionBridge and print every step and history entry recorded "
+            "as JSON."
+        ),
+    )
+    feed.add_argument("target", help="plan file, session name, claude:<id>, .tmp")
+    feed.add_argument("--adapter", metavar="ID", help="use this adapter (no auto-detection)")
+    feed.add_argument("--target-type", metavar="TYPE", help="plan, session, claude-history, ...")
+    feed.add_argument("--write", metavar="FILE", help="also write the JSON to FILE")
+    feed.set_defaults(func=_cmd_feed, tag="session-feed")
 
 
 def _help(parser: argparse.ArgumentParser) -> int:

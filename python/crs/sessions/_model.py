@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypedDict
 
+from crs._errors import InvalidArgumentError
+
 SESSION_SCHEMA_VERSION = "ecc.session.v1"
 """The only `schemaVersion` a v1 snapshot may carry."""
 
@@ -139,6 +141,10 @@ def build_aggregates(workers: list[Worker]) -> Aggregates:
     >>> build_aggregates([])
     {'workerCount': 0, 'states': {}, 'healths': {}}
     """
+    if not isinstance(workers, list | tuple):
+        raise InvalidArgumentError(
+            f"workers: must be a list of worker mappings, got {type(workers).__name__}"
+        )
     states: dict[str, int] = {}
     healths: dict[str, int] = {}
     for worker in workers:

@@ -200,8 +200,12 @@ def read_session_history(
     snapshot, and consecutive entries differ (unchanged reads append nothing).
 
     Raises:
+        InvalidArgumentError: `adapter_id` or `session_id` is not a non-empty string.
         SessionError: the store does not exist or cannot be read.
     """
+    for name, value in (("adapter_id", adapter_id), ("session_id", session_id)):
+        if not isinstance(value, str) or not value:
+            raise InvalidArgumentError(f"{name}: must be a non-empty string, got {value!r}")
     path = store_path(home)
     if not path.is_file():
         raise SessionError(f"No session store at {path}; inspect a session first")
@@ -395,6 +399,11 @@ def worker_state_changes(history: list[HistoryEntry]) -> list[WorkerStateChange]
     >>> worker_state_changes([])
     []
     """
+    if not isinstance(history, list | tuple):
+        raise InvalidArgumentError(
+            f"history: must be a list of HistoryEntry (read_session_history), "
+            f"got {type(history).__name__}"
+        )
     last: dict[str, str] = {}
     changes: list[WorkerStateChange] = []
     for entry in history:

@@ -197,8 +197,12 @@ def normalize_structured_target(
 
     Raises:
         InvalidArgumentError: the target is neither a string nor a `{type, value}` mapping
-            with non-empty strings.
+            with non-empty strings, or `context` is not a `SessionContext`.
     """
+    if not isinstance(context, SessionContext):
+        raise InvalidArgumentError(
+            f"context: must be a crs.sessions.SessionContext, got {type(context).__name__}"
+        )
     if isinstance(target, str):
         return target, context
     if not isinstance(target, dict):
