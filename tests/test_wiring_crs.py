@@ -361,3 +361,41 @@ def test_a_full_project_journal_saves_a_backup_and_checkpoints(tmp_path: Path) -
     assert meta.backup_path.is_file()
     with crs.open_project(project, home, journal_config=jcfg) as c:
         assert image(c) == want  # backup + the tail after it
+
+
+def test_crs_implements_the_backup_protocols(tmp_path: Path) -> None:
+    c = crs.CRS()
+    for proto in (crs.BackupSource, crs.BackupTarget, crs.RestoreTarget, crs.JSONExportSource):
+        assert isinstance(c, proto), proto
+    with pytest.raises(crs.InvalidArgumentError, match="image"):
+        c.load_image(crs.BackupImage(b"not an image", 0, 0))
+
+
+def test_export_image_is_one_consistent_step_under_concurrent_commits(tmp_path: Path) -> None:
+    import threading
+
+    with journal(tmp_path) as j:
+        c = crs.CRS(journal=j)
+        stop = threading.Event()
+
+        def writer() -> None:
+            i = 0
+            while not stop.is_set():
+                c.apply(crs.ProofDelta(1, {f"n{i}": crs.ProofNumber(proof=i)}))
+                i += 1
+
+        t = threading.Thread(target=writer)
+        t.start()
+        try:
+            while c.generation() < 10:
+                stop.wait(0.001)
+            images = [c.export_image() for _ in range(50)]
+        finally:
+            stop.set()
+            t.join()
+        assert images[-1].generation > 0
+        for img in images:  # each delta: one new node, one generation, one journal record
+            fresh = crs.CRS()
+            fresh.load_image(img)
+            assert fresh.generation() == img.generation == img.journal_position
+            assert fresh.snapshot().proof_index().size() == img.generation
