@@ -178,20 +178,3 @@ def test_session_bridge_is_typed() -> None:
     assert step.outcome == mapping.outcome == crs.Outcome.FAILURE
     assert entry.node_id == crs.sessions.worker_node_id("s", "w")
     assert last == (1, "failed")
-
-
-def test_wiring_api_is_typed(tmp_path: Path) -> None:
-    with crs.open_project(tmp_path, tmp_path / "home") as c:
-        m: crs.ApplyMetrics = c.apply(crs.ProofDelta(crs.SignalSource.HARD, {}))
-        meta: crs.BackupMetadata = c.save_project_backup()
-        info: crs.ProjectInfo = c.project_info()
-        image: crs.BackupImage = c.export_image()
-        pos: int = c.journal_position()
-        assert m.new_generation == meta.generation == image.generation == 1
-        assert info.journal_path.is_dir()
-        assert pos == 1
-    with crs.CRS.open(tmp_path / "j") as c2:
-        n: int = c2.replay_journal()
-        assert n == 0
-    codec: crs.JournalCodec = crs.DeltaCodec()
-    assert codec.decode(codec.encode(crs.ProofDelta(crs.SignalSource.HARD, {}))).type()
