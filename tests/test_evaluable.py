@@ -232,7 +232,7 @@ MUTATIONS: list[tuple[str, Callable[[CRS], Any]]] = [
     ("propagate_disproof", lambda c: c.propagate_disproof("n0")),
     ("set_clause_config", lambda c: c.set_clause_config(c.clause_config)),
     ("add_clause", lambda c: c.add_clause(hard("c2", neg("tool:grep")))),
-    ("check_decision_allowed", lambda c: c.check_decision_allowed("s", "grep")),
+    ("clause_used", lambda c: c.check_decision_allowed("s", "build")),  # blocked: use recorded
     ("garbage_collect_clauses", lambda c: c.garbage_collect_clauses()),
     (
         "learn_from_failure",
@@ -280,6 +280,7 @@ def test_reads_keep_working_after_close_and_close_is_idempotent(tmp_path: Path) 
     assert c.snapshot().generation() == snap.generation() == c.generation() == 5
     assert c.snapshot().proof_index().all() == snap.proof_index().all()
     assert c.get_step_history("s")
+    assert c.check_decision_allowed("s", "grep").allowed  # blocks nothing: a plain read
     assert c.checkpoint().generation == 5
     assert json_ok(c.export_json())
     with pytest.raises(crs.DeltaHistoryClosedError):

@@ -390,9 +390,10 @@ class GuardsMixin:
         The assignment is one-hot over `tool` (the proposal) and, from the last two steps
         (circuit-breaker interventions skipped), `prev_tool`, `outcome`, `error` and
         `prev_prev_tool`; other families are unassigned.
-        The oldest violated clause blocks, and its use is recorded.
+        The oldest violated clause blocks, and its use is recorded (journaled): on a closed
+        CRS a blocking check therefore raises `CRSClosedError` ("clause_used"), while a
+        check that blocks nothing is a plain read and still answers.
         """
-        self._check_open("check_decision_allowed")
         require_id(session_id, "session_id")
         require_id(tool, "tool")
         with self._lock:
