@@ -70,7 +70,9 @@ class EvaluableMixin:
         """Check snapshot_immutability, delta_idempotence and generation_monotonic now.
 
         The changes they need are made on a scratch copy of the current state (O(1) to
-        make), never on this CRS; works after `close()` too.
+        make), never on this CRS; works after `close()` too. Costs O(proof entries + guard
+        state): the proof index is compared whole, so call it from tests and health
+        endpoints, not from the hot loop.
         """
         from crs._crs import CRS
 
