@@ -66,6 +66,7 @@ class _Lifecycle(enum.Enum):
 
 
 _CLOSED = _Lifecycle.CLOSED
+_clock = time.perf_counter
 
 
 class ApplyMetrics(NamedTuple):
@@ -205,20 +206,19 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
     def snapshot(self) -> Snapshot:
         """An immutable view of the current state (O(1)); works after `close()` too."""
         st = self._snap_stats
-        if st is None:
-            core, gen, analytics = self._current()
-            clauses = self._clause_view() if self._clause_view is not None else None
-            return Snapshot(core, gen, analytics, self._graph, self._graph_index, clauses)
-        t0 = time.perf_counter()
-        core, gen, analytics = self._current()
+        t0 = _clock() if st is not None else 0.0
+        cur = self._frozen
+        if cur is None:
+            cur = self._current()
         clauses = self._clause_view() if self._clause_view is not None else None
-        snap = Snapshot(core, gen, analytics, self._graph, self._graph_index, clauses)
-        d = time.perf_counter() - t0
-        # Not under the lock: concurrent readers may rarely lose one sample.
-        st[0] += 1
-        st[1] += d
-        if d > st[2]:
-            st[2] = d
+        snap = Snapshot(*cur, self._graph, self._graph_index, clauses)
+        if st is not None:
+            # Not under the lock: concurrent readers may rarely lose one sample.
+            d = _clock() - t0
+            st[0] += 1
+            st[1] += d
+            if d > st[2]:
+                st[2] = d
         return snap
 
     @property
