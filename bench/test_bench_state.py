@@ -69,6 +69,16 @@ def test_bench_apply_1_entry(benchmark: Any) -> None:
     assert m.entries_modified == 1
 
 
+def test_bench_apply_1_entry_metrics_off(benchmark: Any) -> None:
+    """The same apply with `Config(enable_metrics=False)`: what the duration timers cost."""
+    c = crs.CRS(crs.Config(enable_metrics=False))
+    c._install([(1, _rows(0, _big(benchmark, 1_000_000)))], ())
+    d = crs.ProofDelta(S.HARD, {"hot": crs.ProofNumber(proof=1)})
+    m = benchmark(c.apply, d)
+    assert m.entries_modified == 1
+    assert c.metrics()[1].count == 0
+
+
 def test_bench_snapshot_then_apply_1_entry(benchmark: Any) -> None:
     """The agent-loop pattern: take a snapshot, then apply (copy-on-write of shared nodes)."""
     c = _crs_with(_big(benchmark, 1_000_000))

@@ -178,3 +178,17 @@ def test_session_bridge_is_typed() -> None:
     assert step.outcome == mapping.outcome == crs.Outcome.FAILURE
     assert entry.node_id == crs.sessions.worker_node_id("s", "w")
     assert last == (1, "failed")
+
+
+def test_evaluable_api_is_typed() -> None:
+    with crs.CRS() as c:
+        ev: crs.Evaluable = c  # CRS satisfies the protocol statically
+        results: list[crs.PropertyResult] = ev.properties()
+        metrics: list[crs.Metric] = ev.metrics()
+        status: crs.HealthStatus = ev.health_check()
+        assert all(r.passed for r in results)
+        assert metrics[0].kind is crs.MetricKind.TIMER
+        assert status.state is crs.HealthState.HEALTHY
+    closed: type[crs.CRSError] = crs.CRSClosedError
+    assert c.closed
+    assert issubclass(closed, crs.CRSError)

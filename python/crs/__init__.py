@@ -101,6 +101,7 @@ from crs._errors import (
     CheckpointTooOldError,
     ContractError,
     ContractErrorDetails,
+    CRSClosedError,
     CRSError,
     DeltaConflictError,
     DeltaHistoryClosedError,
@@ -138,6 +139,17 @@ from crs._errors import (
     TooManyModifiedFilesError,
     UnknownAdapterError,
     UnknownQueryTypeError,
+)
+
+# ---- evaluable
+from crs._evaluable import (
+    Evaluable,
+    HealthCheck,
+    HealthState,
+    HealthStatus,
+    Metric,
+    MetricKind,
+    PropertyResult,
 )
 from crs._graph import (
     DefaultGraphQueryConfig,
@@ -344,6 +356,7 @@ __all__ = [
     "CHECKPOINT_KEY_HASH_BYTES",
     "CLAUSE_SCOPE_TTL",
     "CRS",
+    "CRSClosedError",
     "CRSError",
     "CRSExport",
     "CURRENT_SCHEMA_VERSION",
@@ -412,6 +425,7 @@ __all__ = [
     "DependencyIndexExport",
     "DependencyIndexView",
     "ErrorCategory",
+    "Evaluable",
     "ExportOptions",
     "ExportResult",
     "FailureEvent",
@@ -427,6 +441,9 @@ __all__ = [
     "GraphRefreshCoordinator",
     "GraphSymbol",
     "HardSoftBoundaryViolationError",
+    "HealthCheck",
+    "HealthState",
+    "HealthStatus",
     "HistoryDelta",
     "HistoryEntry",
     "HistoryEntryExport",
@@ -470,6 +487,8 @@ __all__ = [
     "MAX_STEPS_PER_SESSION",
     "MemoryJournal",
     "MetadataCorruptedError",
+    "Metric",
+    "MetricKind",
     "NATSJournal",
     "NATSJournalConfig",
     "NATSStreamConfig",
@@ -508,6 +527,7 @@ __all__ = [
     "ProofStatus",
     "ProofUpdate",
     "ProofUpdateType",
+    "PropertyResult",
     "QueryAPI",
     "REDACTED",
     "ReadOnlyCRS",

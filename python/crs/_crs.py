@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import enum
 import json
 import logging
 import threading
@@ -25,10 +26,12 @@ from crs._analytics import (
     AnalyticsRecord,
     _last_of,
 )
+from crs._crs_eval import EvaluableMixin
 from crs._crs_persist import PersistenceMixin
 from crs._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
 from crs._deltas import Delta, ProofDelta
 from crs._errors import (
+    CRSClosedError,
     DeltaConflictError,
     InvalidArgumentError,
     NilDeltaError,
@@ -53,6 +56,17 @@ _PROOF = IndexMask.PROOF
 _CAPPED = IndexMask.SIMILARITY | IndexMask.HISTORY
 _log = logging.getLogger("crs.state")
 _new_metrics = tuple.__new__  # builds ApplyMetrics without the NamedTuple keyword machinery
+
+
+class _Lifecycle(enum.Enum):
+    """Where a CRS is in its life (style practice 16)."""
+
+    OPEN = "open"  # reads and changes allowed
+    CLOSED = "closed"  # close() ran: changes are refused, reads see the last state
+
+
+_CLOSED = _Lifecycle.CLOSED
+_clock = time.perf_counter
 
 
 class ApplyMetrics(NamedTuple):
@@ -113,8 +127,16 @@ def _cap(name: str, value: Any) -> int:
     return value
 
 
-class CRS(PersistenceMixin, GuardsMixin):
+class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
     """The reasoning state of an agent session (the seed's `New(config)`).
+
+    A CRS is an `Evaluable` (`properties()`, `metrics()`, `health_check()`). Its lifecycle
+    is OPEN until `close()` (idempotent; `with CRS() as c:` closes on exit). After close,
+    every method that changes the state, the journal or backups (apply, restore, guards'
+    record/update/learn methods, replay, loads, saves, set_session_id, set_graph_provider)
+    raises `CRSClosedError` and changes nothing; reads (`snapshot`, `generation`, getters,
+    `export_json`, `checkpoint`, the Evaluable methods) keep working on the last state. The
+    delta history is closed with the CRS, so its queries raise `DeltaHistoryClosedError`.
 
     Args:
         config: Configuration; None means `DefaultConfig()`. It is validated.
@@ -172,17 +194,44 @@ class CRS(PersistenceMixin, GuardsMixin):
         self._op_handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "restore": self._op_restore
         }
-        self._closed = False
+        self._life = _Lifecycle.OPEN
+        # Running [count, total s, max s] of apply and snapshot durations (enable_metrics).
+        self._apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
+        self._snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self._guards_init()
         self._clause_view: Callable[[], Any] | None = getattr(self, "_guards_clause_view", None)
 
     # ------------------------------------------------------------ reading
 
     def snapshot(self) -> Snapshot:
-        """An immutable view of the current state (O(1))."""
-        core, gen, analytics = self._current()
+        """An immutable view of the current state (O(1)); works after `close()` too."""
+        st = self._snap_stats
+        t0 = _clock() if st is not None else 0.0
+        cur = self._frozen
+        if cur is None:
+            cur = self._current()
         clauses = self._clause_view() if self._clause_view is not None else None
-        return Snapshot(core, gen, analytics, self._graph, self._graph_index, clauses)
+        snap = Snapshot(*cur, self._graph, self._graph_index, clauses)
+        if st is not None:
+            # Not under the lock: concurrent readers may rarely lose one sample.
+            d = _clock() - t0
+            st[0] += 1
+            st[1] += d
+            if d > st[2]:
+                st[2] = d
+        return snap
+
+    @property
+    def closed(self) -> bool:
+        """True once `close()` ran (changes are then refused with `CRSClosedError`)."""
+        return self._life is _CLOSED
+
+    def _check_open(self, what: str) -> None:
+        if self._life is _CLOSED:
+            raise CRSClosedError(
+                f"{what}: the CRS is closed (at generation {self._gen}); it refuses changes "
+                "and reads see the last state; open a new CRS (crs.CRS.open, crs.open_project)"
+            )
 
     def _current(self) -> tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]]:
         cur = self._frozen
@@ -268,6 +317,8 @@ class CRS(PersistenceMixin, GuardsMixin):
         delta._check()
         t1 = time.perf_counter()
         with self._lock:
+            if self._life is _CLOSED:
+                self._check_open(f"apply of a {delta._TYPE.name} delta")
             gen = self._gen
             if base is not None:
                 self._check_base(base, delta, gen)
@@ -304,7 +355,14 @@ class CRS(PersistenceMixin, GuardsMixin):
             self._gen = gen + 1
             self._frozen = None
             self._history._items_append(delta, gen + 1, source, self._session_id, metadata)
-        t2 = time.perf_counter()
+            t2 = time.perf_counter()
+            st = self._apply_stats
+            if st is not None:
+                d = t2 - t0
+                st[0] += 1
+                st[1] += d
+                if d > st[2]:
+                    st[2] = d
         return _new_metrics(ApplyMetrics, (delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1))
 
     def _log_evictions(self, before: tuple[int, int], after: tuple[int, int]) -> None:
@@ -359,6 +417,7 @@ class CRS(PersistenceMixin, GuardsMixin):
                 f"kind: no handler registered for {kind!r}; known: {sorted(self._op_handlers)}"
             )
         with self._lock:
+            self._check_open(kind)
             if self._journal is not None:
                 self._journal_seq = self._journal.append(
                     {"op": kind, "payload": payload, "bump_generation": bump_generation}
@@ -379,6 +438,7 @@ class CRS(PersistenceMixin, GuardsMixin):
                 f"record: must be a Delta or a registered op, got {record!r}"
             )
         with self._lock:
+            self._check_open("replay")
             self._op_handlers[record["op"]](record["payload"])
             if record.get("bump_generation", False):
                 self._gen += 1
@@ -426,11 +486,13 @@ class CRS(PersistenceMixin, GuardsMixin):
             raise InvalidArgumentError(
                 f"cp: must be a Checkpoint from CRS.checkpoint(), got {cp!r}"
             )
+        self._check_open("restore")
         if self._journal is not None:  # journaled as a whole-state image, so replay restores
             image = _image(cp._state, cp.generation, cp._analytics, cp._guards)
             self._commit_op("restore", {"image": image}, bump_generation=True)
             return
         with self._lock:
+            self._check_open("restore")
             self._guards_import(cp._guards)
             self._head.reset(cp._state)
             self._gen += 1
@@ -444,6 +506,7 @@ class CRS(PersistenceMixin, GuardsMixin):
         except ValueError as err:
             _raise_apply(err)
         with self._lock:
+            self._check_open("install")
             self._head.reset(new)
             self._gen += 1
             self._analytics = analytics
@@ -511,6 +574,7 @@ class CRS(PersistenceMixin, GuardsMixin):
         image's (never lower than now + 1 once something was committed). Returns it."""
         head, analytics, gen_img, guards = self._parse_image(image)
         with self._lock:
+            self._check_open("load of a state image")
             self._guards_import(guards)
             self._head = head
             self._analytics = analytics
@@ -524,6 +588,7 @@ class CRS(PersistenceMixin, GuardsMixin):
         """Session recorded with later deltas in the delta history ("" clears it)."""
         if not isinstance(session_id, str):
             raise InvalidArgumentError(f"session_id: must be a str, got {session_id!r}")
+        self._check_open("set_session_id")
         self._session_id = session_id
 
     def set_graph_provider(self, provider: GraphQuery | None) -> None:
@@ -537,6 +602,7 @@ class CRS(PersistenceMixin, GuardsMixin):
                 f"got {provider!r}"
             )
         with self._lock:
+            self._check_open("set_graph_provider")
             old = self._graph
             self._graph = provider
             self._graph_index = (
@@ -552,11 +618,14 @@ class CRS(PersistenceMixin, GuardsMixin):
             index.invalidate_cache()
 
     def close(self) -> None:
-        """Release resources (the delta history); idempotent."""
+        """Release resources (the delta history, an owned journal or project); idempotent.
+
+        Later changes raise `CRSClosedError`; reads keep working on the last state.
+        """
         with self._lock:
-            if self._closed:
+            if self._life is _CLOSED:
                 return
-            self._closed = True
+            self._life = _CLOSED
             self._history.close()
             self._close_owned()
 

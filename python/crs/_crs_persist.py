@@ -207,6 +207,7 @@ class PersistenceMixin:
             journal: bool = True,
         ) -> Any: ...
         def _replay(self, record: Any) -> None: ...
+        def _check_open(self, what: str) -> None: ...
         def snapshot(self) -> Any: ...
         def close(self) -> None: ...
 
@@ -240,6 +241,7 @@ class PersistenceMixin:
                 (records were checkpointed away: load the backup that covers them first).
             JournalCorruptedError: A record cannot be read.
         """
+        self._check_open("replay_journal")
         j = self._journal if journal is None else journal
         if j is None or not callable(getattr(j, "replay_stream", None)):
             raise InvalidArgumentError(f"journal: must be a crs Journal, got {j!r}")
@@ -379,6 +381,7 @@ class PersistenceMixin:
         """Replace the whole state by a backup image (never merges); its journal position
         becomes the state's. On a CRS that committed nothing the generation becomes the
         image's; otherwise it moves forward (generations never go back)."""
+        self._check_open("load_image")
         if not isinstance(image, BackupImage):
             raise InvalidArgumentError(f"image: must be a BackupImage, got {image!r}")
         with pause_gc():
@@ -407,6 +410,7 @@ class PersistenceMixin:
         Returns:
             The metadata of the saved backup.
         """
+        self._check_open("save_checkpoint_to_disk")
         if not isinstance(pm, PersistenceManager):
             raise InvalidArgumentError(f"pm: must be a PersistenceManager, got {pm!r}")
         meta = pm.save_backup(project_hash, self, options)
@@ -434,6 +438,7 @@ class PersistenceMixin:
                 usable backup.
             JournalSequenceGapError, JournalCorruptedError: The tail cannot be replayed.
         """
+        self._check_open("load_checkpoint_from_disk")
         from crs._session_restore import load_checkpoint
 
         j = self._journal if journal is None else journal
@@ -493,6 +498,7 @@ class PersistenceMixin:
 
     def save_project_backup(self, *, export_json: bool = False) -> BackupMetadata:
         """`save_checkpoint_to_disk` into the project opened by `open_project`."""
+        self._check_open("save_project_backup")
         project = self._project
         if project is None:
             raise PersistenceError("save_project_backup: this CRS was not opened by open_project")

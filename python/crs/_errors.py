@@ -26,6 +26,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     │   └── TmuxNotFoundError                      the tmux program is not installed
     ├── SanitizationError                          redacting secrets failed; nothing was recorded
     ├── ReadOnlyReplicaError                       a read replica's state was asked to change
+    ├── CRSClosedError                             a closed CRS was asked to change
     ├── JournalError
     │   ├── JournalClosedError
     │   ├── JournalCorruptedError
@@ -59,6 +60,10 @@ from typing import Any, TypedDict
 
 class CRSError(Exception):
     """Base class of every error crs raises on purpose."""
+
+
+class CRSClosedError(CRSError):
+    """A closed CRS was asked to change; nothing changed (reads still see the last state)."""
 
 
 class InvalidArgumentError(CRSError, ValueError):

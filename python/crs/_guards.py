@@ -97,6 +97,7 @@ class GuardsMixin:
         ) -> int: ...
         def _register_op(self, kind: str, handler: Callable[[dict[str, Any]], None]) -> None: ...
         def snapshot(self) -> Any: ...
+        def _check_open(self, what: str) -> None: ...
         def _bfs_depended_by(self, start: str, max_depth: int) -> list[tuple[str, str, int]]: ...
 
     # ---------------------------------------------------------------- lifecycle
@@ -163,6 +164,7 @@ class GuardsMixin:
         Raises:
             InvalidArgumentError: a field is invalid (named); nothing is recorded.
         """
+        self._check_open("record_step")
         with self._lock:
             prepared = self._steps.prepare(step)
             self._pending_step = prepared
@@ -217,6 +219,7 @@ class GuardsMixin:
 
     def clear_step_history(self, session_id: str) -> None:
         """End a session: drop its steps, remembered queries and session-scoped clauses."""
+        self._check_open("clear_step_history")
         require_id(session_id, "session_id")
         with self._lock:
             self._commit_op("clear_step_history", {"session_id": session_id}, bump_generation=False)
@@ -243,6 +246,7 @@ class GuardsMixin:
             InvalidArgumentError: the update is invalid (field named).
             HardSoftBoundaryViolationError: a soft signal tries to disprove (no node is created).
         """
+        self._check_open("update_proof_number")
         validate_update(update)
         from crs._deltas import ProofDelta
 
@@ -279,6 +283,7 @@ class GuardsMixin:
         exhausted propagates further. All increments are one hard ProofDelta (one generation).
         Returns the number of increments.
         """
+        self._check_open("propagate_disproof")
         require_id(node_id, "node_id")
         from crs._deltas import ProofDelta
 
@@ -333,6 +338,7 @@ class GuardsMixin:
 
     def set_clause_config(self, config: ClausePersistence) -> None:
         """Set the default scope, its TTL and the clause limit (journaled)."""
+        self._check_open("set_clause_config")
         if not isinstance(config, ClausePersistence):
             raise InvalidArgumentError(
                 f"config: must be a ClausePersistence, got {type(config).__name__}"
@@ -359,6 +365,7 @@ class GuardsMixin:
             InvalidArgumentError: the clause is invalid (field named).
             HardSoftBoundaryViolationError: the clause's source is soft.
         """
+        self._check_open("add_clause")
         if not isinstance(clause, Clause):
             raise InvalidArgumentError(f"clause: must be a Clause, got {type(clause).__name__}")
         clause.validate()
@@ -383,7 +390,9 @@ class GuardsMixin:
         The assignment is one-hot over `tool` (the proposal) and, from the last two steps
         (circuit-breaker interventions skipped), `prev_tool`, `outcome`, `error` and
         `prev_prev_tool`; other families are unassigned.
-        The oldest violated clause blocks, and its use is recorded.
+        The oldest violated clause blocks, and its use is recorded (journaled): on a closed
+        CRS a blocking check therefore raises `CRSClosedError` ("clause_used"), while a
+        check that blocks nothing is a plain read and still answers.
         """
         require_id(session_id, "session_id")
         require_id(tool, "tool")
@@ -413,6 +422,7 @@ class GuardsMixin:
 
     def garbage_collect_clauses(self) -> int:
         """Remove clauses older than their scope's TTL; returns how many were removed."""
+        self._check_open("garbage_collect_clauses")
         with self._lock:
             now = now_ms()
             if not self._clauses.expired_ids(now):
@@ -435,6 +445,7 @@ class GuardsMixin:
         Raises:
             InvalidArgumentError: the event is invalid (field named).
         """
+        self._check_open("learn_from_failure")
         if not isinstance(event, FailureEvent):
             raise InvalidArgumentError(f"event: must be a FailureEvent, got {type(event).__name__}")
         event.validate()
@@ -445,6 +456,7 @@ class GuardsMixin:
 
     def record_similarity(self, key1: str, key2: str, distance: float) -> None:
         """Record the distance (0 = identical) between two query keys as a SimilarityDelta."""
+        self._check_open("record_similarity")
         require_id(key1, "key1")
         require_id(key2, "key2")
         if key1 == key2:
@@ -472,6 +484,7 @@ class GuardsMixin:
         keys' shingles; matches within `threshold` are returned nearest first. A non-empty
         result means the caller may report `FailureType.SEMANTIC_REPETITION`.
         """
+        self._check_open("check_semantic_repetition")
         require_id(session_id, "session_id")
         require_id(tool, "tool")
         if not isinstance(query, str):

@@ -495,7 +495,18 @@ class CircuitBreakerResult(_Record):
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Config(_Record):
-    """CRS configuration. `DefaultConfig()` gives the defaults."""
+    """CRS configuration. `DefaultConfig()` gives the defaults.
+
+    Attributes:
+        max_generation: Accepted for compatibility with the Go package only (validated >= 0,
+            otherwise ignored): the generation never wraps and never goes back (spec §5.2).
+        snapshot_epoch_limit: How many generations old a `base` snapshot passed to `apply`
+            may be (0 = no limit).
+        enable_metrics: Record apply and snapshot durations for `CRS.metrics()` (a running
+            count, total and maximum; a few tens of nanoseconds per call).
+        enable_tracing: Accepted for compatibility; the CRS itself does not read it.
+        circuit_breaker_thresholds: Failures per tool before the circuit breaker fires.
+    """
 
     max_generation: int = 0
     snapshot_epoch_limit: int = 0

@@ -1,0 +1,233 @@
+"""`CRS` as an `Evaluable`: real invariant checks, measured durations, bounded-index health.
+
+The properties run on a scratch CRS restored from an O(1) checkpoint of the live one (the
+versions are shared), so checking them never changes the live state, its generation or its
+journal, and also checks that a change to a copy never shows through a live snapshot.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import TYPE_CHECKING, Any
+
+from crs._deltas import ProofDelta
+from crs._errors import DeltaHistoryClosedError
+from crs._evaluable import (
+    HealthCheck,
+    HealthState,
+    HealthStatus,
+    Metric,
+    MetricKind,
+    PropertyResult,
+    bound_check,
+)
+from crs._types import ProofNumber, SignalSource
+
+if TYPE_CHECKING:
+    from crs._delta_history import DeltaHistoryWorker
+
+_PROBE = "crs.eval/probe"  # node id the scratch checks write
+
+
+def _timer(name: str, description: str, stats: list[float] | None) -> Metric:
+    count, total, maximum = stats if stats is not None else (0, 0.0, 0.0)
+    mean = total / count if count else 0.0
+    return Metric(name, MetricKind.TIMER, description, "s", mean, int(count), total, maximum)
+
+
+class EvaluableMixin:
+    """`name`, `properties`, `metrics` and `health_check` of `CRS` (the seed's
+    `eval.Evaluable`)."""
+
+    if TYPE_CHECKING:
+        _lock: threading.RLock
+        _gen: int
+        _caps: tuple[int, int]
+        _config: Any
+        _journal: Any
+        _history: DeltaHistoryWorker
+        _steps: Any
+        _clauses: Any
+        _apply_stats: list[float] | None
+        _snap_stats: list[float] | None
+
+        def snapshot(self) -> Any: ...
+        def checkpoint(self) -> Any: ...
+        def _current(self) -> tuple[Any, int, tuple[Any, ...]]: ...
+        @property
+        def closed(self) -> bool: ...
+
+    _eval_seen_gen: int = 0  # highest generation an earlier properties() call saw
+
+    def name(self) -> str:
+        """ "crs"."""
+        return "crs"
+
+    # ---------------------------------------------------------------- properties
+
+    def properties(self) -> list[PropertyResult]:
+        """Check snapshot_immutability, delta_idempotence and generation_monotonic now.
+
+        The changes they need are made on a scratch copy of the current state (O(1) to
+        make), never on this CRS; works after `close()` too. Costs O(proof entries + guard
+        state): the proof index is compared whole, so call it from tests and health
+        endpoints, not from the hot loop.
+        """
+        from crs._crs import CRS
+
+        live = self.snapshot()
+        live_proof = live.proof_index().all()
+        cp = self.checkpoint()
+        scratch = CRS(self._config, max_similarity_pairs=self._caps[0], max_history_entries=0)
+        try:
+            scratch.restore(cp)
+            base = scratch.snapshot()
+            before = base.proof_index().all()
+            old = next(iter(before.items()), None)
+            probe = ProofNumber(proof=1, disproof=1, source=SignalSource.HARD, updated_at=1)
+            updates = {_PROBE: probe}
+            if old is not None:  # also rewrite a node the live state shares
+                updates[old[0]] = ProofNumber(
+                    old[1].proof,
+                    old[1].disproof,
+                    old[1].status,
+                    old[1].source,
+                    old[1].updated_at + 1,
+                )
+            delta = ProofDelta(SignalSource.HARD, updates)
+            gens = [scratch.generation()]
+            scratch.apply(delta)
+            gens.append(scratch.generation())
+            once = scratch.snapshot().proof_index().all()
+            scratch.apply(delta)
+            gens.append(scratch.generation())
+            twice = scratch.snapshot().proof_index().all()
+            after_base = base.proof_index().all()
+            after_live = live.proof_index().all()
+        finally:
+            scratch.close()
+        return [
+            self._immutability(base, before, after_base, live_proof, after_live, once),
+            PropertyResult(
+                "delta_idempotence",
+                "applying the same ProofDelta twice leaves the same content as once",
+                once == twice and all(once.get(k) == v for k, v in updates.items()),
+                f"{len(updates)} node(s) written twice; content equal: {once == twice}",
+            ),
+            self._monotonic(gens),
+        ]
+
+    @staticmethod
+    def _immutability(
+        base: Any,
+        before: dict[str, Any],
+        after_base: dict[str, Any],
+        live_proof: dict[str, Any],
+        after_live: dict[str, Any],
+        changed: dict[str, Any],
+    ) -> PropertyResult:
+        ok = after_base == before and after_live == live_proof and changed != before
+        return PropertyResult(
+            "snapshot_immutability",
+            "a snapshot taken before a change is unchanged after it",
+            ok,
+            f"snapshot of {len(before)} proof entries unchanged: {after_base == before}; "
+            f"live snapshot unchanged by a copy's change: {after_live == live_proof}",
+        )
+
+    def _monotonic(self, scratch_gens: list[int]) -> PropertyResult:
+        problems = []
+        if not (scratch_gens[0] >= 1 and scratch_gens[1:] == [g + 1 for g in scratch_gens[:-1]]):
+            problems.append(f"a restore and two applies gave generations {scratch_gens}")
+        gen = self._gen
+        if gen < self._eval_seen_gen:
+            problems.append(f"generation {gen} is below {self._eval_seen_gen}, seen earlier")
+        self._eval_seen_gen = max(self._eval_seen_gen, gen)
+        try:
+            recorded = [e[1] for e in self._history._snapshot()]
+        except DeltaHistoryClosedError:
+            recorded = []
+        if any(b <= a for a, b in itertools.pairwise(recorded)):
+            problems.append("the delta history's generations are not increasing")
+        if recorded and recorded[-1] > gen:
+            problems.append(f"the delta history holds generation {recorded[-1]} > {gen}")
+        return PropertyResult(
+            "generation_monotonic",
+            "every committed change adds one to the generation; it never goes back",
+            not problems,
+            "; ".join(problems) or f"generation {gen}; {len(recorded)} recorded deltas in order",
+        )
+
+    # ---------------------------------------------------------------- metrics
+
+    def metrics(self) -> list[Metric]:
+        """crs_generation, and (with `Config.enable_metrics`; otherwise zeros)
+        crs_apply_duration and crs_snapshot_duration: count, total, max and mean seconds
+        of every apply (validation to commit) and snapshot since the CRS was made."""
+        with self._lock:
+            apply_stats = list(self._apply_stats) if self._apply_stats is not None else None
+            snap_stats = list(self._snap_stats) if self._snap_stats is not None else None
+            gen = self._gen
+        return [
+            _timer("crs_snapshot_duration", "time to take a snapshot", snap_stats),
+            _timer("crs_apply_duration", "time to validate and commit a delta", apply_stats),
+            Metric("crs_generation", MetricKind.COUNTER, "the state's version", "", float(gen)),
+        ]
+
+    # ---------------------------------------------------------------- health
+
+    def health_check(self) -> HealthStatus:
+        """Bounded indexes against their caps (DEGRADED at a cap: the oldest are evicted),
+        the journal (UNHEALTHY when unavailable, DEGRADED when in memory) and the
+        lifecycle (DEGRADED once closed: changes are refused)."""
+        with self._lock:
+            core = self._current()[0]
+            steps = self._steps
+            per_session = max((len(steps.history(s)) for s in steps.sessions()), default=0)
+            checks = (
+                bound_check("similarity_pairs", core.sim_len(), self._caps[0], "similarity pairs"),
+                bound_check("history", core.history_len(), self._caps[1], "history entries"),
+                bound_check(
+                    "steps_per_session",
+                    per_session,
+                    steps.max_steps,
+                    "steps in the largest session",
+                ),
+                bound_check("sessions", len(steps.sessions()), steps.max_sessions, "sessions"),
+                bound_check(
+                    "clauses",
+                    len(self._clauses),
+                    self._clauses.config.max_clauses,
+                    "learned clauses",
+                ),
+                bound_check(
+                    "delta_history",
+                    self._history.size() if not self.closed else 0,
+                    self._history._max,
+                    "delta records",
+                ),
+                self._journal_check(),
+                HealthCheck("lifecycle", HealthState.DEGRADED, "closed: changes are refused")
+                if self.closed
+                else HealthCheck("lifecycle", HealthState.HEALTHY, "open"),
+            )
+        return HealthStatus.of(checks)
+
+    def _journal_check(self) -> HealthCheck:
+        j = self._journal
+        if j is None:
+            return HealthCheck(
+                "journal", HealthState.HEALTHY, "no journal (changes are not durable)"
+            )
+        available = getattr(j, "is_available", None)
+        if callable(available) and not available():
+            degraded = getattr(j, "is_degraded", None)
+            if not (callable(degraded) and degraded()):
+                return HealthCheck("journal", HealthState.UNHEALTHY, "journal unavailable (closed)")
+        degraded = getattr(j, "is_degraded", None)
+        if callable(degraded) and degraded():
+            return HealthCheck(
+                "journal", HealthState.DEGRADED, "journal degraded: in memory, not durable"
+            )
+        return HealthCheck("journal", HealthState.HEALTHY, "journal available")
