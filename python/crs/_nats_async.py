@@ -446,14 +446,24 @@ class AsyncNATSJournal:
             num_replicas=limits.replicas,
         )
         async with self._guard("ensure_stream"):
-            try:
-                info = await self._js.stream_info(self._config.stream_name)
-            except nats.js.errors.NotFoundError:
-                info = await self._js.add_stream(sc)
-            else:
-                merged = set(info.config.subjects or []) | set(limits.subjects)
-                sc.subjects = sorted(merged)
-                info = await self._js.update_stream(sc)
+            for attempt in range(3):
+                try:
+                    info = await self._js.stream_info(self._config.stream_name)
+                except nats.js.errors.NotFoundError:
+                    try:
+                        info = await self._js.add_stream(sc)
+                    except nats.js.errors.APIError:
+                        # Two agents opening one project stream at once: the other created
+                        # it between our lookup and our create ("name already in use" or
+                        # "subjects overlap"), so look it up again and update it instead.
+                        if attempt == 2:
+                            raise
+                        continue
+                else:
+                    merged = set(info.config.subjects or []) | set(limits.subjects)
+                    sc.subjects = sorted(merged)
+                    info = await self._js.update_stream(sc)
+                break
         return {"name": self._config.stream_name, "messages": info.state.messages}
 
     # ---- writing
