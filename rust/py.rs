@@ -9,7 +9,7 @@ use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 use std::sync::{Mutex, PoisonError, TryLockError};
 
 use crate::minhash::{Signature, NUM_PERM};
@@ -452,6 +452,30 @@ impl PyClauseDb {
     ) -> PyResult<Option<i64>> {
         self.inner
             .with_detached(py, |d| d.check_assignment(&assignment))
+            .map_err(|e| clause_err("assignment", &e))
+    }
+
+    /// Oldest clause violated by the explicit assignment `{"family:value": bool}` (names
+    /// split at the first `:` in Rust; keys must be non-empty `str`, values `bool`).
+    /// The keys' UTF-8 is borrowed, not copied (`PyBackedStr` keeps each key alive).
+    fn check_names(&self, py: Python<'_>, assignment: &Bound<'_, PyDict>) -> PyResult<Option<i64>> {
+        let mut names: Vec<(PyBackedStr, bool)> = Vec::with_capacity(assignment.len());
+        for (k, v) in assignment.iter() {
+            let b = v
+                .cast::<PyBool>()
+                .map_err(|_| PyTypeError::new_err("assignment: values must be bools"))?
+                .is_true();
+            let name: PyBackedStr = k
+                .cast_into::<PyString>()
+                .map_err(|_| PyTypeError::new_err("assignment: keys must be str"))?
+                .try_into()?;
+            if name.is_empty() {
+                return Err(PyValueError::new_err("assignment: keys must be non-empty"));
+            }
+            names.push((name, b));
+        }
+        self.inner
+            .with_detached(py, |d| d.check_assignment_names(&names))
             .map_err(|e| clause_err("assignment", &e))
     }
 

@@ -156,6 +156,11 @@ class ClauseDb:
     def check_assignment(self, assignment: Sequence[tuple[str, str, bool]]) -> int | None:
         """Oldest clause violated by an explicit three-valued assignment (no completion)."""
 
+    def check_names(self, assignment: dict[str, bool]) -> int | None:
+        """Oldest clause violated by `{"family:value": bool}` (split at the first `:` in Rust;
+        `TypeError`/`ValueError` on a non-str or empty key, a non-bool value, a lone surrogate
+        or a contradiction such as `{"a": True, "a:": False}`)."""
+
     def check_assignment_all(self, assignment: Sequence[tuple[str, str, bool]]) -> list[int]:
         """Every clause violated by the explicit assignment, oldest first."""
 
