@@ -1183,22 +1183,7 @@ fn codec_decode_proofs(
     py: Python<'_>,
     payloads: Vec<pyo3::pybacked::PyBackedBytes>,
 ) -> PyResult<Bound<'_, PyList>> {
-    let mask = py
-        .detach(|| {
-            payloads
-                .iter()
-                .enumerate()
-                .map(|(i, data)| {
-                    if !crate::codec::is_proof(data) {
-                        return Ok(false);
-                    }
-                    crate::codec::check_proof(data)
-                        .map(|()| true)
-                        .map_err(|e| format!("payloads[{i}]: {e}"))
-                })
-                .collect::<Result<Vec<bool>, String>>()
-        })
-        .map_err(PyValueError::new_err)?;
+    let mask = proof_mask(py, &payloads)?;
     let out = PyList::empty(py);
     for (data, is_proof) in payloads.iter().zip(mask) {
         if !is_proof {
@@ -1229,6 +1214,10 @@ fn codec_proof_mask(
     py: Python<'_>,
     payloads: Vec<pyo3::pybacked::PyBackedBytes>,
 ) -> PyResult<Vec<bool>> {
+    proof_mask(py, &payloads)
+}
+
+fn proof_mask(py: Python<'_>, payloads: &[pyo3::pybacked::PyBackedBytes]) -> PyResult<Vec<bool>> {
     py.detach(|| {
         payloads
             .iter()
@@ -1239,10 +1228,11 @@ fn codec_proof_mask(
                 }
                 crate::codec::check_proof(data)
                     .map(|()| true)
-                    .map_err(|e| PyValueError::new_err(format!("payloads[{i}]: {e}")))
+                    .map_err(|e| format!("payloads[{i}]: {e}"))
             })
-            .collect()
+            .collect::<Result<Vec<bool>, String>>()
     })
+    .map_err(PyValueError::new_err)
 }
 
 fn register_codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
