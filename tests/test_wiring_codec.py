@@ -316,3 +316,44 @@ def test_proof_mask_and_payload_writes_report_damage() -> None:
     assert head.freeze().proof_all() == before  # nothing written
     assert head.put_proof_payloads([good, good]) == 2
     assert head.freeze().proof_all() != before
+
+
+def test_pause_gc_is_counted_and_respects_a_disabled_collector() -> None:
+    import gc
+    import threading
+
+    from crs._journal import pause_gc
+
+    assert gc.isenabled()
+    with pause_gc():
+        with pause_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled(), "the outer pause still runs"
+    assert gc.isenabled()
+    # Overlapping pauses in two threads: the collector returns when the last one ends.
+    inside, release = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with pause_gc():
+            inside.set()
+            release.wait(10)
+
+    t = threading.Thread(target=other)
+    with pause_gc():
+        t.start()
+        assert inside.wait(10)
+    assert not gc.isenabled(), "the other thread's pause still runs"
+    release.set()
+    t.join(10)
+    assert gc.isenabled()
+    # A collector the application disabled stays disabled.
+    gc.disable()
+    try:
+        with pause_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError), pause_gc():
+        raise RuntimeError
+    assert gc.isenabled()
