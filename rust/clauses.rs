@@ -445,6 +445,22 @@ impl ClauseDb {
             .map(|(_, id)| id))
     }
 
+    /// [`Self::check_assignment`] over `family:value` names (see [`split_name`]), so a caller
+    /// holding names need not split them first.
+    pub fn check_assignment_names<N: AsRef<str>>(
+        &self,
+        assignment: &[(N, bool)],
+    ) -> Result<Option<ClauseId>, ClauseError> {
+        let triples: Vec<(&str, &str, bool)> = assignment
+            .iter()
+            .map(|(n, b)| {
+                let (f, v) = split_name(n.as_ref());
+                (f, v, *b)
+            })
+            .collect();
+        self.check_assignment(&triples)
+    }
+
     /// Every clause violated by the explicit assignment, oldest first.
     pub fn check_assignment_all<F: AsRef<str>, V: AsRef<str>>(
         &self,
@@ -461,6 +477,12 @@ impl ClauseDb {
         v.sort_unstable();
         v.into_iter().map(|(_, id)| id).collect()
     }
+}
+
+/// `family:value` -> `(family, value)`, split at the first `:`; a name without one is its own
+/// family with the empty value (Python's `split_variable`).
+pub fn split_name(name: &str) -> (&str, &str) {
+    name.split_once(':').unwrap_or((name, ""))
 }
 
 #[cfg(test)]
@@ -613,5 +635,30 @@ mod tests {
         assert!(db.is_empty());
         assert_eq!(db.variable_count(), 0);
         assert_eq!(db.check(&obs(&[("tool", "c")])).unwrap(), None);
+    }
+
+    #[test]
+    fn names_are_split_at_the_first_colon() {
+        assert_eq!(split_name("tool:grep"), ("tool", "grep"));
+        assert_eq!(split_name("a:b:c"), ("a", "b:c"));
+        assert_eq!(split_name("solo"), ("solo", ""));
+        assert_eq!(split_name("tool:"), ("tool", ""));
+        let mut db = ClauseDb::new();
+        db.add(7, &[lit("tool", "a", true), lit("outcome", "x:y", false)])
+            .unwrap();
+        assert_eq!(
+            db.check_assignment_names(&[("tool:a", true), ("outcome:x:y", false)])
+                .unwrap(),
+            Some(7)
+        );
+        assert_eq!(
+            db.check_assignment_names(&[("tool:a", true)]).unwrap(),
+            None
+        );
+        // "solo" and "solo:" name the same variable, so opposite values contradict.
+        assert!(matches!(
+            db.check_assignment_names(&[("solo", true), ("solo:", false)]),
+            Err(ClauseError::ConflictingAssignment(..))
+        ));
     }
 }

@@ -65,8 +65,31 @@ pub fn is_proof(data: &[u8]) -> bool {
     data.len() >= 2 && data[0] == KIND_PROOF && data[1] == VERSION
 }
 
+/// Check a payload for which `is_proof` holds as `decode_proof` would, without copying
+/// its rows out.
+pub fn check_proof(d: &[u8]) -> Result<(), DecodeError> {
+    walk_proof(d, |_, _| ()).map(|_| ())
+}
+
+/// One entry's fixed fields: (proof, disproof, status, source, updated_at).
+pub type Fixed = (u64, u64, u8, u8, i64);
+
 /// Decode a payload for which `is_proof` holds.
 pub fn decode_proof(d: &[u8]) -> Result<ProofRecord, DecodeError> {
+    let mut rows = Vec::with_capacity(d.len().saturating_sub(HEAD) / (ROW + 4) + 1);
+    let (source, timestamp) = walk_proof(d, |id, r| {
+        rows.push((id.to_owned(), r.0, r.1, r.2, r.3, r.4));
+    })?;
+    Ok(ProofRecord {
+        source,
+        timestamp,
+        rows,
+    })
+}
+
+/// Validate the layout of a payload for which `is_proof` holds, calling `row(id, fields)`
+/// per entry in order; returns (source, timestamp).
+pub fn walk_proof(d: &[u8], mut row: impl FnMut(&str, Fixed)) -> Result<(u8, i64), DecodeError> {
     if d.len() < HEAD {
         return Err(DecodeError::Short);
     }
@@ -76,7 +99,6 @@ pub fn decode_proof(d: &[u8]) -> Result<ProofRecord, DecodeError> {
     }
     let timestamp = i64_at(d, 4);
     let count = u32_at(d, 12) as usize;
-    let mut rows = Vec::with_capacity(count.min(d.len() / (ROW + 4)));
     let mut p = HEAD;
     for _ in 0..count {
         if d.len() < p + 4 {
@@ -96,24 +118,22 @@ pub fn decode_proof(d: &[u8]) -> Result<ProofRecord, DecodeError> {
         if status > 3 || src > 3 {
             return Err(DecodeError::Range);
         }
-        rows.push((
-            id.to_owned(),
-            u64_at(d, p),
-            u64_at(d, p + 8),
-            status,
-            src,
-            i64_at(d, p + 18),
-        ));
+        row(
+            id,
+            (
+                u64_at(d, p),
+                u64_at(d, p + 8),
+                status,
+                src,
+                i64_at(d, p + 18),
+            ),
+        );
         p += ROW;
     }
     if p != d.len() {
         return Err(DecodeError::Trailing);
     }
-    Ok(ProofRecord {
-        source,
-        timestamp,
-        rows,
-    })
+    Ok((source, timestamp))
 }
 
 #[cfg(test)]
@@ -144,6 +164,7 @@ mod tests {
             &[("a", 1, u64::MAX, 2, 3, i64::MIN), ("é", 0, 0, 0, 0, 7)],
         );
         assert!(is_proof(&raw));
+        assert_eq!(check_proof(&raw), Ok(()));
         let rec = decode_proof(&raw).unwrap();
         assert_eq!(rec.source, 1);
         assert_eq!(rec.timestamp, -5);
@@ -157,10 +178,12 @@ mod tests {
         let raw = encode(1, 0, &[("a", 1, 2, 1, 1, 3)]);
         for cut in 0..raw.len() {
             assert!(decode_proof(&raw[..cut]).is_err(), "cut at {cut}");
+            assert!(check_proof(&raw[..cut]).is_err(), "cut at {cut}");
         }
         let mut extra = raw.clone();
         extra.push(0);
         assert_eq!(decode_proof(&extra), Err(DecodeError::Trailing));
+        assert_eq!(check_proof(&extra), Err(DecodeError::Trailing));
         let mut bad = raw.clone();
         bad[2] = 4;
         assert_eq!(decode_proof(&bad), Err(DecodeError::Range));

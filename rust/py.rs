@@ -9,7 +9,7 @@ use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString};
 use std::sync::{Mutex, PoisonError, TryLockError};
 
 use crate::minhash::{Signature, NUM_PERM};
@@ -452,6 +452,30 @@ impl PyClauseDb {
     ) -> PyResult<Option<i64>> {
         self.inner
             .with_detached(py, |d| d.check_assignment(&assignment))
+            .map_err(|e| clause_err("assignment", &e))
+    }
+
+    /// Oldest clause violated by the explicit assignment `{"family:value": bool}` (names
+    /// split at the first `:` in Rust; keys must be non-empty `str`, values `bool`).
+    /// The keys' UTF-8 is borrowed, not copied (`PyBackedStr` keeps each key alive).
+    fn check_names(&self, py: Python<'_>, assignment: &Bound<'_, PyDict>) -> PyResult<Option<i64>> {
+        let mut names: Vec<(PyBackedStr, bool)> = Vec::with_capacity(assignment.len());
+        for (k, v) in assignment.iter() {
+            let b = v
+                .cast::<PyBool>()
+                .map_err(|_| PyTypeError::new_err("assignment: values must be bools"))?
+                .is_true();
+            let name: PyBackedStr = k
+                .cast_into::<PyString>()
+                .map_err(|_| PyTypeError::new_err("assignment: keys must be str"))?
+                .try_into()?;
+            if name.is_empty() {
+                return Err(PyValueError::new_err("assignment: keys must be non-empty"));
+            }
+            names.push((name, b));
+        }
+        self.inner
+            .with_detached(py, |d| d.check_assignment_names(&names))
             .map_err(|e| clause_err("assignment", &e))
     }
 
@@ -1098,6 +1122,32 @@ impl PyStateHead {
         }
     }
 
+    /// Decode the journal codec's binary ProofDelta payloads (`rust/codec.rs`) and write
+    /// their rows in order, all or nothing; returns the number of rows written. The replay
+    /// of a CRS journal uses it so that no Python object is made per record. ValueError
+    /// naming the first payload that is not a valid binary ProofDelta (nothing written).
+    #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+    fn put_proof_payloads(
+        &mut self,
+        py: Python<'_>,
+        payloads: Vec<pyo3::pybacked::PyBackedBytes>,
+    ) -> PyResult<usize> {
+        let inner = &mut self.inner;
+        py.detach(move || {
+            let mut entries: Vec<(String, ProofEntry)> = Vec::with_capacity(payloads.len());
+            for (i, data) in payloads.iter().enumerate() {
+                if !crate::codec::is_proof(data) {
+                    return Err(format!("payloads[{i}]: not a binary ProofDelta payload"));
+                }
+                let rec =
+                    crate::codec::decode_proof(data).map_err(|e| format!("payloads[{i}]: {e}"))?;
+                entries.extend(rec.rows.into_iter().map(proof_entry));
+            }
+            Ok(inner.put_proofs(&entries))
+        })
+        .map_err(PyValueError::new_err)
+    }
+
     /// Apply `ops` all or nothing: (entries modified, index mask); on error nothing changed.
     fn apply_ops(&mut self, py: Python<'_>, ops: &Bound<'_, PyList>) -> PyResult<(usize, u8)> {
         let ops: Vec<Op> = ops
@@ -1123,36 +1173,71 @@ fn register_state(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 // ---------------------------------------------------------------- codec
 
-/// What `codec_decode_proofs` gives per payload: `(source, timestamp, rows)`, or `None`
-/// for a payload that is not a binary ProofDelta.
-type ProofPayload = Option<(u8, i64, Vec<crate::codec::Row>)>;
-
-/// Decode the binary ProofDelta payloads of a run (`None` for other payloads); raises
-/// ValueError naming the index of the first damaged one.
+/// Decode the binary ProofDelta payloads of a run (`None` for other payloads) into
+/// `(source, timestamp, rows)`; raises ValueError naming the index of the first damaged one.
+/// The payloads are checked with the GIL released; the Python objects are then made
+/// straight from the payload bytes (no intermediate Rust strings).
 #[pyfunction]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
 fn codec_decode_proofs(
     py: Python<'_>,
     payloads: Vec<pyo3::pybacked::PyBackedBytes>,
-) -> PyResult<Vec<ProofPayload>> {
+) -> PyResult<Bound<'_, PyList>> {
+    let mask = proof_mask(py, &payloads)?;
+    let out = PyList::empty(py);
+    for (data, is_proof) in payloads.iter().zip(mask) {
+        if !is_proof {
+            out.append(py.None())?;
+            continue;
+        }
+        let rows = PyList::empty(py);
+        let mut failed: Option<PyErr> = None;
+        let (source, timestamp) = crate::codec::walk_proof(data, |id, r| {
+            if let Err(e) = rows.append((id, r.0, r.1, r.2, r.3, r.4)) {
+                failed.get_or_insert(e);
+            }
+        })
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        out.append((source, timestamp, rows))?;
+    }
+    Ok(out)
+}
+
+/// For each payload of a run: is it a binary ProofDelta payload (checked by decoding it,
+/// without making Python objects)? ValueError naming the index of the first damaged one.
+#[pyfunction]
+#[allow(clippy::needless_pass_by_value)] // PyO3 extracts a list argument into an owned Vec
+fn codec_proof_mask(
+    py: Python<'_>,
+    payloads: Vec<pyo3::pybacked::PyBackedBytes>,
+) -> PyResult<Vec<bool>> {
+    proof_mask(py, &payloads)
+}
+
+fn proof_mask(py: Python<'_>, payloads: &[pyo3::pybacked::PyBackedBytes]) -> PyResult<Vec<bool>> {
     py.detach(|| {
         payloads
             .iter()
             .enumerate()
             .map(|(i, data)| {
                 if !crate::codec::is_proof(data) {
-                    return Ok(None);
+                    return Ok(false);
                 }
-                let rec = crate::codec::decode_proof(data)
-                    .map_err(|e| PyValueError::new_err(format!("payloads[{i}]: {e}")))?;
-                Ok(Some((rec.source, rec.timestamp, rec.rows)))
+                crate::codec::check_proof(data)
+                    .map(|()| true)
+                    .map_err(|e| format!("payloads[{i}]: {e}"))
             })
-            .collect()
+            .collect::<Result<Vec<bool>, String>>()
     })
+    .map_err(PyValueError::new_err)
 }
 
 fn register_codec(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(codec_decode_proofs, m)?)?;
+    m.add_function(wrap_pyfunction!(codec_proof_mask, m)?)?;
     Ok(())
 }
 

@@ -77,6 +77,70 @@ def test_check_assignment_matches_reference(
     assert db.check_assignment(explicit) == (want[0] if want else None)
 
 
+# `family:value` names as `CRS.check_assignment` takes them: values with colons, names
+# without one (their own family, value ""), and "tool" / "tool:" naming the same variable.
+name = st.one_of(
+    st.builds(lambda f, v: f"{f}:{v}", st.sampled_from(FAMILIES), st.sampled_from([*VALUES, "zz"])),
+    st.sampled_from([*FAMILIES, "tool:", "a:b:c", "x:"]),
+)
+
+
+def names_reference(clauses: list[Clause], assign: dict[str, bool]) -> list[int] | None:
+    """Violated clause ids of a names dict, or None when two names contradict."""
+    split: dict[tuple[str, str], bool] = {}
+    for n, b in assign.items():
+        head, sep, tail = n.partition(":")
+        key = (head, tail) if sep else (n, "")
+        if split.setdefault(key, b) != b:
+            return None
+        split[key] = b
+    return violated(clauses, split)
+
+
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.sampled_from([*FAMILIES, "a", "x"]),
+                st.sampled_from([*VALUES, "", "b:c"]),
+                st.booleans(),
+            ),
+            min_size=1,
+            max_size=5,
+        ),
+        max_size=25,
+    ),
+    st.dictionaries(name, st.booleans()),
+)
+def test_check_names_matches_reference(lits: list[list[Literal]], assign: dict[str, bool]) -> None:
+    db, clauses = build(lits)
+    want = names_reference(clauses, assign)
+    if want is None:
+        with pytest.raises(ValueError, match="both true and false"):
+            db.check_names(assign)
+    else:
+        assert db.check_names(assign) == (want[0] if want else None)
+
+
+@pytest.mark.parametrize(
+    ("bad", "error"),
+    [
+        ({"tool:a": 1}, TypeError),
+        ({"tool:a": None}, TypeError),
+        ({3: True}, TypeError),
+        ({b"tool:a": True}, TypeError),
+        ({"": True}, ValueError),
+        ({"tool:\ud800": True}, ValueError),  # lone surrogate: no UTF-8
+    ],
+)
+def test_check_names_refuses_bad_entries(bad: dict[object, object], error: type) -> None:
+    db = _core.ClauseDb()
+    db.add(1, [("tool", "a", True)])
+    with pytest.raises(error):
+        db.check_names(bad)  # type: ignore[arg-type]
+    assert db.check_names({"tool:a": True}) == 1
+
+
 def test_positive_literals_block_under_one_hot() -> None:
     # The Go engine never assigned false, so this clause could never fire there.
     db = _core.ClauseDb()

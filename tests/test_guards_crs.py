@@ -10,6 +10,7 @@ import dataclasses
 import json
 import math
 import time
+import types
 from typing import Any
 
 import pytest
@@ -31,6 +32,7 @@ from crs import (
     FailureEvent,
     FailureType,
     HardSoftBoundaryViolationError,
+    InvalidArgumentError,
     Literal,
     Outcome,
     ProofStatus,
@@ -347,6 +349,56 @@ def test_check_assignment_on_the_crs() -> None:
     assert r.conflict
     assert r.violated_clause is not None
     assert r.violated_clause.id == "c"
+
+
+@pytest.mark.parametrize("clauses", [0, 1])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"tool:a": 1},
+        {"tool:a": None},
+        {3: True},
+        {"": True},
+        {"tool:\ud800": True},
+        {"tool": True, "tool:": False},  # the same variable, both values
+    ],
+)
+def test_check_assignment_refuses_bad_entries_on_both_paths(
+    bad: dict[Any, Any], clauses: int
+) -> None:
+    """A dict takes the path checked in Rust; other mappings and bad entries the Python one:
+    the same typed error either way, with and without clauses to check against."""
+    c = CRS()
+    if clauses:
+        c.add_clause(hard("c", neg("tool:a")))
+    for target in (c, c.snapshot().constraint_index()):
+        for arg in (bad, types.MappingProxyType(bad)):
+            with pytest.raises(InvalidArgumentError, match=r"^assignment"):
+                target.check_assignment(arg)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["tool:a", "tool:b", "outcome:failure", "outcome", "x:y:z", "tool"]),
+        st.booleans(),
+    )
+)
+def test_check_assignment_dict_and_mapping_agree(assign: dict[str, bool]) -> None:
+    c = CRS()
+    c.add_clause(hard("c1", neg("tool:a"), neg("outcome:failure")))
+    c.add_clause(hard("c2", Literal(variable="tool:b"), neg("x:y:z")))
+    c.add_clause(hard("c3", neg("outcome")))
+    want = [  # oldest learned first
+        cl.id
+        for cl in c.snapshot().constraint_index().all_clauses().values()
+        if all(assign.get(lit.variable) is lit.negated for lit in cl.literals)
+    ]
+    for target in (c, c.snapshot().constraint_index()):
+        fast = target.check_assignment(assign)
+        slow = target.check_assignment(types.MappingProxyType(assign))
+        assert fast == slow
+        assert fast.conflict == bool(want)
+        assert (fast.violated_clause and fast.violated_clause.id) == (want[0] if want else None)
 
 
 def test_learn_from_failure_never_learns_from_soft_signals() -> None:

@@ -140,7 +140,7 @@ ops = st.builds(
 )
 
 
-def journal(path: Path, **kw: object) -> crs.LocalJournal:
+def journal(path: Path, codec: crs.DeltaCodec | None = None, **kw: object) -> crs.LocalJournal:
     cfg = dataclasses.replace(
         crs.DefaultJournalConfig(),
         path=str(path),
@@ -149,7 +149,7 @@ def journal(path: Path, **kw: object) -> crs.LocalJournal:
         preallocate=False,
         **kw,
     )
-    return crs.LocalJournal(cfg, crs.DeltaCodec())
+    return crs.LocalJournal(cfg, codec or crs.DeltaCodec())
 
 
 def same(a: object, b: object) -> bool:
@@ -247,3 +247,113 @@ def test_rust_batch_decoder_agrees_and_reports_damage() -> None:
         [codec.encode(crs.ProofDelta(crs.SignalSource.HARD, {"x": crs.ProofNumber(status=2)}))]
     )[0]
     assert soft_disproof.source() == crs.SignalSource.HARD
+
+
+class _ObjectCodec(crs.DeltaCodec):
+    """The DeltaCodec without its replay entry point: every record becomes a Delta object."""
+
+    decode_for_replay = None
+
+
+proof_deltas = st.builds(
+    crs.ProofDelta,
+    st.sampled_from([crs.SignalSource.HARD, crs.SignalSource.SOFT]),
+    st.dictionaries(
+        st.sampled_from(["a", "b", "é", "node:1"]),
+        st.builds(
+            crs.ProofNumber,
+            proof=st.integers(0, 2**64 - 1),
+            status=st.sampled_from([crs.ProofStatus.UNKNOWN, crs.ProofStatus.PROVEN]),
+            updated_at=i64,
+        ),
+        max_size=3,
+    ),
+)
+other_deltas = st.builds(
+    crs.DependencyDelta,
+    st.just(crs.SignalSource.HARD),
+    add_edges=st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("xyz")), max_size=2),
+)
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=40)
+@given(entries=st.lists(st.one_of(proof_deltas, proof_deltas, other_deltas), max_size=30))
+def test_replay_from_payloads_builds_the_state_the_live_crs_had(
+    tmp_path_factory: pytest.TempPathFactory, entries: list[crs.Delta]
+) -> None:
+    """CRS.open writes stretches of binary ProofDeltas straight from their payloads (no
+    Delta objects); the state and generation equal the live CRS's and the object path's."""
+    path = tmp_path_factory.mktemp("r")
+    with journal(path) as j:
+        live = crs.CRS.open(j)
+        for d in entries:
+            live.apply(d)
+        want = (live._state_image(), live.generation())
+    for codec in (crs.DeltaCodec(), _ObjectCodec()):
+        with journal(path, codec) as j:
+            again = crs.CRS.open(j)
+            assert (again._state_image(), again.generation()) == want
+            assert again.journal_position() == len(entries)
+
+
+def test_proof_mask_and_payload_writes_report_damage() -> None:
+    from crs import _core
+
+    codec = crs.DeltaCodec()
+    good = codec.encode(crs.ProofDelta(crs.SignalSource.HARD, {"a": crs.ProofNumber(proof=3)}))
+    other = codec.encode(crs.DependencyDelta(crs.SignalSource.HARD, add_edges=[("a", "b")]))
+    assert _core.codec_proof_mask([good, other, good]) == [True, False, True]
+    runs = codec.decode_for_replay([good, good, other, good])
+    assert [type(r).__name__ for r in runs] == ["ProofPayloads", "DependencyDelta", "ProofPayloads"]
+    assert [len(r.payloads) for r in (runs[0], runs[2])] == [2, 1]
+    for cut in (3, 17, len(good) - 1):
+        with pytest.raises(crs.JournalCorruptedError, match=r"payloads\[1\]"):
+            codec.decode_for_replay([good, good[:cut]])
+    head = _core.StateHead(10, 10)
+    before = head.freeze().proof_all()
+    with pytest.raises(ValueError, match=r"payloads\[1\]"):
+        head.put_proof_payloads([good, other])
+    assert head.freeze().proof_all() == before  # nothing written
+    assert head.put_proof_payloads([good, good]) == 2
+    assert head.freeze().proof_all() != before
+
+
+def test_pause_gc_is_counted_and_respects_a_disabled_collector() -> None:
+    import gc
+    import threading
+
+    from crs._journal import pause_gc
+
+    assert gc.isenabled()
+    with pause_gc():
+        with pause_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled(), "the outer pause still runs"
+    assert gc.isenabled()
+    # Overlapping pauses in two threads: the collector returns when the last one ends.
+    inside, release = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with pause_gc():
+            inside.set()
+            release.wait(10)
+
+    t = threading.Thread(target=other)
+    with pause_gc():
+        t.start()
+        assert inside.wait(10)
+    assert not gc.isenabled(), "the other thread's pause still runs"
+    release.set()
+    t.join(10)
+    assert gc.isenabled()
+    # A collector the application disabled stays disabled.
+    gc.disable()
+    try:
+        with pause_gc():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(RuntimeError), pause_gc():
+        raise RuntimeError
+    assert gc.isenabled()

@@ -80,6 +80,10 @@ class _ClauseMatcher:
     def first_violated(self, assignment: list[tuple[str, str, bool]]) -> int | None:
         return self._db.check_assignment(assignment)
 
+    def first_violated_names(self, assignment: dict[str, bool]) -> int | None:
+        # Names are split and checked in Rust; raises TypeError/ValueError on bad input.
+        return self._db.check_names(assignment)
+
 
 class ClauseStore:
     """Learned clauses with semantic de-duplication, TTL per scope and LRU eviction.
@@ -140,7 +144,23 @@ class ClauseStore:
 
         `triples` is the assignment as `assignment_triples` returns it.
         """
-        return self._oldest([m.first_violated(triples) for m in self._matchers.values()])
+        try:
+            return self._oldest([m.first_violated(triples) for m in self._matchers.values()])
+        except ValueError as exc:  # a contradiction such as {"a": True, "a:": False}
+            raise InvalidArgumentError(str(exc)) from None
+
+    def first_violated_names(self, assignment: dict[str, bool]) -> Clause | None:
+        """`first_violated_assignment` of an unvalidated `{"family:value": bool}` dict.
+
+        Raises:
+            TypeError, ValueError: a key or value `assignment_triples` would refuse, or a
+                contradiction; the caller redoes the check on the validated path, which
+                raises the typed error.
+        """
+        if not self._matchers:  # nothing checks the input in Rust: validate it here
+            assignment_triples(assignment)
+            return None
+        return self._oldest([m.first_violated_names(assignment) for m in self._matchers.values()])
 
     # ---------------------------------------------------------------- changes
 
@@ -292,13 +312,22 @@ class ClauseView:
 
     def check_assignment(self, assignment: Mapping[str, bool]) -> ClauseCheckResult:
         """The oldest clause violated by an explicit true/false assignment, if any."""
-        triples = assignment_triples(assignment)
         if self._matcher is None:
             self._matcher = _ClauseMatcher()
             self._order = list(self._clauses.values())
             for n, c in enumerate(self._order):
                 self._matcher.add(n, c)
-        hit = self._matcher.first_violated(triples)
+        if type(assignment) is dict:
+            try:  # fast path: validated and split in Rust
+                hit = self._matcher.first_violated_names(assignment)
+                return assignment_result(None if hit is None else self._order[hit])
+            except (TypeError, ValueError):
+                pass  # the path below raises the typed error
+        triples = assignment_triples(assignment)
+        try:
+            hit = self._matcher.first_violated(triples)
+        except ValueError as exc:  # a contradiction such as {"a": True, "a:": False}
+            raise InvalidArgumentError(str(exc)) from None
         return assignment_result(None if hit is None else self._order[hit])
 
 
@@ -306,11 +335,13 @@ def assignment_triples(assignment: object) -> list[tuple[str, str, bool]]:
     """`{"family:value": b}` -> `[(family, value, b)]` (a name without `:` is its own family).
 
     Raises:
-        InvalidArgumentError: not a mapping of non-empty variable names to bools.
+        InvalidArgumentError: not a mapping of non-empty variable names to bools, or two
+            names of one variable (`a`, `a:`) with different values.
     """
     if not isinstance(assignment, Mapping):
         raise InvalidArgumentError("assignment: must be a mapping of variable -> bool")
     out = []
+    seen: dict[tuple[str, str], bool] = {}
     for var, b in assignment.items():
         if (b is not True and b is not False) or not isinstance(var, str) or not var:
             raise InvalidArgumentError(
@@ -319,7 +350,13 @@ def assignment_triples(assignment: object) -> list[tuple[str, str, bool]]:
             )
         require_encodable(var, "assignment")
         head, sep, tail = var.partition(":")
-        out.append((head, tail, b) if sep else (var, "", b))
+        if not sep:
+            head, tail = var, ""
+        if seen.setdefault((head, tail), b) is not b:  # "a" and "a:" name one variable
+            raise InvalidArgumentError(
+                f"assignment: variable {head}={tail} is assigned both true and false"
+            )
+        out.append((head, tail, b))
     return out
 
 

@@ -33,7 +33,7 @@ from crs._deltas import Delta, ProofDelta, delta_from_dict
 from crs._errors import CRSError, InvalidArgumentError, JournalCorruptedError
 from crs._types import SignalSource
 
-__all__ = ["CODEC_VERSION", "DeltaCodec"]
+__all__ = ["CODEC_VERSION", "DeltaCodec", "ProofPayloads"]
 
 CODEC_VERSION = 1
 """Version byte written after the kind byte of every payload (docs/journal-format.md)."""
@@ -84,6 +84,20 @@ def _decode_proof(data: bytes) -> ProofDelta:
         if r[3] > 3 or r[4] > 3 or not r[0]:
             raise ValueError("row out of range")
     return ProofDelta._from_rows(_SOURCES[src], rows, ts)
+
+
+class ProofPayloads:
+    """Consecutive binary ProofDelta payloads of a run, checked, not decoded into objects.
+
+    `DeltaCodec.decode_for_replay` gives these to the CRS replay, which writes each with one
+    `StateHead.put_proof_payloads` (decoded in Rust straight into the state), so replaying a
+    journal makes no Python object per ProofDelta record. Each payload is one record.
+    """
+
+    __slots__ = ("payloads",)
+
+    def __init__(self, payloads: list[bytes]) -> None:
+        self.payloads = payloads
 
 
 def _check_op(entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -163,7 +177,37 @@ class DeltaCodec:
         except (ValueError, TypeError) as exc:
             raise JournalCorruptedError(f"malformed delta codec payload: {exc}") from exc
         decode, from_rows, sources = self.decode, ProofDelta._from_rows, _SOURCES
+        if None not in fast:  # only binary ProofDeltas (the common run)
+            return [from_rows(sources[s], rows, ts) for s, ts, rows in fast]  # type: ignore[misc]
         return [
             decode(p) if f is None else from_rows(sources[f[0]], f[2], f[1])
             for p, f in zip(payloads, fast, strict=True)
         ]
+
+    def decode_for_replay(self, payloads: list[bytes]) -> list[Any]:
+        """Like `decode_many`, but each stretch of binary ProofDelta payloads comes back as
+        one `ProofPayloads` (checked in Rust, no object per record) for the CRS replay.
+
+        Raises:
+            JournalCorruptedError: A payload is malformed (the run is then decoded one by one).
+        """
+        try:
+            mask = _core.codec_proof_mask(payloads)
+        except (ValueError, TypeError) as exc:
+            raise JournalCorruptedError(f"malformed delta codec payload: {exc}") from exc
+        if all(mask):
+            return [ProofPayloads(payloads)] if payloads else []
+        out: list[Any] = []
+        start = -1  # first payload of the current stretch of binary ProofDeltas
+        for i, is_proof in enumerate(mask):
+            if is_proof:
+                if start < 0:
+                    start = i
+                continue
+            if start >= 0:
+                out.append(ProofPayloads(payloads[start:i]))
+                start = -1
+            out.append(self.decode(payloads[i]))
+        if start >= 0:
+            out.append(ProofPayloads(payloads[start:]))
+        return out

@@ -156,6 +156,11 @@ class ClauseDb:
     def check_assignment(self, assignment: Sequence[tuple[str, str, bool]]) -> int | None:
         """Oldest clause violated by an explicit three-valued assignment (no completion)."""
 
+    def check_names(self, assignment: dict[str, bool]) -> int | None:
+        """Oldest clause violated by `{"family:value": bool}` (split at the first `:` in Rust;
+        `TypeError`/`ValueError` on a non-str or empty key, a non-bool value, a lone surrogate
+        or a contradiction such as `{"a": True, "a:": False}`)."""
+
     def check_assignment_all(self, assignment: Sequence[tuple[str, str, bool]]) -> list[int]:
         """Every clause violated by the explicit assignment, oldest first."""
 
@@ -263,6 +268,10 @@ class StateHead:
     def set_sketch(self, data: bytes, sim_evicted: int, hist_evicted: int) -> None: ...
     def evicted(self) -> tuple[int, int]: ...
     def put_proofs(self, rows: list[_ProofRow]) -> int: ...
+    def put_proof_payloads(self, payloads: list[bytes]) -> int:
+        """Decode binary ProofDelta codec payloads and write their rows in order, all or
+        nothing; the number of rows written (`ValueError` naming a bad payload)."""
+
     def apply_ops(self, ops: list[tuple[object, ...]]) -> tuple[int, int]: ...
 
 # ---- codec (journal payloads of crs._codec)
@@ -270,3 +279,6 @@ class StateHead:
 def codec_decode_proofs(
     payloads: list[bytes],
 ) -> list[tuple[int, int, list[_ProofRow]] | None]: ...
+def codec_proof_mask(payloads: list[bytes]) -> list[bool]:
+    """Per payload: is it a binary ProofDelta payload (checked by decoding it)? `ValueError`
+    naming the first damaged one."""

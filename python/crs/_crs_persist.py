@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from crs._backup_format import BackupImage, BackupMetadata
-from crs._codec import DeltaCodec
+from crs._codec import DeltaCodec, ProofPayloads
 from crs._deltas import Delta, ProofDelta
 from crs._errors import (
     InvalidArgumentError,
@@ -172,7 +172,7 @@ class _Run:
     def of(journal: Any, after: int) -> Iterator[tuple[int, list[Any]] | Any]:
         runs = getattr(journal, "_decoded_runs", None)
         if runs is not None:
-            yield from runs(after)
+            yield from runs(after, for_replay=True)
             return
         for item in journal.replay_stream(after_seq=after):
             if item.err is not None or item.skipped:
@@ -273,11 +273,14 @@ class PersistenceMixin:
                             continue
                         self._flush_proofs(rows, pos)
                         rows = []
+                        if type(entry) is ProofPayloads:  # ProofDeltas, decoded in Rust
+                            pos = self._put_payloads(entry.payloads, pos)
+                            continue
                         self._apply_replayed(entry)
                         pos += 1
                         self._journal_seq = pos
                     self._flush_proofs(rows, pos)
-                    applied += len(entries)
+                    applied += pos - (first - 1)
             finally:
                 self._frozen = None
         self._replayed += applied
@@ -299,6 +302,17 @@ class PersistenceMixin:
             self._head.put_proofs(rows)
             self._gen += pending
             self._journal_seq = pos
+
+    def _put_payloads(self, payloads: list[bytes], pos: int) -> int:
+        """Write a stretch of binary ProofDelta records (already checked) following record
+        `pos`, one generation each; returns the new position."""
+        try:
+            self._head.put_proof_payloads(payloads)
+        except ValueError as exc:  # checked by decode_for_replay: not expected
+            raise JournalCorruptedError(f"journal record unreadable: {exc}") from exc
+        self._gen += len(payloads)
+        self._journal_seq = pos + len(payloads)
+        return self._journal_seq
 
     def _apply_replayed(self, entry: Any) -> None:
         if isinstance(entry, Delta):

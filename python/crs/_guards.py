@@ -415,7 +415,17 @@ class GuardsMixin:
 
         Variables missing from `assignment` are unassigned (a clause naming one is not
         violated). Returns the oldest violated clause, if any; its use is not recorded.
+
+        Raises:
+            InvalidArgumentError: not a mapping of non-empty names to bools, or two names of
+                one variable (`a`, `a:`) with different values.
         """
+        if type(assignment) is dict:
+            try:  # fast path: keys and values checked, names split, all in Rust
+                with self._lock:
+                    return assignment_result(self._clauses.first_violated_names(assignment))
+            except (TypeError, ValueError):
+                pass  # bad input or a contradiction: the path below raises the typed error
         triples = assignment_triples(assignment)
         with self._lock:
             return assignment_result(self._clauses.first_violated_assignment(triples))
