@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import struct
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -21,12 +20,12 @@ from typing import Any
 import pytest
 
 import crs
+from crash_helpers import ACK, fork_child, read_acks
 from crs import PersistenceManager
 from persist_state import ProofState
 
 KEY = "c0ffee00c0ffee00"
 RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))
-_ACK = struct.Struct("<Q")
 
 
 def image_for(seq: int) -> ProofState:
@@ -39,32 +38,6 @@ def image_for(seq: int) -> ProofState:
 def manager(home: Path) -> PersistenceManager:
     cfg = replace(crs.DefaultPersistenceConfig(), base_dir=str(home), max_backup_retries=0)
     return PersistenceManager(cfg)
-
-
-def fork_child(body: Callable[[int], None]) -> tuple[int, int]:
-    """Run `body(ack_fd)` in a forked child; return (pid, read end of its ack pipe)."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child
-        os.close(r)
-        code = 0
-        try:
-            body(w)
-        except BaseException:
-            code = 1
-        os._exit(code)
-    os.close(w)
-    return pid, r
-
-
-def read_acks(fd: int) -> list[int]:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    blob = b"".join(chunks)
-    usable = len(blob) - len(blob) % _ACK.size
-    return [_ACK.unpack_from(blob, i)[0] for i in range(0, usable, _ACK.size)]
 
 
 def check_loads(pm: PersistenceManager, last_acked: int, started: int) -> int:
@@ -100,7 +73,7 @@ def test_random_sigkill_during_saves(tmp_path: Path) -> None:
             seq = first
             while True:
                 child_pm.save_backup(KEY, image_for(seq))
-                os.write(ack_fd, _ACK.pack(seq))
+                os.write(ack_fd, ACK.pack(seq))
                 seq += 1
 
         pid, r = fork_child(loop)

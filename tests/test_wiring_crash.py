@@ -15,17 +15,16 @@ from __future__ import annotations
 import os
 import random
 import signal
-import struct
 import time
 from pathlib import Path
 
 import pytest
 
 import crs
+from crash_helpers import ACK, fork_child, read_acks
 
 RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))
 BACKUP_EVERY = 7
-_ACK = struct.Struct("<Q")
 
 
 def change(c: crs.CRS, i: int) -> None:
@@ -56,35 +55,10 @@ def child(project: Path, home: Path, ack_fd: int) -> None:  # pragma: no cover -
         i = c.generation()
         while True:
             change(c, i)
-            os.write(ack_fd, _ACK.pack(i))
+            os.write(ack_fd, ACK.pack(i))
             i += 1
             if i % BACKUP_EVERY == 0:
                 c.save_project_backup()
-
-
-def fork_child(project: Path, home: Path) -> tuple[int, int]:
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child
-        os.close(r)
-        code = 0
-        try:
-            child(project, home, w)
-        except BaseException:
-            code = 1
-        os._exit(code)
-    os.close(w)
-    return pid, r
-
-
-def read_acks(fd: int) -> list[int]:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    os.close(fd)
-    blob = b"".join(chunks)
-    usable = len(blob) - len(blob) % _ACK.size
-    return [_ACK.unpack_from(blob, i)[0] for i in range(0, usable, _ACK.size)]
 
 
 def check(project: Path, home: Path, acked: int) -> int:
@@ -115,7 +89,7 @@ def test_random_sigkill_of_a_crs_keeps_every_acknowledged_change(tmp_path: Path)
     killed_mid_run = 0
     for run in range(RUNS):
         assert time.monotonic() < deadline, f"crash test too slow at run {run}"
-        pid, r = fork_child(project, home)
+        pid, r = fork_child(lambda w: child(project, home, w))
         time.sleep(rng.uniform(0.0, 1.2 * startup + window))
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
