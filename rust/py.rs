@@ -178,9 +178,28 @@ impl PyKeyCycleDetector {
             let mut ids: Vec<u32> = Vec::new();
             if let Ok(list) = states.cast::<PyList>() {
                 ids.reserve(list.len());
+                // Agents repeat the same few state strings, so a batch holds the same str
+                // objects many times. Map each exact `str` object's address to its id for this
+                // call: the list keeps every item alive, and hashing an exact `str` runs no
+                // Python code (a subclass could, e.g. mutate the list), so an address cannot
+                // be reused by another string before the call returns.
+                let mut seen: crate::hash::FxHashMap<usize, u32> =
+                    crate::hash::FxHashMap::default();
                 for (i, item) in list.iter().enumerate() {
+                    let exact = item.is_exact_instance_of::<PyString>();
+                    let addr = item.as_ptr() as usize;
+                    if exact {
+                        if let Some(&id) = seen.get(&addr) {
+                            ids.push(id);
+                            continue;
+                        }
+                    }
                     let (hash, text) = state_item(i, &item)?;
-                    ids.push(d.intern_hashed(hash, text));
+                    let id = d.intern_hashed(hash, text);
+                    if exact {
+                        seen.insert(addr, id);
+                    }
+                    ids.push(id);
                 }
             } else {
                 for (i, item) in states.try_iter()?.enumerate() {

@@ -210,3 +210,21 @@ def test_threads_share_a_detector() -> None:
     for t in threads:
         t.join()
     assert d.stats().steps_processed == 2 * 5_000 + 3 * 20_000
+
+
+def test_add_steps_same_objects_equal_strings_and_subclasses_agree() -> None:
+    # add_steps maps repeated exact-str objects to their ids by address within one call; equal
+    # strings that are distinct objects, and str subclasses (never cached), must give the same
+    # detections as one add_step per state.
+    class Key(str):
+        __slots__ = ()
+
+    base = ["s:a", "s:b", "s:c", "s:b", "s:d", "s:a", "s:e", "s:e", "s:f", "s:c", "s:f"]
+    shared = [base[i % len(base)] for i in range(200)]  # the same objects, repeated
+    distinct = ["".join(list(s)) for s in shared]  # equal text, new objects each time
+    assert distinct[0] is not shared[0]
+    subclassed = [Key(s) for s in shared]
+    one_by_one = crs.CycleDetector()
+    expected = [(i, r) for i, r in enumerate(one_by_one.add_step(s) for s in shared) if r.detected]
+    for states in (shared, distinct, subclassed):
+        assert crs.CycleDetector().add_steps(states) == expected
