@@ -11,27 +11,7 @@ from hypothesis import strategies as st
 
 import crs
 from crs import _core
-
-
-def reference(states: list[str], window: int) -> list[tuple[list[str], int] | None]:
-    """Report (cycle, tail) when the current state repeats one seen since the last detection
-    within `window` steps; the trail restarts after each detection."""
-    trail: list[tuple[int, str]] = []
-    out: list[tuple[list[str], int] | None] = []
-    for pos, s in enumerate(states):
-        found = None
-        for i in range(len(trail) - 1, -1, -1):
-            p, t = trail[i]
-            if t == s:
-                if pos - p <= window:
-                    found = ([x for _, x in trail[i:]], i)
-                break
-        if found is not None:
-            trail = []
-        else:
-            trail.append((pos, s))
-        out.append(found)
-    return out
+from cycle_reference import reference
 
 
 def test_spec_examples() -> None:

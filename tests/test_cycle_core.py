@@ -7,26 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crs import _core
+from cycle_reference import reference as cycle_reference
 
 
 def reference(states: list[int], window: int) -> list[list[int] | None]:
-    """Report a cycle when the current state was seen since the last detection, within window."""
-    trail: list[tuple[int, int]] = []  # (position, state) since the last detection
-    out: list[list[int] | None] = []
-    for pos, s in enumerate(states):
-        found = None
-        for i in range(len(trail) - 1, -1, -1):
-            p, t = trail[i]
-            if t == s:
-                if pos - p <= window:
-                    found = [x for _, x in trail[i:]]
-                break
-        if found is not None:
-            trail = []
-        else:
-            trail.append((pos, s))
-        out.append(found)
-    return out
+    """The shared reference, cycles only (the id-level detector reports no tail)."""
+    return [None if r is None else r[0] for r in cycle_reference(states, window)]
 
 
 def test_examples_from_spec() -> None:

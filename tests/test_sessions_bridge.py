@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,15 +33,6 @@ UPDATED = "2026-11-30T11:59:00Z"  # a minute before NOW: running workers are hea
 
 def clock() -> float:
     return NOW
-
-
-@pytest.fixture
-def tmux() -> Iterator[TmuxServer]:
-    server = TmuxServer()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 def write_status(coord: Path, slug: str, state: str) -> None:

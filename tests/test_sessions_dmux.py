@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,15 +25,6 @@ NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC).timestamp()
 
 def clock() -> float:
     return NOW
-
-
-@pytest.fixture
-def tmux() -> Iterator[TmuxServer]:
-    server = TmuxServer()
-    try:
-        yield server
-    finally:
-        server.kill()
 
 
 ORCHESTRATOR_STATUS = (

@@ -33,6 +33,7 @@ from crs._types import (
     ProofStatus,
     SignalSource,
     _NamedIntEnum,
+    is_encodable,
     now_ms,
 )
 
@@ -191,15 +192,6 @@ def _need_delta(name: str, value: Any) -> None:
         raise InvalidArgumentError(f"{name}: must be a Delta, got {value!r}")
 
 
-def _encodable(text: str) -> bool:
-    """Whether UTF-8 can encode `text` (lone surrogates such as '\\ud800' cannot be stored)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 class ProofDelta(Delta):
     """Replaces the proof numbers of the given nodes wholesale."""
 
@@ -222,7 +214,7 @@ class ProofDelta(Delta):
         rows = []
         disproven = None
         for k, v in updates.items():
-            if not isinstance(k, str) or not k or (not k.isascii() and not _encodable(k)):
+            if not isinstance(k, str) or not k or not is_encodable(k):
                 raise InvalidArgumentError(
                     f"updates: node ids must be non-empty str of valid Unicode (no lone "
                     f"surrogates), got {k!r}"

@@ -29,6 +29,7 @@ from crs._types import (
     SignalSource,
     SimilarityMatch,
     _Record,
+    is_encodable,
 )
 
 if TYPE_CHECKING:
@@ -72,13 +73,10 @@ def _history(r: tuple[Any, ...]) -> HistoryEntry:
 def _str(name: str, value: Any) -> str:
     if not isinstance(value, str):
         raise InvalidArgumentError(f"{name}: must be a str, got {value!r}")
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise InvalidArgumentError(
-                f"{name}: must be valid Unicode text (no lone surrogates), got {value!r}"
-            ) from None
+    if not is_encodable(value):
+        raise InvalidArgumentError(
+            f"{name}: must be valid Unicode text (no lone surrogates), got {value!r}"
+        )
     return value
 
 

@@ -15,7 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from crs._errors import InvalidArgumentError
-from crs._types import MAX_STEPS_PER_SESSION, Actor, Decision, Outcome, StepRecord, now_ms
+from crs._types import (
+    MAX_STEPS_PER_SESSION,
+    Actor,
+    Decision,
+    Outcome,
+    StepRecord,
+    is_encodable,
+    now_ms,
+)
 
 log = logging.getLogger("crs.steps")
 
@@ -35,14 +43,12 @@ def require_id(value: object, name: str) -> str:
 def require_encodable(value: str, name: str) -> str:
     """`value` if UTF-8 can encode it (no lone surrogates such as '\\ud800', which the
     native core and the journal cannot store), else `InvalidArgumentError` naming `name`."""
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise InvalidArgumentError(
-                f"{name}: must be valid Unicode text; it holds a lone surrogate at index "
-                f"{exc.start} ({value[exc.start]!r}); decode bytes with errors='replace'"
-            ) from None
+    if not is_encodable(value):
+        at = next(i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff")
+        raise InvalidArgumentError(
+            f"{name}: must be valid Unicode text; it holds a lone surrogate at index "
+            f"{at} ({value[at]!r}); decode bytes with errors='replace'"
+        )
     return value
 
 

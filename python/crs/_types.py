@@ -283,6 +283,18 @@ class _Record:
         return cls(**kwargs)
 
 
+def is_encodable(text: str) -> bool:
+    """Whether UTF-8 can encode `text`: lone surrogates such as '\\ud800' cannot be stored by
+    the native core or the journal. ASCII text (the common case) is answered without encoding."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _require(cond: bool, message: str) -> None:
     if not cond:
         raise InvalidArgumentError(message)
