@@ -35,6 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     _journal_cli.register(sub)
     _cli_state.register(sub)
     _journal_watch.register(sub)  # adds `watch` to `crs journal`
+    from crs.dashboard import _cli as dashboard_cli
+
+    dashboard_cli.register(sub)
     return parser
 
 
