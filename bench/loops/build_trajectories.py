@@ -207,7 +207,12 @@ t = new(
 )
 t.user("Commit the change")
 t.call("bash", {"command": "git add -A"}, "", mutates=True)
-t.call("bash", {"command": "git commit -m 'validate signup'"}, "[main 1a2b3c4] validate signup")
+t.call(
+    "bash",
+    {"command": "git commit -m 'validate signup'"},
+    "[main 1a2b3c4] validate signup",
+    mutates=True,
+)
 CLEAN = "On branch main\nnothing to commit, working tree clean"
 o = repeat_block(t, [{"tool": "bash", "args": {"command": "git status"}, "result": CLEAN}], 6)
 mark_cycle(t, o)
@@ -1305,6 +1310,24 @@ for name in ["user", "order", "invoice", "refund"]:
         kind="network",
     )
     t.call("http_get", {"url": url}, f'{{"title": "{name}"}}')
+
+t = new(
+    "flaky-test-rerun-on-request",
+    "retry_flaky",
+    False,
+    gh("roackb2/heddle", "issues", 7),
+    "A flaky test fails; the user says it is flaky and asks for a rerun, which passes.",
+)
+t.user("Run the upload tests")
+t.call(
+    "bash",
+    {"command": "pytest -q tests/test_upload.py"},
+    error="exit 1\nFAILED tests/test_upload.py::test_resume - ConnectionResetError",
+    kind="exit_code",
+)
+t.msg("test_resume failed with a connection reset.")
+t.user("That one is flaky on this network, run it again")
+t.call("bash", {"command": "pytest -q tests/test_upload.py"}, "6 passed in 3.4s")
 
 t = new(
     "edit-test-progress",
