@@ -22,14 +22,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from crs._codec import DeltaCodec
-from crs._cycles_session import DecisionGraph, strongly_connected_components
 from crs._errors import BackupNotFoundError, CRSError, InvalidArgumentError
-from crs._journal import JournalConfig
-from crs._local_journal import LocalJournal
-from crs._persistence import DefaultPersistenceConfig, PersistenceManager, read_index
+from crs._journal._base import JournalConfig
+from crs._journal._local import LocalJournal
+from crs._persistence._manager import (
+    DefaultPersistenceConfig,
+    PersistenceManager,
+    read_index,
+)
+from crs._persistence._session_restore import compute_project_hash
+from crs._reasoning._cycles_session import DecisionGraph, strongly_connected_components
 from crs._replica import ReadReplica
-from crs._session_restore import compute_project_hash
+from crs._state._codec import DeltaCodec
 
 __all__ = ["Dashboard"]
 
@@ -206,7 +210,7 @@ class Dashboard:
 
     def forget(self, key: str, failure_id: str) -> bool:
         from crs._crs import CRS
-        from crs._crs_persist import project_journal
+        from crs._persistence._crs_persist import project_journal
         from crs.guard import Guard
 
         project = self._project(key)

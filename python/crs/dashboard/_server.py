@@ -8,7 +8,7 @@ Routes (JSON unless said otherwise):
 - ``POST /api/projects/{key}/forget/{failure_id}``: forget a remembered failure, through the
   same API as ``crs guard forget``.
 - ``GET /api/events?project=KEY``: server-sent events; a ``change`` event each time the
-  project's journal moved (read through the read replica, polled every 100 ms).
+  project's journal moved (read through the read replica, polled every 50 ms).
 
 Security: bound to 127.0.0.1 by default. Binding anything wider needs an explicit flag and a
 token (given, or generated and printed); with a token every ``/api`` request must carry it
@@ -67,7 +67,7 @@ def create_app(
     *,
     token: str | None = None,
     allowed_hosts: tuple[str, ...] = ("127.0.0.1", "localhost"),
-    poll_interval: float = 0.1,
+    poll_interval: float = 0.05,
 ) -> Starlette:
     """The ASGI app of a dashboard over `data` (see the module docstring)."""
 

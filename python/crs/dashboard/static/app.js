@@ -171,7 +171,9 @@ function listen() {
   state.source = src;
   src.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
   src.addEventListener("error", () => { live.textContent = "reconnecting"; live.className = "live off"; });
-  src.addEventListener("change", () => { render().catch(console.error); loadProjects().catch(console.error); });
+  src.addEventListener("change", () => {
+    render().then(() => loadProjects()).catch(console.error);
+  });
 }
 
 loadProjects().then(() => { if (state.project && state.session) select(state.project, state.session); })
