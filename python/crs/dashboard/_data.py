@@ -178,7 +178,7 @@ class Dashboard:
         return self._project(key).replica().position()
 
     def session(self, key: str, sid: str) -> dict[str, Any]:
-        replica = self._project(key).current()
+        replica = self._project(key).replica()  # the live feed says when it moved
         part = replica.crs._parts["guard"]
         s = part.sessions.get(sid)
         if s is None:
