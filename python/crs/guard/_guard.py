@@ -24,6 +24,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 from crs import _core
@@ -154,7 +155,15 @@ class Guard:
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
-            fingerprint = ProjectFingerprint(project)
+            from crs._home import default_home
+            from crs._session_restore import compute_project_hash
+
+            data = Path(home).expanduser() if home is not None else default_home()
+            key = compute_project_hash(str(Path(project).resolve()))
+            # crs's own files never change the workspace's fingerprint
+            fingerprint = ProjectFingerprint(
+                project, exclude=(data, data / key, data / "index.json")
+            )
         crs = open_project(project, home, session_id=session)
         try:
             return cls(policy, session=session, fingerprint=fingerprint, _crs=crs, _durable=True)
