@@ -156,7 +156,7 @@ class Guard:
 
         if fingerprint is None:
             from crs._home import default_home
-            from crs._session_restore import compute_project_hash
+            from crs._persistence._session_restore import compute_project_hash
 
             data = Path(home).expanduser() if home is not None else default_home()
             key = compute_project_hash(str(Path(project).resolve()))
