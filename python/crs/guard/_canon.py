@@ -13,7 +13,7 @@ import json
 import math
 import re
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from crs._errors import InvalidArgumentError
@@ -31,10 +31,10 @@ _WS = re.compile(r"\s+")
 # Parts of a result that change from run to run without meaning anything changed: clock
 # times, timestamps, durations, memory addresses. They do not make a new result.
 _VOLATILE = re.compile(
-    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?"
-    r"|\b\d{1,2}:\d\d:\d\d(\.\d+)?\b"
-    r"|\b\d+(\.\d+)?\s?(ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
-    r"|0x[0-9a-fA-F]{6,}"
+    r"(?=\d)(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|(?<!\d)\d{1,2}:\d\d:\d\d(?:\.\d+)?\b"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
+    r"|0x[0-9a-fA-F]{6,})"
 )
 _HAS_DIGIT = re.compile(r"\d").search
 
@@ -276,6 +276,10 @@ def features(
     numbers and flags are parameters, left out (a re-parameterised call with the same result
     is the same call).
     """
+    if len(canon) == 1:
+        ((k, v),) = canon.items()
+        if type(v) is str and k not in commands and _is_ident(k, v):
+            return ""
     idents: list[tuple[str, str]] = []
     texts: list[tuple[str, str]] = []
     extra = False
@@ -331,7 +335,15 @@ def similar(a: str, b: str, threshold: float) -> bool:
     return len(sa & sb) >= threshold * len(sa | sb)
 
 
-def result_digest(result: Any) -> str:
+def without(text: str, echo: Iterable[str]) -> str:
+    """`text` with each of the `echo` strings replaced by a placeholder."""
+    for e in echo:
+        if e in text:
+            text = text.replace(e, "\x00")
+    return text
+
+
+def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
     """A digest of a tool's result (16 hex digits); clock times, timestamps, durations and
     memory addresses in it are left out."""
     t = type(result)
@@ -340,7 +352,7 @@ def result_digest(result: Any) -> str:
             raise InvalidArgumentError(
                 f"result: {len(result)} characters, more than the {MAX_VALUE_CHARS} the guard takes"
             )
-        text = result.strip()
+        text = without(result.strip(), echo) if echo else result.strip()
         if len(text) > 8 and _HAS_DIGIT(text):
             text = _VOLATILE.sub("#", text)
         try:
@@ -367,8 +379,10 @@ def result_digest(result: Any) -> str:
                 f"result: must be JSON data, str or bytes (or an object with its own str()), "
                 f"got {type(result).__name__}"
             ) from None
-        return result_digest(str(result))
+        return result_digest(str(result), echo)
     text = _dumps(doc)
+    if echo:
+        text = without(text, (_dumps(e)[1:-1] for e in echo))
     if _HAS_DIGIT(text):
         text = _VOLATILE.sub("#", text)
     return _blake(b"j" + _encode_text(text, doc, "result"), digest_size=8).hexdigest()

@@ -506,16 +506,19 @@ class Guard:
                 "the guard of that session (with_session)"
             )
         lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
+        extra = self._pending.pop(call.call_id, None)
+        poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
+        # A result that echoes the call's own arguments ("no results for '<query>'") is
+        # judged without them: the echo is not new information.
+        echo = [v for v in canon.values() if type(v) is str and len(v) >= 4] if canon else ()
         if error is not None:
             etext = _canon.error_text(error)
             kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
-            res = _canon.error_digest(etext)
+            res = _canon.error_digest(_canon.without(etext, echo))
         else:
             etext = ""
             kind = OK
-            res = _canon.result_digest(result)
-        extra = self._pending.pop(call.call_id, None)
-        poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
+            res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
         ts = _now_ms()
         p: dict[str, Any] = {
@@ -606,6 +609,8 @@ class Guard:
             return None
         n = call.step
         pair = f"{cluster}:{res}"
+        if pair not in s.pairs:  # a new (call, result): no repeat, cycle or stale stretch
+            return self._poll_check(s, call, lim)
         tail = s.tail
         # 1. the same pair in a row
         run = 1
@@ -683,8 +688,12 @@ class Guard:
                 "what you know, and choose a different next step.",
                 ev,
             )
+        return self._poll_check(s, call, lim)
+
+    def _poll_check(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         # 5. polling past its budget
         sig = s.sigs.get(call.signature)
+        n = call.step
         if (
             sig is not None
             and sig.changes

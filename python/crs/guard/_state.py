@@ -179,8 +179,9 @@ class SessionState:
             self.started = p["ts"]
         self.calls += 1
         self.tool_calls[tool] = self.tool_calls.get(tool, 0) + 1
-        self.msg_streak = self.msg_flags = 0
-        self.msgs = []
+        if self.msg_streak:
+            self.msg_streak = self.msg_flags = 0
+            self.msgs = []
         self.blocks = 0
         # `epoch` counts workspace changes; a call is judged against the epoch before it and
         # recorded at the epoch after it (its own change is its effect: running it again
@@ -241,7 +242,7 @@ class SessionState:
             self.loop_code = v
             self.loop_pairs = frozenset(p.get("lp", ())) | {pair}
             self.loop_steps = tuple(p.get("ev", ()))
-        elif novel and pair not in self.loop_pairs and kind != TRANSIENT:
+        elif self.level and novel and pair not in self.loop_pairs and kind != TRANSIENT:
             self.level = CALM
             self.nudges = 0
             self.loop_code = ""
