@@ -40,6 +40,8 @@ from crs.guard._verdict import (
     LearnedFailure,
     Verdict,
     VerdictCode,
+    make_call,
+    make_verdict,
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -258,7 +260,7 @@ class Guard:
             if len(pending) > 4096:
                 pending.clear()
             pending[call_id] = (poll, mut, canon)
-        return Call(tool, sig, call_id, sid, step), lim
+        return make_call(tool, sig, call_id, sid, step), lim
 
     # ------------------------------------------------------------------ before
 
@@ -279,7 +281,7 @@ class Guard:
             if v is None:
                 sig = s.sigs.get(call.signature)
                 if sig is not None and sig.changes and sig.runs:
-                    return Verdict(
+                    return make_verdict(
                         _ALLOW,
                         VerdictCode.POLLING,
                         "the result of this call changes between runs (polling)",
@@ -287,7 +289,7 @@ class Guard:
                         (),
                         call,
                     )
-                return Verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             if v.action is _BLOCK or v.action is _STOP:
                 self._crs._commit_op(
                     "guard.refuse",
@@ -313,7 +315,7 @@ class Guard:
         evidence: tuple[int, ...],
     ) -> Verdict:
         if s.blocks + 1 >= self.policy.stop_after_blocks:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 code,
                 f"{reason}; {s.blocks + 1} refusals in a row: stop",
@@ -322,13 +324,13 @@ class Guard:
                 evidence,
                 call,
             )
-        return Verdict(_BLOCK, code, reason, message, evidence, call)
+        return make_verdict(_BLOCK, code, reason, message, evidence, call)
 
     def _decide(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         pol = self.policy
         # budgets: STOP
         if pol.max_calls is not None and s.calls >= pol.max_calls:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"session budget of {pol.max_calls} calls used up",
@@ -338,7 +340,7 @@ class Guard:
                 call,
             )
         if lim.max_calls is not None and s.tool_calls.get(call.tool, 0) >= lim.max_calls:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"budget of {lim.max_calls} calls of {call.tool} used up",
@@ -352,7 +354,7 @@ class Guard:
             and s.calls
             and (_now_ms() - s.started) / 1000.0 >= pol.max_wall_time_s
         ):
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"session wall-time budget of {pol.max_wall_time_s:g} s used up",
@@ -571,7 +573,7 @@ class Guard:
                     p["fx"] = list(ids)
             self._crs._commit_op("guard.step", p, bump_generation=False)
             if v is None:
-                return Verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             return v
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
@@ -721,7 +723,7 @@ class Guard:
         evidence: tuple[int, ...],
     ) -> Verdict:
         if s.level >= NUDGED and s.nudges + 1 > self.policy.stop_after_blocks:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 code,
                 f"{reason}; the loop went on after {s.nudges} nudges: stop",
@@ -729,7 +731,7 @@ class Guard:
                 evidence,
                 call,
             )
-        return Verdict(_NUDGE, code, reason, message, evidence, call)
+        return make_verdict(_NUDGE, code, reason, message, evidence, call)
 
     # ------------------------------------------------------------------ messages, turns
 
@@ -767,10 +769,10 @@ class Guard:
                 payload["v"] = 1
             self._crs._commit_op("guard.msg", payload, bump_generation=False)
             if found is None:
-                return Verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
             flags = s.msg_flags - 1  # apply_msg counted this one
             action = _NUDGE if flags <= 0 else _BLOCK if flags == 1 else _STOP
-            return Verdict(
+            return make_verdict(
                 action,
                 VerdictCode.MONOLOGUE,
                 found,
