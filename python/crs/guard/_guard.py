@@ -59,8 +59,11 @@ FP_CACHE_S = 1.0
 _DIGITS = re.compile(r"\d+")
 
 
+_time_ns = time.time_ns
+
+
 def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
+    return _time_ns() // 1_000_000
 
 
 def _short(text: str, limit: int = 240) -> str:
@@ -282,10 +285,12 @@ class Guard:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
                 (the message names the argument); nothing is recorded.
         """
-        self._check_open()
+        if self._closed:
+            self._check_open()
         call, lim = self._make_call(tool, args, call_id)
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             v = self._decide(s, call, lim)
             if v is None:
                 sig = s.sigs.get(call.signature)
@@ -506,8 +511,9 @@ class Guard:
             InvalidArgumentError: `call` is not a `Call` of this session, or `result` /
                 `error` cannot be digested; nothing is recorded.
         """
-        self._check_open()
-        if not isinstance(call, Call):
+        if self._closed:
+            self._check_open()
+        if type(call) is not Call and not isinstance(call, Call):
             raise InvalidArgumentError(
                 f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
             )
@@ -531,7 +537,7 @@ class Guard:
             kind = OK
             res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
-        ts = _now_ms()
+        ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
@@ -551,7 +557,8 @@ class Guard:
             if feat:
                 p["x"] = feat[:2000]
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             alias = ""
             if feat:
                 alias = self._near_duplicate(s, call, res, feat)
