@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import logging
 import os
 import re
 import threading
@@ -46,6 +47,7 @@ from crs.guard._verdict import (
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 _READONLY_SHELL = re.compile(
@@ -222,9 +224,22 @@ class Guard:
         cache = self._fp_cache
         if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
             return cache[2]
-        value = self._fingerprint()
+        try:
+            value = self._fingerprint()
+        except Exception as exc:  # a broken fingerprint must not break the agent's calls
+            _log.warning(
+                "fingerprint %r failed (%s): the workspace counts as changed",
+                self._fingerprint,
+                exc,
+            )
+            value = None
         if not isinstance(value, str) or not value:
-            raise InvalidArgumentError(f"fingerprint: must return a non-empty str, got {value!r}")
+            if value is not None:
+                _log.warning(
+                    "fingerprint %r returned %r, not a non-empty str", self._fingerprint, value
+                )
+            # An unknown workspace matches nothing: a failure learned in it is never refused.
+            return f"unknown:{os.urandom(8).hex()}"
         self._fp_cache = (key, now, value)
         return value
 
@@ -421,7 +436,7 @@ class Guard:
                     (),
                 )
             if s.level >= NUDGED and sig.epoch == s.epoch:
-                pair = f"{call.signature}:{sig.res}"
+                pair = f"{sig.cluster or call.signature}:{sig.res}"
                 if pair in s.loop_pairs or (
                     s.loop_code == VerdictCode.NO_PROGRESS and pair in s.pairs
                 ):
