@@ -370,6 +370,11 @@ def similar(a: str, b: str, threshold: float) -> bool:
     return len(sa & sb) >= threshold * len(sa | sb)
 
 
+def short_digest(text: str) -> str:
+    """8 hex digits of a digest of `text` (ids)."""
+    return _blake(text.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+
+
 def without(text: str, echo: Iterable[str]) -> str:
     """`text` with each of the `echo` strings replaced by a placeholder."""
     for e in echo:

@@ -496,6 +496,14 @@ class Guard:
             if lf["fingerprint"] != fp:
                 continue
             where = f"in session {lf['session_id']}"
+            # The model gets the error without the call's own argument values in it.
+            pending = self._pending.get(call.call_id)
+            echo: list[str] = []
+            for k, val in (pending[2] if pending else {}).items():
+                if type(val) is str:
+                    words = val.split()[1:] if k in self._commands else [val]
+                    echo += [w for w in words if len(w) >= 3]
+            told = _canon.without(lf["error"], echo).replace("\x00", "…")
             return self._refuse(
                 s,
                 call,
@@ -503,7 +511,7 @@ class Guard:
                 f"{call.tool} failed {where} (step {lf['step']}) in this same workspace: "
                 f"{_short(lf['error'], 200)} [learned failure {fid}]",
                 "This exact call already failed in this unchanged workspace, with: "
-                f"{_short(lf['error'], 200)}. Change something first (fix the cause, or "
+                f"{_short(told, 200)}. Change something first (fix the cause, or "
                 "change the arguments) instead of running it again.",
                 (lf["step"],) if lf["session_id"] == self.session_id else (),
             )
@@ -587,7 +595,7 @@ class Guard:
             if kind == HARD and lim.learn_failures:
                 fp = self._fp(s)
                 p["lf"] = {
-                    "id": f"{call.signature[:12]}-{fp[:8]}",
+                    "id": f"{call.signature[:12]}-{_canon.short_digest(fp)}",
                     "tool": call.tool,
                     "signature": call.signature,
                     "error": p["e"],
