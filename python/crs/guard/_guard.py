@@ -19,18 +19,20 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import logging
 import os
 import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, TypeVar, overload
 
 from crs import _core
 from crs._errors import InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
-from crs.guard._policy import GuardPolicy, Limits, limits_for
+from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
 from crs.guard._verdict import (
     Action,
@@ -45,6 +47,7 @@ from crs.guard._verdict import (
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 _READONLY_SHELL = re.compile(
@@ -58,8 +61,11 @@ FP_CACHE_S = 1.0
 _DIGITS = re.compile(r"\d+")
 
 
+_time_ns = time.time_ns
+
+
 def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
+    return _time_ns() // 1_000_000
 
 
 def _short(text: str, limit: int = 240) -> str:
@@ -154,7 +160,15 @@ class Guard:
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
-            fingerprint = ProjectFingerprint(project)
+            from crs._home import default_home
+            from crs._persistence._session_restore import compute_project_hash
+
+            data = Path(home).expanduser() if home is not None else default_home()
+            key = compute_project_hash(str(Path(project).resolve()))
+            # crs's own files never change the workspace's fingerprint
+            fingerprint = ProjectFingerprint(
+                project, exclude=(data, data / key, data / "index.json")
+            )
         crs = open_project(project, home, session_id=session)
         try:
             return cls(policy, session=session, fingerprint=fingerprint, _crs=crs, _durable=True)
@@ -210,9 +224,22 @@ class Guard:
         cache = self._fp_cache
         if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
             return cache[2]
-        value = self._fingerprint()
+        try:
+            value = self._fingerprint()
+        except Exception as exc:  # a broken fingerprint must not break the agent's calls
+            _log.warning(
+                "fingerprint %r failed (%s): the workspace counts as changed",
+                self._fingerprint,
+                exc,
+            )
+            value = None
         if not isinstance(value, str) or not value:
-            raise InvalidArgumentError(f"fingerprint: must return a non-empty str, got {value!r}")
+            if value is not None:
+                _log.warning(
+                    "fingerprint %r returned %r, not a non-empty str", self._fingerprint, value
+                )
+            # An unknown workspace matches nothing: a failure learned in it is never refused.
+            return f"unknown:{os.urandom(8).hex()}"
         self._fp_cache = (key, now, value)
         return value
 
@@ -273,10 +300,12 @@ class Guard:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
                 (the message names the argument); nothing is recorded.
         """
-        self._check_open()
+        if self._closed:
+            self._check_open()
         call, lim = self._make_call(tool, args, call_id)
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             v = self._decide(s, call, lim)
             if v is None:
                 sig = s.sigs.get(call.signature)
@@ -407,7 +436,7 @@ class Guard:
                     (),
                 )
             if s.level >= NUDGED and sig.epoch == s.epoch:
-                pair = f"{call.signature}:{sig.res}"
+                pair = f"{sig.cluster or call.signature}:{sig.res}"
                 if pair in s.loop_pairs or (
                     s.loop_code == VerdictCode.NO_PROGRESS and pair in s.pairs
                 ):
@@ -497,8 +526,9 @@ class Guard:
             InvalidArgumentError: `call` is not a `Call` of this session, or `result` /
                 `error` cannot be digested; nothing is recorded.
         """
-        self._check_open()
-        if not isinstance(call, Call):
+        if self._closed:
+            self._check_open()
+        if type(call) is not Call and not isinstance(call, Call):
             raise InvalidArgumentError(
                 f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
             )
@@ -522,7 +552,7 @@ class Guard:
             kind = OK
             res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
-        ts = _now_ms()
+        ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
@@ -542,7 +572,8 @@ class Guard:
             if feat:
                 p["x"] = feat[:2000]
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             alias = ""
             if feat:
                 alias = self._near_duplicate(s, call, res, feat)
@@ -666,7 +697,8 @@ class Guard:
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
         # 3. the same pair again and again, however far apart (not for polling)
-        if stale and not polling and seen is not None and seen[0] + 1 >= pol.repeat_in_session:
+        need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
+        if stale and not polling and seen is not None and seen[0] + 1 >= need:
             return self._nudge(
                 s,
                 call,
@@ -679,8 +711,13 @@ class Guard:
                 (seen[2], n),
             )
         # 4. nothing new for a while
-        if stale and s.stale + 1 >= pol.no_progress_window:
-            ev = (*(t[0] for t in list(tail)[-(pol.no_progress_window - 1) :]), n)
+        window = pol.no_progress_window
+        if (
+            stale
+            and s.stale + 1 >= window
+            and len({t[2] for t in list(tail)[-(window - 1) :]} | {call.signature}) > 1
+        ):  # (one call repeating is the rules above, with its own thresholds)
+            ev = (*(t[0] for t in list(tail)[-(window - 1) :]), n)
             return self._nudge(
                 s,
                 call,
@@ -916,6 +953,10 @@ class Guard:
 
     # ------------------------------------------------------------------ plain Python tools
 
+    @overload
+    def tool(self, fn: _F, *, name: str | None = None) -> _F: ...
+    @overload
+    def tool(self, fn: None = None, *, name: str | None = None) -> Callable[[_F], _F]: ...
     def tool(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
         """Decorator: guard a plain Python function (sync or async) as a tool.
 
