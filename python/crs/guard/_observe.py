@@ -23,6 +23,9 @@ from crs._errors import InvalidArgumentError
 from crs.guard._verdict import Action, Call, LearnedFailure, Verdict
 
 logger = logging.getLogger("crs.guard")
+# A library leaves output to the application: without a configured handler, nothing is printed
+# (no "last resort" lines on stderr); with one, every non-ALLOW verdict arrives there.
+logger.addHandler(logging.NullHandler())
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _LEVELS = {Action.NUDGE: logging.INFO, Action.BLOCK: logging.WARNING, Action.STOP: logging.WARNING}

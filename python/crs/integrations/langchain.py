@@ -200,9 +200,12 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             v.action,
             v.code,
             v.call.tool if v.call else "message",
-            extra={"code": str(v.code), "tool": v.call.tool if v.call else None,
-                   "session": v.call.session_id if v.call else None,
-                   "step": v.call.step if v.call else None},
+            extra={
+                "code": str(v.code),
+                "tool": v.call.tool if v.call else None,
+                "session": v.call.session_id if v.call else None,
+                "step": v.call.step if v.call else None,
+            },
         )
         if v.action is Action.STOP:
             raise GuardStoppedError(v)
@@ -230,26 +233,36 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
                 self._raise(worst)
             refused_ids = {tc["id"] for tc, _ in refused}
             messages: list[ToolMessage | AIMessage] = [
-                ToolMessage(content=v.message, tool_call_id=tc["id"], name=tc["name"],
-                            status="error")
+                ToolMessage(
+                    content=v.message, tool_call_id=tc["id"], name=tc["name"], status="error"
+                )
                 for tc, v in refused
             ]
             messages.extend(
-                ToolMessage(content=_NOT_RUN, tool_call_id=tc["id"], name=tc["name"],
-                            status="error")
+                ToolMessage(
+                    content=_NOT_RUN, tool_call_id=tc["id"], name=tc["name"], status="error"
+                )
                 for tc in calls
                 if tc["id"] not in refused_ids
             )
             messages.append(_final_message(worst))
-            log.warning("langchain: ending the run on %s (%s)", worst.action, worst.code,
-                        extra={"code": str(worst.code), "session": guard.session_id,
-                               "tool": worst.call.tool if worst.call else None,
-                               "step": worst.call.step if worst.call else None})
+            log.warning(
+                "langchain: ending the run on %s (%s)",
+                worst.action,
+                worst.code,
+                extra={
+                    "code": str(worst.code),
+                    "session": guard.session_id,
+                    "tool": worst.call.tool if worst.call else None,
+                    "step": worst.call.step if worst.call else None,
+                },
+            )
             return {"jump_to": "end", "messages": messages}
         return {
             "messages": [
-                ToolMessage(content=v.message, tool_call_id=tc["id"], name=tc["name"],
-                            status="error")
+                ToolMessage(
+                    content=v.message, tool_call_id=tc["id"], name=tc["name"], status="error"
+                )
                 for tc, v in refused
             ]
         }
@@ -308,10 +321,17 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             v = self._stopped.pop(guard.session_id, None)
         if v is None:
             return None
-        log.warning("langchain: ending the run on %s (%s)", v.action, v.code,
-                    extra={"code": str(v.code), "session": guard.session_id,
-                           "tool": v.call.tool if v.call else None,
-                           "step": v.call.step if v.call else None})
+        log.warning(
+            "langchain: ending the run on %s (%s)",
+            v.action,
+            v.code,
+            extra={
+                "code": str(v.code),
+                "session": guard.session_id,
+                "tool": v.call.tool if v.call else None,
+                "step": v.call.step if v.call else None,
+            },
+        )
         return {"jump_to": "end", "messages": [_final_message(v)]}
 
     @hook_config(can_jump_to=["end"])
@@ -325,8 +345,9 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     def _refused_message(self, tc: ToolCall, v: Verdict) -> ToolMessage:
         if self._exits(v) and self.exit_behavior == "error":
             self._raise(v)
-        return ToolMessage(content=v.message, tool_call_id=tc["id"], name=tc["name"],
-                           status="error")
+        return ToolMessage(
+            content=v.message, tool_call_id=tc["id"], name=tc["name"], status="error"
+        )
 
     def _finish(
         self, guard: Guard, before: Verdict, result: ToolMessage | Command[Any], after: Verdict

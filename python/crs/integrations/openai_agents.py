@@ -191,9 +191,7 @@ class GuardToolGuardrails:
             return ToolGuardrailFunctionOutput.allow(output_info=_info(after))
         if entry is None:  # the input guardrail did not run (e.g. resumed after approval)
             before = None
-            call = guard.call_for(
-                self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id
-            )
+            call = guard.call_for(self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id)
         else:
             before = entry[1]
             assert before.call is not None
@@ -310,23 +308,37 @@ def guard_agent(
 
     Adds the guard's tool input and output guardrails to each `FunctionTool` and wraps its
     failure function so a tool's exception is recorded as a failure (the model still gets the
-    tool's usual error message; a tool configured to raise still raises). Calling it again is
-    a no-op for tools it already guards. Hosted and MCP tools are left alone.
+    tool's usual error message; a tool configured to raise still raises). Calling it again
+    with the same guard is a no-op; with another guard, that guard replaces the first. Hosted
+    and MCP tools are left alone.
     """
     if not isinstance(agent, Agent):
         raise InvalidArgumentError(f"agent: must be an agents.Agent, got {agent!r}")
     rails = GuardToolGuardrails(guard, session=session)
     for tool in agent.tools:
-        if not isinstance(tool, FunctionTool) or getattr(tool, _MARK, None) is not None:
+        if not isinstance(tool, FunctionTool):
             continue
+        mark: tuple[GuardToolGuardrails, Any] | None = getattr(tool, _MARK, None)
+        if mark is not None:
+            old, previous = mark
+            if old.guard is guard and old.sessions.resolve is session:
+                continue  # already guarded so
+            # Guarded by another guard (e.g. an earlier, closed one): replace it.
+            tool.tool_input_guardrails = [
+                g for g in tool.tool_input_guardrails or [] if g is not old.input
+            ]
+            tool.tool_output_guardrails = [
+                g for g in tool.tool_output_guardrails or [] if g is not old.output
+            ]
+        else:
+            previous = resolve_function_tool_failure_error_function(tool)
         tool.tool_input_guardrails = [*(tool.tool_input_guardrails or []), rails.input]
         tool.tool_output_guardrails = [*(tool.tool_output_guardrails or []), rails.output]
-        previous = resolve_function_tool_failure_error_function(tool)
         set_function_tool_failure_error_function(
             tool,
             rails.failure_error_function(previous)
             if previous is not None
             else rails._raising_failure_function(),
         )
-        setattr(tool, _MARK, rails)
+        setattr(tool, _MARK, (rails, previous))
     return agent

@@ -85,9 +85,7 @@ class GuardTracer:
         elif event.verdict.action is not Action.ALLOW:
             span = trace.get_current_span()
             if span.is_recording():
-                span.add_event(
-                    "crs.guard.message", _verdict_attributes(event.verdict, "crs.guard")
-                )
+                span.add_event("crs.guard.message", _verdict_attributes(event.verdict, "crs.guard"))
 
     def _start(self, event: GuardEvent) -> Span:
         tool = event.tool or "unknown"
