@@ -15,7 +15,7 @@ Metrics (names under `namespace`, default `crs`):
 
 - `crs_guard_verdicts_total{kind, action, code}`: every decision (counter).
 - `crs_guard_check_seconds{kind}`: how long the guard took to decide (histogram).
-- `crs_guard_learned_failures_total`: failures learned (counter); with `track(guard)`,
+- `crs_guard_failures_learned_total`: failures learned (counter); with `track(guard)`,
   `crs_guard_learned_failures{session}` is what each tracked guard remembers now (gauge).
 - `crs_guard_journal_bytes{session}`: live journal bytes of each tracked durable guard (gauge,
   read at scrape time).
@@ -160,8 +160,8 @@ class GuardMetrics:
             registry=reg,
         )
         self.learned_failures = Counter(
-            "guard_learned_failures",
-            "Failures the guard learned",
+            "guard_failures_learned",
+            "Failures the guard learned (each refused on an identical retry)",
             namespace=namespace,
             registry=reg,
         )
