@@ -13,7 +13,7 @@ import pytest
 from _lc_fakes import Workspace, agent, call, calls, tool_messages
 from langchain_core.messages import AIMessage
 
-from crs import CRSError, Guard, GuardStoppedError
+from crs import Action, Call, CRSError, Guard, GuardStoppedError, Verdict, VerdictCode
 from crs.integrations.langchain import GuardMiddleware
 
 THREAD = {"configurable": {"thread_id": "t-1"}}
@@ -209,3 +209,65 @@ def test_bad_arguments_raise_typed_errors() -> None:
         GuardMiddleware(Guard(), exit_behavior="stop")  # type: ignore[arg-type]
     with pytest.raises(CRSError, match="exit_on"):
         GuardMiddleware(Guard(), exit_on="nudge")  # type: ignore[arg-type]
+
+
+def test_the_middleware_adds_one_graph_node() -> None:
+    for behavior in ("continue", "error", "end"):
+        mw = GuardMiddleware(Guard(), exit_behavior=behavior)  # type: ignore[arg-type]
+        nodes = set(agent([], Workspace(), mw).get_graph().nodes)
+        assert {n for n in nodes if n.startswith("GuardMiddleware")} == {
+            "GuardMiddleware.after_model"
+        }
+
+
+class StopOnResult(Guard):
+    """A guard whose second recorded result says STOP (as after an ignored nudge)."""
+
+    def after_call(self, call: Call, result: Any = None, error: Any = None) -> Verdict:
+        v = super().after_call(call, result=result, error=error)
+        if call.step < 2:
+            return v
+        return Verdict(
+            Action.STOP,
+            VerdictCode.NO_PROGRESS,
+            "no progress: stop",
+            "Stop here and report to the user.",
+            (call.step,),
+            call,
+        )
+
+
+READS = [call("read_file", path=f"f{i}.py") for i in range(4)]
+
+
+def test_a_stop_after_a_result_ends_the_run_at_the_next_model_turn() -> None:
+    ws = Workspace()
+    messages = run(
+        READS, ws, GuardMiddleware(StopOnResult(), exit_behavior="end"), thread("default")
+    )
+    assert ws.runs["read_file"] == 2  # the third turn's call did not run
+    tms = tool_messages(messages)
+    assert "[crs] Stop here and report to the user." in str(tms[1].content)
+    assert (tms[2].status, tms[2].content) == ("error", "Not run: the guard ended the run.")
+    assert messages[-1].content == "Stopped by crs (no_progress): no progress: stop"
+    assert len([m for m in messages if isinstance(m, AIMessage)]) == 4  # 3 model turns + stop
+
+
+def test_after_a_stop_a_text_answer_ends_the_run_by_itself() -> None:
+    ws = Workspace()
+    turns = [*READS[:2], "I was stopped; here is what I found."]
+    messages = run(
+        turns, ws, GuardMiddleware(StopOnResult(), exit_behavior="end"), thread("default")
+    )
+    assert ws.runs["read_file"] == 2
+    assert messages[-1].content == "I was stopped; here is what I found."
+
+
+def test_a_stop_after_a_result_raises_or_continues() -> None:
+    ws = Workspace()
+    with pytest.raises(GuardStoppedError):
+        run(READS, ws, GuardMiddleware(StopOnResult(), exit_behavior="error"), thread("default"))
+    assert ws.runs["read_file"] == 2
+    messages = run(READS, ws, GuardMiddleware(StopOnResult()), thread("default"))
+    assert ws.runs["read_file"] == 6  # continue: the notes reach the model, the run goes on
+    assert messages[-1].content == "done"
