@@ -23,10 +23,12 @@ from typing import Any
 
 import pytest
 from langchain.agents import create_agent
+from langchain.agents.middleware.types import AgentMiddleware, AgentState
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import tool
+from langgraph.runtime import Runtime
 
 from crs import Guard
 from crs.integrations.langchain import GuardMiddleware
@@ -52,6 +54,13 @@ class CallingModel(GenericFakeChatModel):
                 ],
             )
         return ChatResult(generations=[ChatGeneration(message=msg)])
+
+
+class NoopNode(AgentMiddleware[AgentState[Any], Any, Any]):
+    """The price of one middleware graph node, for comparison."""
+
+    def after_model(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
+        return None
 
 
 @tool
@@ -94,33 +103,44 @@ def test_bench_langchain_guarded_durable_run(
         benchmark(build(_calls(pytestconfig), [GuardMiddleware(guard)]))
 
 
-def main(calls: int = 20, rounds: int = 40) -> None:
+def main(calls: int = 20, rounds: int = 60) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         durable = Guard.open(Path(tmp) / "repo", "bench", home=Path(tmp) / "home")
         runs = {
             "bare": build(calls, []),
+            "a no-op after_model middleware (the graph node alone)": build(calls, [NoopNode()]),
             "guarded, in memory": build(calls, [GuardMiddleware(Guard())]),
             'guarded, in memory, exit_behavior="end"': build(
                 calls, [GuardMiddleware(Guard(), exit_behavior="end")]
             ),
             "guarded, durable (fsync per call)": build(calls, [GuardMiddleware(durable)]),
         }
-        times: dict[str, list[float]] = {k: [] for k in runs}
+        wall: dict[str, list[float]] = {k: [] for k in runs}
+        cpu: dict[str, list[float]] = {k: [] for k in runs}
         for fn in runs.values():
             fn()  # warm up
         for _ in range(rounds):  # interleaved, so load changes hit every variant alike
             for name, fn in runs.items():
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 fn()
-                times[name].append(time.perf_counter() - t0)
+                wall[name].append(time.perf_counter() - t0)
+                cpu[name].append(time.process_time() - c0)
         durable.close()
-    bare = statistics.median(times["bare"]) / calls
-    print(f"{calls} tool calls per run, {rounds} rounds; median per call (µs):")
-    print("| variant | per call | overhead over bare |")
-    print("| --- | --- | --- |")
-    for name, ts in times.items():
-        per = statistics.median(ts) / calls
-        print(f"| {name} | {per * 1e6:,.0f} | {(per - bare) * 1e6:+,.0f} ({per / bare:.2f}x) |")
+    print(f"{calls} tool calls per run, {rounds} rounds, interleaved; per tool call, µs:")
+    print("| variant | wall, median | overhead, wall | CPU, median | overhead, CPU |")
+    print("| --- | --- | --- | --- | --- |")
+
+    def over(xs: dict[str, list[float]], name: str) -> str:
+        # The median of round-by-round differences: load drifts hit both sides of a pair.
+        d = statistics.median((t - b) / calls for t, b in zip(xs[name], xs["bare"], strict=True))
+        base = statistics.median(xs["bare"]) / calls
+        return f"{d * 1e6:+,.0f} ({(base + d) / base:.2f}x)"
+
+    for name in runs:
+        w, c = statistics.median(wall[name]) / calls, statistics.median(cpu[name]) / calls
+        print(
+            f"| {name} | {w * 1e6:,.0f} | {over(wall, name)} | {c * 1e6:,.0f} | {over(cpu, name)} |"
+        )
     g = Guard()
     t: list[float] = []
     for i in range(2000):
