@@ -217,18 +217,20 @@ class GuardToolGuardrails:
     def failure_error_function(
         self, fallback: Callable[[RunContextWrapper[Any], Exception], Any] | None = None
     ) -> Callable[[RunContextWrapper[Any], Exception], Any]:
-        """A `failure_error_function` that records the tool's exception with the guard, then
-        answers the model as `fallback` does (the SDK's default message if None); with
-        `fallback=False`-like semantics kept by `guard_agent` for tools that raise."""
+        """A `failure_error_function` that records the tool's exception with the guard (a
+        failure it may learn), then answers the model as `fallback` does (the SDK's default
+        message if None), with the guard's note appended on a NUDGE or STOP."""
         from agents import default_tool_error_function
 
         message_for = fallback or default_tool_error_function
 
         async def crs_failure_error_function(ctx: RunContextWrapper[Any], error: Exception) -> str:
-            await self._record_failure(ctx, error)
+            after = await self._record_failure(ctx, error)
             text = message_for(ctx, error)
             if hasattr(text, "__await__"):
                 text = await text
+            if after is not None and after.action is not Action.ALLOW and after.message:
+                return f"{text}\n\n[crs] {after.message}"
             return str(text)
 
         return crs_failure_error_function
@@ -242,9 +244,11 @@ class GuardToolGuardrails:
 
         return crs_failure_reraise
 
-    async def _record_failure(self, ctx: RunContextWrapper[Any], error: Exception) -> None:
+    async def _record_failure(
+        self, ctx: RunContextWrapper[Any], error: Exception
+    ) -> Verdict | None:
         if not isinstance(ctx, ToolContext):
-            return
+            return None
         guard = self.sessions.for_context(ctx)
         key = (guard.session_id, ctx.tool_call_id)
         entry = self._take(key)
@@ -255,6 +259,7 @@ class GuardToolGuardrails:
             call = guard.call_for(self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id)
         after = await guard.aafter_call(call, error=error)
         self._put(key, ("failed", after))
+        return after
 
 
 class GuardRunHooks(RunHooks[Any]):
