@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from crs import _core
 from crs._errors import InvalidArgumentError
-from crs._sanitizer import SecretSanitizer
+from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, observed
 from crs.guard._policy import GuardPolicy, Limits, limits_for
@@ -156,7 +156,7 @@ class Guard:
             raise InvalidArgumentError(f"project: must be a path, got {project!r}")
         if not isinstance(session, str) or not session:
             raise InvalidArgumentError(f"session: must be a non-empty str, got {session!r}")
-        from crs._crs_persist import open_project
+        from crs._project import open_project
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
