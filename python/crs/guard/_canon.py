@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
@@ -69,6 +70,38 @@ def _norm_command(text: str) -> str:
         return shlex.join(shlex.split(text))
     except ValueError:  # unbalanced quotes: whitespace still should not matter
         return " ".join(text.split())
+
+
+PATH_KEYS = frozenset(
+    {
+        "path",
+        "file",
+        "file_path",
+        "filepath",
+        "filename",
+        "dir",
+        "directory",
+        "cwd",
+        "folder",
+        "absolute_path",
+        "notebook_path",
+        "target_file",
+        "workdir",
+        "working_directory",
+        "root",
+        "filePath",
+        "dirPath",
+        "absolutePath",
+    }
+)
+"""Argument fields holding a file system path: spellings of one path agree (`src`, `src/`,
+`./src`, `src/.`)."""
+
+
+def _norm_path(p: str) -> str:
+    if p and "://" not in p and (p.endswith(("/", "/.")) or "./" in p or "//" in p or p == "."):
+        p = posixpath.normpath(p)
+    return p
 
 
 def _norm(value: Any, path: str, depth: int) -> Any:
@@ -194,6 +227,8 @@ def canonical_args(
                 if not cmd:
                     cmd = v
                 out[k] = v
+            elif k in PATH_KEYS:
+                out[k] = _norm_path(v.strip())
             else:
                 out[k] = v.strip()
         else:

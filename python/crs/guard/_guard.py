@@ -24,14 +24,15 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, TypeVar, overload
 
 from crs import _core
 from crs._errors import InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, observed
-from crs.guard._policy import GuardPolicy, Limits, limits_for
+from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
 from crs.guard._verdict import (
     Action,
@@ -160,7 +161,15 @@ class Guard:
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
-            fingerprint = ProjectFingerprint(project)
+            from crs._home import default_home
+            from crs._persistence._session_restore import compute_project_hash
+
+            data = Path(home).expanduser() if home is not None else default_home()
+            key = compute_project_hash(str(Path(project).resolve()))
+            # crs's own files never change the workspace's fingerprint
+            fingerprint = ProjectFingerprint(
+                project, exclude=(data, data / key, data / "index.json")
+            )
         crs = open_project(project, home, session_id=session)
         try:
             return cls(
@@ -691,7 +700,8 @@ class Guard:
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
         # 3. the same pair again and again, however far apart (not for polling)
-        if stale and not polling and seen is not None and seen[0] + 1 >= pol.repeat_in_session:
+        need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
+        if stale and not polling and seen is not None and seen[0] + 1 >= need:
             return self._nudge(
                 s,
                 call,
@@ -704,8 +714,13 @@ class Guard:
                 (seen[2], n),
             )
         # 4. nothing new for a while
-        if stale and s.stale + 1 >= pol.no_progress_window:
-            ev = (*(t[0] for t in list(tail)[-(pol.no_progress_window - 1) :]), n)
+        window = pol.no_progress_window
+        if (
+            stale
+            and s.stale + 1 >= window
+            and len({t[2] for t in list(tail)[-(window - 1) :]} | {call.signature}) > 1
+        ):  # (one call repeating is the rules above, with its own thresholds)
+            ev = (*(t[0] for t in list(tail)[-(window - 1) :]), n)
             return self._nudge(
                 s,
                 call,
@@ -942,6 +957,10 @@ class Guard:
 
     # ------------------------------------------------------------------ plain Python tools
 
+    @overload
+    def tool(self, fn: _F, *, name: str | None = None) -> _F: ...
+    @overload
+    def tool(self, fn: None = None, *, name: str | None = None) -> Callable[[_F], _F]: ...
     def tool(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
         """Decorator: guard a plain Python function (sync or async) as a tool.
 
