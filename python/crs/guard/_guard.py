@@ -25,7 +25,7 @@ import re
 import reprlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -33,6 +33,7 @@ from crs import _core
 from crs._errors import InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
+from crs.guard._observe import GuardEventKind, GuardObserver, Observers, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
 from crs.guard._verdict import (
@@ -98,9 +99,11 @@ class Guard:
         *,
         session: str = "default",
         fingerprint: Callable[[], str] | None = None,
+        observers: Iterable[GuardObserver] = (),
         _crs: Any = None,
         _owns: bool = True,
         _durable: bool = False,
+        _observers: Observers | None = None,
     ) -> None:
         if policy is None:
             policy = GuardPolicy()
@@ -138,6 +141,8 @@ class Guard:
         self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._last_msg = ""
+        # Shared by every session of the engine (with_session); see crs.guard._observe.
+        self._observers = _observers if _observers is not None else Observers(observers)
 
     # ------------------------------------------------------------------ construction
 
@@ -150,6 +155,7 @@ class Guard:
         policy: GuardPolicy | None = None,
         *,
         fingerprint: Callable[[], str] | None = None,
+        observers: Iterable[GuardObserver] = (),
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
 
@@ -176,7 +182,14 @@ class Guard:
             )
         crs = open_project(project, home, session_id=session)
         try:
-            return cls(policy, session=session, fingerprint=fingerprint, _crs=crs, _durable=True)
+            return cls(
+                policy,
+                session=session,
+                fingerprint=fingerprint,
+                observers=observers,
+                _crs=crs,
+                _durable=True,
+            )
         except BaseException:
             crs.close()
             raise
@@ -190,7 +203,17 @@ class Guard:
             _crs=self._crs,
             _owns=False,
             _durable=self._durable,
+            _observers=self._observers,
         )
+
+    def add_observer(self, observer: GuardObserver) -> None:
+        """Call `observer(event)` on every decision of this engine's guards (all sessions);
+        see `crs.guard.GuardEvent`. Adding the same observer twice adds it once."""
+        self._observers.add(observer)
+
+    def remove_observer(self, observer: GuardObserver) -> bool:
+        """Stop calling `observer`; False if it was not registered."""
+        return self._observers.remove(observer)
 
     @property
     def crs(self) -> Any:
@@ -296,6 +319,7 @@ class Guard:
 
     # ------------------------------------------------------------------ before
 
+    @observed(GuardEventKind.BEFORE_CALL)
     def before_call(
         self, tool: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
     ) -> Verdict:
@@ -526,6 +550,7 @@ class Guard:
 
     # ------------------------------------------------------------------ after
 
+    @observed(GuardEventKind.AFTER_CALL)
     def after_call(
         self,
         call: Call,
@@ -809,6 +834,7 @@ class Guard:
 
     # ------------------------------------------------------------------ messages, turns
 
+    @observed(GuardEventKind.MESSAGE)
     def on_message(self, text: str) -> Verdict:
         """An agent turn with no tool call (monologue check); journaled."""
         self._check_open()
