@@ -12,6 +12,7 @@ from typing import Any
 import mcp_types as mt
 import pytest
 from fastmcp import Client, FastMCP
+from fastmcp.client.client import CallToolResult
 from mcp_scenarios import BROKEN_BUILD, FIXED_BUILD, LOOP_CALL, BuildError, Workspace
 
 from crs import CRSClosedError, InvalidArgumentError
@@ -40,11 +41,11 @@ def user_server(guard: Guard, ws: Workspace, **kw: Any) -> FastMCP:
     return server
 
 
-def texts(result: mt.CallToolResult) -> list[str]:
+def texts(result: CallToolResult) -> list[str]:
     return [b.text for b in result.content if isinstance(b, mt.TextContent)]
 
 
-def verdict(result: mt.CallToolResult) -> dict[str, Any] | None:
+def verdict(result: CallToolResult) -> dict[str, Any] | None:
     meta = result.meta or {}
     v = meta.get(VERDICT_META_KEY)
     assert v is None or isinstance(v, dict)
@@ -58,7 +59,7 @@ def dirs(tmp_path: Path) -> tuple[Path, Path]:
     return project, home
 
 
-async def call(client: Client[Any], tool: str, args: dict[str, Any]) -> mt.CallToolResult:
+async def call(client: Client[Any], tool: str, args: dict[str, Any]) -> CallToolResult:
     return await client.call_tool(tool, args, raise_on_error=False)
 
 

@@ -173,3 +173,28 @@ def test_streamable_http_server_process(tmp_path: Path) -> None:
     with HttpServer(project, home, log) as server:
         asyncio.run(second(server.url))
     assert server.proc.returncode == 0, log.read_text()
+
+
+def test_cli_bad_argument_is_a_message_naming_it(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, *crs_mcp_args(tmp_path, tmp_path / "home", "--port", "0")],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.returncode == 2
+    assert out.stderr.startswith("crs mcp: port:"), out.stderr
+    assert out.stdout == ""
+
+
+def test_import_crs_and_its_cli_load_no_mcp_framework() -> None:
+    code = (
+        "import sys, crs, crs._cli; crs._cli.build_parser(); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "{'fastmcp', 'mcp', 'mcp_types', 'uvicorn', 'starlette'} or m == 'crs.integrations.mcp'))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT, check=True
+    )
+    assert out.stdout.strip() == "[]"

@@ -17,14 +17,20 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    mcp.run(
-        args.project,
-        home=args.home,
-        session=args.session,
-        transport=args.transport,
-        host=args.host,
-        port=args.port,
-    )
+    from crs import CRSError
+
+    try:
+        mcp.run(
+            args.project,
+            home=args.home,
+            session=args.session,
+            transport=args.transport,
+            host=args.host,
+            port=args.port,
+        )
+    except CRSError as exc:  # bad arguments, a project another process holds, ...
+        print(f"crs mcp: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
