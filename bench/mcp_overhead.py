@@ -7,7 +7,9 @@ Per round, interleaved (so drift hits every variant alike), one call each of:
 - `guarded (durable)`: behind `GuardMiddleware(Guard.open(project, ...))` (journal fsync per call);
 - `crs mcp pair (durable)`: what a client of `crs mcp` pays instead: `check_call` then
   `record_result` on the guard server, on a durable guard;
-- `guard only (durable)`: `before_call` + `after_call` on the durable guard, no MCP.
+- `guard only (durable)`: `before_call` + `after_call` on a durable guard, no MCP;
+- `guard only, async (durable)`: `abefore_call` + `aafter_call` (each in a worker thread, as
+  the middleware calls them).
 
 Every call has new arguments (`src/f<i>.py`), so the guard never refuses one. Medians in µs;
 the overhead of a variant is its median minus the bare median.
@@ -70,12 +72,18 @@ async def measure(rounds: int, root: Path) -> dict[str, float]:
                     assert v.call is not None
                     plain.after_call(v.call, result=CONTENT)
 
+                async def guard_only_async(i: int) -> None:
+                    v = await plain.abefore_call("read_file", {"path": f"src/a{i}.py"})
+                    assert v.call is not None
+                    await plain.aafter_call(v.call, result=CONTENT)
+
                 variants: list[tuple[str, Any]] = [
                     ("bare", lambda i: bare.call_tool("read_file", {"path": f"src/f{i}.py"})),
                     ("guarded (memory)", lambda i: gmem.call_tool("read_file", {"path": f"m{i}"})),
                     ("guarded (durable)", lambda i: gdur.call_tool("read_file", {"path": f"d{i}"})),
                     ("crs mcp pair (durable)", one_pair),
                     ("guard only (durable)", guard_only),
+                    ("guard only, async (durable)", guard_only_async),
                 ]
                 for i in range(-min(50, rounds), rounds):  # negative: warm-up, not kept
                     for name, fn in variants:

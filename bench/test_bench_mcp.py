@@ -17,6 +17,7 @@ def test_mcp_overhead_smoke(tmp_path: Path) -> None:
         "guarded (durable)",
         "crs mcp pair (durable)",
         "guard only (durable)",
+        "guard only, async (durable)",
     }
     assert all(m > 0 for m in medians.values())
     assert "| bare |" in report(medians)

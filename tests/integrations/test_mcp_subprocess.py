@@ -60,9 +60,12 @@ async def server_pid(client: Client[Any]) -> int:
 def wait_gone(pid: int, timeout: float = TIMEOUT) -> None:
     """Wait until a server process has exited (and so released the project's journal)."""
     deadline = time.monotonic() + timeout
-    while Path(f"/proc/{pid}").exists():
-        stat = Path(f"/proc/{pid}/stat").read_text() if Path(f"/proc/{pid}").exists() else ""
-        if stat.split(") ")[-1].startswith("Z"):
+    while True:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except FileNotFoundError:
+            return  # exited and reaped
+        if stat.rsplit(") ", 1)[-1].startswith("Z"):
             return  # exited, not yet reaped
         assert time.monotonic() < deadline, f"server {pid} still running"
         time.sleep(0.05)

@@ -14,8 +14,10 @@ Two halves, one guard (`crs.guard.Guard`, durable through the project's journal)
 Why fastmcp (4.x) rather than the official `mcp` SDK's own server classes (both were read, as
 installed: `mcp` 2.3.0 `mcp.server.mcpserver` / `lowlevel`, `fastmcp` 4.1.6):
 
-- The middleware has to be fastmcp's (`fastmcp.server.middleware.Middleware`; the SDK's
-  `ServerMiddleware` is a different, lower-level protocol that a fastmcp user cannot install), so
+- The middleware has to be fastmcp's (`fastmcp.server.middleware.Middleware`, what a fastmcp
+  server takes in `FastMCP(middleware=[...])`, with `on_call_tool` seeing the tool's name,
+  arguments and `ToolResult`; the SDK's `ServerMiddleware` wraps raw JSON-RPC requests below
+  fastmcp's dispatch, before validation, and fastmcp offers no public way to add one), so
   `crs-agent[mcp]` needs fastmcp anyway. fastmcp depends on `mcp` itself: building the server on
   fastmcp adds no second framework, and one session-resolution path serves both halves.
 - fastmcp brings what the server needs without glue: `run_stdio_async` / `run_http_async`
@@ -169,7 +171,7 @@ crs guards your tool calls against loops and known failures. Before you run a to
 check_call with its name and arguments. If the answer's "allowed" is false, do not run the tool:
 do what its "message" says instead. If it is true, run the tool, then call record_result with the
 answer's call.call_id and the tool's result (or its error). A "message" on an allowed answer is
-advice: read it before going on."""
+advice: read it before going on. Agents sharing this server pass each its own session_id."""
 
 
 def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
