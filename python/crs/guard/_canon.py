@@ -26,8 +26,17 @@ MAX_DEPTH = 64
 _dumps = json.JSONEncoder(
     sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
 ).encode
-_sha = hashlib.sha256
+_blake = hashlib.blake2b
 _WS = re.compile(r"\s+")
+# Parts of a result that change from run to run without meaning anything changed: clock
+# times, timestamps, durations, memory addresses. They do not make a new result.
+_VOLATILE = re.compile(
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?"
+    r"|\b\d{1,2}:\d\d:\d\d(\.\d+)?\b"
+    r"|\b\d+(\.\d+)?\s?(ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
+    r"|0x[0-9a-fA-F]{6,}"
+)
+_HAS_DIGIT = re.compile(r"\d").search
 
 _TRANSIENT = re.compile(
     r"(?i)(time[d ]?\s?out|timeout|deadline exceeded|rate.?limit|too many requests|\b429\b|"
@@ -118,7 +127,10 @@ def _find_surrogate(value: Any, path: str) -> str:
 
 
 def _encode(doc: Any, name: str) -> bytes:
-    text = _dumps(doc)
+    return _encode_text(_dumps(doc), doc, name)
+
+
+def _encode_text(text: str, doc: Any, name: str) -> bytes:
     if len(text) > MAX_VALUE_CHARS:
         raise InvalidArgumentError(
             f"{name}: {len(text)} characters as JSON, more than the guard takes ({MAX_VALUE_CHARS})"
@@ -133,66 +145,116 @@ def _encode(doc: Any, name: str) -> bytes:
         ) from None
 
 
+def _surrogate(path: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{path}: contains a lone surrogate (not valid UTF-8); decode text with errors='replace'"
+    )
+
+
 def canonical_args(
     args: Mapping[str, Any] | None,
     drop: frozenset[str],
     commands: frozenset[str],
-) -> dict[str, Any]:
-    """The canonical form of a call's arguments (see the module docstring)."""
+) -> tuple[dict[str, Any], bool, str]:
+    """The canonical form of a call's arguments (see the module docstring).
+
+    Returns:
+        (canonical dict, flat, first shell command or ""): `flat` when every value is a
+        str, int, bool or None (the fast signature path).
+    """
     if args is None:
-        return {}
+        return {}, True, ""
     if not isinstance(args, Mapping):
         raise InvalidArgumentError(
             f"args: must be a mapping of argument names to JSON data, got {type(args).__name__}"
         )
     out: dict[str, Any] = {}
+    flat = True
+    cmd = ""
     for k, v in args.items():
         if type(k) is not str:
-            raise InvalidArgumentError(f"args: keys must be str, got {type(k).__name__}")
+            if not isinstance(k, str):
+                raise InvalidArgumentError(f"args: keys must be str, got {type(k).__name__}")
+            k = str(k)
         if k in drop:
             continue
+        if not k.isascii():
+            try:
+                k.encode()
+            except UnicodeEncodeError:
+                raise _surrogate("args key") from None
         if type(v) is str:
-            out[k] = _norm_command(v) if k in commands else v.strip()
+            if not v.isascii():
+                try:
+                    v.encode()
+                except UnicodeEncodeError:
+                    raise _surrogate(f"args[{k!r}]") from None
+            if k in commands:
+                v = _norm_command(v)
+                if not cmd:
+                    cmd = v
+                out[k] = v
+            else:
+                out[k] = v.strip()
         else:
-            out[k] = _norm(v, f"args[{k!r}]", 1)
-    return out
+            v = out[k] = _norm(v, f"args[{k!r}]", 1)
+            if flat and not (v is None or type(v) is int or type(v) is bool or type(v) is str):
+                flat = False
+    if len(out) > 4096:
+        raise InvalidArgumentError(f"args: {len(out)} arguments, more than 4096")
+    return out, flat, cmd
 
 
-def signature(tool: str, canon: dict[str, Any]) -> str:
-    """32 hex digits of SHA-256 over the tool and the canonical arguments."""
-    data = _encode(canon, "args") if canon else b"{}"
-    return _sha(tool.encode() + b"\x00" + data).hexdigest()[:32]
+def signature(tool: str, canon: dict[str, Any], flat: bool = False) -> str:
+    """32 hex digits of BLAKE2b over the tool and the canonical arguments."""
+    if flat:
+        items = sorted(canon.items()) if len(canon) > 1 else list(canon.items())
+        text = repr(items)
+        if len(text) > MAX_VALUE_CHARS:
+            raise InvalidArgumentError(f"args: more than {MAX_VALUE_CHARS} characters")
+        data = b"r" + text.encode("utf-8", "surrogatepass")
+    else:
+        data = b"j" + _encode(canon, "args")
+    return _blake(tool.encode() + b"\x00" + data, digest_size=16).hexdigest()
 
 
 def free_text(canon: dict[str, Any]) -> str:
     """The free-text argument values (three words or more), for near-duplicate checks."""
-    parts = [v for _, v in sorted(canon.items()) if type(v) is str and v.count(" ") >= 2]
-    return " ".join(parts)[:2000] if parts else ""
+    parts = [v for v in canon.values() if type(v) is str and v.count(" ") >= 2]
+    if not parts:
+        return ""
+    if len(parts) > 1:
+        parts = [v for _, v in sorted(canon.items()) if type(v) is str and v.count(" ") >= 2]
+    return " ".join(parts)[:2000]
 
 
 def result_digest(result: Any) -> str:
-    """A digest of a tool's result (16 hex digits)."""
+    """A digest of a tool's result (16 hex digits); clock times, timestamps, durations and
+    memory addresses in it are left out."""
     t = type(result)
     if t is str:
         if len(result) > MAX_VALUE_CHARS:
             raise InvalidArgumentError(
                 f"result: {len(result)} characters, more than the {MAX_VALUE_CHARS} the guard takes"
             )
+        text = result.strip()
+        if len(text) > 8 and _HAS_DIGIT(text):
+            text = _VOLATILE.sub("#", text)
         try:
-            data = result.strip().encode()
+            data = text.encode()
         except UnicodeEncodeError:
             raise InvalidArgumentError(
                 "result: contains a lone surrogate (not valid UTF-8); decode tool output with "
                 "errors='replace'"
             ) from None
-        return _sha(b"s" + data).hexdigest()[:16]
+        return _blake(b"s" + data, digest_size=8).hexdigest()
     if result is None:
         return "0" * 16
     if isinstance(result, bytes | bytearray | memoryview):
         data = bytes(result)
         if len(data) > MAX_VALUE_CHARS:
             raise InvalidArgumentError(f"result: {len(data)} bytes, more than {MAX_VALUE_CHARS}")
-        return _sha(b"b" + data).hexdigest()[:16]
+        return _blake(b"b" + data, digest_size=8).hexdigest()
     try:
         doc = _norm(result, "result", 0)
     except InvalidArgumentError:
@@ -203,7 +265,10 @@ def result_digest(result: Any) -> str:
                 f"got {type(result).__name__}"
             ) from None
         return result_digest(str(result))
-    return _sha(b"j" + _encode(doc, "result")).hexdigest()[:16]
+    text = _dumps(doc)
+    if _HAS_DIGIT(text):
+        text = _VOLATILE.sub("#", text)
+    return _blake(b"j" + _encode_text(text, doc, "result"), digest_size=8).hexdigest()
 
 
 def error_text(error: BaseException | str) -> str:
@@ -235,7 +300,7 @@ def is_transient(error: BaseException | str, text: str) -> bool:
 def error_digest(text: str) -> str:
     # Volatile parts (numbers such as durations, addresses, pids) do not make a new error.
     norm = _WS.sub(" ", re.sub(r"0x[0-9a-fA-F]+|\d+(\.\d+)?", "#", text[:20000])).strip()
-    return _sha(b"e" + norm.encode()).hexdigest()[:16]
+    return _blake(b"e" + norm.encode(), digest_size=8).hexdigest()
 
 
 def preview(canon: dict[str, Any], limit: int = 160) -> str:

@@ -51,10 +51,6 @@ _READONLY_SHELL = re.compile(
     r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
     r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
-_SHELL_TOOL = re.compile(
-    r"(?i)^(bash|shell|sh|zsh|terminal|run|run_command|run_shell|exec|"
-    r"execute|execute_command|run_terminal_cmd|local_shell|computer)$"
-)
 _MSG_WS = re.compile(r"\s+")
 FP_CACHE_S = 1.0
 
@@ -119,6 +115,7 @@ class Guard:
         self._fp_cache: tuple[tuple[int, int], float, str] | None = None
         self._mut_re = re.compile(policy.mutating_pattern)
         self._poll_re = re.compile(policy.poll_pattern)
+        self._commands = policy.command_fields
         self._limits: dict[str, Limits] = {}
         self._reserved = 0
         self._prefix = os.urandom(4).hex()
@@ -202,7 +199,7 @@ class Guard:
     def _fp(self, s: SessionState) -> str:
         """The workspace fingerprint, computed at most once per finished call."""
         if self._fingerprint is None:
-            return f"mem:{s.epoch}"
+            return f"mem:{self._part.changes}"
         # One computation serves a batch of calls: until the next finished or refused call,
         # and for at most FP_CACHE_S seconds.
         key = (s.calls, s.blocks)
@@ -235,35 +232,33 @@ class Guard:
     def _make_call(
         self, tool: Any, args: Mapping[str, Any] | None, call_id: str | None
     ) -> tuple[Call, Limits]:
-        tool = _canon.check_tool(tool)
-        lim = self._limits_for(tool)
-        pol = self.policy
-        canon = _canon.canonical_args(args, lim.ignore_fields, pol.command_fields)
-        sig = _canon.signature(tool, canon)
-        if call_id is not None and (not isinstance(call_id, str) or not call_id):
+        lim = self._limits.get(tool) if type(tool) is str else None
+        if lim is None:
+            tool = _canon.check_tool(tool)
+            lim = self._limits_for(tool)
+        canon, flat, cmd = _canon.canonical_args(args, lim.ignore_fields, self._commands)
+        sig = _canon.signature(tool, canon, flat)
+        if call_id is not None and (type(call_id) is not str or not call_id):
             raise InvalidArgumentError(f"call_id: must be a non-empty str or None, got {call_id!r}")
-        with self._lock:
-            s = self._session()
-            self._reserved = step = max(self._reserved, s.last_step) + 1
-        if call_id is None:
-            call_id = f"{self._prefix}-{step}"
         text = _canon.free_text(canon) if canon else ""
-        poll = False
-        if canon and not lim.polling:
-            for k in pol.command_fields:
-                v = canon.get(k)
-                if type(v) is str and self._poll_re.search(v):
-                    poll = True
-                    break
+        poll = lim.polling
         mut = lim.mutating
-        if not mut and _SHELL_TOOL.match(tool) and canon:
-            cmd = next((canon[k] for k in pol.command_fields if type(canon.get(k)) is str), None)
-            mut = cmd is not None and _READONLY_SHELL.match(cmd) is None
-        pending = self._pending
-        if len(pending) > 4096:
-            pending.clear()
-        pending[call_id] = (text, poll, mut, canon)
-        return Call(tool, sig, call_id, self.session_id, step), lim
+        if cmd:
+            if not poll and self._poll_re.search(cmd) is not None:
+                poll = True
+            if not mut:  # a shell command changes the workspace unless it only reads
+                mut = _READONLY_SHELL.match(cmd) is None
+        sid = self.session_id
+        with self._lock:
+            last = self._part.session(sid).last_step
+            step = self._reserved = (self._reserved if self._reserved > last else last) + 1
+            if call_id is None:
+                call_id = f"{self._prefix}-{step}"
+            pending = self._pending
+            if len(pending) > 4096:
+                pending.clear()
+            pending[call_id] = (text, poll, mut, canon)
+        return Call(tool, sig, call_id, sid, step), lim
 
     # ------------------------------------------------------------------ before
 
@@ -511,7 +506,7 @@ class Guard:
                 f"call: belongs to session {call.session_id!r}, not {self.session_id!r}; use "
                 "the guard of that session (with_session)"
             )
-        lim = self._limits_for(_canon.check_tool(call.tool))
+        lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
         if error is not None:
             etext = _canon.error_text(error)
             kind = TRANSIENT if _canon.is_transient(error, etext) else HARD

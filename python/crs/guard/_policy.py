@@ -39,7 +39,8 @@ COMMAND_FIELDS: frozenset[str] = frozenset(
 
 MUTATING_PATTERN = (
     r"(?i)(^|[_.\-:/ ])(edit|write|patch|create|delete|remove|rm|move|mv|rename|replace|insert|"
-    r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace)"
+    r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace|"
+    r"python|ipython|jupyter|notebook|exec|execute|eval|code_interpreter|install|build)"
     r"([_.\-:/ ]|$)|^(Edit|Write|MultiEdit|NotebookEdit)$"
 )
 """Tools whose success changes the workspace (the in-memory guard's fingerprint)."""
@@ -47,6 +48,13 @@ MUTATING_PATTERN = (
 POLL_PATTERN = r"(?i)(^|[_.\-:/ ])(wait|poll|status|watch|sleep|check_status|progress)([_.\-:/ ]|$)"
 """Tools, or shell commands, that wait for something to change: an unchanged result is
 expected for a while (the poll budget applies, not the repeat rule)."""
+
+SHELL_PATTERN = (
+    r"(?i)^(bash|shell|sh|zsh|terminal|run|run_command|run_shell|exec|execute|"
+    r"execute_command|run_terminal_cmd|local_shell|shell_command|computer)$"
+)
+"""Tools that run shell commands: a successful command that is not read-only (`cat`, `ls`,
+`grep`, `git status` ...) counts as a workspace change."""
 
 HARD_MAX_REPEATS = 50
 """No policy lets the same call with the same result repeat more often than this."""
@@ -251,6 +259,7 @@ class Limits:
     max_calls: int | None
     mutating: bool
     polling: bool
+    shell: bool
     learn_failures: bool
     ignore_fields: frozenset[str]
 
@@ -273,6 +282,7 @@ def limits_for(
         max_calls=pick(t.max_calls, policy.max_calls_per_tool),
         mutating=pick(t.mutating, mutating_re.search(tool) is not None),
         polling=pick(t.polling, poll_re.search(tool) is not None),
+        shell=re.match(SHELL_PATTERN, tool) is not None,
         learn_failures=pick(t.learn_failures, policy.learn_failures),
         ignore_fields=policy.commentary_fields | t.ignore_fields,
     )

@@ -37,6 +37,14 @@ OK, HARD, TRANSIENT = 0, 1, 2
 CALM, NUDGED = 0, 1
 
 
+def _trim(d: dict[str, Any]) -> None:
+    """Keep the newer half of `d` (amortised O(1) eviction; deleting the first key one at
+    a time makes each later `next(iter(d))` scan the freed slots)."""
+    keep = list(d.items())[len(d) - MAX_KEYS // 2 :]
+    d.clear()
+    d.update(keep)
+
+
 class SigState:
     """What one signature did in a session."""
 
@@ -156,8 +164,8 @@ class SessionState:
 
     # -------------------------------------------------------------- facts
 
-    def apply_step(self, p: dict[str, Any]) -> None:
-        """A finished call (payload of `guard.step`)."""
+    def apply_step(self, p: dict[str, Any]) -> bool:
+        """A finished call (payload of `guard.step`); True if it changed the workspace."""
         n, tool, sig, res, kind = p["n"], p["t"], p["g"], p["r"], p["k"]
         cluster = p.get("a") or sig
         pair = f"{cluster}:{res}"
@@ -175,7 +183,7 @@ class SessionState:
         if s is None:
             s = self.sigs[sig] = SigState(tool)
             if len(self.sigs) > MAX_KEYS:
-                del self.sigs[next(iter(self.sigs))]
+                _trim(self.sigs)
         if s.runs and res != s.res:
             s.changes += 1
         s.same = s.same + 1 if (s.runs and res == s.res and s.epoch == epoch) else 1
@@ -200,7 +208,7 @@ class SessionState:
             if seen is None:
                 self.pairs[pair] = [1, epoch, n]
                 if len(self.pairs) > MAX_KEYS:
-                    del self.pairs[next(iter(self.pairs))]
+                    _trim(self.pairs)
             elif seen[1] != epoch:
                 seen[0], seen[1], seen[2] = 1, epoch, n
             else:
@@ -208,7 +216,8 @@ class SessionState:
                 seen[2] = n
             self.tail.append((n, pair, sig))
             self.stale = 0 if novel else self.stale + 1
-        if kind == OK and p.get("m") and pair != self.last_mut:
+        changed = kind == OK and bool(p.get("m")) and pair != self.last_mut
+        if changed:
             self.epoch += 1
             self.last_mut = pair
         text = p.get("x")
@@ -228,6 +237,7 @@ class SessionState:
             self.loop_pairs = frozenset()
             self.loop_steps = ()
         self.recent.append([n, tool, sig, res, kind, v or "", p["ts"]])
+        return changed
 
     def apply_refuse(self, p: dict[str, Any]) -> None:
         n = p["n"]
@@ -312,6 +322,7 @@ class GuardPart:
         self.sessions: dict[str, SessionState] = {}
         self.failures: dict[str, dict[str, Any]] = {}  # id -> learned failure (plain data)
         self.by_sig: dict[str, list[str]] = {}  # signature -> failure ids
+        self.changes = 0  # workspace changes seen by any session (in-memory fingerprint)
         for kind, handler in (
             ("guard.step", self._op_step),
             ("guard.refuse", self._op_refuse),
@@ -332,7 +343,8 @@ class GuardPart:
     # -------------------------------------------------------------- handlers
 
     def _op_step(self, p: dict[str, Any]) -> None:
-        self.session(p["s"]).apply_step(p)
+        if self.session(p["s"]).apply_step(p):
+            self.changes += 1
         lf = p.get("lf")
         if lf is not None:
             self._learn(lf)
@@ -377,11 +389,12 @@ class GuardPart:
             "version": PART_VERSION,
             "sessions": {k: v.export() for k, v in self.sessions.items()},
             "failures": [dict(f) for f in self.failures.values()],
+            "changes": self.changes,
         }
 
-    def parse(self, data: Any) -> tuple[dict[str, SessionState], list[dict[str, Any]]]:
+    def parse(self, data: Any) -> tuple[dict[str, SessionState], list[dict[str, Any]], int]:
         if not data:
-            return {}, []
+            return {}, [], 0
         if not isinstance(data, dict) or data.get("version") != PART_VERSION:
             got = data.get("version") if isinstance(data, dict) else type(data).__name__
             raise InvalidArgumentError(
@@ -392,12 +405,13 @@ class GuardPart:
             failures = [dict(f) for f in data["failures"]]
             for f in failures:
                 str(f["id"]), str(f["signature"])
+            changes = int(data.get("changes", 0))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InvalidArgumentError(f"image: malformed guard part ({exc!r})") from None
-        return sessions, failures
+        return sessions, failures, changes
 
-    def install(self, parsed: tuple[dict[str, SessionState], list[dict[str, Any]]]) -> None:
-        sessions, failures = parsed
+    def install(self, parsed: tuple[dict[str, SessionState], list[dict[str, Any]], int]) -> None:
+        sessions, failures, self.changes = parsed
         self.sessions = sessions
         self.failures = {}
         self.by_sig = {}
