@@ -14,14 +14,18 @@ Per round, interleaved (so drift hits every variant alike), one call each of:
 Every call has new arguments (`src/f<i>.py`), so the guard never refuses one. Medians in µs;
 the overhead of a variant is its median minus the bare median.
 
-Run: `python bench/mcp_overhead.py [--rounds N]` (release build of the extension).
+It also times starting `python -m crs mcp` over stdio until its first answer (`--startups`).
+
+Run: `python bench/mcp_overhead.py [--rounds N] [--startups N]` (release build of the extension).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -104,14 +108,36 @@ def report(medians: dict[str, float]) -> str:
     return "\n".join(lines)
 
 
+async def startup(runs: int, root: Path) -> float:
+    """Median seconds from starting `python -m crs mcp` (stdio) to its first tool answer."""
+    from fastmcp.client.transports import StdioTransport
+
+    project, home = root / "project", root / "home"
+    project.mkdir(parents=True, exist_ok=True)
+    args = ["-m", "crs", "mcp", "--project", str(project), "--home", str(home)]
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        transport = StdioTransport(sys.executable, args, env=dict(os.environ), keep_alive=False)
+        async with Client(transport, timeout=60) as client:
+            await client.call_tool("check_call", {"tool": "read_file", "arguments": {"path": "a"}})
+            times.append(time.perf_counter() - t0)
+        await asyncio.sleep(0.5)  # let the server exit and release the project
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--startups", type=int, default=5, help="stdio server starts to time")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         medians = asyncio.run(measure(args.rounds, Path(tmp)))
-    print(f"{args.rounds} rounds")
-    print(report(medians))
+        print(f"{args.rounds} rounds")
+        print(report(medians))
+        if args.startups:
+            start = asyncio.run(startup(args.startups, Path(tmp) / "startup"))
+            print(f"stdio `crs mcp`, start to first answer: median {start:.2f} s")
 
 
 if __name__ == "__main__":

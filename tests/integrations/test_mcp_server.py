@@ -173,3 +173,31 @@ def test_bad_input_is_a_tool_error_naming_the_argument(dirs: tuple[Path, Path]) 
             )
 
     run_on_server(*dirs, "s1", scenario)
+
+
+def test_concurrent_agents_on_one_server_keep_their_sessions_apart(
+    dirs: tuple[Path, Path],
+) -> None:
+    """Four agents at once on one durable server (requests interleave; the guard's writes run
+    in worker threads): each one's steps are its own, none is refused."""
+    project, home = dirs
+    paths = Workspace(project).make_files(10)
+
+    async def scenario(client: Client[Any], ws: Workspace) -> None:
+        agents = [GuardServerAgent(client, ws, session_id=f"agent-{i}") for i in range(4)]
+
+        async def read_all(agent: GuardServerAgent) -> list[int]:
+            steps = [await agent.step("read_file", {"path": p}) for p in paths]
+            assert all(s.ran for s in steps)
+            return [s.before["call"]["step"] for s in steps]
+
+        numbers = await asyncio.gather(*(read_all(a) for a in agents))
+        assert numbers == [list(range(1, 11))] * 4
+        [status] = await client.read_resource(STATUS_URI)
+        data = json.loads(status.text)  # type: ignore[union-attr]
+        assert set(data["server"]["sessions"]) == {"s1", *(f"agent-{i}" for i in range(4))}
+        for i in range(4):
+            explained = await agents[i].call("explain", {})
+            assert explained["status"]["calls"] == 10
+
+    run_on_server(project, home, "s1", scenario)
