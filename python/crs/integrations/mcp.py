@@ -66,11 +66,13 @@ from crs import InvalidArgumentError
 from crs.guard import Action, Call, Guard, GuardPolicy, Verdict
 
 __all__ = [
+    "GuardMiddleware",
     "SESSION_META_KEY",
     "STATUS_URI",
-    "GuardMiddleware",
+    "VERDICT_META_KEY",
     "client_session",
     "create_server",
+    "run",
     "serve",
 ]
 
@@ -256,7 +258,8 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
 
     @server.resource(STATUS_URI, mime_type="application/json")
     async def status() -> dict[str, Any]:
-        """The guard's status: project, sessions, counts, learned failures."""
+        """The server's sessions, and the default session's figures (calls, loop state,
+        refusals, learned failures)."""
         data = await asyncio.to_thread(guard.status)
         return {
             "server": {
