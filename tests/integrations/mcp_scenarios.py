@@ -14,6 +14,8 @@ from typing import Any
 
 from fastmcp import Client
 
+from crs.guard import GuardPolicy
+
 BROKEN_BUILD = {"command": "make all"}
 FIXED_BUILD = {"command": "make all CFLAGS=-DFIXED"}
 LOOP_CALL = {"query": "why does test_io fail"}
@@ -75,7 +77,7 @@ class GuardServerAgent:
         self.session_id = session_id
 
     async def call(self, name: str, args: dict[str, Any]) -> dict[str, Any]:
-        if self.session_id is not None and name != "learned_failures":
+        if self.session_id is not None and name not in ("learned_failures", "forget_failure"):
             args = {**args, "session_id": self.session_id}
         result = await self.client.call_tool(name, args)
         data = result.structured_content
@@ -117,17 +119,19 @@ async def loop_is_nudged_then_blocked(agent: GuardServerAgent, limit: int = 12) 
 
 
 async def failing_build_refused_then_fixed_runs(agent: GuardServerAgent) -> None:
-    first = await agent.step("build", BROKEN_BUILD)
-    assert first.ran
-    assert first.before["allowed"]
-    retry = await agent.step("build", BROKEN_BUILD)
-    assert not retry.ran, f"identical retry of a failed build ran: {retry.before}"
-    assert retry.before["action"] in ("block", "stop")
-    assert retry.before["message"]
+    """A build that fails the same way: in its own session the guard lets one identical retry
+    through (a second try is legitimate), then refuses it (error loop); the fixed build runs."""
+    tries = GuardPolicy().max_failures
+    steps = [await agent.step("build", BROKEN_BUILD) for _ in range(tries + 1)]
+    assert [s.ran for s in steps] == [True] * tries + [False], [s.before for s in steps]
+    refused = steps[-1].before
+    assert refused["action"] in ("block", "stop"), refused
+    assert refused["code"] == "error_loop", refused
+    assert refused["message"]
     fixed = await agent.step("build", FIXED_BUILD)
     assert fixed.ran, fixed.before
     assert fixed.before["allowed"], fixed.before
-    assert agent.ws.ran.count(("build", BROKEN_BUILD)) == 1
+    assert agent.ws.ran.count(("build", BROKEN_BUILD)) == tries
 
 
 async def ten_reads_never_blocked(agent: GuardServerAgent, paths: list[str]) -> None:
@@ -143,7 +147,8 @@ async def ten_reads_never_blocked(agent: GuardServerAgent, paths: list[str]) -> 
 
 
 async def sees_learned_build_failure(agent: GuardServerAgent) -> None:
-    """A later process (or session) on the project: the broken build is refused untried."""
+    """A later process (or session) on the project: the broken build is refused on its first
+    try, since it failed in this same workspace before."""
     learned = await agent.call("learned_failures", {})
     tools = [f["tool"] for f in learned["failures"]]
     assert "build" in tools, learned

@@ -85,18 +85,26 @@ def test_scripted_agent_loop_build_reads_then_second_server_sees_learned(
 
 
 def test_forget_failure_lets_the_call_run_again(dirs: tuple[Path, Path]) -> None:
+    """Agent a's build failure is remembered: agent b (another session) is refused at once,
+    until the failure is forgotten."""
+
     async def scenario(client: Client[Any], ws: Workspace) -> None:
-        agent = GuardServerAgent(client, ws)
-        assert (await agent.step("build", BROKEN_BUILD)).ran
-        assert not (await agent.step("build", BROKEN_BUILD)).ran
-        [failure] = (await agent.call("learned_failures", {}))["failures"]
+        a = GuardServerAgent(client, ws, session_id="a")
+        b = GuardServerAgent(client, ws, session_id="b")
+        assert (await a.step("build", BROKEN_BUILD)).ran
+        refused = await b.step("build", BROKEN_BUILD)
+        assert not refused.ran
+        assert refused.before["code"] == "known_failure"
+        [failure] = (await b.call("learned_failures", {}))["failures"]
         assert failure["tool"] == "build"
         assert "expected ';'" in failure["error"]
-        assert (await agent.call("forget_failure", {"failure_id": failure["id"]}))["forgotten"]
-        assert not (await agent.call("forget_failure", {"failure_id": failure["id"]}))["forgotten"]
-        assert (await agent.call("learned_failures", {}))["failures"] == []
-        retry = await agent.step("build", BROKEN_BUILD)
-        assert retry.before["code"] != "known_failure", retry.before
+        assert failure["session_id"] == "a"
+        assert (await b.call("forget_failure", {"failure_id": failure["id"]}))["forgotten"]
+        again = await b.call("forget_failure", {"failure_id": failure["id"]})
+        assert not again["forgotten"]
+        assert (await b.call("learned_failures", {}))["failures"] == []
+        retry = await b.step("build", BROKEN_BUILD)
+        assert retry.ran, retry.before
 
     run_on_server(*dirs, "s1", scenario)
 

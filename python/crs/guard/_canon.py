@@ -13,7 +13,7 @@ import json
 import math
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from crs._errors import InvalidArgumentError
@@ -31,17 +31,17 @@ _WS = re.compile(r"\s+")
 # Parts of a result that change from run to run without meaning anything changed: clock
 # times, timestamps, durations, memory addresses. They do not make a new result.
 _VOLATILE = re.compile(
-    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?"
-    r"|\b\d{1,2}:\d\d:\d\d(\.\d+)?\b"
-    r"|\b\d+(\.\d+)?\s?(ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
-    r"|0x[0-9a-fA-F]{6,}"
+    r"(?=\d)(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|(?<!\d)\d{1,2}:\d\d:\d\d(?:\.\d+)?\b"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
+    r"|0x[0-9a-fA-F]{6,})"
 )
 _HAS_DIGIT = re.compile(r"\d").search
 
 _TRANSIENT = re.compile(
     r"(?i)(time[d ]?\s?out|timeout|deadline exceeded|rate.?limit|too many requests|\b429\b|"
     r"\b50[0-4]\b|service unavailable|bad gateway|gateway time|temporar(y|ily)|try again|"
-    r"connection (reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
+    r"connection ?(reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
     r"eai_again|enetunreach|ehostunreach|network (error|is unreachable)|broken pipe|"
     r"overloaded|unavailable|throttl)"
 )
@@ -218,17 +218,132 @@ def signature(tool: str, canon: dict[str, Any], flat: bool = False) -> str:
     return _blake(tool.encode() + b"\x00" + data, digest_size=16).hexdigest()
 
 
-def free_text(canon: dict[str, Any]) -> str:
-    """The free-text argument values (three words or more), for near-duplicate checks."""
-    parts = [v for v in canon.values() if type(v) is str and v.count(" ") >= 2]
-    if not parts:
+_STOP_WORDS = (
+    "a an the of to in on for with and or not is are was be by at as it its this that these "
+    "when what where how why who which do does did i me my you your we our us user s"
+)
+_STOP = frozenset(_STOP_WORDS.split(" "))
+_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_PATHLIKE = re.compile(r"^[\w.~-]*[/\\]|^\w[\w-]*\.[A-Za-z0-9]{1,8}$|://|^\.{1,2}$")
+IDENT_KEYS = frozenset(
+    {
+        "path",
+        "paths",
+        "file",
+        "files",
+        "file_path",
+        "filepath",
+        "filename",
+        "url",
+        "uri",
+        "id",
+        "dir",
+        "directory",
+        "cwd",
+        "repo",
+        "branch",
+        "ref",
+        "bash_id",
+        "handle",
+        "target",
+        "absolute_path",
+        "notebook_path",
+        "table",
+        "project",
+        "name",
+        "pid",
+        "job",
+        "job_id",
+    }
+)
+"""Argument fields that name the resource a call acts on: calls on different resources are
+never near-duplicates of each other."""
+
+
+def _is_ident(key: str, value: str) -> bool:
+    return key.lower() in IDENT_KEYS or (" " not in value and _PATHLIKE.search(value) is not None)
+
+
+def features(
+    canon: dict[str, Any], commands: frozenset[str], sanitize: Callable[[str], str]
+) -> str:
+    """What near-duplicate checks compare: `"<identifier digest>|<text tokens>"`, or "" when
+    the call has nothing beyond its identifiers (a different resource is a different call).
+
+    Identifiers (paths, URLs, ids, a shell command's program and paths) must be equal;
+    the free text (queries, patterns, titles, a command's other words) is compared as a set
+    of lower-cased word tokens (camelCase and snake_case split, stop words left out);
+    numbers and flags are parameters, left out (a re-parameterised call with the same result
+    is the same call).
+    """
+    if len(canon) == 1:
+        ((k, v),) = canon.items()
+        if type(v) is str and k not in commands and _is_ident(k, v):
+            return ""
+    idents: list[tuple[str, str]] = []
+    texts: list[tuple[str, str]] = []
+    extra = False
+    for k, v in canon.items():
+        if type(v) is not str:
+            extra = True
+            continue
+        if k in commands:
+            words = v.split()
+            if words:
+                idents.append((k, words[0]))
+            for w in words[1:]:
+                if w.startswith("-") or w.isdigit():
+                    continue
+                if _PATHLIKE.search(w):
+                    idents.append((k, w))
+                else:
+                    texts.append((k, w))
+        elif _is_ident(k, v):
+            idents.append((k, v))
+        elif v:
+            texts.append((k, v))
+    if not texts and not extra:
         return ""
-    if len(parts) > 1:
-        parts = [v for _, v in sorted(canon.items()) if type(v) is str and v.count(" ") >= 2]
-    return " ".join(parts)[:2000]
+    ident = _blake(repr(sorted(idents)).encode("utf-8", "surrogatepass"), digest_size=8)
+    toks = {
+        f"{k}:{t}"
+        for k, v in texts
+        for t in (m.lower() for m in _TOKEN.findall(sanitize(v)))
+        if t not in _STOP
+    }
+    return ident.hexdigest() + "|" + " ".join(sorted(toks))
 
 
-def result_digest(result: Any) -> str:
+def similar(a: str, b: str, threshold: float) -> bool:
+    """Near-duplicates by `features`: equal identifiers and a text-token Jaccard of at least
+    `threshold` (both texts empty: only parameters differ). Long texts are compared by their
+    MinHash signatures (crs._core), short ones exactly."""
+    ia, _, ta = a.partition("|")
+    ib, _, tb = b.partition("|")
+    if ia != ib:
+        return False
+    if not ta and not tb:
+        return True
+    sa, sb = set(ta.split()), set(tb.split())
+    if len(sa) > 64 and len(sb) > 64:
+        from crs import _core
+
+        return (
+            _core.minhash_jaccard(_core.minhash_signature(ta), _core.minhash_signature(tb))
+            >= threshold
+        )
+    return len(sa & sb) >= threshold * len(sa | sb)
+
+
+def without(text: str, echo: Iterable[str]) -> str:
+    """`text` with each of the `echo` strings replaced by a placeholder."""
+    for e in echo:
+        if e in text:
+            text = text.replace(e, "\x00")
+    return text
+
+
+def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
     """A digest of a tool's result (16 hex digits); clock times, timestamps, durations and
     memory addresses in it are left out."""
     t = type(result)
@@ -237,7 +352,7 @@ def result_digest(result: Any) -> str:
             raise InvalidArgumentError(
                 f"result: {len(result)} characters, more than the {MAX_VALUE_CHARS} the guard takes"
             )
-        text = result.strip()
+        text = without(result.strip(), echo) if echo else result.strip()
         if len(text) > 8 and _HAS_DIGIT(text):
             text = _VOLATILE.sub("#", text)
         try:
@@ -264,8 +379,10 @@ def result_digest(result: Any) -> str:
                 f"result: must be JSON data, str or bytes (or an object with its own str()), "
                 f"got {type(result).__name__}"
             ) from None
-        return result_digest(str(result))
+        return result_digest(str(result), echo)
     text = _dumps(doc)
+    if echo:
+        text = without(text, (_dumps(e)[1:-1] for e in echo))
     if _HAS_DIGIT(text):
         text = _VOLATILE.sub("#", text)
     return _blake(b"j" + _encode_text(text, doc, "result"), digest_size=8).hexdigest()

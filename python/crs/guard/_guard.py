@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from crs import _core
 from crs._errors import InvalidArgumentError
-from crs._sanitizer import SecretSanitizer
+from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
 from crs.guard._policy import GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
@@ -40,6 +40,8 @@ from crs.guard._verdict import (
     LearnedFailure,
     Verdict,
     VerdictCode,
+    make_call,
+    make_verdict,
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -53,6 +55,7 @@ _READONLY_SHELL = re.compile(
 )
 _MSG_WS = re.compile(r"\s+")
 FP_CACHE_S = 1.0
+_DIGITS = re.compile(r"\d+")
 
 
 def _now_ms() -> int:
@@ -120,8 +123,8 @@ class Guard:
         self._reserved = 0
         self._prefix = os.urandom(4).hex()
         self._closed = False
-        # call_id -> (free text, poll command, mutating, canonical args) until after_call
-        self._pending: dict[str, tuple[str, bool, bool, dict[str, Any]]] = {}
+        # call_id -> (poll command, mutating, canonical args) until after_call
+        self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._last_msg = ""
 
@@ -147,7 +150,7 @@ class Guard:
             raise InvalidArgumentError(f"project: must be a path, got {project!r}")
         if not isinstance(session, str) or not session:
             raise InvalidArgumentError(f"session: must be a non-empty str, got {session!r}")
-        from crs._crs_persist import open_project
+        from crs._project import open_project
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
@@ -240,7 +243,6 @@ class Guard:
         sig = _canon.signature(tool, canon, flat)
         if call_id is not None and (type(call_id) is not str or not call_id):
             raise InvalidArgumentError(f"call_id: must be a non-empty str or None, got {call_id!r}")
-        text = _canon.free_text(canon) if canon else ""
         poll = lim.polling
         mut = lim.mutating
         if cmd:
@@ -257,8 +259,8 @@ class Guard:
             pending = self._pending
             if len(pending) > 4096:
                 pending.clear()
-            pending[call_id] = (text, poll, mut, canon)
-        return Call(tool, sig, call_id, sid, step), lim
+            pending[call_id] = (poll, mut, canon)
+        return make_call(tool, sig, call_id, sid, step), lim
 
     # ------------------------------------------------------------------ before
 
@@ -279,7 +281,7 @@ class Guard:
             if v is None:
                 sig = s.sigs.get(call.signature)
                 if sig is not None and sig.changes and sig.runs:
-                    return Verdict(
+                    return make_verdict(
                         _ALLOW,
                         VerdictCode.POLLING,
                         "the result of this call changes between runs (polling)",
@@ -287,7 +289,7 @@ class Guard:
                         (),
                         call,
                     )
-                return Verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             if v.action is _BLOCK or v.action is _STOP:
                 self._crs._commit_op(
                     "guard.refuse",
@@ -313,7 +315,7 @@ class Guard:
         evidence: tuple[int, ...],
     ) -> Verdict:
         if s.blocks + 1 >= self.policy.stop_after_blocks:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 code,
                 f"{reason}; {s.blocks + 1} refusals in a row: stop",
@@ -322,13 +324,13 @@ class Guard:
                 evidence,
                 call,
             )
-        return Verdict(_BLOCK, code, reason, message, evidence, call)
+        return make_verdict(_BLOCK, code, reason, message, evidence, call)
 
     def _decide(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         pol = self.policy
         # budgets: STOP
         if pol.max_calls is not None and s.calls >= pol.max_calls:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"session budget of {pol.max_calls} calls used up",
@@ -338,7 +340,7 @@ class Guard:
                 call,
             )
         if lim.max_calls is not None and s.tool_calls.get(call.tool, 0) >= lim.max_calls:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"budget of {lim.max_calls} calls of {call.tool} used up",
@@ -352,7 +354,7 @@ class Guard:
             and s.calls
             and (_now_ms() - s.started) / 1000.0 >= pol.max_wall_time_s
         ):
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"session wall-time budget of {pol.max_wall_time_s:g} s used up",
@@ -394,13 +396,13 @@ class Guard:
                     "need another way.",
                     (sig.fail_step,),
                 )
-            if sig.runs >= 2 * lim.poll_budget and sig.changes:
+            if sig.polls >= 2 * lim.poll_budget and sig.changes and sig.epoch == s.epoch:
                 return self._refuse(
                     s,
                     call,
                     VerdictCode.POLLING,
-                    f"{call.tool} polled {sig.runs} times (budget {lim.poll_budget})",
-                    f"This call was polled {sig.runs} times. Stop polling: report the "
+                    f"{call.tool} polled {sig.polls} times (budget {lim.poll_budget})",
+                    f"This call was polled {sig.polls} times. Stop polling: report the "
                     "current state to the user or do something else.",
                     (),
                 )
@@ -455,17 +457,16 @@ class Guard:
             lf = self._part.failures[fid]
             if now - lf["created_at"] > ttl:
                 continue
-            if lf["session_id"] == self.session_id and lf.get("epoch", -1) != s.epoch:
-                continue  # something changed in this session since it failed
+            if lf["session_id"] == self.session_id:
+                # In its own session a failure is the error-loop rule's (a second try is
+                # legitimate; two in a row are refused): remembered failures are for later
+                # sessions.
+                continue
             if fp is None:
                 fp = self._fp(s)
             if lf["fingerprint"] != fp:
                 continue
-            where = (
-                "earlier in this session"
-                if lf["session_id"] == self.session_id
-                else f"in session {lf['session_id']}"
-            )
+            where = f"in session {lf['session_id']}"
             return self._refuse(
                 s,
                 call,
@@ -507,16 +508,19 @@ class Guard:
                 "the guard of that session (with_session)"
             )
         lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
+        extra = self._pending.pop(call.call_id, None)
+        poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
+        # A result that echoes the call's own arguments ("no results for '<query>'") is
+        # judged without them: the echo is not new information.
+        echo = [v for v in canon.values() if type(v) is str and len(v) >= 4] if canon else ()
         if error is not None:
             etext = _canon.error_text(error)
             kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
-            res = _canon.error_digest(etext)
+            res = _canon.error_digest(_canon.without(etext, echo))
         else:
             etext = ""
             kind = OK
-            res = _canon.result_digest(result)
-        extra = self._pending.pop(call.call_id, None)
-        text, poll, mut, canon = extra if extra is not None else ("", False, lim.mutating, {})
+            res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
         ts = _now_ms()
         p: dict[str, Any] = {
@@ -532,13 +536,16 @@ class Guard:
             p["m"] = 1
         if etext:
             p["e"] = _short(_SANITIZER.sanitize(etext), 400)
-        if text:
-            p["x"] = _SANITIZER.sanitize(text)[:500]
+        feat = ""
+        if canon and (kind == HARD or (kind == OK and not mut)):
+            feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
+            if feat:
+                p["x"] = feat[:2000]
         with self._lock:
             s = self._session()
             alias = ""
-            if text and kind == OK:
-                alias = self._near_duplicate(s, call, res, text)
+            if feat:
+                alias = self._near_duplicate(s, call, res, feat)
                 if alias:
                     p["a"] = alias
             v = self._detect(s, call, kind, res, alias or call.signature, polling, lim)
@@ -566,25 +573,26 @@ class Guard:
                     p["fx"] = list(ids)
             self._crs._commit_op("guard.step", p, bump_generation=False)
             if v is None:
-                return Verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             return v
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
         ev = set(v.evidence)
         return {pair for n, pair, _ in s.tail if n in ev}
 
-    def _near_duplicate(self, s: SessionState, call: Call, res: str, text: str) -> str:
+    def _near_duplicate(self, s: SessionState, call: Call, res: str, feat: str) -> str:
         """The cluster of an earlier call of the same tool with the same result whose
-        free-text arguments are a near-duplicate of this one's ("" if none)."""
+        arguments are a near-duplicate of this one's (`_canon.similar`), or ""."""
         if f"{call.signature}:{res}" in s.pairs:
             return ""
-        mine = None
+        t = self.policy.near_duplicate
         for _, tool, cluster, r, other in reversed(s.texts):
-            if r != res or tool != call.tool or cluster == call.signature:
-                continue
-            if mine is None:
-                mine = self._minhash(text)
-            if _core.minhash_jaccard(mine, self._minhash(other)) >= self.policy.near_duplicate:
+            if (
+                r == res
+                and tool == call.tool
+                and cluster != call.signature
+                and _canon.similar(feat, other, t)
+            ):
                 return cluster
         return ""
 
@@ -603,6 +611,8 @@ class Guard:
             return None
         n = call.step
         pair = f"{cluster}:{res}"
+        if pair not in s.pairs:  # a new (call, result): no repeat, cycle or stale stretch
+            return self._poll_check(s, call, lim)
         tail = s.tail
         # 1. the same pair in a row
         run = 1
@@ -612,7 +622,7 @@ class Guard:
                 break
             run += 1
             steps.append(tail[i][0])
-        need = lim.poll_budget if polling else lim.repeat_nudge
+        need = lim.poll_repeat if polling else lim.repeat_nudge
         if run >= need:
             return self._nudge(
                 s,
@@ -680,14 +690,23 @@ class Guard:
                 "what you know, and choose a different next step.",
                 ev,
             )
+        return self._poll_check(s, call, lim)
+
+    def _poll_check(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         # 5. polling past its budget
         sig = s.sigs.get(call.signature)
-        if sig is not None and sig.changes and sig.runs + 1 == lim.poll_budget:
+        n = call.step
+        if (
+            sig is not None
+            and sig.changes
+            and sig.epoch == s.epoch
+            and sig.polls + 1 == lim.poll_budget
+        ):
             return self._nudge(
                 s,
                 call,
                 VerdictCode.POLLING,
-                f"{call.tool} polled {sig.runs + 1} times",
+                f"{call.tool} polled {sig.polls + 1} times",
                 "This call has been polled many times. Consider reporting "
                 "progress to the user instead of polling further.",
                 (n,),
@@ -704,7 +723,7 @@ class Guard:
         evidence: tuple[int, ...],
     ) -> Verdict:
         if s.level >= NUDGED and s.nudges + 1 > self.policy.stop_after_blocks:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 code,
                 f"{reason}; the loop went on after {s.nudges} nudges: stop",
@@ -712,7 +731,7 @@ class Guard:
                 evidence,
                 call,
             )
-        return Verdict(_NUDGE, code, reason, message, evidence, call)
+        return make_verdict(_NUDGE, code, reason, message, evidence, call)
 
     # ------------------------------------------------------------------ messages, turns
 
@@ -727,53 +746,62 @@ class Guard:
             raise InvalidArgumentError(
                 "text: contains a lone surrogate (not valid UTF-8)"
             ) from None
-        norm = _MSG_WS.sub(" ", text.strip().lower())[:100_000]
+        # Numbers (counters, times) do not make a message new: "thinking... 1", "... 2".
+        norm = _MSG_WS.sub(" ", _DIGITS.sub("#", text.strip().lower()[:100_000]))
         digest = _canon.result_digest(norm)
-        pol = self.policy
         with self._lock:
             s = self._session()
-            same = bool(s.msg_digest) and digest == s.msg_digest
-            if not same and s.msg_digest and len(norm) >= 40:
-                last = self._last_msg
-                if last and _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8:
-                    same = True
+            msgs = s.msgs
+            last = self._last_msg
+            if (
+                msgs
+                and digest != msgs[-1]
+                and len(norm) >= 40
+                and last
+                and _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8
+            ):
+                digest = msgs[-1]  # a near-identical message counts as the same one
             self._last_msg = norm
-            reps = s.msg_same + 1 if same else 1
-            streak = s.msg_streak + 1
-            self._crs._commit_op(
-                "guard.msg",
-                {"s": self.session_id, "d": digest, "same": same, "ts": _now_ms()},
-                bump_generation=False,
+            seq = [*msgs, digest]
+            found = self._message_loop(seq, s.msg_streak + 1)
+            payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
+            if found is not None:
+                payload["v"] = 1
+            self._crs._commit_op("guard.msg", payload, bump_generation=False)
+            if found is None:
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
+            flags = s.msg_flags - 1  # apply_msg counted this one
+            action = _NUDGE if flags <= 0 else _BLOCK if flags == 1 else _STOP
+            return make_verdict(
+                action,
+                VerdictCode.MONOLOGUE,
+                found,
+                "You are repeating yourself without acting. Make a tool call that moves the "
+                "task forward, or ask the user for what you need.",
+                (),
+                None,
             )
-            if reps >= pol.monologue_repeats:
-                action = (
-                    _NUDGE
-                    if reps == pol.monologue_repeats
-                    else _BLOCK
-                    if reps == pol.monologue_repeats + 1
-                    else _STOP
+
+    def _message_loop(self, seq: list[str], streak: int) -> str | None:
+        pol = self.policy
+        run = 1
+        while run < len(seq) and seq[-1 - run] == seq[-1]:
+            run += 1
+        if run >= pol.monologue_repeats:
+            return f"the agent said the same thing {run} times in a row without acting"
+        for per in range(2, 5):
+            if (
+                len(seq) >= 2 * per
+                and seq[-2 * per : -per] == seq[-per:]
+                and len(set(seq[-per:])) > 1
+            ):
+                return (
+                    f"the agent's last {2 * per} messages repeat a cycle of {per} without "
+                    "a tool call"
                 )
-                return Verdict(
-                    action,
-                    VerdictCode.MONOLOGUE,
-                    f"the agent said the same thing {reps} times without acting",
-                    "You are repeating yourself without acting. Make a tool call "
-                    "that moves the task forward, or ask the user.",
-                    (),
-                    None,
-                )
-            if streak >= pol.monologue_max:
-                action = _NUDGE if streak < 2 * pol.monologue_max else _STOP
-                return Verdict(
-                    action,
-                    VerdictCode.MONOLOGUE,
-                    f"{streak} agent messages in a row without a tool call",
-                    "You have written many messages without acting. Make a tool "
-                    "call or ask the user.",
-                    (),
-                    None,
-                )
-            return Verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
+        if streak >= pol.monologue_max:
+            return f"{streak} agent messages in a row without a tool call"
+        return None
 
     def new_turn(self) -> None:
         """A user message: escalation starts over (the history, and loop detection over it,
