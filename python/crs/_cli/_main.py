@@ -12,6 +12,7 @@ from crs._cli import _backup as _backup_cli
 from crs._cli import _journal as _journal_cli
 from crs._cli import _state as _cli_state
 from crs._journal import _watch as _journal_watch
+from crs.integrations import _mcp_cli
 from crs.sessions import _cli as sessions_cli
 
 
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     from crs.guard import _cli as guard_cli
 
     guard_cli.register(sub)
+    _mcp_cli.register(sub)
     return parser
 
 
