@@ -186,6 +186,10 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         self._analytics: tuple[AnalyticsRecord, ...] = ()
         self._frozen: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] | None = None
         self._journal = journal
+        # A journal other processes write too (LocalJournal with `shared`): each commit
+        # takes its lock and first applies what the others appended (`_writing`).
+        self._shared_journal = bool(getattr(journal, "shared", False))
+        self._wdepth = 0
         self._journal_seq = 0  # sequence number of the last journal record in the state
         self._history = DeltaHistoryWorker(max_delta_records)
         self._session_id = ""
@@ -309,6 +313,19 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         *,
         journal: bool = True,
     ) -> ApplyMetrics:
+        if self._shared_journal and journal:
+            with self._writing():
+                return self._commit_now(delta, source, metadata, base, journal)
+        return self._commit_now(delta, source, metadata, base, journal)
+
+    def _commit_now(
+        self,
+        delta: Delta,
+        source: str | None,
+        metadata: Mapping[str, str] | None,
+        base: Snapshot | None,
+        journal: bool,
+    ) -> ApplyMetrics:
         if not isinstance(delta, Delta):
             if delta is None:
                 raise NilDeltaError("delta: must be a Delta, got None")
@@ -416,7 +433,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             raise InvalidArgumentError(
                 f"kind: no handler registered for {kind!r}; known: {sorted(self._op_handlers)}"
             )
-        with self._lock:
+        with self._writing() if self._shared_journal else self._lock:
             self._check_open(kind)
             if self._journal is not None:
                 self._journal_seq = self._journal.append(
