@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from crs import _backup_cli, _cli_state, _core, _journal_cli, _journal_watch
+from crs.integrations import claude_code
 from crs.sessions import _cli as sessions_cli
 
 
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     _journal_cli.register(sub)
     _cli_state.register(sub)
     _journal_watch.register(sub)  # adds `watch` to `crs journal`
+    claude_code.register(sub)  # `crs hook claude-code`, `crs hook install claude-code`
     return parser
 
 

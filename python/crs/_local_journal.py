@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, ClassVar
 
 import crc32c
 
@@ -156,6 +156,9 @@ class LocalJournal(JournalBase):
         JournalDegradedError: The directory cannot be used and `allow_degraded` is off.
     """
 
+    # Lock waits of every journal of this process (count, total, longest) and longest hold.
+    _process_waits: ClassVar[list[float]] = [0, 0.0, 0.0, 0.0]
+
     def __init__(self, config: JournalConfig, codec: JournalCodec | None = None) -> None:
         super().__init__(config, codec)
         self._dir = Path(config.path)
@@ -180,8 +183,9 @@ class LocalJournal(JournalBase):
         # as this writer left it (segment and checkpoint files by name and inode).
         self._shared = config.shared and not config.read_only
         self._xdepth = 0
+        self._unsynced = False
         self._sig: tuple[tuple[str, int], ...] = ()
-        self._lock_waits = [0, 0.0, 0.0]  # flocks taken, total and longest wait (s)
+        self._lock_waits: list[float] = [0, 0.0, 0.0]  # flocks taken, total, longest wait (s)
         if config.in_memory:
             self._memory = MemoryJournal(config, self._codec)
             return
@@ -211,11 +215,14 @@ class LocalJournal(JournalBase):
         else:
             self._dir.mkdir(parents=True, exist_ok=True)
             self._acquire_lock()
+            held = time.monotonic()
             self._finish_restore()
         self._load_state()
         if self._shared:
             self._sig = self._signature()
             self._unflock()
+            held = time.monotonic() - held
+            LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
 
     def _acquire_lock(self) -> None:
         self._lock_fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
@@ -245,10 +252,10 @@ class LocalJournal(JournalBase):
                 time.sleep(min(pause, deadline - now))
                 pause = min(pause * 2, 0.002)
         waited = time.monotonic() - t0
-        stats = self._lock_waits
-        stats[0] += 1
-        stats[1] += waited
-        stats[2] = max(stats[2], waited)
+        for stats in (self._lock_waits, LocalJournal._process_waits):
+            stats[0] += 1
+            stats[1] += waited
+            stats[2] = max(stats[2], waited)
         mode = "shared" if self._shared else "exclusive"
         os.pwrite(fd, f"{os.getpid()} {mode:<30}\n".encode()[:40], 0)  # fixed width
 
@@ -260,6 +267,17 @@ class LocalJournal(JournalBase):
     def shared(self) -> bool:
         """True when several processes may write this journal (`JournalConfig.shared`)."""
         return self._shared and self._memory is None
+
+    @staticmethod
+    def process_lock_waits() -> tuple[int, float, float]:
+        """`lock_wait_stats` summed over every LocalJournal of this process."""
+        n, total, longest, _ = LocalJournal._process_waits
+        return int(n), total, longest
+
+    @staticmethod
+    def process_lock_hold_max() -> float:
+        """The longest time (s) a LocalJournal of this process held a shared writer lock."""
+        return LocalJournal._process_waits[3]
 
     def lock_wait_stats(self) -> tuple[int, float, float]:
         """(locks taken, total seconds waited, longest wait) of this journal's writer lock."""
@@ -290,20 +308,36 @@ class LocalJournal(JournalBase):
                 finally:
                     self._xdepth -= 1
                 return
-            self._flock()
-            self._xdepth = 1
-            fresh = False
             try:
-                self._refresh()
-                fresh = True
-                yield
-            finally:
-                self._xdepth = 0
+                self._flock()
+                held = time.monotonic()
+                self._xdepth = 1
+                fresh = False
                 try:
-                    # What this writer leaves; after a failure, look again next time.
-                    self._sig = self._signature() if fresh and self._failed is None else ()
+                    self._refresh()
+                    fresh = True
+                    yield
                 finally:
-                    self._unflock()
+                    self._xdepth = 0
+                    try:
+                        # What this writer leaves; after a failure, look again next time.
+                        self._sig = self._signature() if fresh and self._failed is None else ()
+                    finally:
+                        self._unflock()
+                        held = time.monotonic() - held
+                        waits = LocalJournal._process_waits
+                        waits[3] = max(waits[3], held)
+            finally:
+                if self._unsynced:
+                    # The records are written (other writers read them from the page cache);
+                    # the fsync runs once the lock is released, so no writer waits for
+                    # another's disk flush; the append returns (is acknowledged) after it.
+                    self._unsynced = False
+                    try:
+                        os.fdatasync(self._fd)
+                    except OSError as exc:
+                        self._failed = f"fsync of journal {self._dir} failed ({exc})"
+                        raise self._os_error(exc, "sync") from exc
 
     def _signature(self) -> tuple[tuple[str, int], ...]:
         """The segment and checkpoint files (and a restore in progress) by name and inode."""
@@ -553,7 +587,10 @@ class LocalJournal(JournalBase):
                         raise OSError(errno.ENOSPC, "short write")
                     done += n
                 if self._policy is SyncPolicy.ALWAYS:
-                    os.fdatasync(self._fd)
+                    if self._xdepth and self._shared:
+                        self._unsynced = True  # synced as the lock is released (`exclusive`)
+                    else:
+                        os.fdatasync(self._fd)
             except OSError as exc:
                 self._repair(pos)
                 raise self._os_error(exc, "append to") from exc
