@@ -293,6 +293,15 @@ class PersistenceMixin:
         applied = 0
         # Stream sequences (NATSJournal) are shared with other sessions: they grow but skip.
         sparse = bool(getattr(j, "sparse_sequences", False))
+        if after_seq is not None and (
+            isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0
+        ):
+            raise InvalidArgumentError(f"after_seq: must be an int >= 0 or None, got {after_seq!r}")
+        if after_seq is not None and after_seq >= 1 << 63:
+            raise InvalidArgumentError(
+                f"after_seq: must be below 2**63 (a journal sequence number), got {after_seq}"
+            )
+        skip = bool(getattr(getattr(j, "_config", None), "skip_corrupted_deltas", False))
         with self._lock:
             if after_seq is not None:  # the caller says the state covers up to there
                 self._journal_seq = after_seq
@@ -321,7 +330,7 @@ class PersistenceMixin:
                         if type(entry) is ProofPayloads:  # ProofDeltas, decoded in Rust
                             pos = self._put_payloads(entry.payloads, pos)
                             continue
-                        self._apply_replayed(entry)
+                        self._apply_replayed(entry, j if skip else None, pos + 1)
                         pos += 1
                         self._journal_seq = pos
                     self._flush_proofs(rows, pos)
@@ -359,11 +368,19 @@ class PersistenceMixin:
         self._journal_seq = pos + len(payloads)
         return self._journal_seq
 
-    def _apply_replayed(self, entry: Any) -> None:
-        if isinstance(entry, Delta):
-            self._commit(entry, journal=False)
-        else:
-            self._replay(entry)
+    def _apply_replayed(self, entry: Any, skipper: Any = None, seq: int = 0) -> None:
+        """Apply one replayed record. One that cannot be applied raises
+        `JournalCorruptedError`; with a `skipper` (a journal with `skip_corrupted_deltas`) it
+        is skipped and counted there instead (nothing of it was applied)."""
+        try:
+            if isinstance(entry, Delta):
+                self._commit(entry, journal=False)
+            else:
+                self._replay(entry)
+        except JournalCorruptedError as exc:
+            if skipper is None or not callable(getattr(skipper, "_skip", None)):
+                raise JournalCorruptedError(f"journal record {seq}: {exc}") from exc
+            skipper._skip(1, f"record {seq} cannot be applied: {exc}")
 
     @classmethod
     def open(
@@ -481,7 +498,12 @@ class PersistenceMixin:
         return meta
 
     def load_checkpoint_from_disk(
-        self, pm: PersistenceManager, project_hash: str, journal: Any = None
+        self,
+        pm: PersistenceManager,
+        project_hash: str,
+        journal: Any = None,
+        *,
+        accept_journal_loss: bool = False,
     ) -> BackupMetadata | None:
         """Load the project's backup, then replay the journal records after it.
 
@@ -491,8 +513,15 @@ class PersistenceMixin:
             pm: The persistence manager.
             project_hash: The project key.
             journal: The journal to replay; None means the CRS's own (if any).
+            accept_journal_loss: Go on when the journal ends before the backup's position
+                (it was deleted or truncated): the state is the backup's, the backups are
+                kept beside as `*.journal-loss-<position>` and saved again at the journal's
+                position. Without it that case raises.
 
         Raises:
+            JournalCorruptedError: The journal ends before the backup's position (it was
+                deleted or truncated; acknowledged records may be lost) and
+                `accept_journal_loss` is off. Nothing was changed on disk.
             BackupCorruptedError, MetadataCorruptedError, BackupVersionMismatchError: No
                 usable backup.
             JournalSequenceGapError, JournalCorruptedError: The tail cannot be replayed.
@@ -507,16 +536,27 @@ class PersistenceMixin:
         elif meta is not None and j is not None and callable(getattr(j, "stats", None)):
             last = j.stats().last_seq_num
             if last < self._journal_seq:
-                # The journal is younger than the backup (deleted or replaced): its numbers
-                # restart below the backup's position. Rebase both backups on it, or records
-                # appended from now on would look covered by them and be skipped on restore.
+                # The journal is younger than the backup (deleted or truncated): records the
+                # backup covers, and any acknowledged after it, are gone from the journal.
+                if not accept_journal_loss:
+                    raise JournalCorruptedError(
+                        f"journal ends at record {last}, before the backup's position "
+                        f"{self._journal_seq}: the journal was deleted or truncated, and the "
+                        f"changes journaled after record {self._journal_seq} (if any) are "
+                        "lost. Restore the journal directory from a copy, or accept the "
+                        "backup's state with open_project(..., accept_journal_loss=True) "
+                        "(the backups are kept beside as *.journal-loss-<position>)"
+                    )
                 _log.warning(
-                    "journal ends at record %d, before the backup's position %d: the journal "
-                    "was replaced; saving the state as new backups at position %d",
+                    "journal ends at record %d, before the backup's position %d: accepted; "
+                    "keeping the backups as *.journal-loss-%d and saving the state as new "
+                    "backups at position %d",
                     last,
+                    self._journal_seq,
                     self._journal_seq,
                     last,
                 )
+                _keep_backups(pm, project_hash, self._journal_seq)
                 with self._lock:
                     self._journal_seq = last
                     pm.save_backup(project_hash, self)
@@ -566,6 +606,23 @@ class PersistenceMixin:
         return self.save_checkpoint_to_disk(pm, key, options=opts)
 
 
+def _keep_backups(pm: PersistenceManager, project_hash: str, position: int) -> None:
+    """Keep the project's backup files (both pairs) as `<name>.journal-loss-<position>`
+    before they are saved again over a lost journal (never overwritten: the first copy of a
+    position stays)."""
+    from crs._durable import link_durable
+
+    for path in (
+        pm.backup_path(project_hash),
+        pm.prev_backup_path(project_hash),
+        pm.metadata_path(project_hash),
+        pm.prev_metadata_path(project_hash),
+    ):
+        keep = path.with_name(f"{path.name}.journal-loss-{position}")
+        if path.exists() and not keep.exists():
+            link_durable(path, keep)
+
+
 def project_journal(
     pm: PersistenceManager,
     project_hash: str,
@@ -591,6 +648,7 @@ def open_project(
     config: Config | None = None,
     session_id: str = "crs",
     journal_config: JournalConfig | None = None,
+    accept_journal_loss: bool = False,
 ) -> CRS:
     """The CRS of a project, as an agent opens it at startup.
 
@@ -608,6 +666,9 @@ def open_project(
         journal_config: The journal's configuration (path and session id are set here);
             None means `DefaultJournalConfig()`. With `auto_checkpoint`, a journal that
             reaches `max_journal_bytes` saves a backup and drops what it covers.
+        accept_journal_loss: Open a project whose journal ends before its backup's position
+            (deleted or truncated) with the backup's state; without it that raises
+            `JournalCorruptedError` and changes nothing (see `load_checkpoint_from_disk`).
 
     Returns:
         The restored `CRS`.
@@ -629,7 +690,12 @@ def open_project(
         crs._own(journal)
         crs._own(pm)
         crs._attach_project(pm, key, project)
-        crs._from_backup = crs.load_checkpoint_from_disk(pm, key) is not None
+        if not isinstance(accept_journal_loss, bool):
+            raise InvalidArgumentError(
+                f"accept_journal_loss: must be a bool, got {accept_journal_loss!r}"
+            )
+        meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
+        crs._from_backup = meta is not None
         journal.set_full_handler(crs._backup_for_full_journal)
     except BaseException:
         journal.close()

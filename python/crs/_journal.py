@@ -147,7 +147,9 @@ class JournalConfig:
         sync_policy: `SyncPolicy` (or its string value); None derives it from `sync_writes`.
         batch_interval: Seconds a group-commit leader waits for more appends before its fsync.
         segment_bytes: Size of a segment file; 0 means `DEFAULT_SEGMENT_BYTES`.
-        preallocate: Zero-fill each new segment so appends overwrite instead of growing it.
+        preallocate: Kept for compatibility; it has no effect. Segments grow as records are
+            appended (a zero-filled segment cost its whole size on disk and at every open,
+            stalled the append that started it, and made a torn write look like data).
         auto_checkpoint: When the size limit is reached, checkpoint (via the handler given to
             `set_full_handler`, else at the last sequence number) instead of raising
             `JournalFullError`.
@@ -214,7 +216,7 @@ class JournalConfig:
 
 
 def DefaultJournalConfig() -> JournalConfig:
-    """Production defaults: fsync on every append, 1 GiB limit, preallocated 16 MiB segments.
+    """Production defaults: fsync on every append, 1 GiB limit, 16 MiB segments.
 
     `path` and `session_id` are left empty: set them with `dataclasses.replace`.
     """
@@ -289,15 +291,24 @@ class JournalCodec(Protocol):
 
 
 class JsonCodec:
-    """Plain JSON entries (dicts, lists, strings, numbers) as compact UTF-8 JSON, version 1.
+    """Plain JSON entries (dicts, lists, strings, numbers) as compact UTF-8 JSON, version 1,
+    and CRS deltas in the `DeltaCodec` format, so a journal built with defaults stores every
+    delta type.
 
-    The payload is `{"v":1,"e":<entry>}`; decoding checks the version.
+    The payload of a JSON entry is `{"v":1,"e":<entry>}` (it starts with `{`); a delta's
+    starts with `DeltaCodec`'s kind byte (`P` or `J`). Decoding checks the version.
     """
 
     VERSION = 1
 
     def encode(self, entry: Any) -> bytes:
-        """Encode a JSON-safe entry (no NaN or infinity)."""
+        """Encode a JSON-safe entry (no NaN or infinity) or a `crs` delta."""
+        from crs._deltas import Delta
+
+        if isinstance(entry, Delta):
+            from crs._codec import DeltaCodec
+
+            return DeltaCodec().encode(entry)
         try:
             text = json.dumps(
                 {"v": self.VERSION, "e": entry},
@@ -311,6 +322,10 @@ class JsonCodec:
 
     def decode(self, data: bytes) -> Any:
         """Decode a payload written by `encode`."""
+        if data[:1] in (b"P", b"J"):
+            from crs._codec import DeltaCodec
+
+            return DeltaCodec().decode(data)
         try:
             obj = json.loads(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:

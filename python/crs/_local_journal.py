@@ -27,6 +27,7 @@ from typing import IO, ClassVar
 import crc32c
 
 from crs import _core
+from crs._durable import makedirs_durable
 from crs._errors import (
     JournalCorruptedError,
     JournalDegradedError,
@@ -58,6 +59,7 @@ SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flag
 RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
 CHECKPOINT_FILE = struct.Struct("<8sIQI")  # magic, version, seq, crc of the first 20 bytes
+SEGMENT_SEALED = 1  # header flag: a segment after this one was created (the log goes on there)
 SEGMENT_SUFFIX = ".wal"
 RESTORE_DIR = "restore.tmp"
 MANIFEST = "COMPLETE"
@@ -72,7 +74,9 @@ _REASONS = {
     _BAD_BATCH: "has inconsistent batch flags",
 }
 _SCAN_RECORDS = 65536  # records handed to Python per scan call (bounds replay memory)
-_ZEROS = bytes(1 << 20)
+_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC  # a planted symlink is never followed
+FILE_MODE = 0o600  # every file of a journal is private to its owner
+DIR_MODE = 0o700
 
 
 @dataclasses.dataclass
@@ -82,16 +86,16 @@ class _Segment:
 
 
 def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _segment_header(first_seq: int) -> bytes:
+def _segment_header(first_seq: int, flags: int = 0) -> bytes:
     head = SEGMENT_HEADER.pack(
-        SEGMENT_MAGIC, FORMAT_VERSION, SEGMENT_HEADER.size, 0, first_seq, 0, 0
+        SEGMENT_MAGIC, FORMAT_VERSION, SEGMENT_HEADER.size, flags, first_seq, 0, 0
     )
     return head[:28] + struct.pack("<I", crc32c.crc32c(head[:28]))
 
@@ -118,24 +122,29 @@ def _zero_from(data: bytes, start: int) -> bool:
     return start >= len(data) or data.count(0, start) == len(data) - start
 
 
-def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
-    """Whether the damage at `stop_pos` looks like an interrupted final write.
+def _read_file(path: Path, limit: int = -1) -> bytes:
+    """The bytes of `path` (at most `limit`), never through a symlink."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    with os.fdopen(fd, "rb") as f:
+        return f.read(limit)
 
-    A write cut short leaves a record running past the end of the file, or followed only by
-    zero bytes (preallocated space). A bit flip leaves the bytes after it in place, so it is
-    reported as corruption instead.
+
+def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
+    """Whether the damage at `stop_pos` is an interrupted final write, not corruption.
+
+    A torn write is a record that runs past the end of what was written: past the end of
+    the file, or into the zero bytes after the written data (a segment zero-filled by an
+    older crs). A complete record with a bad checksum, or a damaged header followed by data,
+    is corruption: a bit flip leaves the bytes around it in place.
     """
     if stop == _INCOMPLETE:
         return True
     if stop == _ZERO:
         return _zero_from(data, stop_pos)
     if stop == _BAD_HEADER:
+        # A header whose record holds nothing after it: its payload was never written.
         return _zero_from(data, stop_pos + RECORD_HEADER.size)
-    if stop == _BAD_PAYLOAD:
-        length = RECORD_HEADER.unpack_from(data, stop_pos)[1]
-        end = stop_pos + RECORD_HEADER.size + length
-        return length > 0 and end <= len(data) and data[end - 1] == 0 and _zero_from(data, end)
-    return False
+    return False  # _BAD_PAYLOAD: the record is complete, its checksum is wrong
 
 
 class LocalJournal(JournalBase):
@@ -196,6 +205,10 @@ class LocalJournal(JournalBase):
             raise
         except OSError as exc:
             self._release()
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalFullError(
+                    f"no space left to open journal {self._dir}: free disk space and retry"
+                ) from exc
             if not config.allow_degraded:
                 raise JournalDegradedError(
                     f"cannot open journal at {self._dir}: {exc}; fix the directory or pass "
@@ -213,7 +226,7 @@ class LocalJournal(JournalBase):
             if not self._dir.is_dir():
                 raise JournalError(f"no journal at {self._dir} (not a directory)")
         else:
-            self._dir.mkdir(parents=True, exist_ok=True)
+            makedirs_durable(self._dir, DIR_MODE)
             self._acquire_lock()
             held = time.monotonic()
             self._finish_restore()
@@ -225,7 +238,7 @@ class LocalJournal(JournalBase):
             LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
 
     def _acquire_lock(self) -> None:
-        self._lock_fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self._lock_fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
         self._flock()
 
     def _flock(self) -> None:
@@ -391,7 +404,6 @@ class LocalJournal(JournalBase):
 
     def _load_state(self) -> None:
         """Read the checkpoint and the segment list; find (and repair) the end of the log."""
-        self._checkpoint_seq = self._read_checkpoint()
         self._segments = sorted(
             (
                 _Segment(int(p.name[: -len(SEGMENT_SUFFIX)]), p)
@@ -400,49 +412,40 @@ class LocalJournal(JournalBase):
             ),
             key=lambda s: s.first_seq,
         )
+        self._checkpoint_seq = self._read_checkpoint()
         self._drop_torn_creation()
         self._torn = 0
         if not self._segments:
+            if (self._dir / "CHECKPOINT").exists():
+                # A checkpoint never drops the active segment: the log's end is gone.
+                self._lost(
+                    f"journal {self._dir} has a CHECKPOINT (seq {self._checkpoint_seq}) but "
+                    "no segment: its active segment was deleted, with every record after "
+                    "the checkpoint"
+                )
             self._next_seq = self._checkpoint_seq + 1
             if not self._read_only:
                 self._fd = self._create_segment(self._next_seq)
                 self._segments.append(_Segment(self._next_seq, self._seg_path(self._next_seq)))
             self._end = SEGMENT_HEADER.size
-        elif not (self._shared and self._open_tail_fast()):
+        else:
             self._recover_tail()
         self._total = sum(s.path.stat().st_size for s in self._segments[:-1]) + self._end
         self._written = self._synced = 0
 
-    def _open_tail_fast(self) -> bool:
-        """Shared mode: find the end of the active segment by reading its records, not the
-        preallocated zeros after them (every writer opens and reopens under the lock).
-        False when the end is not clean: the full recovery then repairs or reports it."""
-        last = self._segments[-1]
-        fd = os.open(last.path, os.O_RDWR | os.O_CLOEXEC)
-        try:
-            first = _parse_segment_header(os.pread(fd, SEGMENT_HEADER.size, 0), last.path)
-            self._fd, self._end, self._next_seq = fd, SEGMENT_HEADER.size, first
-            if self._read_tail():
-                self._next_seq = max(self._next_seq, self._checkpoint_seq + 1)
-                return True
-        except (JournalCorruptedError, OSError):
-            pass
-        os.close(fd)
-        self._fd = -1
-        return False
-
     def _drop_torn_creation(self) -> None:
-        """Remove a last segment whose creation was interrupted (no valid header, no data)."""
+        """Remove a last segment whose creation was interrupted: no valid header, and
+        provably no record (the file is no longer than a header). A damaged header on a
+        longer file is corruption (`_segment_first`), never a reason to delete it."""
         while self._segments:
             path = self._segments[-1].path
-            with open(path, "rb") as f:
-                data = f.read(SEGMENT_HEADER.size)
+            data = _read_file(path, SEGMENT_HEADER.size + 1)
             try:
                 _parse_segment_header(data, path)
                 return
             except JournalCorruptedError:
-                if not _zero_from(data, 0) and len(data) == SEGMENT_HEADER.size:
-                    raise
+                if len(data) > SEGMENT_HEADER.size:
+                    return  # it may hold records: `_recover_tail` reports (or skips) it
             if self._read_only:
                 self._segments.pop()
                 continue
@@ -451,10 +454,43 @@ class LocalJournal(JournalBase):
             _fsync_dir(self._dir)
             self._segments.pop()
 
+    def _segment_first(self, data: bytes, path: Path) -> tuple[int, bool]:
+        """The segment's first sequence number, and whether its header is valid.
+
+        A damaged header raises `JournalCorruptedError`, unless `skip_corrupted_deltas`: then
+        the first number comes from the file name and the records (each with its own
+        checksums and sequence number) are read as usual."""
+        try:
+            return _parse_segment_header(data, path), True
+        except JournalCorruptedError as exc:
+            if len(data) < SEGMENT_HEADER.size:
+                raise
+            if not self._config.skip_corrupted_deltas:
+                raise JournalCorruptedError(
+                    f"{exc}; it holds records: restore a backup, or open with "
+                    "skip_corrupted_deltas=True to read its records by their own checksums"
+                ) from None
+            self._log.warning("journal: %s; reading its records by their checksums", exc)
+            return int(path.name[: -len(SEGMENT_SUFFIX)]), False
+
+    def _lost(self, why: str) -> None:
+        """Missing records: `JournalCorruptedError`, or (skipping) a logged warning."""
+        if not (self._config.skip_corrupted_deltas or self._read_only):
+            raise JournalCorruptedError(
+                f"{why}; restore the journal directory or a backup, or open with "
+                "skip_corrupted_deltas=True to go on without them"
+            )
+        self._log.warning("journal: %s; going on without them", why)
+
     def _recover_tail(self) -> None:
         last = self._segments[-1]
-        data = last.path.read_bytes()
-        first = _parse_segment_header(data, last.path)
+        data = _read_file(last.path)
+        first, header_ok = self._segment_first(data, last.path)
+        if header_ok and SEGMENT_HEADER.unpack_from(data)[3] & SEGMENT_SEALED:
+            self._lost(
+                f"{last.path} was sealed when the next segment was created, and that segment "
+                "is missing (deleted): the records after it are lost"
+            )
         payloads, commit, stop_pos, stop, found = _core.wal_scan(
             data, SEGMENT_HEADER.size, first, 1 << 62
         )
@@ -467,6 +503,8 @@ class LocalJournal(JournalBase):
             # at least, so appends go after it.
             next_seq = self._last_valid_seq(data, stop_pos, next_seq + 1)
             end = len(data)  # the damaged segment is left as it is; appends go to a new one
+        elif not header_ok:
+            end = len(data)  # its records are read; appends go to a new segment
         written = len(data.rstrip(b"\0"))
         if written > end:
             self._torn = written - end
@@ -479,14 +517,12 @@ class LocalJournal(JournalBase):
         self._end = end
         if self._read_only:
             return
-        fd = os.open(last.path, os.O_RDWR | os.O_CLOEXEC)
+        fd = os.open(last.path, os.O_RDWR | _NOFOLLOW)
         self._fd = fd
-        if end == len(data) and stop != _END:  # damaged, skipped: start a fresh segment
+        if end == len(data) and (stop != _END or not header_ok):  # damaged: a fresh segment
             self._roll()
-        elif written > end:
-            os.ftruncate(fd, end)
-            if self._config.preallocate:
-                self._preallocate(fd, end)
+        elif written > end or len(data) > end:
+            os.ftruncate(fd, end)  # the torn write, and zero fill left by an older crs
             os.fsync(fd)
 
     def _last_valid_seq(self, data: bytes, pos: int, next_seq: int) -> int:
@@ -497,37 +533,47 @@ class LocalJournal(JournalBase):
         return next_seq
 
     def _read_checkpoint(self) -> int:
+        """The checkpoint's sequence number (0 without one).
+
+        A damaged CHECKPOINT file is replaced by the lowest position consistent with the
+        segments on disk (the one before the first segment's first record): replay then
+        returns every record still stored, and a reader whose state (a backup) covers the
+        dropped ones loses nothing; one that needs a dropped record gets a sequence gap."""
         path = self._dir / "CHECKPOINT"
         try:
-            data = path.read_bytes()
+            data = _read_file(path)
         except FileNotFoundError:
             return 0
-        if len(data) != CHECKPOINT_FILE.size:
-            raise JournalCorruptedError(f"{path} is damaged (wrong size)")
-        magic, version, seq, crc = CHECKPOINT_FILE.unpack(data)
-        if magic != CHECKPOINT_MAGIC or crc != crc32c.crc32c(data[:20]) or version != 1:
-            raise JournalCorruptedError(f"{path} is damaged (magic, version or CRC-32C)")
-        result: int = seq
-        return result
+        seq = -1
+        if len(data) == CHECKPOINT_FILE.size:
+            magic, version, seq, crc = CHECKPOINT_FILE.unpack(data)
+            if magic != CHECKPOINT_MAGIC or crc != crc32c.crc32c(data[:20]) or version != 1:
+                seq = -1
+        if seq >= 0:
+            result: int = seq
+            return result
+        seq = self._segments[0].first_seq - 1 if self._segments else 0
+        self._log.warning(
+            "journal: %s is damaged; using position %d (before the first stored record)",
+            path,
+            seq,
+        )
+        if not self._read_only:
+            self._write_checkpoint(self._dir, seq)
+        return seq
 
     # ---------------------------------------------------------------- segments
 
     def _seg_path(self, first_seq: int, directory: Path | None = None) -> Path:
         return (directory or self._dir) / f"{first_seq:020d}{SEGMENT_SUFFIX}"
 
-    def _preallocate(self, fd: int, start: int) -> None:
-        """Zero-fill `fd` from `start` to the segment size, so appends overwrite in place."""
-        pos = start
-        while pos < self._seg_bytes:
-            pos += os.pwrite(fd, _ZEROS[: min(len(_ZEROS), self._seg_bytes - pos)], pos)
-
     def _create_segment(self, first_seq: int, directory: Path | None = None) -> int:
+        """Create a segment holding only its header (it grows as records are appended: no
+        zero fill, so a new journal costs 32 bytes and opening reads only written data)."""
         path = self._seg_path(first_seq, directory)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
         try:
             os.write(fd, _segment_header(first_seq))
-            if self._config.preallocate and directory is None:
-                self._preallocate(fd, SEGMENT_HEADER.size)
             os.fsync(fd)
             _fsync_dir(path.parent)
         except BaseException:
@@ -540,16 +586,25 @@ class LocalJournal(JournalBase):
     def _roll(self) -> None:
         """Seal the active segment and start a new one at the next sequence number."""
         fd = self._create_segment(self._next_seq)
-        old = self._fd
+        old, old_first = self._fd, self._segments[-1].first_seq
+        sealed = False
         try:
             os.fdatasync(old)
             if os.fstat(old).st_size > self._end:
                 os.ftruncate(old, self._end)
+            # Seal it: the log goes on in the new segment, so a journal that ends here
+            # later has lost its last segment (detected on open).
+            sealed = os.pwrite(old, _segment_header(old_first, SEGMENT_SEALED), 0) > 0
             os.fsync(old)
         except BaseException:
             os.close(fd)  # keep the old segment active; a later roll creates the new one again
-            with contextlib.suppress(OSError):
+            try:
+                if sealed:
+                    os.pwrite(old, _segment_header(old_first), 0)
+                    os.fsync(old)
                 self._seg_path(self._next_seq).unlink()
+            except OSError as exc:
+                self._failed = f"a failed segment roll could not be undone ({exc})"
             raise
         os.close(old)
         self._fd = fd
@@ -610,8 +665,6 @@ class LocalJournal(JournalBase):
         if self._config.auto_checkpoint:
             seq = self._full_checkpoint_seq(self._next_seq - 1)
             self._log.warning("journal: size limit reached; automatic checkpoint at seq %d", seq)
-            if self._end > SEGMENT_HEADER.size and seq >= self._next_seq - 1:
-                self._guard_os("start a new segment in", self._roll)
             self._checkpoint_locked(seq)
             if self._total + size <= limit:
                 return
@@ -624,9 +677,6 @@ class LocalJournal(JournalBase):
         """Cut a failed write back off the active segment so the log ends at `pos`."""
         try:
             os.ftruncate(self._fd, pos)
-            if self._config.preallocate:
-                with contextlib.suppress(OSError):
-                    self._preallocate(self._fd, pos)
         except OSError as exc:
             self._failed = f"a failed append could not be undone ({exc})"
 
@@ -737,9 +787,8 @@ class LocalJournal(JournalBase):
     ) -> Generator[tuple[int, list[bytes]] | DeltaOrError, None, int]:
         """Yield the records of one segment; return the next expected sequence number."""
         try:
-            with open(seg.path, "rb") as f:
-                data = f.read() if end is None else f.read(end)
-            _parse_segment_header(data, seg.path)
+            data = _read_file(seg.path, -1 if end is None else end)
+            self._segment_first(data, seg.path)
         except (OSError, JournalCorruptedError) as exc:
             if isinstance(exc, FileNotFoundError) and self._checkpoint_seq >= upto - 1:
                 return upto  # a checkpoint dropped it while we read; nothing in it is replayed
@@ -797,6 +846,10 @@ class LocalJournal(JournalBase):
         self._last_checkpoint = _dt.datetime.now(_dt.UTC)
         if seq <= self._checkpoint_seq:
             return
+        if seq >= self._next_seq - 1 and self._end > SEGMENT_HEADER.size:
+            # Every record is covered: seal the active segment too, so it can be dropped
+            # (a size limit below one segment is then freed by checkpointing, as advised).
+            self._guard_os("start a new segment in", self._roll)
         self._guard_os("checkpoint", lambda: self._write_checkpoint(self._dir, seq))
         self._checkpoint_seq = seq
         dropped = False
@@ -813,7 +866,10 @@ class LocalJournal(JournalBase):
     def _write_checkpoint(directory: Path, seq: int) -> None:
         head = CHECKPOINT_FILE.pack(CHECKPOINT_MAGIC, 1, seq, 0)[:20]
         tmp = directory / "CHECKPOINT.tmp"
-        with open(tmp, "wb") as f:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # a symlink planted there is removed, never followed
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+        with os.fdopen(fd, "wb") as f:
             f.write(head + struct.pack("<I", crc32c.crc32c(head)))
             f.flush()
             os.fsync(f.fileno())
@@ -857,11 +913,13 @@ class LocalJournal(JournalBase):
             tmp = self._dir / RESTORE_DIR
             try:
                 shutil.rmtree(tmp, ignore_errors=True)
-                tmp.mkdir()
+                tmp.mkdir(mode=DIR_MODE)
                 names = self._write_restored(tmp, stream)
                 manifest = tmp / (MANIFEST + ".tmp")
-                manifest.write_text(json.dumps(names))
-                with open(manifest, "rb+") as f:
+                fd = os.open(manifest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(json.dumps(names).encode())
+                    f.flush()
                     os.fsync(f.fileno())
                 os.replace(manifest, tmp / MANIFEST)
                 _fsync_dir(tmp)
@@ -910,7 +968,7 @@ class LocalJournal(JournalBase):
         if not tmp.exists():
             return
         try:
-            names = set(json.loads((tmp / MANIFEST).read_text()))
+            names = set(json.loads(_read_file(tmp / MANIFEST)))
         except FileNotFoundError:
             shutil.rmtree(tmp)
             return
