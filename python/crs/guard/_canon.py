@@ -13,7 +13,7 @@ import json
 import math
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from crs._errors import InvalidArgumentError
@@ -26,13 +26,22 @@ MAX_DEPTH = 64
 _dumps = json.JSONEncoder(
     sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
 ).encode
-_sha = hashlib.sha256
+_blake = hashlib.blake2b
 _WS = re.compile(r"\s+")
+# Parts of a result that change from run to run without meaning anything changed: clock
+# times, timestamps, durations, memory addresses. They do not make a new result.
+_VOLATILE = re.compile(
+    r"(?=\d)(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|(?<!\d)\d{1,2}:\d\d:\d\d(?:\.\d+)?\b"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
+    r"|0x[0-9a-fA-F]{6,})"
+)
+_HAS_DIGIT = re.compile(r"\d").search
 
 _TRANSIENT = re.compile(
     r"(?i)(time[d ]?\s?out|timeout|deadline exceeded|rate.?limit|too many requests|\b429\b|"
     r"\b50[0-4]\b|service unavailable|bad gateway|gateway time|temporar(y|ily)|try again|"
-    r"connection (reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
+    r"connection ?(reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
     r"eai_again|enetunreach|ehostunreach|network (error|is unreachable)|broken pipe|"
     r"overloaded|unavailable|throttl)"
 )
@@ -118,7 +127,10 @@ def _find_surrogate(value: Any, path: str) -> str:
 
 
 def _encode(doc: Any, name: str) -> bytes:
-    text = _dumps(doc)
+    return _encode_text(_dumps(doc), doc, name)
+
+
+def _encode_text(text: str, doc: Any, name: str) -> bytes:
     if len(text) > MAX_VALUE_CHARS:
         raise InvalidArgumentError(
             f"{name}: {len(text)} characters as JSON, more than the guard takes ({MAX_VALUE_CHARS})"
@@ -133,66 +145,231 @@ def _encode(doc: Any, name: str) -> bytes:
         ) from None
 
 
+def _surrogate(path: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{path}: contains a lone surrogate (not valid UTF-8); decode text with errors='replace'"
+    )
+
+
 def canonical_args(
     args: Mapping[str, Any] | None,
     drop: frozenset[str],
     commands: frozenset[str],
-) -> dict[str, Any]:
-    """The canonical form of a call's arguments (see the module docstring)."""
+) -> tuple[dict[str, Any], bool, str]:
+    """The canonical form of a call's arguments (see the module docstring).
+
+    Returns:
+        (canonical dict, flat, first shell command or ""): `flat` when every value is a
+        str, int, bool or None (the fast signature path).
+    """
     if args is None:
-        return {}
+        return {}, True, ""
     if not isinstance(args, Mapping):
         raise InvalidArgumentError(
             f"args: must be a mapping of argument names to JSON data, got {type(args).__name__}"
         )
     out: dict[str, Any] = {}
+    flat = True
+    cmd = ""
     for k, v in args.items():
         if type(k) is not str:
-            raise InvalidArgumentError(f"args: keys must be str, got {type(k).__name__}")
+            if not isinstance(k, str):
+                raise InvalidArgumentError(f"args: keys must be str, got {type(k).__name__}")
+            k = str(k)
         if k in drop:
             continue
+        if not k.isascii():
+            try:
+                k.encode()
+            except UnicodeEncodeError:
+                raise _surrogate("args key") from None
         if type(v) is str:
-            out[k] = _norm_command(v) if k in commands else v.strip()
+            if not v.isascii():
+                try:
+                    v.encode()
+                except UnicodeEncodeError:
+                    raise _surrogate(f"args[{k!r}]") from None
+            if k in commands:
+                v = _norm_command(v)
+                if not cmd:
+                    cmd = v
+                out[k] = v
+            else:
+                out[k] = v.strip()
         else:
-            out[k] = _norm(v, f"args[{k!r}]", 1)
-    return out
+            v = out[k] = _norm(v, f"args[{k!r}]", 1)
+            if flat and not (v is None or type(v) is int or type(v) is bool or type(v) is str):
+                flat = False
+    if len(out) > 4096:
+        raise InvalidArgumentError(f"args: {len(out)} arguments, more than 4096")
+    return out, flat, cmd
 
 
-def signature(tool: str, canon: dict[str, Any]) -> str:
-    """32 hex digits of SHA-256 over the tool and the canonical arguments."""
-    data = _encode(canon, "args") if canon else b"{}"
-    return _sha(tool.encode() + b"\x00" + data).hexdigest()[:32]
+def signature(tool: str, canon: dict[str, Any], flat: bool = False) -> str:
+    """32 hex digits of BLAKE2b over the tool and the canonical arguments."""
+    if flat:
+        items = sorted(canon.items()) if len(canon) > 1 else list(canon.items())
+        text = repr(items)
+        if len(text) > MAX_VALUE_CHARS:
+            raise InvalidArgumentError(f"args: more than {MAX_VALUE_CHARS} characters")
+        data = b"r" + text.encode("utf-8", "surrogatepass")
+    else:
+        data = b"j" + _encode(canon, "args")
+    return _blake(tool.encode() + b"\x00" + data, digest_size=16).hexdigest()
 
 
-def free_text(canon: dict[str, Any]) -> str:
-    """The free-text argument values (three words or more), for near-duplicate checks."""
-    parts = [v for _, v in sorted(canon.items()) if type(v) is str and v.count(" ") >= 2]
-    return " ".join(parts)[:2000] if parts else ""
+_STOP_WORDS = (
+    "a an the of to in on for with and or not is are was be by at as it its this that these "
+    "when what where how why who which do does did i me my you your we our us user s"
+)
+_STOP = frozenset(_STOP_WORDS.split(" "))
+_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_PATHLIKE = re.compile(r"^[\w.~-]*[/\\]|^\w[\w-]*\.[A-Za-z0-9]{1,8}$|://|^\.{1,2}$")
+IDENT_KEYS = frozenset(
+    {
+        "path",
+        "paths",
+        "file",
+        "files",
+        "file_path",
+        "filepath",
+        "filename",
+        "url",
+        "uri",
+        "id",
+        "dir",
+        "directory",
+        "cwd",
+        "repo",
+        "branch",
+        "ref",
+        "bash_id",
+        "handle",
+        "target",
+        "absolute_path",
+        "notebook_path",
+        "table",
+        "project",
+        "name",
+        "pid",
+        "job",
+        "job_id",
+    }
+)
+"""Argument fields that name the resource a call acts on: calls on different resources are
+never near-duplicates of each other."""
 
 
-def result_digest(result: Any) -> str:
-    """A digest of a tool's result (16 hex digits)."""
+def _is_ident(key: str, value: str) -> bool:
+    return key.lower() in IDENT_KEYS or (" " not in value and _PATHLIKE.search(value) is not None)
+
+
+def features(
+    canon: dict[str, Any], commands: frozenset[str], sanitize: Callable[[str], str]
+) -> str:
+    """What near-duplicate checks compare: `"<identifier digest>|<text tokens>"`, or "" when
+    the call has nothing beyond its identifiers (a different resource is a different call).
+
+    Identifiers (paths, URLs, ids, a shell command's program and paths) must be equal;
+    the free text (queries, patterns, titles, a command's other words) is compared as a set
+    of lower-cased word tokens (camelCase and snake_case split, stop words left out);
+    numbers and flags are parameters, left out (a re-parameterised call with the same result
+    is the same call).
+    """
+    if len(canon) == 1:
+        ((k, v),) = canon.items()
+        if type(v) is str and k not in commands and _is_ident(k, v):
+            return ""
+    idents: list[tuple[str, str]] = []
+    texts: list[tuple[str, str]] = []
+    extra = False
+    for k, v in canon.items():
+        if type(v) is not str:
+            extra = True
+            continue
+        if k in commands:
+            words = v.split()
+            if words:
+                idents.append((k, words[0]))
+            for w in words[1:]:
+                if w.startswith("-") or w.isdigit():
+                    continue
+                if _PATHLIKE.search(w):
+                    idents.append((k, w))
+                else:
+                    texts.append((k, w))
+        elif _is_ident(k, v):
+            idents.append((k, v))
+        elif v:
+            texts.append((k, v))
+    if not texts and not extra:
+        return ""
+    ident = _blake(repr(sorted(idents)).encode("utf-8", "surrogatepass"), digest_size=8)
+    toks = {
+        f"{k}:{t}"
+        for k, v in texts
+        for t in (m.lower() for m in _TOKEN.findall(sanitize(v)))
+        if t not in _STOP
+    }
+    return ident.hexdigest() + "|" + " ".join(sorted(toks))
+
+
+def similar(a: str, b: str, threshold: float) -> bool:
+    """Near-duplicates by `features`: equal identifiers and a text-token Jaccard of at least
+    `threshold` (both texts empty: only parameters differ). Long texts are compared by their
+    MinHash signatures (crs._core), short ones exactly."""
+    ia, _, ta = a.partition("|")
+    ib, _, tb = b.partition("|")
+    if ia != ib:
+        return False
+    if not ta and not tb:
+        return True
+    sa, sb = set(ta.split()), set(tb.split())
+    if len(sa) > 64 and len(sb) > 64:
+        from crs import _core
+
+        return (
+            _core.minhash_jaccard(_core.minhash_signature(ta), _core.minhash_signature(tb))
+            >= threshold
+        )
+    return len(sa & sb) >= threshold * len(sa | sb)
+
+
+def without(text: str, echo: Iterable[str]) -> str:
+    """`text` with each of the `echo` strings replaced by a placeholder."""
+    for e in echo:
+        if e in text:
+            text = text.replace(e, "\x00")
+    return text
+
+
+def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
+    """A digest of a tool's result (16 hex digits); clock times, timestamps, durations and
+    memory addresses in it are left out."""
     t = type(result)
     if t is str:
         if len(result) > MAX_VALUE_CHARS:
             raise InvalidArgumentError(
                 f"result: {len(result)} characters, more than the {MAX_VALUE_CHARS} the guard takes"
             )
+        text = without(result.strip(), echo) if echo else result.strip()
+        if len(text) > 8 and _HAS_DIGIT(text):
+            text = _VOLATILE.sub("#", text)
         try:
-            data = result.strip().encode()
+            data = text.encode()
         except UnicodeEncodeError:
             raise InvalidArgumentError(
                 "result: contains a lone surrogate (not valid UTF-8); decode tool output with "
                 "errors='replace'"
             ) from None
-        return _sha(b"s" + data).hexdigest()[:16]
+        return _blake(b"s" + data, digest_size=8).hexdigest()
     if result is None:
         return "0" * 16
     if isinstance(result, bytes | bytearray | memoryview):
         data = bytes(result)
         if len(data) > MAX_VALUE_CHARS:
             raise InvalidArgumentError(f"result: {len(data)} bytes, more than {MAX_VALUE_CHARS}")
-        return _sha(b"b" + data).hexdigest()[:16]
+        return _blake(b"b" + data, digest_size=8).hexdigest()
     try:
         doc = _norm(result, "result", 0)
     except InvalidArgumentError:
@@ -202,8 +379,13 @@ def result_digest(result: Any) -> str:
                 f"result: must be JSON data, str or bytes (or an object with its own str()), "
                 f"got {type(result).__name__}"
             ) from None
-        return result_digest(str(result))
-    return _sha(b"j" + _encode(doc, "result")).hexdigest()[:16]
+        return result_digest(str(result), echo)
+    text = _dumps(doc)
+    if echo:
+        text = without(text, (_dumps(e)[1:-1] for e in echo))
+    if _HAS_DIGIT(text):
+        text = _VOLATILE.sub("#", text)
+    return _blake(b"j" + _encode_text(text, doc, "result"), digest_size=8).hexdigest()
 
 
 def error_text(error: BaseException | str) -> str:
@@ -235,7 +417,7 @@ def is_transient(error: BaseException | str, text: str) -> bool:
 def error_digest(text: str) -> str:
     # Volatile parts (numbers such as durations, addresses, pids) do not make a new error.
     norm = _WS.sub(" ", re.sub(r"0x[0-9a-fA-F]+|\d+(\.\d+)?", "#", text[:20000])).strip()
-    return _sha(b"e" + norm.encode()).hexdigest()[:16]
+    return _blake(b"e" + norm.encode(), digest_size=8).hexdigest()
 
 
 def preview(canon: dict[str, Any], limit: int = 160) -> str:

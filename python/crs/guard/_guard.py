@@ -24,6 +24,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 from crs import _core
@@ -40,6 +41,8 @@ from crs.guard._verdict import (
     LearnedFailure,
     Verdict,
     VerdictCode,
+    make_call,
+    make_verdict,
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -51,12 +54,9 @@ _READONLY_SHELL = re.compile(
     r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
     r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
-_SHELL_TOOL = re.compile(
-    r"(?i)^(bash|shell|sh|zsh|terminal|run|run_command|run_shell|exec|"
-    r"execute|execute_command|run_terminal_cmd|local_shell|computer)$"
-)
 _MSG_WS = re.compile(r"\s+")
 FP_CACHE_S = 1.0
+_DIGITS = re.compile(r"\d+")
 
 
 def _now_ms() -> int:
@@ -119,12 +119,13 @@ class Guard:
         self._fp_cache: tuple[tuple[int, int], float, str] | None = None
         self._mut_re = re.compile(policy.mutating_pattern)
         self._poll_re = re.compile(policy.poll_pattern)
+        self._commands = policy.command_fields
         self._limits: dict[str, Limits] = {}
         self._reserved = 0
         self._prefix = os.urandom(4).hex()
         self._closed = False
-        # call_id -> (free text, poll command, mutating, canonical args) until after_call
-        self._pending: dict[str, tuple[str, bool, bool, dict[str, Any]]] = {}
+        # call_id -> (poll command, mutating, canonical args) until after_call
+        self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._last_msg = ""
 
@@ -154,7 +155,15 @@ class Guard:
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
-            fingerprint = ProjectFingerprint(project)
+            from crs._home import default_home
+            from crs._session_restore import compute_project_hash
+
+            data = Path(home).expanduser() if home is not None else default_home()
+            key = compute_project_hash(str(Path(project).resolve()))
+            # crs's own files never change the workspace's fingerprint
+            fingerprint = ProjectFingerprint(
+                project, exclude=(data, data / key, data / "index.json")
+            )
         crs = open_project(project, home, session_id=session)
         try:
             return cls(policy, session=session, fingerprint=fingerprint, _crs=crs, _durable=True)
@@ -202,7 +211,7 @@ class Guard:
     def _fp(self, s: SessionState) -> str:
         """The workspace fingerprint, computed at most once per finished call."""
         if self._fingerprint is None:
-            return f"mem:{s.epoch}"
+            return f"mem:{self._part.changes}"
         # One computation serves a batch of calls: until the next finished or refused call,
         # and for at most FP_CACHE_S seconds.
         key = (s.calls, s.blocks)
@@ -235,35 +244,32 @@ class Guard:
     def _make_call(
         self, tool: Any, args: Mapping[str, Any] | None, call_id: str | None
     ) -> tuple[Call, Limits]:
-        tool = _canon.check_tool(tool)
-        lim = self._limits_for(tool)
-        pol = self.policy
-        canon = _canon.canonical_args(args, lim.ignore_fields, pol.command_fields)
-        sig = _canon.signature(tool, canon)
-        if call_id is not None and (not isinstance(call_id, str) or not call_id):
+        lim = self._limits.get(tool) if type(tool) is str else None
+        if lim is None:
+            tool = _canon.check_tool(tool)
+            lim = self._limits_for(tool)
+        canon, flat, cmd = _canon.canonical_args(args, lim.ignore_fields, self._commands)
+        sig = _canon.signature(tool, canon, flat)
+        if call_id is not None and (type(call_id) is not str or not call_id):
             raise InvalidArgumentError(f"call_id: must be a non-empty str or None, got {call_id!r}")
-        with self._lock:
-            s = self._session()
-            self._reserved = step = max(self._reserved, s.last_step) + 1
-        if call_id is None:
-            call_id = f"{self._prefix}-{step}"
-        text = _canon.free_text(canon) if canon else ""
-        poll = False
-        if canon and not lim.polling:
-            for k in pol.command_fields:
-                v = canon.get(k)
-                if type(v) is str and self._poll_re.search(v):
-                    poll = True
-                    break
+        poll = lim.polling
         mut = lim.mutating
-        if not mut and _SHELL_TOOL.match(tool) and canon:
-            cmd = next((canon[k] for k in pol.command_fields if type(canon.get(k)) is str), None)
-            mut = cmd is not None and _READONLY_SHELL.match(cmd) is None
-        pending = self._pending
-        if len(pending) > 4096:
-            pending.clear()
-        pending[call_id] = (text, poll, mut, canon)
-        return Call(tool, sig, call_id, self.session_id, step), lim
+        if cmd:
+            if not poll and self._poll_re.search(cmd) is not None:
+                poll = True
+            if not mut:  # a shell command changes the workspace unless it only reads
+                mut = _READONLY_SHELL.match(cmd) is None
+        sid = self.session_id
+        with self._lock:
+            last = self._part.session(sid).last_step
+            step = self._reserved = (self._reserved if self._reserved > last else last) + 1
+            if call_id is None:
+                call_id = f"{self._prefix}-{step}"
+            pending = self._pending
+            if len(pending) > 4096:
+                pending.clear()
+            pending[call_id] = (poll, mut, canon)
+        return make_call(tool, sig, call_id, sid, step), lim
 
     # ------------------------------------------------------------------ before
 
@@ -284,7 +290,7 @@ class Guard:
             if v is None:
                 sig = s.sigs.get(call.signature)
                 if sig is not None and sig.changes and sig.runs:
-                    return Verdict(
+                    return make_verdict(
                         _ALLOW,
                         VerdictCode.POLLING,
                         "the result of this call changes between runs (polling)",
@@ -292,7 +298,7 @@ class Guard:
                         (),
                         call,
                     )
-                return Verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             if v.action is _BLOCK or v.action is _STOP:
                 self._crs._commit_op(
                     "guard.refuse",
@@ -318,7 +324,7 @@ class Guard:
         evidence: tuple[int, ...],
     ) -> Verdict:
         if s.blocks + 1 >= self.policy.stop_after_blocks:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 code,
                 f"{reason}; {s.blocks + 1} refusals in a row: stop",
@@ -327,13 +333,13 @@ class Guard:
                 evidence,
                 call,
             )
-        return Verdict(_BLOCK, code, reason, message, evidence, call)
+        return make_verdict(_BLOCK, code, reason, message, evidence, call)
 
     def _decide(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         pol = self.policy
         # budgets: STOP
         if pol.max_calls is not None and s.calls >= pol.max_calls:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"session budget of {pol.max_calls} calls used up",
@@ -343,7 +349,7 @@ class Guard:
                 call,
             )
         if lim.max_calls is not None and s.tool_calls.get(call.tool, 0) >= lim.max_calls:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"budget of {lim.max_calls} calls of {call.tool} used up",
@@ -357,7 +363,7 @@ class Guard:
             and s.calls
             and (_now_ms() - s.started) / 1000.0 >= pol.max_wall_time_s
         ):
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 VerdictCode.BUDGET,
                 f"session wall-time budget of {pol.max_wall_time_s:g} s used up",
@@ -399,13 +405,13 @@ class Guard:
                     "need another way.",
                     (sig.fail_step,),
                 )
-            if sig.runs >= 2 * lim.poll_budget and sig.changes:
+            if sig.polls >= 2 * lim.poll_budget and sig.changes and sig.epoch == s.epoch:
                 return self._refuse(
                     s,
                     call,
                     VerdictCode.POLLING,
-                    f"{call.tool} polled {sig.runs} times (budget {lim.poll_budget})",
-                    f"This call was polled {sig.runs} times. Stop polling: report the "
+                    f"{call.tool} polled {sig.polls} times (budget {lim.poll_budget})",
+                    f"This call was polled {sig.polls} times. Stop polling: report the "
                     "current state to the user or do something else.",
                     (),
                 )
@@ -460,17 +466,16 @@ class Guard:
             lf = self._part.failures[fid]
             if now - lf["created_at"] > ttl:
                 continue
-            if lf["session_id"] == self.session_id and lf.get("epoch", -1) != s.epoch:
-                continue  # something changed in this session since it failed
+            if lf["session_id"] == self.session_id:
+                # In its own session a failure is the error-loop rule's (a second try is
+                # legitimate; two in a row are refused): remembered failures are for later
+                # sessions.
+                continue
             if fp is None:
                 fp = self._fp(s)
             if lf["fingerprint"] != fp:
                 continue
-            where = (
-                "earlier in this session"
-                if lf["session_id"] == self.session_id
-                else f"in session {lf['session_id']}"
-            )
+            where = f"in session {lf['session_id']}"
             return self._refuse(
                 s,
                 call,
@@ -511,17 +516,20 @@ class Guard:
                 f"call: belongs to session {call.session_id!r}, not {self.session_id!r}; use "
                 "the guard of that session (with_session)"
             )
-        lim = self._limits_for(_canon.check_tool(call.tool))
+        lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
+        extra = self._pending.pop(call.call_id, None)
+        poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
+        # A result that echoes the call's own arguments ("no results for '<query>'") is
+        # judged without them: the echo is not new information.
+        echo = [v for v in canon.values() if type(v) is str and len(v) >= 4] if canon else ()
         if error is not None:
             etext = _canon.error_text(error)
             kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
-            res = _canon.error_digest(etext)
+            res = _canon.error_digest(_canon.without(etext, echo))
         else:
             etext = ""
             kind = OK
-            res = _canon.result_digest(result)
-        extra = self._pending.pop(call.call_id, None)
-        text, poll, mut, canon = extra if extra is not None else ("", False, lim.mutating, {})
+            res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
         ts = _now_ms()
         p: dict[str, Any] = {
@@ -537,13 +545,16 @@ class Guard:
             p["m"] = 1
         if etext:
             p["e"] = _short(_SANITIZER.sanitize(etext), 400)
-        if text:
-            p["x"] = _SANITIZER.sanitize(text)[:500]
+        feat = ""
+        if canon and (kind == HARD or (kind == OK and not mut)):
+            feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
+            if feat:
+                p["x"] = feat[:2000]
         with self._lock:
             s = self._session()
             alias = ""
-            if text and kind == OK:
-                alias = self._near_duplicate(s, call, res, text)
+            if feat:
+                alias = self._near_duplicate(s, call, res, feat)
                 if alias:
                     p["a"] = alias
             v = self._detect(s, call, kind, res, alias or call.signature, polling, lim)
@@ -571,25 +582,26 @@ class Guard:
                     p["fx"] = list(ids)
             self._crs._commit_op("guard.step", p, bump_generation=False)
             if v is None:
-                return Verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             return v
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
         ev = set(v.evidence)
         return {pair for n, pair, _ in s.tail if n in ev}
 
-    def _near_duplicate(self, s: SessionState, call: Call, res: str, text: str) -> str:
+    def _near_duplicate(self, s: SessionState, call: Call, res: str, feat: str) -> str:
         """The cluster of an earlier call of the same tool with the same result whose
-        free-text arguments are a near-duplicate of this one's ("" if none)."""
+        arguments are a near-duplicate of this one's (`_canon.similar`), or ""."""
         if f"{call.signature}:{res}" in s.pairs:
             return ""
-        mine = None
+        t = self.policy.near_duplicate
         for _, tool, cluster, r, other in reversed(s.texts):
-            if r != res or tool != call.tool or cluster == call.signature:
-                continue
-            if mine is None:
-                mine = self._minhash(text)
-            if _core.minhash_jaccard(mine, self._minhash(other)) >= self.policy.near_duplicate:
+            if (
+                r == res
+                and tool == call.tool
+                and cluster != call.signature
+                and _canon.similar(feat, other, t)
+            ):
                 return cluster
         return ""
 
@@ -608,6 +620,8 @@ class Guard:
             return None
         n = call.step
         pair = f"{cluster}:{res}"
+        if pair not in s.pairs:  # a new (call, result): no repeat, cycle or stale stretch
+            return self._poll_check(s, call, lim)
         tail = s.tail
         # 1. the same pair in a row
         run = 1
@@ -617,7 +631,7 @@ class Guard:
                 break
             run += 1
             steps.append(tail[i][0])
-        need = lim.poll_budget if polling else lim.repeat_nudge
+        need = lim.poll_repeat if polling else lim.repeat_nudge
         if run >= need:
             return self._nudge(
                 s,
@@ -685,14 +699,23 @@ class Guard:
                 "what you know, and choose a different next step.",
                 ev,
             )
+        return self._poll_check(s, call, lim)
+
+    def _poll_check(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         # 5. polling past its budget
         sig = s.sigs.get(call.signature)
-        if sig is not None and sig.changes and sig.runs + 1 == lim.poll_budget:
+        n = call.step
+        if (
+            sig is not None
+            and sig.changes
+            and sig.epoch == s.epoch
+            and sig.polls + 1 == lim.poll_budget
+        ):
             return self._nudge(
                 s,
                 call,
                 VerdictCode.POLLING,
-                f"{call.tool} polled {sig.runs + 1} times",
+                f"{call.tool} polled {sig.polls + 1} times",
                 "This call has been polled many times. Consider reporting "
                 "progress to the user instead of polling further.",
                 (n,),
@@ -709,7 +732,7 @@ class Guard:
         evidence: tuple[int, ...],
     ) -> Verdict:
         if s.level >= NUDGED and s.nudges + 1 > self.policy.stop_after_blocks:
-            return Verdict(
+            return make_verdict(
                 _STOP,
                 code,
                 f"{reason}; the loop went on after {s.nudges} nudges: stop",
@@ -717,7 +740,7 @@ class Guard:
                 evidence,
                 call,
             )
-        return Verdict(_NUDGE, code, reason, message, evidence, call)
+        return make_verdict(_NUDGE, code, reason, message, evidence, call)
 
     # ------------------------------------------------------------------ messages, turns
 
@@ -732,53 +755,62 @@ class Guard:
             raise InvalidArgumentError(
                 "text: contains a lone surrogate (not valid UTF-8)"
             ) from None
-        norm = _MSG_WS.sub(" ", text.strip().lower())[:100_000]
+        # Numbers (counters, times) do not make a message new: "thinking... 1", "... 2".
+        norm = _MSG_WS.sub(" ", _DIGITS.sub("#", text.strip().lower()[:100_000]))
         digest = _canon.result_digest(norm)
-        pol = self.policy
         with self._lock:
             s = self._session()
-            same = bool(s.msg_digest) and digest == s.msg_digest
-            if not same and s.msg_digest and len(norm) >= 40:
-                last = self._last_msg
-                if last and _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8:
-                    same = True
+            msgs = s.msgs
+            last = self._last_msg
+            if (
+                msgs
+                and digest != msgs[-1]
+                and len(norm) >= 40
+                and last
+                and _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8
+            ):
+                digest = msgs[-1]  # a near-identical message counts as the same one
             self._last_msg = norm
-            reps = s.msg_same + 1 if same else 1
-            streak = s.msg_streak + 1
-            self._crs._commit_op(
-                "guard.msg",
-                {"s": self.session_id, "d": digest, "same": same, "ts": _now_ms()},
-                bump_generation=False,
+            seq = [*msgs, digest]
+            found = self._message_loop(seq, s.msg_streak + 1)
+            payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
+            if found is not None:
+                payload["v"] = 1
+            self._crs._commit_op("guard.msg", payload, bump_generation=False)
+            if found is None:
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
+            flags = s.msg_flags - 1  # apply_msg counted this one
+            action = _NUDGE if flags <= 0 else _BLOCK if flags == 1 else _STOP
+            return make_verdict(
+                action,
+                VerdictCode.MONOLOGUE,
+                found,
+                "You are repeating yourself without acting. Make a tool call that moves the "
+                "task forward, or ask the user for what you need.",
+                (),
+                None,
             )
-            if reps >= pol.monologue_repeats:
-                action = (
-                    _NUDGE
-                    if reps == pol.monologue_repeats
-                    else _BLOCK
-                    if reps == pol.monologue_repeats + 1
-                    else _STOP
+
+    def _message_loop(self, seq: list[str], streak: int) -> str | None:
+        pol = self.policy
+        run = 1
+        while run < len(seq) and seq[-1 - run] == seq[-1]:
+            run += 1
+        if run >= pol.monologue_repeats:
+            return f"the agent said the same thing {run} times in a row without acting"
+        for per in range(2, 5):
+            if (
+                len(seq) >= 2 * per
+                and seq[-2 * per : -per] == seq[-per:]
+                and len(set(seq[-per:])) > 1
+            ):
+                return (
+                    f"the agent's last {2 * per} messages repeat a cycle of {per} without "
+                    "a tool call"
                 )
-                return Verdict(
-                    action,
-                    VerdictCode.MONOLOGUE,
-                    f"the agent said the same thing {reps} times without acting",
-                    "You are repeating yourself without acting. Make a tool call "
-                    "that moves the task forward, or ask the user.",
-                    (),
-                    None,
-                )
-            if streak >= pol.monologue_max:
-                action = _NUDGE if streak < 2 * pol.monologue_max else _STOP
-                return Verdict(
-                    action,
-                    VerdictCode.MONOLOGUE,
-                    f"{streak} agent messages in a row without a tool call",
-                    "You have written many messages without acting. Make a tool "
-                    "call or ask the user.",
-                    (),
-                    None,
-                )
-            return Verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
+        if streak >= pol.monologue_max:
+            return f"{streak} agent messages in a row without a tool call"
+        return None
 
     def new_turn(self) -> None:
         """A user message: escalation starts over (the history, and loop detection over it,

@@ -39,14 +39,22 @@ COMMAND_FIELDS: frozenset[str] = frozenset(
 
 MUTATING_PATTERN = (
     r"(?i)(^|[_.\-:/ ])(edit|write|patch|create|delete|remove|rm|move|mv|rename|replace|insert|"
-    r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace)"
+    r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace|"
+    r"python|ipython|jupyter|notebook|exec|execute|eval|code_interpreter|install|build)"
     r"([_.\-:/ ]|$)|^(Edit|Write|MultiEdit|NotebookEdit)$"
 )
 """Tools whose success changes the workspace (the in-memory guard's fingerprint)."""
 
-POLL_PATTERN = r"(?i)(^|[_.\-:/ ])(wait|poll|status|watch|sleep|check_status|progress)([_.\-:/ ]|$)"
-"""Tools, or shell commands, that wait for something to change: an unchanged result is
-expected for a while (the poll budget applies, not the repeat rule)."""
+POLL_PATTERN = r"(?i)(^|[_.\-:/ ;&])(wait|poll|sleep|watch)([_.\-:/ ;&]|$)"
+"""Tools, or shell commands, that wait for something to change (`sleep 30 && kubectl get`):
+an unchanged result is expected for a while (`poll_repeat` applies, not `repeat_nudge`)."""
+
+SHELL_PATTERN = (
+    r"(?i)^(bash|shell|sh|zsh|terminal|run|run_command|run_shell|exec|execute|"
+    r"execute_command|run_terminal_cmd|local_shell|shell_command|computer)$"
+)
+"""Tools that run shell commands: a successful command that is not read-only (`cat`, `ls`,
+`grep`, `git status` ...) counts as a workspace change."""
 
 HARD_MAX_REPEATS = 50
 """No policy lets the same call with the same result repeat more often than this."""
@@ -81,6 +89,7 @@ class ToolPolicy:
     under the hard caps (`HARD_MAX_REPEATS`, `HARD_MAX_POLLS`)."""
 
     repeat_nudge: int | None = None
+    poll_repeat: int | None = None
     poll_budget: int | None = None
     max_failures: int | None = None
     transient_retries: int | None = None
@@ -91,7 +100,13 @@ class ToolPolicy:
     ignore_fields: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        for name in ("repeat_nudge", "poll_budget", "max_failures", "transient_retries"):
+        for name in (
+            "repeat_nudge",
+            "poll_repeat",
+            "poll_budget",
+            "max_failures",
+            "transient_retries",
+        ):
             _positive(f"ToolPolicy.{name}", getattr(self, name), optional=True)
         _positive("ToolPolicy.max_calls", self.max_calls, optional=True)
         for name in ("mutating", "polling", "learn_failures"):
@@ -131,8 +146,11 @@ class GuardPolicy:
             one call before it is blocked (retry budget).
         stop_after_blocks: blocks in a row before STOP.
         cooldown_s: a block is half-open again after this many seconds.
-        near_duplicate: MinHash similarity (0..1) of free-text arguments above which a
-            reworded call with the same result as an earlier one counts as the same call.
+        near_duplicate: similarity (0..1, token Jaccard; MinHash for long texts) of the
+            free-text arguments from which a reworded call of the same tool, on the same
+            resources, with the same result as an earlier one counts as the same call.
+        poll_repeat: identical results in a row allowed to a call that waits (`sleep`,
+            `wait`, `watch`, `poll` in its tool name or command).
         monologue_repeats: the same (or a near-identical) agent message in a row, with no
             tool call in between, before a nudge.
         monologue_max: agent messages in a row with no tool call before a nudge.
@@ -156,7 +174,8 @@ class GuardPolicy:
     transient_retries: int = 3
     stop_after_blocks: int = 3
     cooldown_s: float = 300.0
-    near_duplicate: float = 0.35
+    near_duplicate: float = 0.3
+    poll_repeat: int = 6
     monologue_repeats: int = 3
     monologue_max: int = 12
     max_calls: int | None = None
@@ -181,6 +200,7 @@ class GuardPolicy:
             "stop_after_blocks",
             "monologue_repeats",
             "monologue_max",
+            "poll_repeat",
         ):
             _positive(
                 f"GuardPolicy.{name}", getattr(self, name), floor=2 if "repeat" in name else 1
@@ -245,12 +265,14 @@ class Limits:
     """The effective thresholds for one tool (policy, tool override, hard caps)."""
 
     repeat_nudge: int
+    poll_repeat: int
     poll_budget: int
     max_failures: int
     transient_retries: int
     max_calls: int | None
     mutating: bool
     polling: bool
+    shell: bool
     learn_failures: bool
     ignore_fields: frozenset[str]
 
@@ -265,6 +287,7 @@ def limits_for(
 
     return Limits(
         repeat_nudge=min(pick(t.repeat_nudge, policy.repeat_nudge), HARD_MAX_REPEATS),
+        poll_repeat=min(pick(t.poll_repeat, policy.poll_repeat), HARD_MAX_REPEATS),
         poll_budget=min(pick(t.poll_budget, policy.poll_budget), HARD_MAX_POLLS),
         max_failures=min(pick(t.max_failures, policy.max_failures), HARD_MAX_REPEATS),
         transient_retries=min(
@@ -273,6 +296,7 @@ def limits_for(
         max_calls=pick(t.max_calls, policy.max_calls_per_tool),
         mutating=pick(t.mutating, mutating_re.search(tool) is not None),
         polling=pick(t.polling, poll_re.search(tool) is not None),
+        shell=re.match(SHELL_PATTERN, tool) is not None,
         learn_failures=pick(t.learn_failures, policy.learn_failures),
         ignore_fields=policy.commentary_fields | t.ignore_fields,
     )

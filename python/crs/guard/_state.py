@@ -37,6 +37,14 @@ OK, HARD, TRANSIENT = 0, 1, 2
 CALM, NUDGED = 0, 1
 
 
+def _trim(d: dict[str, Any]) -> None:
+    """Keep the newer half of `d` (amortised O(1) eviction; deleting the first key one at
+    a time makes each later `next(iter(d))` scan the freed slots)."""
+    keep = list(d.items())[len(d) - MAX_KEYS // 2 :]
+    d.clear()
+    d.update(keep)
+
+
 class SigState:
     """What one signature did in a session."""
 
@@ -47,6 +55,7 @@ class SigState:
         "fail_step",
         "hard",
         "last_err",
+        "polls",
         "res",
         "runs",
         "same",
@@ -59,7 +68,8 @@ class SigState:
         self.res = ""  # last result (or error) digest
         self.epoch = -1  # epoch of the last run
         self.runs = 0  # completed runs in the session
-        self.changes = 0  # runs whose result differed from the run before (polling)
+        self.changes = 0  # runs whose result differed from the run before, same epoch
+        self.polls = 0  # runs in a row at the same epoch (whatever the result)
         self.same = 0  # runs in a row (of this signature) with the same result, same epoch
         self.hard = 0  # hard failures in a row
         self.transient = 0  # transient failures in a row
@@ -80,6 +90,7 @@ class SigState:
             self.fail_step,
             self.fail_ms,
             self.last_err,
+            self.polls,
         ]
 
     @classmethod
@@ -97,6 +108,7 @@ class SigState:
             s.fail_ms,
             s.last_err,
         ) = row[1:11]
+        s.polls = int(row[11]) if len(row) > 11 else s.runs
         return s
 
 
@@ -114,9 +126,9 @@ class SessionState:
         "loop_code",
         "loop_pairs",
         "loop_steps",
-        "msg_digest",
-        "msg_same",
+        "msg_flags",
         "msg_streak",
+        "msgs",
         "nudges",
         "pairs",
         "recent",
@@ -149,15 +161,15 @@ class SessionState:
         self.blocks = 0  # refusals in a row
         self.recent: deque[list[Any]] = deque(maxlen=RECENT)
         self.texts: deque[tuple[int, str, str, str, str]] = deque(maxlen=TEXTS)
-        self.msg_streak = 0
-        self.msg_same = 0
-        self.msg_digest = ""
+        self.msg_streak = 0  # agent messages since the last call or user turn
+        self.msgs: list[str] = []  # their digests (the last 16)
+        self.msg_flags = 0  # monologue verdicts in a row
         self.turns = 0
 
     # -------------------------------------------------------------- facts
 
-    def apply_step(self, p: dict[str, Any]) -> None:
-        """A finished call (payload of `guard.step`)."""
+    def apply_step(self, p: dict[str, Any]) -> bool:
+        """A finished call (payload of `guard.step`); True if it changed the workspace."""
         n, tool, sig, res, kind = p["n"], p["t"], p["g"], p["r"], p["k"]
         cluster = p.get("a") or sig
         pair = f"{cluster}:{res}"
@@ -167,23 +179,32 @@ class SessionState:
             self.started = p["ts"]
         self.calls += 1
         self.tool_calls[tool] = self.tool_calls.get(tool, 0) + 1
-        self.msg_streak = self.msg_same = 0
-        self.msg_digest = ""
+        if self.msg_streak:
+            self.msg_streak = self.msg_flags = 0
+            self.msgs = []
         self.blocks = 0
+        # `epoch` counts workspace changes; a call is judged against the epoch before it and
+        # recorded at the epoch after it (its own change is its effect: running it again
+        # with nothing else in between is a repeat).
         epoch = self.epoch
+        changed = kind == OK and bool(p.get("m")) and pair != self.last_mut
+        after = epoch + 1 if changed else epoch
         s = self.sigs.get(sig)
         if s is None:
             s = self.sigs[sig] = SigState(tool)
             if len(self.sigs) > MAX_KEYS:
-                del self.sigs[next(iter(self.sigs))]
-        if s.runs and res != s.res:
+                _trim(self.sigs)
+        same_epoch = s.runs > 0 and s.epoch == epoch
+        if same_epoch and res != s.res:
             s.changes += 1
-        s.same = s.same + 1 if (s.runs and res == s.res and s.epoch == epoch) else 1
+        s.same = s.same + 1 if (same_epoch and res == s.res) else 1
+        s.polls = s.polls + 1 if same_epoch else 1
         s.runs += 1
         s.res = res
-        s.epoch = epoch
+        s.epoch = after
         if kind == HARD:
-            s.hard += 1
+            # a failure after the workspace changed starts a new streak (edit, test, edit...)
+            s.hard = s.hard + 1 if same_epoch else 1
             s.transient = 0
             s.fail_step, s.fail_ms = n, p["ts"]
             s.last_err = p.get("e", "")
@@ -198,18 +219,18 @@ class SessionState:
         novel = seen is None or seen[1] != epoch
         if kind != TRANSIENT:
             if seen is None:
-                self.pairs[pair] = [1, epoch, n]
+                self.pairs[pair] = [1, after, n]
                 if len(self.pairs) > MAX_KEYS:
-                    del self.pairs[next(iter(self.pairs))]
+                    _trim(self.pairs)
             elif seen[1] != epoch:
-                seen[0], seen[1], seen[2] = 1, epoch, n
+                seen[0], seen[1], seen[2] = 1, after, n
             else:
                 seen[0] += 1
-                seen[2] = n
+                seen[1], seen[2] = after, n
             self.tail.append((n, pair, sig))
             self.stale = 0 if novel else self.stale + 1
-        if kind == OK and p.get("m") and pair != self.last_mut:
-            self.epoch += 1
+        if changed:
+            self.epoch = after
             self.last_mut = pair
         text = p.get("x")
         if text:
@@ -221,13 +242,14 @@ class SessionState:
             self.loop_code = v
             self.loop_pairs = frozenset(p.get("lp", ())) | {pair}
             self.loop_steps = tuple(p.get("ev", ()))
-        elif novel and pair not in self.loop_pairs and kind != TRANSIENT:
+        elif self.level and novel and pair not in self.loop_pairs and kind != TRANSIENT:
             self.level = CALM
             self.nudges = 0
             self.loop_code = ""
             self.loop_pairs = frozenset()
             self.loop_steps = ()
         self.recent.append([n, tool, sig, res, kind, v or "", p["ts"]])
+        return changed
 
     def apply_refuse(self, p: dict[str, Any]) -> None:
         n = p["n"]
@@ -238,13 +260,13 @@ class SessionState:
 
     def apply_msg(self, p: dict[str, Any]) -> None:
         self.msg_streak += 1
-        self.msg_same = self.msg_same + 1 if p.get("same") else 1
-        self.msg_digest = p["d"]
+        self.msgs = [*self.msgs[-15:], p["d"]]
+        self.msg_flags = self.msg_flags + 1 if p.get("v") else 0
 
     def apply_turn(self) -> None:
         self.turns += 1
-        self.msg_streak = self.msg_same = 0
-        self.msg_digest = ""
+        self.msg_streak = self.msg_flags = 0
+        self.msgs = []
         self.level = CALM
         self.nudges = self.blocks = 0
         self.loop_code = ""
@@ -274,7 +296,7 @@ class SessionState:
             "blocks": self.blocks,
             "recent": [list(r) for r in self.recent],
             "texts": [list(t) for t in self.texts],
-            "msg": [self.msg_streak, self.msg_same, self.msg_digest],
+            "msg": [self.msg_streak, self.msg_flags, list(self.msgs)],
             "turns": self.turns,
         }
 
@@ -300,7 +322,8 @@ class SessionState:
         s.blocks = int(d["blocks"])
         s.recent.extend(list(r) for r in d["recent"])
         s.texts.extend((int(a), str(b), str(c), str(e), str(f)) for a, b, c, e, f in d["texts"])
-        s.msg_streak, s.msg_same, s.msg_digest = d["msg"]
+        s.msg_streak, s.msg_flags, msgs = d["msg"]
+        s.msgs = [str(m) for m in msgs]
         s.turns = int(d["turns"])
         return s
 
@@ -312,6 +335,7 @@ class GuardPart:
         self.sessions: dict[str, SessionState] = {}
         self.failures: dict[str, dict[str, Any]] = {}  # id -> learned failure (plain data)
         self.by_sig: dict[str, list[str]] = {}  # signature -> failure ids
+        self.changes = 0  # workspace changes seen by any session (in-memory fingerprint)
         for kind, handler in (
             ("guard.step", self._op_step),
             ("guard.refuse", self._op_refuse),
@@ -332,7 +356,8 @@ class GuardPart:
     # -------------------------------------------------------------- handlers
 
     def _op_step(self, p: dict[str, Any]) -> None:
-        self.session(p["s"]).apply_step(p)
+        if self.session(p["s"]).apply_step(p):
+            self.changes += 1
         lf = p.get("lf")
         if lf is not None:
             self._learn(lf)
@@ -377,11 +402,12 @@ class GuardPart:
             "version": PART_VERSION,
             "sessions": {k: v.export() for k, v in self.sessions.items()},
             "failures": [dict(f) for f in self.failures.values()],
+            "changes": self.changes,
         }
 
-    def parse(self, data: Any) -> tuple[dict[str, SessionState], list[dict[str, Any]]]:
+    def parse(self, data: Any) -> tuple[dict[str, SessionState], list[dict[str, Any]], int]:
         if not data:
-            return {}, []
+            return {}, [], 0
         if not isinstance(data, dict) or data.get("version") != PART_VERSION:
             got = data.get("version") if isinstance(data, dict) else type(data).__name__
             raise InvalidArgumentError(
@@ -392,12 +418,13 @@ class GuardPart:
             failures = [dict(f) for f in data["failures"]]
             for f in failures:
                 str(f["id"]), str(f["signature"])
+            changes = int(data.get("changes", 0))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InvalidArgumentError(f"image: malformed guard part ({exc!r})") from None
-        return sessions, failures
+        return sessions, failures, changes
 
-    def install(self, parsed: tuple[dict[str, SessionState], list[dict[str, Any]]]) -> None:
-        sessions, failures = parsed
+    def install(self, parsed: tuple[dict[str, SessionState], list[dict[str, Any]], int]) -> None:
+        sessions, failures, self.changes = parsed
         self.sessions = sessions
         self.failures = {}
         self.by_sig = {}

@@ -33,7 +33,7 @@ class VerdictCode(enum.StrEnum):
     RETRY_BUDGET = "retry_budget"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Call:
     """The handle `before_call` returns (`verdict.call`) and `after_call` takes."""
 
@@ -53,7 +53,7 @@ class Call:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Verdict:
     """The guard's decision on a call, a result or a message."""
 
@@ -109,6 +109,53 @@ class LearnedFailure:
             "step": self.step,
             "preview": self.preview,
         }
+
+
+# The guard makes a Call and a Verdict or two per tool call; a frozen dataclass's __init__
+# costs about 1 us a field-set, so the guard builds them by installing their __dict__ in one
+# step (same objects: equality, hashing, repr and replace() are the dataclass's own).
+_new = object.__new__
+_set = object.__setattr__
+
+
+def make_call(tool: str, signature: str, call_id: str, session_id: str, step: int) -> Call:
+    c = _new(Call)
+    _set(
+        c,
+        "__dict__",
+        {
+            "tool": tool,
+            "signature": signature,
+            "call_id": call_id,
+            "session_id": session_id,
+            "step": step,
+        },
+    )
+    return c
+
+
+def make_verdict(
+    action: Action,
+    code: VerdictCode,
+    reason: str,
+    message: str,
+    evidence: tuple[int, ...],
+    call: Call | None,
+) -> Verdict:
+    v = _new(Verdict)
+    _set(
+        v,
+        "__dict__",
+        {
+            "action": action,
+            "code": code,
+            "reason": reason,
+            "message": message,
+            "evidence": evidence,
+            "call": call,
+        },
+    )
+    return v
 
 
 class GuardBlockedError(CRSError):
