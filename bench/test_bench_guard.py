@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from crs._codec import DeltaCodec
+from crs._state._codec import DeltaCodec
 from crs.guard import Guard
 
 HISTORY = 10_000

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 
 from crs import _core
 from crs._errors import InvalidArgumentError
-from crs._sanitizer import SecretSanitizer
+from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
 from crs.guard._policy import GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
@@ -151,12 +151,12 @@ class Guard:
             raise InvalidArgumentError(f"project: must be a path, got {project!r}")
         if not isinstance(session, str) or not session:
             raise InvalidArgumentError(f"session: must be a non-empty str, got {session!r}")
-        from crs._crs_persist import open_project
+        from crs._project import open_project
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
             from crs._home import default_home
-            from crs._session_restore import compute_project_hash
+            from crs._persistence._session_restore import compute_project_hash
 
             data = Path(home).expanduser() if home is not None else default_home()
             key = compute_project_hash(str(Path(project).resolve()))

@@ -282,7 +282,7 @@ def handle(
 
 def _trace(path: str, event: Any, t0: float, guard_error: str) -> None:
     """One JSON line per invocation to `$CRS_HOOK_TRACE` (benchmarks and tests)."""
-    from crs._local_journal import LocalJournal
+    from crs._journal._local import LocalJournal
 
     waits = LocalJournal.process_lock_waits()
     row = {
