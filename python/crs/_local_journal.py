@@ -428,11 +428,11 @@ class LocalJournal(JournalBase):
         old, old_first = self._fd, self._segments[-1].first_seq
         sealed = False
         try:
-            os.fdatasync(old)
             if os.fstat(old).st_size > self._end:
                 os.ftruncate(old, self._end)
-            # Seal it: the log goes on in the new segment, so a journal that ends here
-            # later has lost its last segment (detected on open).
+            # Seal it: the log goes on in the new segment (already durable), so a journal
+            # that ends here later has lost its last segment (detected on open). One fsync
+            # makes its records, its length and the seal durable.
             sealed = os.pwrite(old, _segment_header(old_first, SEGMENT_SEALED), 0) > 0
             os.fsync(old)
         except BaseException:
