@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from crs import BackupLockFailedError
-from crs import _durable as durable
+from crs._persistence import _durable as durable
 
 
 def test_write_file_durable_and_cleanup_on_failure(tmp_path: Path) -> None:

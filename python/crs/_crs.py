@@ -20,16 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from crs import _core
-from crs._analytics import (
-    MAX_ANALYTICS_HISTORY_RECORDS,
-    AnalyticsQueryType,
-    AnalyticsRecord,
-    _last_of,
-)
 from crs._crs_eval import EvaluableMixin
-from crs._crs_persist import PersistenceMixin
-from crs._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
-from crs._deltas import Delta, ProofDelta
 from crs._errors import (
     CRSClosedError,
     DeltaConflictError,
@@ -38,17 +29,26 @@ from crs._errors import (
     NilDeltaError,
     SnapshotStaleError,
 )
-from crs._graph import GraphBackedDependencyIndex, GraphQuery
-from crs._guards import GuardsMixin
-from crs._index_mask import DeltaType, IndexMask
-from crs._journal import BytesCodec, JsonCodec
-from crs._snapshot import Snapshot, _raise_apply
+from crs._journal._base import BytesCodec, JsonCodec
+from crs._persistence._crs_persist import PersistenceMixin
+from crs._reasoning._guards import GuardsMixin
+from crs._state._analytics import (
+    MAX_ANALYTICS_HISTORY_RECORDS,
+    AnalyticsQueryType,
+    AnalyticsRecord,
+    _last_of,
+)
+from crs._state._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
+from crs._state._deltas import Delta, DeltaType, ProofDelta
+from crs._state._graph import GraphBackedDependencyIndex, GraphQuery
+from crs._state._image import STATE_IMAGE_VERSION, state_image
+from crs._state._index_mask import IndexMask
+from crs._state._serializer import Serializer
+from crs._state._snapshot import Snapshot, _raise_apply
 from crs._types import Config, DefaultConfig, now_ms
 
 MAX_SIMILARITY_PAIRS: int = 10_000
 """Similarity pairs a CRS keeps by default; the oldest pair is evicted first."""
-STATE_IMAGE_VERSION: int = 1
-"""Format version of `CRS._state_image()`."""
 MAX_HISTORY_ENTRIES: int = 10_000
 """History index entries a CRS keeps by default; the oldest entry is evicted first."""
 
@@ -94,32 +94,6 @@ class Checkpoint:
         default=(), repr=False, compare=False
     )
     _guards: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
-
-
-def _image(
-    core: _core.StateCore,
-    gen: int,
-    analytics: tuple[AnalyticsRecord, ...],
-    guards: dict[str, Any],
-    *,
-    proof: bool = True,
-) -> dict[str, Any]:
-    pairs, _ = core.sim_pairs(None)
-    return {
-        "version": STATE_IMAGE_VERSION,
-        "generation": gen,
-        "proof": [list(r) for r in core.proof_all()] if proof else [],
-        "constraints": [list(r) for r in core.constraint_all()],
-        "similarity": [list(p) for p in pairs],
-        "dependency": [list(e) for e in core.dep_edges()],
-        "history": [
-            [*r[:6], [list(kv) for kv in r[6]]] for r in core.history_recent(core.history_len())
-        ],
-        "streaming": base64.b64encode(core.sketch_bytes()).decode(),
-        "evicted": [core.sim_evicted(), core.history_evicted()],
-        "analytics": [r.to_dict() for r in analytics],
-        "guards": guards,
-    }
 
 
 def _cap(name: str, value: Any) -> int:
@@ -498,6 +472,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
                 _guards=self._guards_export(),
             )
 
+    def _scratch(self) -> CRS:
+        """An empty plain CRS with this one's config and similarity cap, no journal and no
+        history cap (the Evaluable checks restore a checkpoint into it)."""
+        return CRS(self._config, max_similarity_pairs=self._caps[0], max_history_entries=0)
+
     def restore(self, cp: Checkpoint) -> None:
         """Bring back `cp`'s content under a NEW generation (generations never go back)."""
         if not isinstance(cp, Checkpoint) or not isinstance(cp._state, _core.StateCore):
@@ -506,7 +485,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             )
         self._check_open("restore")
         if self._journal is not None:  # journaled as a whole-state image, so replay restores
-            image = _image(cp._state, cp.generation, cp._analytics, cp._guards)
+            image = state_image(cp._state, cp.generation, cp._analytics, cp._guards)
             self._commit_op("restore", {"image": image}, bump_generation=True)
             return
         with self._lock:
@@ -537,13 +516,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         with self._lock:
             core, gen, analytics = self._current()
             guards = self._guards_export()
-        return _image(core, gen, analytics, guards)
+        return state_image(core, gen, analytics, guards)
 
     def export_json(self) -> bytes:
         """The portable JSON export (`Serializer.export_full` of the current state, default
         limits) as UTF-8 bytes: the `export.json` of a backup."""
-        from crs._serializer import Serializer
-
         result = Serializer().export_full(self.snapshot(), self._session_id)
         assert result.export is not None
         return json.dumps(result.export.to_dict(), separators=(",", ":")).encode()
