@@ -596,6 +596,34 @@ __all__ = [
     "validate_project_hash",
 ]
 
+# The guard (issue 12): `crs.Guard` and its data types, also importable from `crs.guard`.
+from crs.guard import (
+    Action,
+    Call,
+    Guard,
+    GuardBlockedError,
+    GuardPolicy,
+    GuardStoppedError,
+    LearnedFailure,
+    ToolPolicy,
+    Verdict,
+    VerdictCode,
+)
+
+__all__ += [
+    "Action",
+    "Call",
+    "Guard",
+    "GuardBlockedError",
+    "GuardPolicy",
+    "GuardStoppedError",
+    "LearnedFailure",
+    "ToolPolicy",
+    "Verdict",
+    "VerdictCode",
+]
+__all__.sort()
+
 
 def _publish() -> None:
     # Public objects report `crs` as their module, so reprs and docs show the import path

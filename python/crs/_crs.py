@@ -53,6 +53,23 @@ MAX_HISTORY_ENTRIES: int = 10_000
 """History index entries a CRS keeps by default; the oldest entry is evicted first."""
 
 
+# State parts of other subsystems (the guard's, issue 12), "name": "module:class". A part is
+# made with each CRS (`cls(crs)`, registering its ops with `_register_op`) and travels with
+# the guards' state in checkpoints, backups, restores and replicas: `export() -> dict`,
+# `parse(data | None) -> parsed` (raises InvalidArgumentError), `install(parsed)`.
+_PARTS: dict[str, str] = {"guard": "crs.guard._state:GuardPart"}
+
+
+def _make_parts(crs: CRS) -> dict[str, Any]:
+    import importlib
+
+    parts = {}
+    for name, where in _PARTS.items():
+        module, _, attr = where.partition(":")
+        parts[name] = getattr(importlib.import_module(module), attr)(crs)
+    return parts
+
+
 _PROOF = IndexMask.PROOF
 _CAPPED = IndexMask.SIMILARITY | IndexMask.HISTORY
 _log = logging.getLogger("crs.state")
@@ -161,6 +178,10 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         self._analytics: tuple[AnalyticsRecord, ...] = ()
         self._frozen: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] | None = None
         self._journal = journal
+        # A journal other processes write too (LocalJournal with `shared`): each commit
+        # takes its lock and first applies what the others appended (`_writing`).
+        self._shared_journal = bool(getattr(journal, "shared", False))
+        self._wdepth = 0
         self._journal_seq = 0  # sequence number of the last journal record in the state
         self._history = DeltaHistoryWorker(max_delta_records)
         self._session_id = ""
@@ -174,6 +195,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         self._apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self._snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self._guards_init()
+        self._parts = _make_parts(self)
         self._clause_view: Callable[[], Any] | None = getattr(self, "_guards_clause_view", None)
 
     # ------------------------------------------------------------ reading
@@ -284,6 +306,19 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         *,
         journal: bool = True,
     ) -> ApplyMetrics:
+        if self._shared_journal and journal:
+            with self._writing():
+                return self._commit_now(delta, source, metadata, base, journal)
+        return self._commit_now(delta, source, metadata, base, journal)
+
+    def _commit_now(
+        self,
+        delta: Delta,
+        source: str | None,
+        metadata: Mapping[str, str] | None,
+        base: Snapshot | None,
+        journal: bool,
+    ) -> ApplyMetrics:
         if not isinstance(delta, Delta):
             if delta is None:
                 raise NilDeltaError("delta: must be a Delta, got None")
@@ -378,6 +413,23 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
                     f"{base.generation()}; re-read and retry"
                 )
 
+    # ------------------------------------------------------------ parts
+
+    def _guards_export(self) -> dict[str, Any]:
+        data = super()._guards_export()
+        with self._lock:
+            data["parts"] = {name: part.export() for name, part in self._parts.items()}
+        return data
+
+    def _guards_import(self, data: dict[str, Any]) -> None:
+        # Every part is parsed before anything is installed: a bad image changes nothing.
+        got = (data or {}).get("parts") or {}
+        parsed = {name: part.parse(got.get(name)) for name, part in self._parts.items()}
+        with self._lock:
+            super()._guards_import(data)
+            for name, part in self._parts.items():
+                part.install(parsed[name])
+
     # ------------------------------------------------------------ ops for guards
 
     def _register_op(
@@ -398,7 +450,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             raise InvalidArgumentError(
                 f"kind: no handler registered for {kind!r}; known: {sorted(self._op_handlers)}"
             )
-        with self._lock:
+        with self._writing() if self._shared_journal else self._lock:
             self._check_open(kind)
             apply = handler(payload)  # validated, effect computed: nothing changed yet
             if self._journal is not None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from crs._crs import CRS
 from crs._errors import InvalidArgumentError
 from crs._home import default_home
-from crs._journal._base import JournalConfig
+from crs._journal._base import DefaultJournalConfig, JournalConfig
 from crs._persistence._crs_persist import project_journal
 from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
 from crs._persistence._session_restore import compute_project_hash
@@ -62,6 +62,8 @@ def open_project(
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()
     pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
+    if journal_config is None:  # several processes (hooks, servers, agents) share a project
+        journal_config = replace(DefaultJournalConfig(), shared=True)
     journal = project_journal(pm, key, session_id, journal_config)
     try:
         crs = CRS(config, journal=journal)

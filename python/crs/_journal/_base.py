@@ -93,6 +93,7 @@ _BOOL_FIELDS = (
     "preallocate",
     "auto_checkpoint",
     "read_only",
+    "shared",
 )
 
 
@@ -156,6 +157,10 @@ class JournalConfig:
             `JournalFullError`.
         lock_timeout: Seconds to wait for another writer's lock; 0 fails at once.
         read_only: Open for reading only (no lock, no repair of a torn tail, no appends).
+        shared: Several processes write the directory (`LocalJournal`): the writer lock is
+            held for one append (or checkpoint, restore), not for the journal's life, and
+            each writer reads what the others appended before it writes. Off: one writer
+            holds the lock until it closes. `crs.open_project` turns it on.
     """
 
     path: str = ""
@@ -173,6 +178,7 @@ class JournalConfig:
     auto_checkpoint: bool = False
     lock_timeout: float = 0.0
     read_only: bool = False
+    shared: bool = False
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first field that is not acceptable."""

@@ -3,7 +3,8 @@
 The on-disk layout (format version 1) is documented in docs/journal-format.md: segment files
 `<first seq, 20 digits>.wal` with a 32-byte header, then records framed by `crs._core`
 (24-byte header with its own CRC-32C, payload CRC-32C, sequence number and batch flags); a
-`CHECKPOINT` file; a `LOCK` file held with `flock` by the one writer.
+`CHECKPOINT` file; a `LOCK` file held with `flock` by the one writer, or, with
+`JournalConfig.shared`, by each writer for one append (see `LocalJournal.exclusive`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, ClassVar
 
 import crc32c
 
@@ -175,6 +176,9 @@ class LocalJournal(JournalBase):
         JournalDegradedError: The directory cannot be used and `allow_degraded` is off.
     """
 
+    # Lock waits of every journal of this process (count, total, longest) and longest hold.
+    _process_waits: ClassVar[list[float]] = [0, 0.0, 0.0, 0.0]
+
     def __init__(self, config: JournalConfig, codec: JournalCodec | None = None) -> None:
         super().__init__(config, codec)
         self._dir = Path(config.path)
@@ -195,6 +199,13 @@ class LocalJournal(JournalBase):
         self._written = 0  # bytes written this session; `_synced` trails it (group commit)
         self._synced = 0
         self._syncing = False
+        # Shared mode: the flock is taken per append (`exclusive`); `_sig` is the directory
+        # as this writer left it (segment and checkpoint files by name and inode).
+        self._shared = config.shared and not config.read_only
+        self._xdepth = 0
+        self._unsynced = False
+        self._sig: tuple[tuple[str, int], ...] = ()
+        self._lock_waits: list[float] = [0, 0.0, 0.0]  # flocks taken, total, longest wait (s)
         if config.in_memory:
             self._memory = MemoryJournal(config, self._codec)
             return
@@ -228,29 +239,179 @@ class LocalJournal(JournalBase):
         else:
             _makedirs_private(self._dir)
             self._acquire_lock()
+            held = time.monotonic()
             self._finish_restore()
         self._load_state()
+        if self._shared:
+            self._sig = self._signature()
+            self._unflock()
+            held = time.monotonic() - held
+            LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
 
     def _acquire_lock(self) -> None:
-        fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
-        deadline = time.monotonic() + self._config.lock_timeout
+        self._lock_fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
+        self._flock()
+
+    def _flock(self) -> None:
+        """Take the writer lock, polling (0.5 ms, doubling to 2 ms) until `lock_timeout`."""
+        fd = self._lock_fd
+        t0 = time.monotonic()
+        deadline = t0 + self._config.lock_timeout
+        pause = 0.0005
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-                    os.close(fd)
+                now = time.monotonic()
+                if now >= deadline:
+                    pid, _, mode = os.pread(fd, 40, 0).decode(errors="replace").partition(" ")
+                    what = "an append" if mode.strip() == "shared" else "its life"
                     raise JournalLockedError(
-                        f"journal {self._dir} is locked by another writer (pid {holder}); "
-                        f"waited {self._config.lock_timeout:g} s: close the other journal, "
-                        "raise lock_timeout, or open with read_only=True"
+                        f"journal {self._dir} is locked by another writer (pid "
+                        f"{pid.strip() or '?'}, which holds it for {what}); waited "
+                        f"{self._config.lock_timeout:g} s: close the other journal, raise "
+                        "lock_timeout, or open with read_only=True"
                     ) from None
-                time.sleep(0.01)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._lock_fd = fd
+                time.sleep(min(pause, deadline - now))
+                pause = min(pause * 2, 0.002)
+        waited = time.monotonic() - t0
+        for stats in (self._lock_waits, LocalJournal._process_waits):
+            stats[0] += 1
+            stats[1] += waited
+            stats[2] = max(stats[2], waited)
+        mode = "shared" if self._shared else "exclusive"
+        os.pwrite(fd, f"{os.getpid()} {mode:<30}\n".encode()[:40], 0)  # fixed width
+
+    def _unflock(self) -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    @property
+    def shared(self) -> bool:
+        """True when several processes may write this journal (`JournalConfig.shared`)."""
+        return self._shared and self._memory is None
+
+    @staticmethod
+    def process_lock_waits() -> tuple[int, float, float]:
+        """`lock_wait_stats` summed over every LocalJournal of this process."""
+        n, total, longest, _ = LocalJournal._process_waits
+        return int(n), total, longest
+
+    @staticmethod
+    def process_lock_hold_max() -> float:
+        """The longest time (s) a LocalJournal of this process held a shared writer lock."""
+        return LocalJournal._process_waits[3]
+
+    def lock_wait_stats(self) -> tuple[int, float, float]:
+        """(locks taken, total seconds waited, longest wait) of this journal's writer lock."""
+        n, total, longest = self._lock_waits
+        return int(n), total, longest
+
+    def last_seq(self) -> int:
+        """The last sequence number this journal knows (shared: as of its last lock)."""
+        if self._memory is not None:
+            return self._memory.stats().last_seq_num
+        return self._next_seq - 1
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the writer lock for the block; re-entrant, also across this process's threads.
+
+        In shared mode, entering takes the `LOCK` flock and reads what other writers
+        appended (or checkpointed, rolled, restored) since this journal last held it, so the
+        block sees the whole log and its appends continue it. A CRS wraps each commit in it
+        and first applies the records it has not seen. Otherwise the lock is held already.
+        """
+        with self._lock:
+            self._check_open()
+            if not self._shared or self._memory is not None or self._xdepth:
+                self._xdepth += 1
+                try:
+                    yield
+                finally:
+                    self._xdepth -= 1
+                return
+            try:
+                self._flock()
+                held = time.monotonic()
+                self._xdepth = 1
+                fresh = False
+                try:
+                    self._refresh()
+                    fresh = True
+                    yield
+                finally:
+                    self._xdepth = 0
+                    try:
+                        # What this writer leaves; after a failure, look again next time.
+                        self._sig = self._signature() if fresh and self._failed is None else ()
+                    finally:
+                        self._unflock()
+                        held = time.monotonic() - held
+                        waits = LocalJournal._process_waits
+                        waits[3] = max(waits[3], held)
+            finally:
+                if self._unsynced:
+                    # The records are written (other writers read them from the page cache);
+                    # the fsync runs once the lock is released, so no writer waits for
+                    # another's disk flush; the append returns (is acknowledged) after it.
+                    self._unsynced = False
+                    try:
+                        os.fdatasync(self._fd)
+                    except OSError as exc:
+                        self._failed = f"fsync of journal {self._dir} failed ({exc})"
+                        raise self._os_error(exc, "sync") from exc
+
+    def _signature(self) -> tuple[tuple[str, int], ...]:
+        """The segment and checkpoint files (and a restore in progress) by name and inode."""
+        with os.scandir(self._dir) as it:
+            return tuple(
+                sorted(
+                    (e.name, e.inode())
+                    for e in it
+                    if e.name.endswith(SEGMENT_SUFFIX) or e.name in ("CHECKPOINT", RESTORE_DIR)
+                )
+            )
+
+    def _refresh(self) -> None:
+        """Take in other writers' work (shared mode, under the flock)."""
+        if self._fd >= 0 and self._signature() == self._sig and self._read_tail():
+            return
+        # Another writer rolled, checkpointed or restored (or left a torn tail): reopen.
+        with self._cond:
+            written = self._written
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.fdatasync(self._fd)
+            os.close(self._fd)
+            self._fd = -1
+        self._guard_os("reopen", self._finish_restore)
+        self._guard_os("reopen", self._load_state)
+        with self._cond:  # group commit: what this writer wrote is synced
+            self._written = self._synced = written
+
+    def _read_tail(self) -> bool:
+        """Read the records other writers added to the active segment; False when the tail
+        is not a clean end (a crashed writer's torn record, damage): reopen instead."""
+        pos, expected, size = self._end, self._next_seq, 1 << 16
+        while True:
+            data = os.pread(self._fd, size, pos)
+            payloads, commit, stop_pos, stop, _ = _core.wal_scan(data, 0, expected, 1 << 62)
+            pos += commit
+            expected += len(payloads)
+            if len(data) == size and stop in (_END, _INCOMPLETE):
+                if not commit:
+                    size *= 2  # a record (or batch) larger than the chunk
+                continue
+            clean = (stop == _END and commit == len(data)) or (
+                stop == _ZERO and commit == stop_pos and _zero_from(data, commit)
+            )
+            if not clean:
+                return False
+            self._total += pos - self._end
+            self._end, self._next_seq = pos, expected
+            return True
 
     def _load_state(self) -> None:
         """Read the checkpoint and the segment list; find (and repair) the end of the log."""
@@ -469,8 +630,7 @@ class LocalJournal(JournalBase):
     def _write_unit(self, payloads: list[bytes]) -> int:
         if self._memory is not None:
             return self._memory._write_unit(payloads)
-        with self._lock:
-            self._check_open()
+        with self.exclusive():
             if self._read_only:
                 raise JournalError(f"journal {self._dir} was opened read_only; it takes no appends")
             if self._failed:
@@ -493,7 +653,10 @@ class LocalJournal(JournalBase):
                         raise OSError(errno.ENOSPC, "short write")
                     done += n
                 if self._policy is SyncPolicy.ALWAYS:
-                    os.fdatasync(self._fd)
+                    if self._xdepth and self._shared:
+                        self._unsynced = True  # synced as the lock is released (`exclusive`)
+                    else:
+                        os.fdatasync(self._fd)
             except OSError as exc:
                 self._repair(pos)
                 raise self._os_error(exc, "append to") from exc
@@ -588,7 +751,8 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             yield from self._memory._iter_chunks(after_seq)
             return
-        with self._lock:
+        # Shared: a brief lock reads what other writers appended, so replay sees it too.
+        with self.exclusive() if self._shared else self._lock:
             segments = list(self._segments)
             last_end, next_seq = self._end, self._next_seq
             start = max(after_seq, self._checkpoint_seq)
@@ -683,8 +847,7 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             self._memory.checkpoint(seq)
             return
-        with self._lock:
-            self._check_open()
+        with self.exclusive():
             if self._read_only:
                 raise JournalError(f"journal {self._dir} was opened read_only; cannot checkpoint")
             last = self._next_seq - 1
@@ -755,8 +918,7 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             self._memory.restore(stream)
             return
-        with self._lock:
-            self._check_open()
+        with self.exclusive():
             if self._read_only:
                 raise JournalError(f"journal {self._dir} was opened read_only; cannot restore")
             tmp = self._dir / RESTORE_DIR

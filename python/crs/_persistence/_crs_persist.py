@@ -20,6 +20,7 @@ columnar so that a million entries encode and decode at C speed::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -27,7 +28,7 @@ import struct
 import sys
 import threading
 from array import array
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
@@ -193,6 +194,8 @@ class PersistenceMixin:
         _frozen: Any
         _head: Any
         _op_handlers: dict[str, Any]
+        _shared_journal: bool
+        _wdepth: int
 
         def __init__(self, config: Config | None = None, *, journal: Any = None) -> None: ...
         def _current(self) -> tuple[Any, int, tuple[Any, ...]]: ...
@@ -218,6 +221,48 @@ class PersistenceMixin:
     _project: tuple[PersistenceManager, str, str] | None = None
 
     # ---------------------------------------------------------------- journal
+
+    @contextlib.contextmanager
+    def _writing(self) -> Generator[None, None, None]:
+        """Hold the CRS lock and, on a shared journal, its writer lock, having applied what
+        other processes appended first: a decision made and committed inside the block
+        sees every earlier record of every writer. Re-entrant."""
+        with self._lock:
+            if not self._shared_journal or self._wdepth:
+                yield
+                return
+            with self._journal.exclusive():
+                self._wdepth = 1
+                try:
+                    self._catch_up()
+                    yield
+                finally:
+                    self._wdepth = 0
+
+    def _catch_up(self) -> int:
+        """Apply the records other writers appended (shared journal, under its lock)."""
+        if self._journal.last_seq() <= self._journal_seq:
+            return 0
+        try:
+            return self.replay_journal()
+        except JournalSequenceGapError:
+            # Another writer saved a backup and checkpointed past this state: load it.
+            project = self._project
+            if project is None:
+                raise
+            pm, key, _ = project
+            self.load_checkpoint_from_disk(pm, key)
+            return 0
+
+    def refresh(self) -> int:
+        """Apply what other processes appended to a shared project journal since this CRS
+        last read it (`open_project` journals are shared); returns the records applied.
+        Every commit does this first; call it to read their latest state without writing."""
+        self._check_open("refresh")
+        if not self._shared_journal:
+            return 0
+        with self._lock, self._journal.exclusive():
+            return self._catch_up()
 
     def journal_position(self) -> int:
         """Sequence number of the last journal record the state includes (0 = none)."""

@@ -14,6 +14,7 @@ a record that cannot be applied is never written (it would brick every later rep
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import threading
@@ -111,6 +112,9 @@ class GuardsMixin:
     if TYPE_CHECKING:
         _lock: threading.RLock
         _config: Config
+        _shared_journal: bool
+
+        def _writing(self) -> contextlib.AbstractContextManager[None]: ...
 
         def _commit(self, delta: Any) -> Any: ...
         def _commit_op(
@@ -195,7 +199,8 @@ class GuardsMixin:
             InvalidArgumentError: a field is invalid (named); nothing is recorded.
         """
         self._check_open("record_step")
-        with self._lock:
+        # On a shared journal, first take in other processes' steps (numbers continue them).
+        with self._writing() if self._shared_journal else self._lock:
             prepared = self._steps.prepare(step)
             self._pending_step = prepared
             try:
