@@ -45,7 +45,7 @@ def main() -> None:
     plain, rolls = [], []
     with crs.LocalJournal(cfg) as j:
         entry = {"pad": "r" * 1000}
-        for _ in range(8000):
+        for _ in range(30000):
             before = j.stats().segments
             t0 = time.perf_counter()
             j.append(entry)

@@ -57,6 +57,10 @@ def open_project(
     Returns:
         The restored `CRS`.
     """
+    if not isinstance(accept_journal_loss, bool):
+        raise InvalidArgumentError(
+            f"accept_journal_loss: must be a bool, got {accept_journal_loss!r}"
+        )
     project = str(Path(path).resolve())
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()
@@ -69,10 +73,6 @@ def open_project(
         crs._own(journal)
         crs._own(pm)
         crs._attach_project(pm, key, project)
-        if not isinstance(accept_journal_loss, bool):
-            raise InvalidArgumentError(
-                f"accept_journal_loss: must be a bool, got {accept_journal_loss!r}"
-            )
         meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
         crs._from_backup = meta is not None
         journal.set_full_handler(crs._backup_for_full_journal)

@@ -38,6 +38,8 @@ from crs._errors import (
     JournalSequenceGapError,
     NilDeltaJournalError,
 )
+from crs._state._codec import DeltaCodec
+from crs._state._deltas import Delta
 
 __all__ = [
     "DEFAULT_MAX_JOURNAL_BYTES",
@@ -290,6 +292,9 @@ class JournalCodec(Protocol):
         ...
 
 
+_DELTAS = DeltaCodec()
+
+
 class JsonCodec:
     """Plain JSON entries (dicts, lists, strings, numbers) as compact UTF-8 JSON, version 1,
     and CRS deltas in the `DeltaCodec` format, so a journal built with defaults stores every
@@ -303,12 +308,8 @@ class JsonCodec:
 
     def encode(self, entry: Any) -> bytes:
         """Encode a JSON-safe entry (no NaN or infinity) or a `crs` delta."""
-        from crs._state._deltas import Delta
-
         if isinstance(entry, Delta):
-            from crs._state._codec import DeltaCodec
-
-            return DeltaCodec().encode(entry)
+            return _DELTAS.encode(entry)
         try:
             text = json.dumps(
                 {"v": self.VERSION, "e": entry},
@@ -323,9 +324,7 @@ class JsonCodec:
     def decode(self, data: bytes) -> Any:
         """Decode a payload written by `encode`."""
         if data[:1] in (b"P", b"J"):
-            from crs._state._codec import DeltaCodec
-
-            return DeltaCodec().decode(data)
+            return _DELTAS.decode(data)
         try:
             obj = json.loads(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -47,7 +47,6 @@ from crs._journal._base import (
     read_backup_stream,
     write_backup_stream,
 )
-from crs._persistence._durable import makedirs_durable
 
 __all__ = ["FORMAT_VERSION", "LocalJournal"]
 
@@ -120,6 +119,18 @@ def _parse_segment_header(data: bytes, path: Path) -> int:
 
 def _zero_from(data: bytes, start: int) -> bool:
     return start >= len(data) or data.count(0, start) == len(data) - start
+
+
+def _makedirs_private(path: Path) -> None:
+    """Create `path` and its missing parents 0700, fsyncing the parent of each one."""
+    if path.is_dir():
+        return
+    _makedirs_private(path.parent)
+    try:
+        path.mkdir(mode=DIR_MODE)
+    except FileExistsError:
+        return
+    _fsync_dir(path.parent)
 
 
 def _read_file(path: Path, limit: int = -1) -> bytes:
@@ -226,7 +237,7 @@ class LocalJournal(JournalBase):
             if not self._dir.is_dir():
                 raise JournalError(f"no journal at {self._dir} (not a directory)")
         else:
-            makedirs_durable(self._dir, DIR_MODE)
+            _makedirs_private(self._dir)
             self._acquire_lock()
             held = time.monotonic()
             self._finish_restore()
@@ -589,11 +600,11 @@ class LocalJournal(JournalBase):
         old, old_first = self._fd, self._segments[-1].first_seq
         sealed = False
         try:
-            os.fdatasync(old)
             if os.fstat(old).st_size > self._end:
                 os.ftruncate(old, self._end)
-            # Seal it: the log goes on in the new segment, so a journal that ends here
-            # later has lost its last segment (detected on open).
+            # Seal it: the log goes on in the new segment (already durable), so a journal
+            # that ends here later has lost its last segment (detected on open). One fsync
+            # makes its records, its length and the seal durable.
             sealed = os.pwrite(old, _segment_header(old_first, SEGMENT_SEALED), 0) > 0
             os.fsync(old)
         except BaseException:

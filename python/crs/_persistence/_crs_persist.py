@@ -42,6 +42,7 @@ from crs._errors import (
 )
 from crs._journal._base import DefaultJournalConfig, JournalConfig, pause_gc
 from crs._persistence._backup_format import BackupImage, BackupMetadata
+from crs._persistence._durable import link_durable
 from crs._persistence._manager import BackupOptions, PersistenceManager
 from crs._state._codec import DeltaCodec, ProofPayloads
 from crs._state._deltas import Delta, ProofDelta
@@ -608,8 +609,6 @@ def _keep_backups(pm: PersistenceManager, project_hash: str, position: int) -> N
     """Keep the project's backup files (both pairs) as `<name>.journal-loss-<position>`
     before they are saved again over a lost journal (never overwritten: the first copy of a
     position stays)."""
-    from crs._persistence._durable import link_durable
-
     for path in (
         pm.backup_path(project_hash),
         pm.prev_backup_path(project_hash),
