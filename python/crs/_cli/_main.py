@@ -13,6 +13,7 @@ from crs._cli import _journal as _journal_cli
 from crs._cli import _state as _cli_state
 from crs._journal import _watch as _journal_watch
 from crs.integrations import _mcp_cli
+from crs.integrations import claude_code
 from crs.sessions import _cli as sessions_cli
 
 
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     from crs.dashboard import _cli as dashboard_cli
 
     dashboard_cli.register(sub)
+    claude_code.register(sub)  # `crs hook claude-code`, `crs hook install claude-code`
     from crs.guard import _cli as guard_cli
 
     guard_cli.register(sub)
