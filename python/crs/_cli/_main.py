@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     _cli_state.register(sub)
     _journal_watch.register(sub)  # adds `watch` to `crs journal`
     claude_code.register(sub)  # `crs hook claude-code`, `crs hook install claude-code`
+    from crs.dashboard import _cli as dashboard_cli
+
+    dashboard_cli.register(sub)
     from crs.guard import _cli as guard_cli
 
     guard_cli.register(sub)

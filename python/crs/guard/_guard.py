@@ -21,6 +21,7 @@ import functools
 import inspect
 import os
 import re
+import reprlib
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -61,6 +62,10 @@ _DIGITS = re.compile(r"\d+")
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+_BOUNDED = reprlib.Repr()  # keyword arguments need Python 3.12
+_BOUNDED.maxlevel, _BOUNDED.maxstring, _BOUNDED.maxother, _BOUNDED.maxlong = 3, 200, 200, 40
 
 
 def _short(text: str, limit: int = 240) -> str:
@@ -308,7 +313,9 @@ class Guard:
                         "t": call.tool,
                         "g": call.signature,
                         "c": str(v.code),
+                        "act": str(v.action),
                         "ts": _now_ms(),
+                        **self._previews(call.call_id, None),
                     },
                     bump_generation=False,
                 )
@@ -550,6 +557,8 @@ class Guard:
             feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
             if feat:
                 p["x"] = feat[:2000]
+        if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
+            p.update(self._previews("", canon, error if error is not None else result))
         with self._lock:
             s = self._session()
             alias = ""
@@ -584,6 +593,26 @@ class Guard:
             if v is None:
                 return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             return v
+
+    def _previews(
+        self, call_id: str, canon: dict[str, Any] | None, outcome: Any = None
+    ) -> dict[str, str]:
+        """Short sanitized views of the arguments (and result) for people, durable guards only."""
+        if not self._durable:
+            return {}
+        if canon is None:
+            pending = self._pending.get(call_id)
+            canon = pending[2] if pending is not None else {}
+        out = {"pv": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160)}
+        if outcome is not None:
+            if isinstance(outcome, str):
+                text = outcome
+            elif isinstance(outcome, BaseException):
+                text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
+            else:
+                text = _BOUNDED.repr(outcome)  # bounded depth and length: no RecursionError
+            out["rv"] = _short(_SANITIZER.sanitize(" ".join(text[:400].split())), 120)
+        return out
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
         ev = set(v.evidence)

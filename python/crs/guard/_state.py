@@ -248,7 +248,9 @@ class SessionState:
             self.loop_code = ""
             self.loop_pairs = frozenset()
             self.loop_steps = ()
-        self.recent.append([n, tool, sig, res, kind, v or "", p["ts"]])
+        self.recent.append(
+            [n, tool, sig, res, kind, v or "", p["ts"], p.get("pv", ""), p.get("rv", "")]
+        )
         return changed
 
     def apply_refuse(self, p: dict[str, Any]) -> None:
@@ -256,7 +258,9 @@ class SessionState:
         if n > self.last_step:
             self.last_step = n
         self.blocks += 1
-        self.recent.append([n, p["t"], p["g"], "", -1, p["c"], p["ts"]])
+        self.recent.append(
+            [n, p["t"], p["g"], "", -1, p["c"], p["ts"], p.get("pv", ""), "", p.get("act", "")]
+        )
 
     def apply_msg(self, p: dict[str, Any]) -> None:
         self.msg_streak += 1
