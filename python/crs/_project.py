@@ -47,6 +47,9 @@ def open_project(
         journal_config: The journal's configuration (path and session id are set here);
             None means `DefaultJournalConfig()`. With `auto_checkpoint`, a journal that
             reaches `max_journal_bytes` saves a backup and drops what it covers.
+            None means `DefaultJournalConfig()` with `shared=True`: several processes
+            (hooks, servers, agents) write the project, each holding the journal's lock for
+            one append (docs/concurrency.md).
         accept_journal_loss: Open a project whose journal ends before its backup's position
             (deleted or truncated) with the backup's state; without it that raises
             `JournalCorruptedError` and changes nothing (see `load_checkpoint_from_disk`).

@@ -15,10 +15,13 @@ messages and argument previews after `SecretSanitizer`.
 
 from __future__ import annotations
 
+import json
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crs._errors import InvalidArgumentError
+from crs.guard._lazy import LazyMap, encodable
 
 if TYPE_CHECKING:
     from crs._crs import CRS
@@ -110,6 +113,25 @@ class SigState:
         ) = row[1:11]
         s.polls = int(row[11]) if len(row) > 11 else s.runs
         return s
+
+
+def _pair_row(raw: str) -> list[int]:
+    return [int(x) for x in json.loads(raw)]
+
+
+def _sig_row(raw: str) -> SigState:
+    return SigState.from_export(json.loads(raw))
+
+
+_LAZY_FROM = 256  # maps with fewer entries are exported as plain JSON objects
+
+
+def _export_map(name: str, m: dict[str, Any], row: Callable[[Any], Any]) -> dict[str, Any]:
+    if isinstance(m, LazyMap) or (len(m) >= _LAZY_FROM and encodable(m)):
+        if not isinstance(m, LazyMap):
+            m = LazyMap(_sig_row if name == "sigs" else _pair_row, m.items())
+        return {f"{name}_lazy": m.encode(row)}
+    return {name: {k: row(v) for k, v in m.items()}}
 
 
 class SessionState:
@@ -288,8 +310,9 @@ class SessionState:
             "epoch": self.epoch,
             "last_mut": self.last_mut,
             "tail": [list(t) for t in self.tail],
-            "pairs": {k: list(v) for k, v in self.pairs.items()},
-            "sigs": {k: v.export() for k, v in self.sigs.items()},
+            # Large maps as lazy text (`_lazy`): a reopen decodes only the entries it reads.
+            **_export_map("pairs", self.pairs, list),
+            **_export_map("sigs", self.sigs, SigState.export),
             "stale": self.stale,
             "last_ok_step": self.last_ok_step,
             "level": self.level,
@@ -314,8 +337,14 @@ class SessionState:
         s.epoch = int(d["epoch"])
         s.last_mut = str(d["last_mut"])
         s.tail.extend((int(a), str(b), str(c)) for a, b, c in d["tail"])
-        s.pairs = {str(k): [int(x) for x in v] for k, v in d["pairs"].items()}
-        s.sigs = {str(k): SigState.from_export(v) for k, v in d["sigs"].items()}
+        if "pairs_lazy" in d:
+            s.pairs = LazyMap.decode(d["pairs_lazy"], _pair_row)
+        else:
+            s.pairs = {str(k): [int(x) for x in v] for k, v in d["pairs"].items()}
+        if "sigs_lazy" in d:
+            s.sigs = LazyMap.decode(d["sigs_lazy"], _sig_row)
+        else:
+            s.sigs = {str(k): SigState.from_export(v) for k, v in d["sigs"].items()}
         s.stale = int(d["stale"])
         s.last_ok_step = int(d["last_ok_step"])
         s.level = int(d["level"])
