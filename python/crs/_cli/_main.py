@@ -12,8 +12,7 @@ from crs._cli import _backup as _backup_cli
 from crs._cli import _journal as _journal_cli
 from crs._cli import _state as _cli_state
 from crs._journal import _watch as _journal_watch
-from crs.integrations import _mcp_cli
-from crs.integrations import claude_code
+from crs.integrations import _mcp_cli, claude_code
 from crs.sessions import _cli as sessions_cli
 
 
