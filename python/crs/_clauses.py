@@ -19,6 +19,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from crs._check import check
 from crs._errors import HardSoftBoundaryViolationError, InvalidArgumentError
 from crs._steps import require_encodable
 from crs._types import (
@@ -127,6 +128,7 @@ class Clause(_Record):
             InvalidArgumentError: empty id, no literals, an empty variable, unknown enums.
             HardSoftBoundaryViolationError: the source is not HARD or SAFETY (CDCL rule).
         """
+        check(self, "clause.")
         if not isinstance(self.id, str) or not self.id:
             raise InvalidArgumentError("clause.id: must be a non-empty string")
         require_encodable(self.id, "clause.id")
@@ -185,6 +187,8 @@ class ClausePersistence(_Record):
     max_clauses: int = 0
 
     def validate(self) -> None:
+        """Raise `InvalidArgumentError` naming the first invalid field."""
+        check(self)
         if self.scope not in ClauseScope.__members__.values():
             raise InvalidArgumentError(
                 f"scope: must be a ClauseScope (session, project, global), got {self.scope!r}"
@@ -220,6 +224,7 @@ class FailureEvent(_Record):
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first invalid field."""
+        check(self, "event.")
         if not isinstance(self.session_id, str) or not self.session_id:
             raise InvalidArgumentError("event.session_id: must be a non-empty string")
         if self.failure_type not in FailureType.__members__.values():

@@ -41,6 +41,7 @@ from crs._graph import GraphBackedDependencyIndex, GraphQuery
 from crs._guards import GuardsMixin
 from crs._index_mask import DeltaType, IndexMask
 from crs._journal import BytesCodec, JsonCodec
+from crs._sanitizer import default_sanitizer, redact_delta, redact_metadata
 from crs._snapshot import Snapshot, _raise_apply
 from crs._types import Config, DefaultConfig, now_ms
 
@@ -279,6 +280,8 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             NilDeltaError: `delta` is None.
             DeltaValidationError: the delta is invalid (nothing changed).
         """
+        if self._config.sanitize_secrets:
+            delta = redact_delta(delta, default_sanitizer())
         return self._commit(delta, None, None, base)
 
     def apply_with_source(
@@ -298,6 +301,9 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             raise InvalidArgumentError(
                 f"metadata: must be a dict[str, str] or None, got {metadata!r}"
             )
+        if self._config.sanitize_secrets:
+            delta = redact_delta(delta, default_sanitizer())
+            metadata = redact_metadata(metadata, default_sanitizer())
         return self._commit(delta, source, metadata, base)
 
     def _commit(

@@ -41,6 +41,7 @@ from crs._proof import (
     tool_node_id,
     validate_update,
 )
+from crs._sanitizer import default_sanitizer, redact_step
 from crs._semantic import SemanticMemory, query_key
 from crs._steps import StepStore, require_encodable, require_id, step_payload
 from crs._types import (
@@ -167,6 +168,8 @@ class GuardsMixin:
         self._check_open("record_step")
         with self._lock:
             prepared = self._steps.prepare(step)
+            if self._config.sanitize_secrets:  # no secret reaches the journal (issue 11)
+                prepared = redact_step(prepared, default_sanitizer())
             self._pending_step = prepared
             try:
                 self._commit_op(

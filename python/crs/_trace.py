@@ -625,7 +625,14 @@ def _sanitize_step(step: TraceStep, sanitizer: Sanitizer) -> TraceStep:
                 isinstance(k, str) and isinstance(v, str) for k, v in cleaned.items()
             ):
                 raise _FieldError("sanitizing metadata did not return a str -> str mapping")
-            metadata = dict(cleaned)
+            # `sanitize_map` keeps keys; a trace is an audit record, so a key that holds a
+            # secret is redacted too (a duplicate gets a #2, #3... suffix).
+            for i, (k, v) in enumerate(cleaned.items()):
+                key = base = clean(f"metadata key #{i}", k)
+                n = 2
+                while key in metadata:
+                    key, n = f"{base}#{n}", n + 1
+                metadata[key] = v
         else:
             for i, (k, v) in enumerate(step.metadata.items()):
                 metadata[clean(f"metadata key #{i}", k)] = clean(f"metadata[#{i}]", v)
