@@ -175,6 +175,14 @@ def _spec(tp: Any, hints_of: Callable[[type], dict[str, Any]]) -> _Spec | None:
         if all(p.expr is not None for p in specs):
             return _from_expr(what, "(" + " or ".join(f"{p.expr}" for p in specs) + ")")
         funcs = [p.func for p in specs]
+        if len(specs) == 2 and "v is None" in (specs[0].expr, specs[1].expr):
+            inner = specs[0].func if specs[-1].expr == "v is None" else specs[-1].func
+
+            def optional(v: Any, path: str) -> None:
+                if v is not None:
+                    inner(v, path)  # its own message, with the nested field's path
+
+            return _Spec(what, None, optional)
 
         def union(v: Any, path: str) -> None:
             for f in funcs:
@@ -276,7 +284,20 @@ def hints(cls: type) -> dict[str, Any]:
         if mod is not None:
             globalns.update(vars(mod))
     globalns.update(vars(module))
-    return typing.get_type_hints(cls, globalns=globalns, include_extras=True)
+    try:
+        return typing.get_type_hints(cls, globalns=globalns, include_extras=True)
+    except NameError:  # a name imported only for type checkers: resolve field by field
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            try:
+                out[f.name] = typing.get_type_hints(
+                    type("_One", (), {"__annotations__": {f.name: f.type}}),
+                    globalns=globalns,
+                    include_extras=True,
+                )[f.name]
+            except NameError:
+                out[f.name] = Any  # unresolvable here: not checked
+        return out
 
 
 def checker(cls: type) -> Callable[[Any, str], None]:

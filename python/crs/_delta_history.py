@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from crs._check import brief
 from crs._deltas import Delta
 from crs._errors import DeltaHistoryClosedError, InvalidArgumentError
 from crs._index_mask import DeltaType
@@ -78,13 +79,13 @@ _Entry = tuple[int, int, int, Delta, str | None, str, dict[str, str] | None]
 
 def _int(name: str, v: Any) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise InvalidArgumentError(f"{name}: must be an int, got {v!r}")
+        raise InvalidArgumentError(f"{name}: must be an int, got {brief(v)}")
     return v
 
 
 def _str(name: str, v: Any) -> str:
     if not isinstance(v, str):
-        raise InvalidArgumentError(f"{name}: must be a str, got {v!r}")
+        raise InvalidArgumentError(f"{name}: must be a str, got {brief(v)}")
     return v
 
 
@@ -113,7 +114,7 @@ class DeltaHistoryWorker:
         if delta is None:
             return
         if not isinstance(delta, Delta):
-            raise InvalidArgumentError(f"delta: must be a Delta, got {delta!r}")
+            raise InvalidArgumentError(f"delta: must be a Delta, got {brief(delta)}")
         meta = dict(metadata) if metadata else None
         with self._lock:
             if self._closed:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from crs._check import brief
 from crs._clause_store import (
     ClauseStore,
     ClauseView,
@@ -71,7 +72,7 @@ def _check_distance(value: object, name: str) -> float:
         or not math.isfinite(value)
         or value < 0
     ):
-        raise InvalidArgumentError(f"{name}: must be a finite number >= 0, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be a finite number >= 0, got {brief(value)}")
     return float(value)
 
 
@@ -82,7 +83,7 @@ def _member(enum_type: type[_E], value: object, name: str) -> _E:
     if isinstance(value, str) and value in enum_type.__members__.values():
         return enum_type(value)
     allowed = ", ".join(m.value for m in enum_type)
-    raise InvalidArgumentError(f"{name}: must be one of {allowed}, got {value!r}")
+    raise InvalidArgumentError(f"{name}: must be one of {allowed}, got {brief(value)}")
 
 
 class GuardsMixin:

@@ -13,6 +13,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs._snapshot import Snapshot
 from crs._types import (
@@ -64,7 +65,7 @@ def _from_rfc3339(s: Any) -> int:
     try:
         return (_dt.datetime.fromisoformat(text) - _EPOCH) // _MS
     except ValueError:
-        raise InvalidArgumentError(f"export: {s!r} is not an RFC 3339 time") from None
+        raise InvalidArgumentError(f"export: {brief(s)} is not an RFC 3339 time") from None
 
 
 def _enum_from_name(tp: type[Any], name: Any) -> Any:
@@ -260,7 +261,7 @@ class ImportedState:
         from crs._crs import CRS
 
         if not isinstance(crs, CRS):
-            raise InvalidArgumentError(f"crs: must be a crs.CRS, got {crs!r}")
+            raise InvalidArgumentError(f"crs: must be a crs.CRS, got {brief(crs)}")
         proof = [
             (k, v.proof, v.disproof, int(v.status), int(v.source), v.updated_at)
             for k, v in self.proof_data.items()
@@ -303,7 +304,7 @@ class ImportedState:
 
 def _snap(snapshot: Any) -> Snapshot:
     if not isinstance(snapshot, Snapshot):
-        raise InvalidArgumentError(f"snapshot: must be a crs Snapshot, got {snapshot!r}")
+        raise InvalidArgumentError(f"snapshot: must be a crs Snapshot, got {brief(snapshot)}")
     return snapshot
 
 
@@ -397,7 +398,7 @@ class Serializer:
     def export(self, snapshot: Snapshot | None, session_id: str) -> CRSExport:
         """Summary-level export: similarity and dependency as counts only."""
         if not isinstance(session_id, str):
-            raise InvalidArgumentError(f"session_id: must be a str, got {session_id!r}")
+            raise InvalidArgumentError(f"session_id: must be a str, got {brief(session_id)}")
         if snapshot is None:
             return CRSExport(session_id=session_id, timestamp=now_ms())
         s = _snap(snapshot)
@@ -431,11 +432,13 @@ class Serializer:
         if opts is None:
             opts = ExportOptions()
         if not isinstance(opts, ExportOptions):
-            raise InvalidArgumentError(f"opts: must be ExportOptions or None, got {opts!r}")
+            raise InvalidArgumentError(f"opts: must be ExportOptions or None, got {brief(opts)}")
         max_pairs = _limit("max_similarity_pairs", opts.max_similarity_pairs, 100_000)
         max_edges = _limit("max_dependency_edges", opts.max_dependency_edges, 100_000)
         if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0):
-            raise InvalidArgumentError(f"timeout: must be seconds > 0 or None, got {timeout!r}")
+            raise InvalidArgumentError(
+                f"timeout: must be seconds > 0 or None, got {brief(timeout)}"
+            )
         base = self.export(snapshot, session_id)
         if snapshot is None:
             return ExportResult(export=base)
@@ -481,11 +484,11 @@ class Serializer:
         if isinstance(export, dict):
             export = CRSExport.from_dict(export)
         if not isinstance(export, CRSExport):
-            raise InvalidArgumentError(f"export: must be a CRSExport or dict, got {export!r}")
+            raise InvalidArgumentError(f"export: must be a CRSExport or dict, got {brief(export)}")
         if opts is None:
             opts = DefaultImportOptions()
         if not isinstance(opts, ImportOptions):
-            raise InvalidArgumentError(f"opts: must be ImportOptions or None, got {opts!r}")
+            raise InvalidArgumentError(f"opts: must be ImportOptions or None, got {brief(opts)}")
         ix = export.indexes
         proof: dict[str, ProofNumber] = {}
         for e in ix.proof.entries:
@@ -516,11 +519,13 @@ class Serializer:
         for p in ix.similarity.pairs:
             if not p.from_id or not p.to_id or p.from_id == p.to_id:
                 raise InvalidArgumentError(
-                    f"export: similarity pair needs two different ids, got {p!r}"
+                    f"export: similarity pair needs two different ids, got {brief(p)}"
                 )
             d = float(p.similarity)
             if not d >= 0 or d == float("inf"):
-                raise InvalidArgumentError(f"export: similarity distance must be >= 0, got {p!r}")
+                raise InvalidArgumentError(
+                    f"export: similarity distance must be >= 0, got {brief(p)}"
+                )
             a, b = sorted((p.from_id, p.to_id))
             inner = sim.setdefault(a, {})
             npairs += b not in inner
@@ -541,7 +546,7 @@ class Serializer:
             for edge in ix.dependency.edges:
                 if not edge.from_id or not edge.to_id:
                     raise InvalidArgumentError(
-                        f"export: dependency edge needs both ids, got {edge!r}"
+                        f"export: dependency edge needs both ids, got {brief(edge)}"
                     )
                 if edge.to_id in fwd.get(edge.from_id, set()):
                     continue

@@ -14,7 +14,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Mapping
 from typing import Any
 
-from crs._check import check
+from crs._check import brief, check
 from crs._errors import InvalidArgumentError
 from crs._types import (
     MAX_STEPS_PER_SESSION,
@@ -37,7 +37,7 @@ steps, remembered queries and session-scoped clauses, as if the session had ende
 def require_id(value: object, name: str) -> str:
     """`value` if it is a non-empty string, else `InvalidArgumentError` naming `name`."""
     if not isinstance(value, str) or not value:
-        raise InvalidArgumentError(f"{name}: must be a non-empty string, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be a non-empty string, got {brief(value)}")
     require_encodable(value, name)
     return value
 
@@ -49,7 +49,7 @@ def require_encodable(value: str, name: str) -> str:
         at = next(i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff")
         raise InvalidArgumentError(
             f"{name}: must be valid Unicode text; it holds a lone surrogate at index "
-            f"{at} ({value[at]!r}); decode bytes with errors='replace'"
+            f"{at} ({brief(value[at])}); decode bytes with errors='replace'"
         )
     return value
 
@@ -68,7 +68,7 @@ def _make_replace() -> Any:
     step): straight-line code that fills the slots of a new record through their descriptors."""
     lines = ["def _replace(step, changes):", "    new = _new(_cls)", "    get = changes.get"]
     for i, name in enumerate(_FIELDS):
-        lines.append(f"    _s{i}(new, get({name!r}, step.{name}))")
+        lines.append(f"    _s{i}(new, get({brief(name)}, step.{name}))")
     lines.append("    return new")
     ns: dict[str, Any] = {"_new": object.__new__, "_cls": StepRecord}
     for i, name in enumerate(_FIELDS):

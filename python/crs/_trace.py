@@ -27,6 +27,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Self
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError, SanitizationError
 from crs._sanitizer import Sanitizer, SecretSanitizer
 from crs._types import (
@@ -126,7 +127,7 @@ def parse_go_duration(text: str) -> float:
     body = text[1:] if text.startswith("-") else text
     parts = _GO_DURATION_PART.findall(body)
     if (body != "0" and "".join(a + b for a, b in parts) != body) or not body:
-        raise InvalidArgumentError(f"total_duration: not a Go duration string: {text!r}")
+        raise InvalidArgumentError(f"total_duration: not a Go duration string: {brief(text)}")
     total = sum(float(a) * _GO_UNIT_SECONDS[b] for a, b in parts)
     return -total if text.startswith("-") else total
 
@@ -581,7 +582,7 @@ def _check_step(step: object) -> None:
         raise InvalidArgumentError("step.metadata: must be a dict of str to str")
     for key, value in step.metadata.items():
         _require_str("step.metadata key", key)
-        _require_str(f"step.metadata[{key!r}]", value)
+        _require_str(f"step.metadata[{brief(key)}]", value)
     for name, kind in (
         ("proof_updates", ProofUpdate),
         ("constraints_added", ConstraintUpdate),

@@ -18,7 +18,7 @@ import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Self
 
-from crs._check import U64, check
+from crs._check import U64, brief, check
 from crs._check import is_encodable as is_encodable  # re-exported (one check, in _check)
 from crs._errors import InvalidArgumentError
 
@@ -424,17 +424,18 @@ class StepRecord(_Record):
         _require(self.step_number >= 1, "step_number: must be >= 1")
         if not isinstance(self.actor, str) or self.actor not in _ACTORS:
             raise InvalidArgumentError(
-                f"actor: must be one of {', '.join(a.value for a in Actor)}, got {self.actor!r}"
+                f"actor: must be one of {', '.join(a.value for a in Actor)}"
+                f", got {brief(self.actor)}"
             )
         if not isinstance(self.decision, str) or self.decision not in _DECISIONS:
             raise InvalidArgumentError(
                 f"decision: must be one of {', '.join(d.value for d in Decision)}, "
-                f"got {self.decision!r}"
+                f"got {brief(self.decision)}"
             )
         if not isinstance(self.outcome, str) or self.outcome not in _OUTCOMES:
             raise InvalidArgumentError(
                 f"outcome: must be one of {', '.join(o.value for o in Outcome)}, "
-                f"got {self.outcome!r}"
+                f"got {brief(self.outcome)}"
             )
         if self.outcome == Outcome.FAILURE:
             _require(
@@ -546,7 +547,8 @@ class Config(_Record):
         for tool, n in self.circuit_breaker_thresholds.items():
             _require(
                 bool(tool) and isinstance(n, int) and n > 0,
-                f"circuit_breaker_thresholds[{tool!r}]: must be a positive int, got {n!r}",
+                f"circuit_breaker_thresholds[{brief(tool)}]: must be a positive int, "
+                f"got {brief(n)}",
             )
 
 
