@@ -80,6 +80,65 @@ def is_encodable(text: str) -> bool:
     return True
 
 
+def require_instance(value: object, cls: type | tuple[type, ...], name: str) -> None:
+    """`InvalidArgumentError("name: must be a Cls, got …")` unless `value` is a `cls`."""
+    if not isinstance(value, cls):
+        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        fail(name, _a(names), value)
+
+
+def require_text(value: object, name: str) -> str:
+    """`value` if it is a str UTF-8 can encode (no lone surrogate) and without NUL (no file
+    path or C string can hold one), else `InvalidArgumentError` naming `name`."""
+    if not isinstance(value, str) or not is_encodable(value) or "\x00" in value:
+        fail(name, "a str of valid Unicode text without NUL", value)
+    return value
+
+
+PATH_MAX = 4096
+"""The longest path the file system functions accept (Linux `PATH_MAX`)."""
+
+
+def require_path(value: object, name: str) -> str:
+    """`require_text`, and at most `PATH_MAX` characters (the OS refuses longer paths)."""
+    require_text(value, name)
+    assert isinstance(value, str)
+    if len(value) > PATH_MAX:
+        fail(name, f"a path of at most {PATH_MAX} characters", value)
+    return value
+
+
+def items_of(value: object, name: str) -> tuple[Any, ...]:
+    """The items of an iterable argument (not a str, bytes or mapping) as a tuple, else
+    `InvalidArgumentError` naming `name` (a hostile `__iter__` included)."""
+    if isinstance(value, tuple):
+        return value
+    if isinstance(value, str | bytes | collections.abc.Mapping) or not isinstance(
+        value, collections.abc.Iterable
+    ):
+        fail(name, "an iterable (a list or tuple)", value)
+    try:
+        return tuple(value)
+    except (Exception, RecursionError) as exc:
+        raise InvalidArgumentError(
+            f"{name}: iterating it raised {type(exc).__name__}: {brief(str(exc))}"
+        ) from None
+
+
+def mapping_of(value: object, name: str) -> dict[Any, Any]:
+    """A dict copy of a mapping argument (None gives {}), else `InvalidArgumentError`."""
+    if value is None:
+        return {}
+    if not isinstance(value, collections.abc.Mapping):
+        fail(name, "a dict (mapping) or None", value)
+    try:
+        return dict(value)
+    except (Exception, RecursionError) as exc:
+        raise InvalidArgumentError(
+            f"{name}: reading it raised {type(exc).__name__}: {brief(str(exc))}"
+        ) from None
+
+
 def fail(path: str, what: str, value: object) -> typing.NoReturn:
     """Raise the checker's one message form: `path: must be what, got value`."""
     raise InvalidArgumentError(f"{path}: must be {what}, got {brief(value)}")

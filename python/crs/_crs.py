@@ -26,6 +26,7 @@ from crs._analytics import (
     AnalyticsRecord,
     _last_of,
 )
+from crs._check import brief
 from crs._crs_eval import EvaluableMixin
 from crs._crs_persist import PersistenceMixin
 from crs._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
@@ -124,7 +125,9 @@ def _image(
 
 def _cap(name: str, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidArgumentError(f"{name}: must be an int >= 0 (0 = unlimited), got {value!r}")
+        raise InvalidArgumentError(
+            f"{name}: must be an int >= 0 (0 = unlimited), got {brief(value)}"
+        )
     return value
 
 
@@ -162,11 +165,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         if config is None:
             config = DefaultConfig()
         if not isinstance(config, Config):
-            raise InvalidArgumentError(f"config: must be a crs.Config or None, got {config!r}")
+            raise InvalidArgumentError(f"config: must be a crs.Config or None, got {brief(config)}")
         config.validate()
         if journal is not None and not callable(getattr(journal, "append", None)):
             raise InvalidArgumentError(
-                f"journal: must have an append() method (a crs Journal), got {journal!r}"
+                f"journal: must have an append() method (a crs Journal), got {brief(journal)}"
             )
         if isinstance(getattr(journal, "_codec", None), JsonCodec | BytesCodec):
             raise InvalidArgumentError(
@@ -293,13 +296,13 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
     ) -> ApplyMetrics:
         """`apply`, recording `source` and `metadata` in the delta history."""
         if not isinstance(source, str):
-            raise InvalidArgumentError(f"source: must be a str, got {source!r}")
+            raise InvalidArgumentError(f"source: must be a str, got {brief(source)}")
         if metadata is not None and (
             not isinstance(metadata, Mapping)
             or not all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())
         ):
             raise InvalidArgumentError(
-                f"metadata: must be a dict[str, str] or None, got {metadata!r}"
+                f"metadata: must be a dict[str, str] or None, got {brief(metadata)}"
             )
         if self._config.sanitize_secrets:
             delta = redact_delta(delta, default_sanitizer())
@@ -318,7 +321,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         if not isinstance(delta, Delta):
             if delta is None:
                 raise NilDeltaError("delta: must be a Delta, got None")
-            raise InvalidArgumentError(f"delta: must be a crs Delta, got {delta!r}")
+            raise InvalidArgumentError(f"delta: must be a crs Delta, got {brief(delta)}")
         t0 = time.perf_counter()
         delta._check()
         t1 = time.perf_counter()
@@ -387,7 +390,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
 
     def _check_base(self, base: Snapshot, delta: Delta, gen: int) -> None:
         if not isinstance(base, Snapshot):
-            raise InvalidArgumentError(f"base: must be a Snapshot or None, got {base!r}")
+            raise InvalidArgumentError(f"base: must be a Snapshot or None, got {brief(base)}")
         lag = gen - base.generation()
         limit = self._config.snapshot_epoch_limit
         if limit > 0 and lag > limit:
@@ -420,7 +423,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         handler = self._op_handlers.get(kind)
         if handler is None:
             raise InvalidArgumentError(
-                f"kind: no handler registered for {kind!r}; known: {sorted(self._op_handlers)}"
+                f"kind: no handler registered for {brief(kind)}; known: {sorted(self._op_handlers)}"
             )
         with self._lock:
             self._check_open(kind)
@@ -441,7 +444,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             return
         if not isinstance(record, dict) or record.get("op") not in self._op_handlers:
             raise InvalidArgumentError(
-                f"record: must be a Delta or a registered op, got {record!r}"
+                f"record: must be a Delta or a registered op, got {brief(record)}"
             )
         with self._lock:
             self._check_open("replay")
@@ -490,7 +493,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         """Bring back `cp`'s content under a NEW generation (generations never go back)."""
         if not isinstance(cp, Checkpoint) or not isinstance(cp._state, _core.StateCore):
             raise InvalidArgumentError(
-                f"cp: must be a Checkpoint from CRS.checkpoint(), got {cp!r}"
+                f"cp: must be a Checkpoint from CRS.checkpoint(), got {brief(cp)}"
             )
         self._check_open("restore")
         if self._journal is not None:  # journaled as a whole-state image, so replay restores
@@ -593,7 +596,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
     def set_session_id(self, session_id: str) -> None:
         """Session recorded with later deltas in the delta history ("" clears it)."""
         if not isinstance(session_id, str):
-            raise InvalidArgumentError(f"session_id: must be a str, got {session_id!r}")
+            raise InvalidArgumentError(f"session_id: must be a str, got {brief(session_id)}")
         self._check_open("set_session_id")
         self._session_id = session_id
 
@@ -605,7 +608,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         ):
             raise InvalidArgumentError(
                 f"provider: must implement GraphQuery (find_callers, find_callees, close, ...), "
-                f"got {provider!r}"
+                f"got {brief(provider)}"
             )
         with self._lock:
             self._check_open("set_graph_provider")

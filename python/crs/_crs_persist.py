@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from crs._backup_format import BackupImage, BackupMetadata
+from crs._check import brief
 from crs._codec import DeltaCodec, ProofPayloads
 from crs._deltas import Delta, ProofDelta
 from crs._errors import (
@@ -138,7 +139,7 @@ def decode_image(data: bytes) -> dict[str, Any]:
     if magic != _MAGIC or version != IMAGE_VERSION:
         raise InvalidArgumentError(
             f"image: not a crs state image of version {IMAGE_VERSION} "
-            f"(magic {magic!r}, version {version}); written by another or a newer crs?"
+            f"(magic {brief(magic)}, version {version}); written by another or a newer crs?"
         )
     view = memoryview(data)
     try:
@@ -244,7 +245,7 @@ class PersistenceMixin:
         self._check_open("replay_journal")
         j = self._journal if journal is None else journal
         if j is None or not callable(getattr(j, "replay_stream", None)):
-            raise InvalidArgumentError(f"journal: must be a crs Journal, got {j!r}")
+            raise InvalidArgumentError(f"journal: must be a crs Journal, got {brief(j)}")
         applied = 0
         # Stream sequences (NATSJournal) are shared with other sessions: they grow but skip.
         sparse = bool(getattr(j, "sparse_sequences", False))
@@ -397,7 +398,7 @@ class PersistenceMixin:
         image's; otherwise it moves forward (generations never go back)."""
         self._check_open("load_image")
         if not isinstance(image, BackupImage):
-            raise InvalidArgumentError(f"image: must be a BackupImage, got {image!r}")
+            raise InvalidArgumentError(f"image: must be a BackupImage, got {brief(image)}")
         with pause_gc():
             doc = decode_image(image.data)
         with self._lock:
@@ -426,7 +427,7 @@ class PersistenceMixin:
         """
         self._check_open("save_checkpoint_to_disk")
         if not isinstance(pm, PersistenceManager):
-            raise InvalidArgumentError(f"pm: must be a PersistenceManager, got {pm!r}")
+            raise InvalidArgumentError(f"pm: must be a PersistenceManager, got {brief(pm)}")
         meta = pm.save_backup(project_hash, self, options)
         j = self._journal if journal is None else journal
         if j is not None and callable(getattr(j, "checkpoint", None)):
@@ -453,7 +454,13 @@ class PersistenceMixin:
             JournalSequenceGapError, JournalCorruptedError: The tail cannot be replayed.
         """
         self._check_open("load_checkpoint_from_disk")
+        from crs._check import fail, require_instance
         from crs._session_restore import load_checkpoint
+
+        require_instance(pm, PersistenceManager, "pm")
+        require_instance(project_hash, str, "project_hash")
+        if journal is not None and not callable(getattr(type(journal), "replay", None)):
+            fail("journal", "a crs Journal or None", journal)
 
         j = self._journal if journal is None else journal
         meta = load_checkpoint(pm, project_hash, self, j)  # type: ignore[arg-type]
@@ -539,6 +546,26 @@ def project_journal(
     return LocalJournal(jcfg, DeltaCodec())
 
 
+def _check_open_args(
+    path: object, home: object, config: object, session_id: object, journal_config: object
+) -> None:
+    """`open_project`'s arguments, each named when wrong (before anything is created)."""
+    from crs._check import require_instance, require_path
+    from crs._steps import require_id
+    from crs._types import Config
+
+    for name, value in (("path", path), ("home", home)):
+        if value is None and name == "home":
+            continue
+        require_instance(value, (str, os.PathLike), name)
+        text = os.fspath(value)  # type: ignore[call-overload]
+        require_instance(text, str, name)
+        require_path(text, name)
+    require_instance(config, (Config, type(None)), "config")
+    require_id(session_id, "session_id")
+    require_instance(journal_config, (JournalConfig, type(None)), "journal_config")
+
+
 def open_project(
     path: str | os.PathLike[str] = ".",
     home: str | os.PathLike[str] | None = None,
@@ -572,6 +599,7 @@ def open_project(
     from crs._persistence import DefaultPersistenceConfig
     from crs._session_restore import compute_project_hash
 
+    _check_open_args(path, home, config, session_id, journal_config)
     project = str(Path(path).resolve())
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()

@@ -174,7 +174,7 @@ class CycleDetector:
             raise InvalidArgumentError("states: must be an iterable of str, not a single string")
         try:
             found = self._core.add_many(states)
-        except (TypeError, ValueError) as e:
+        except Exception as e:  # a hostile iterable included: named, nothing recorded
             raise InvalidArgumentError(
                 f"states: must be an iterable of non-empty str ({e})"
             ) from None

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from crs._analytics import MAX_RESULTS_PER_RECORD, AnalyticsQueryType, AnalyticsRecord
-from crs._check import brief, check
+from crs._check import brief, check, items_of, mapping_of
 from crs._errors import (
     DeltaValidationError,
     HardSoftBoundaryViolationError,
@@ -52,7 +52,7 @@ _HARD_SOURCES = frozenset((1, 3))  # SignalSource.is_hard(), as a set of values
 
 
 def _source(value: Any) -> SignalSource:
-    if isinstance(value, bool) or value not in (0, 1, 2, 3):
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1, 2, 3):
         raise InvalidArgumentError(
             f"source: must be a SignalSource (UNKNOWN, HARD, SOFT, SAFETY), got {brief(value)}"
         )
@@ -355,9 +355,13 @@ class ConstraintDelta(Delta):
         timestamp: int | None = None,
     ) -> None:
         super().__init__(source, timestamp)
-        self.add: tuple[Constraint, ...] = tuple(_constraint("add[]", c) for c in add)
-        self.remove: tuple[str, ...] = tuple(_text("remove[]", r) for r in remove)
-        upd = dict(update or {})
+        self.add: tuple[Constraint, ...] = tuple(
+            _constraint("add[]", c) for c in items_of(add, "add")
+        )
+        self.remove: tuple[str, ...] = tuple(
+            _text("remove[]", r) for r in items_of(remove, "remove")
+        )
+        upd = mapping_of(update, "update")
         for k, c in upd.items():
             _text("update key", k)
             _constraint(f"update[{brief(k)}]", c)
@@ -437,7 +441,7 @@ class SimilarityDelta(Delta):
     ) -> None:
         super().__init__(source, timestamp)
         upd: dict[tuple[str, str], float] = {}
-        for key, d in dict(updates or {}).items():
+        for key, d in mapping_of(updates, "updates").items():
             if (
                 not isinstance(key, tuple)
                 or len(key) != 2
@@ -490,7 +494,7 @@ class SimilarityDelta(Delta):
 
 def _edges(name: str, edges: Iterable[Any]) -> tuple[tuple[str, str], ...]:
     out = []
-    for e in edges:
+    for e in items_of(edges, name):
         if not isinstance(e, tuple | list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
             raise InvalidArgumentError(
                 f"{name}: edges must be (from, to) str pairs, got {brief(e)}"
@@ -570,7 +574,7 @@ class HistoryDelta(Delta):
         timestamp: int | None = None,
     ) -> None:
         super().__init__(source, timestamp)
-        self.entries: tuple[HistoryEntry, ...] = tuple(entries)
+        self.entries: tuple[HistoryEntry, ...] = items_of(entries, "entries")
         for i, e in enumerate(self.entries):
             if not isinstance(e, HistoryEntry):
                 raise InvalidArgumentError(f"entries: must be HistoryEntry values, got {brief(e)}")
@@ -634,13 +638,14 @@ class StreamingDelta(Delta):
         timestamp: int | None = None,
     ) -> None:
         super().__init__(source, timestamp)
-        inc = dict(increments or {})
+        inc = mapping_of(increments, "increments")
         for k, n in inc.items():
             _text("increments key", k)
             _int_in(f"increments[{brief(k)}]", n, 0, _U64)
         self.increments: Mapping[str, int] = MappingProxyType(inc)
         self.cardinality_items: tuple[str, ...] = tuple(
-            _text("cardinality_items[]", i) for i in cardinality_items
+            _text("cardinality_items[]", i)
+            for i in items_of(cardinality_items, "cardinality_items")
         )
 
     def _ops(self) -> list[tuple[Any, ...]]:

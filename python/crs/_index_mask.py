@@ -6,6 +6,7 @@ import enum
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs._types import _NamedIntEnum
 
@@ -55,7 +56,7 @@ class IndexMask(enum.IntFlag):
         from crs._deltas import Delta
 
         if not isinstance(delta, Delta):
-            raise InvalidArgumentError(f"delta: must be a Delta, got {delta!r}")
+            raise InvalidArgumentError(f"delta: must be a Delta, got {brief(delta)}")
         return cls.from_strings(delta.indexes_affected())
 
     @classmethod
@@ -66,7 +67,7 @@ class IndexMask(enum.IntFlag):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return cls.from_strings(value)
         raise InvalidArgumentError(
-            f"value: an IndexMask is a list of index names or an int, got {value!r}"
+            f"value: an IndexMask is a list of index names or an int, got {brief(value)}"
         )
 
     def names(self) -> list[str]:

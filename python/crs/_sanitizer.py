@@ -60,7 +60,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol, overload, runtime_checkable
 
-from crs._check import brief
+from crs._check import brief, items_of
 from crs._errors import InvalidArgumentError, SanitizationError
 
 REDACTED: Final = "[REDACTED]"
@@ -182,6 +182,8 @@ def is_secret_key(key: str) -> bool:
     >>> is_secret_key("x-api-key"), is_secret_key("Authorization"), is_secret_key("max_tokens")
     (True, True, False)
     """
+    if not isinstance(key, str):
+        raise InvalidArgumentError(f"key: must be a str, got {brief(key)}")
     words = _key_words(key)
     if not words or _ABOUT_WORDS.intersection(words):
         return False
@@ -672,13 +674,17 @@ class SecretSanitizer:
         extra_patterns: Iterable[str | re.Pattern[str]] = (),
         detect_high_entropy: bool = True,
     ) -> None:
+        if not isinstance(detect_high_entropy, bool):
+            raise InvalidArgumentError(
+                f"detect_high_entropy: must be a bool, got {brief(detect_high_entropy)}"
+            )
         if isinstance(extra_patterns, str | bytes | re.Pattern):
             raise InvalidArgumentError(
                 "extra_patterns: must be a list of regexes (strings or re.Pattern), not one "
                 f"{type(extra_patterns).__name__}: wrap it, [{brief(extra_patterns)}]"
             )
         compiled: list[re.Pattern[str]] = []
-        for i, p in enumerate(extra_patterns):
+        for i, p in enumerate(items_of(extra_patterns, "extra_patterns")):
             if isinstance(p, re.Pattern):
                 compiled.append(p)
                 continue

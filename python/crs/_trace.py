@@ -27,7 +27,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Self
 
-from crs._check import brief
+from crs._check import brief, items_of
 from crs._errors import InvalidArgumentError, SanitizationError
 from crs._sanitizer import Sanitizer, SecretSanitizer
 from crs._types import (
@@ -279,7 +279,7 @@ class TraceStepBuilder:
         if isinstance(symbols, str):
             raise InvalidArgumentError("symbols: must be an iterable of str, not one str")
         self._fields["symbols_found"] = tuple(
-            _require_str(f"symbols[{i}]", s) for i, s in enumerate(symbols)
+            _require_str(f"symbols[{i}]", s) for i, s in enumerate(items_of(symbols, "symbols"))
         )
         return self
 
@@ -344,7 +344,9 @@ class TraceStepBuilder:
             )
         if isinstance(nodes, str):
             raise InvalidArgumentError("nodes: must be an iterable of str, not one str")
-        node_ids = tuple(_require_str(f"nodes[{i}]", n) for i, n in enumerate(nodes))
+        node_ids = tuple(
+            _require_str(f"nodes[{i}]", n) for i, n in enumerate(items_of(nodes, "nodes"))
+        )
         update = ConstraintUpdate(id=id, type=ctype, nodes=node_ids)
         self._fields["constraints_added"] = (*self._fields.get("constraints_added", ()), update)
         return self
