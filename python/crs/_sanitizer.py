@@ -429,6 +429,11 @@ _LITERALS: Final = frozenset({"true", "false", "null", "none"})
 _PATH: Final = re.compile(r"(?:/|~/|\$HOME/|[A-Za-z]:\\)", re.ASCII)
 
 
+def _is_working_dir(key: str, value: object) -> bool:
+    """`PWD=/home/user/project`: the shell's working directory, not a password."""
+    return key.lower() == "pwd" and isinstance(value, str) and _PATH.match(value) is not None
+
+
 def _redact_pair(m: re.Match[str]) -> str | None:
     """The replacement of a key/value match, or None when its key names no secret."""
     key = m.group("key")
@@ -442,7 +447,7 @@ def _redact_pair(m: re.Match[str]) -> str | None:
         return m.group(0)
     if stripped.lower() in _LITERALS:  # `pwd_changed: true`: a flag, not a secret
         return m.group(0)
-    if key.lower() == "pwd" and _PATH.match(stripped):  # the shell's working directory
+    if _is_working_dir(key, stripped):
         return m.group(0)
     head = m.string[m.start() : m.start("value")]
     return f"{head}{open_q}{REDACTED}{close_q or inner[len(stripped) :]}"
@@ -766,7 +771,9 @@ class SecretSanitizer:
         out: dict[Any, Any] = {}
         for key, value in m.items():
             # Keys are kept as they are (the seed: keys name fields, values hold secrets).
-            secret = force or (isinstance(key, str) and is_secret_key(key))
+            secret = force or (
+                isinstance(key, str) and is_secret_key(key) and not _is_working_dir(key, value)
+            )
             out[key] = self._value(value, secret, f"{path}[{brief(key)}]", depth + 1)
         return out
 
