@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import crs
-from crs._sanitizer import REFERENCE_PATTERNS
+from crs._reasoning._sanitizer import REFERENCE_PATTERNS
 
 SECRETS = (
     "AKIA" + "QWERTYUIOPASDFGH",

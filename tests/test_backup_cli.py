@@ -12,7 +12,7 @@ import pytest
 
 import crs
 from crs import BackupOptions, PersistenceManager
-from crs import _backup_cli as backup_cli
+from crs._cli import _backup as backup_cli
 from crs._cli import main
 from persist_state import ProofState
 

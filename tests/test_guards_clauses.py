@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crs import CRSError, HardSoftBoundaryViolationError, InvalidArgumentError
-from crs._clause_store import ClauseStore, assignment_triples
-from crs._clauses import (
+from crs._reasoning._clause_store import ClauseStore, assignment_triples
+from crs._reasoning._clauses import (
     DEFAULT_CLAUSE_CONFIG,
     Clause,
     ClausePersistence,

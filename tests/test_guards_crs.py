@@ -41,7 +41,7 @@ from crs import (
     SignalSource,
     StepRecord,
 )
-from crs._deltas import Delta, delta_from_dict
+from crs._state._deltas import Delta, delta_from_dict
 
 MAX = crs.PROOF_NUMBER_INFINITE
 
@@ -536,7 +536,7 @@ def test_journal_replay_reproduces_guard_state_exactly() -> None:
 
 
 def test_least_recently_active_session_is_evicted_as_if_it_ended() -> None:
-    from crs._steps import MAX_SESSIONS
+    from crs._reasoning._steps import MAX_SESSIONS
 
     c = CRS()
     c.add_clause(hard("first", neg("tool:x"), scope=ClauseScope.SESSION, session_id="s0"))

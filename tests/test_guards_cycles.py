@@ -25,7 +25,7 @@ from crs import (
     get_state_key,
     get_tool_state_key,
 )
-from crs._cycles_session import StateKeyFunction
+from crs._reasoning._cycles_session import StateKeyFunction
 
 
 def reference_detections(keys: list[str]) -> list[list[str] | None]:

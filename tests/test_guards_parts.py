@@ -14,24 +14,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crs import HardSoftBoundaryViolationError, InvalidArgumentError
-from crs._clauses import FailureEvent
-from crs._cycles_session import (
+from crs._reasoning._clauses import FailureEvent
+from crs._reasoning._cycles_session import (
     build_decision_graph,
     get_state_key,
     get_tool_state_key,
     params_hash,
     strongly_connected_components,
 )
-from crs._failure import derive_clause
-from crs._proof import (
+from crs._reasoning._failure import derive_clause
+from crs._reasoning._proof import (
     MAX,
     apply_update,
     circuit_breaker,
     propagation_updates,
     threshold_for,
 )
-from crs._semantic import SemanticMemory
-from crs._steps import StepStore
+from crs._reasoning._semantic import SemanticMemory
+from crs._reasoning._steps import StepStore
 from crs._types import (
     DEFAULT_CIRCUIT_BREAKER_THRESHOLDS,
     Actor,
@@ -364,7 +364,7 @@ def test_docstring_examples_run() -> None:
     import doctest
 
     import crs
-    from crs import _clauses, _cycles_session, _failure, _proof
+    from crs._reasoning import _clauses, _cycles_session, _failure, _proof
 
     globs = {**vars(_clauses), **vars(_cycles_session), **vars(_proof), **vars(_failure)}
     objs = [crs.Literal, crs.Clause, crs.get_state_key, crs.get_tool_state_key]

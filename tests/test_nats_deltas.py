@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from crs._journal_watch import delta_to_stream_delta
-from crs._nats_journal import NATSJournal, NATSJournalConfig
+from crs._journal._nats import NATSJournal, NATSJournalConfig
+from crs._journal._watch import delta_to_stream_delta
 from nats_server import NatsServer, nats_server_binary
 
-deltas_mod = pytest.importorskip("crs._deltas")
+deltas_mod = pytest.importorskip("crs._state._deltas")
 
 pytestmark = [
     pytest.mark.skipif(nats_server_binary() is None, reason="nats-server missing"),
@@ -38,7 +38,7 @@ class DeltaJsonCodec:
 
 def every_delta() -> list[Any]:
     """One delta of each of the eight types, with sources and timestamps set."""
-    from crs._analytics import AnalyticsRecord
+    from crs._state._analytics import AnalyticsRecord
     from crs._types import (
         Constraint,
         ConstraintType,

@@ -25,9 +25,9 @@ from crs._errors import (
     JournalUnavailableError,
     NilDeltaJournalError,
 )
-from crs._journal import JsonCodec, MemoryJournal, read_backup_stream
-from crs._nats_async import AsyncNATSJournal, NATSStreamConfig
-from crs._nats_journal import NATSJournal, NATSJournalConfig
+from crs._journal._base import JsonCodec, MemoryJournal, read_backup_stream
+from crs._journal._nats import NATSJournal, NATSJournalConfig
+from crs._journal._nats_async import AsyncNATSJournal, NATSStreamConfig
 from nats_server import NatsServer, nats_server_binary
 
 pytestmark = [
@@ -462,7 +462,7 @@ def test_concurrent_appenders_keep_each_writers_order(server: NatsServer) -> Non
 
 _AGENT = """
 import sys
-from crs._nats_journal import NATSJournal, NATSJournalConfig
+from crs._journal._nats import NATSJournal, NATSJournalConfig
 url, session, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with NATSJournal(NATSJournalConfig(session_id=session, servers=url)) as j:
     for i in range(n):
@@ -471,7 +471,7 @@ with NATSJournal(NATSJournalConfig(session_id=session, servers=url)) as j:
 
 _REPLAYER = """
 import json, sys
-from crs._nats_journal import NATSJournal, NATSJournalConfig
+from crs._journal._nats import NATSJournal, NATSJournalConfig
 url = sys.argv[1]
 out = {}
 for session in sys.argv[2:]:

@@ -22,7 +22,7 @@ import pytest
 
 import crs
 from crs import BackupImage, PersistenceError, PersistenceManager
-from crs import _durable as durable
+from crs._persistence import _durable as durable
 from persist_state import ProofState
 
 KEY = "d15cf011d15cf011"

@@ -27,8 +27,8 @@ from crs import (
     PersistenceManagerClosedError,
     RestoreInProgressError,
 )
-from crs import _backup_format as backup_format
-from crs import _persistence as persistence
+from crs._persistence import _backup_format as backup_format
+from crs._persistence import _manager as persistence
 from persist_state import ProofState
 
 KEY = "0123456789abcdef"
@@ -554,7 +554,7 @@ def test_reads_do_not_create_project_directories(tmp_path: Path) -> None:
 def test_rotation_copies_where_hard_links_are_unsupported(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from crs import _durable as durable
+    from crs._persistence import _durable as durable
 
     def no_link(src: Any, dst: Any) -> None:
         raise OSError(1, "Operation not permitted")

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import crs
-from crs import _sanitizer
-from crs._sanitizer import REFERENCE_PATTERNS
+from crs._reasoning import _sanitizer
+from crs._reasoning._sanitizer import REFERENCE_PATTERNS
 
 R = crs.REDACTED
 S = crs.SecretSanitizer()

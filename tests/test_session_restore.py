@@ -416,7 +416,7 @@ def test_try_restore_argument_checks(tmp_path: Path) -> None:
 
 
 def test_load_checkpoint_helper(tmp_path: Path) -> None:
-    from crs._session_restore import load_checkpoint
+    from crs._persistence._session_restore import load_checkpoint
 
     pm, sid, _saved, journal, expected = setup_restore(tmp_path)
     target = ProofState()

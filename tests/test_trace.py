@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import crs
-from crs import _trace
-from crs._trace import format_go_duration, parse_go_duration
+from crs._reasoning import _trace
+from crs._reasoning._trace import format_go_duration, parse_go_duration
 
 R = crs.REDACTED
 T, SRC = crs.ProofUpdateType, crs.SignalSource

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import crs
-from crs._codec import KIND_JSON, KIND_PROOF
+from crs._state._codec import KIND_JSON, KIND_PROOF
 
 text = st.text(min_size=1, max_size=12)  # any code points, lone surrogates included
 any_text = st.text(max_size=12)
@@ -322,7 +322,7 @@ def test_pause_gc_is_counted_and_respects_a_disabled_collector() -> None:
     import gc
     import threading
 
-    from crs._journal import pause_gc
+    from crs._journal._base import pause_gc
 
     assert gc.isenabled()
     with pause_gc():

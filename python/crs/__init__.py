@@ -8,89 +8,12 @@ next session. The implementation lives in private modules; this file is the publ
 import contextlib as _contextlib
 
 from crs import _core
-from crs._analytics import (
-    MAX_ANALYTICS_HISTORY_RECORDS,
-    MAX_RESULTS_PER_RECORD,
-    PROOF_KEY_ANALYTICS_COUPLING_DONE,
-    PROOF_KEY_ANALYTICS_COUPLING_FOUND,
-    PROOF_KEY_ANALYTICS_CYCLES_DONE,
-    PROOF_KEY_ANALYTICS_CYCLES_FOUND,
-    PROOF_KEY_ANALYTICS_DEAD_CODE_DONE,
-    PROOF_KEY_ANALYTICS_DEAD_CODE_FOUND,
-    PROOF_KEY_ANALYTICS_HOTSPOTS_DONE,
-    PROOF_KEY_ANALYTICS_HOTSPOTS_FOUND,
-    PROOF_KEY_ANALYTICS_PATH_DONE,
-    PROOF_KEY_ANALYTICS_PATH_FOUND,
-    PROOF_KEY_ANALYTICS_REFERENCES_DONE,
-    PROOF_KEY_ANALYTICS_REFERENCES_FOUND,
-    AnalyticsHistory,
-    AnalyticsQueryParams,
-    AnalyticsQueryType,
-    AnalyticsRecord,
-)
-from crs._backup_format import (
-    BACKUP_FORMAT_VERSION,
-    CURRENT_SCHEMA_VERSION,
-    BackupImage,
-    BackupMetadata,
-    LoadedBackup,
-)
-from crs._clauses import (
-    CLAUSE_SCOPE_TTL,
-    DEFAULT_CLAUSE_CONFIG,
-    Clause,
-    ClauseCheckResult,
-    ClausePersistence,
-    DecisionCheck,
-    FailureEvent,
-    Literal,
-)
-from crs._codec import (
-    DeltaCodec,
-)
 from crs._crs import (
     CRS,
     MAX_HISTORY_ENTRIES,
     MAX_SIMILARITY_PAIRS,
     ApplyMetrics,
     Checkpoint,
-)
-from crs._crs_persist import ProjectInfo, open_project
-from crs._cycle import (
-    CycleDetectionResult,
-    CycleDetector,
-    CycleDetectorConfig,
-    CycleDetectorStats,
-    DefaultCycleDetectorConfig,
-)
-from crs._cycles_session import (
-    CycleAnalysis,
-    DecisionGraph,
-    analyze_session_cycles,
-    build_decision_graph,
-    check_cycle_on_step,
-    get_state_key,
-    get_tool_state_key,
-    params_hash,
-)
-from crs._delta_history import (
-    DEFAULT_MAX_DELTA_RECORDS,
-    DeltaHistoryView,
-    DeltaHistoryWorker,
-    DeltaRecord,
-)
-from crs._deltas import (
-    AnalyticsDelta,
-    CompositeDelta,
-    ConstraintDelta,
-    Delta,
-    DependencyDelta,
-    HistoryDelta,
-    ProofDelta,
-    SimilarityDelta,
-    StreamingDelta,
-    create_analytics_delta,
-    delta_from_dict,
 )
 from crs._errors import (
     ApplyRollbackError,
@@ -151,23 +74,7 @@ from crs._evaluable import (
     MetricKind,
     PropertyResult,
 )
-from crs._graph import (
-    DefaultGraphQueryConfig,
-    GraphAnalyticsQuery,
-    GraphBackedDependencyIndex,
-    GraphCommunity,
-    GraphHotSpot,
-    GraphQuery,
-    GraphQueryConfig,
-    GraphRefreshCoordinator,
-    GraphSymbol,
-    InMemoryGraph,
-)
-from crs._index_mask import (
-    DeltaType,
-    IndexMask,
-)
-from crs._journal import (
+from crs._journal._base import (
     BytesCodec,
     DefaultJournalConfig,
     DeltaOrError,
@@ -179,26 +86,34 @@ from crs._journal import (
     MemoryJournal,
     SyncPolicy,
 )
-from crs._journal_watch import (
-    StreamDelta,
-    delta_to_stream_delta,
-)
-from crs._local_journal import (
+from crs._journal._local import (
     FORMAT_VERSION as JOURNAL_FORMAT_VERSION,
 )
-from crs._local_journal import (
+from crs._journal._local import (
     LocalJournal,
 )
-from crs._nats_async import (
+from crs._journal._nats import (
+    JournalFollower,
+    NATSJournal,
+)
+from crs._journal._nats_async import (
     AsyncNATSJournal,
     NATSJournalConfig,
     NATSStreamConfig,
 )
-from crs._nats_journal import (
-    JournalFollower,
-    NATSJournal,
+from crs._journal._watch import (
+    StreamDelta,
+    delta_to_stream_delta,
 )
-from crs._persistence import (
+from crs._persistence._backup_format import (
+    BACKUP_FORMAT_VERSION,
+    CURRENT_SCHEMA_VERSION,
+    BackupImage,
+    BackupMetadata,
+    LoadedBackup,
+)
+from crs._persistence._crs_persist import ProjectInfo
+from crs._persistence._manager import (
     BackupOptions,
     BackupSource,
     BackupTarget,
@@ -208,20 +123,139 @@ from crs._persistence import (
     PersistenceManager,
     validate_project_hash,
 )
-from crs._replica import (
-    ReadOnlyCRS,
-    ReadReplica,
+from crs._persistence._session_restore import (
+    CHECKPOINT_KEY_HASH_BYTES,
+    DEFAULT_CHECKPOINT_MAX_AGE,
+    DEFAULT_MAX_FILES_TO_REFRESH,
+    DEFAULT_SESSION_RESTORE_RETRIES,
+    LOCK_FILE_NAMES,
+    PROJECT_HASH_LENGTH,
+    DefaultSessionRestorerConfig,
+    ReplayJournal,
+    ReplayRecord,
+    RestoreResult,
+    RestoreTarget,
+    SessionIdentifier,
+    SessionRestoredEvent,
+    SessionRestoreFailedEvent,
+    SessionRestorer,
+    SessionRestorerConfig,
+    compute_lock_file_hash,
+    compute_project_hash,
+    find_files_modified_since,
 )
-from crs._sanitizer import (
+from crs._project import open_project
+from crs._reasoning._clauses import (
+    CLAUSE_SCOPE_TTL,
+    DEFAULT_CLAUSE_CONFIG,
+    Clause,
+    ClauseCheckResult,
+    ClausePersistence,
+    DecisionCheck,
+    FailureEvent,
+    Literal,
+)
+from crs._reasoning._cycle import (
+    CycleDetectionResult,
+    CycleDetector,
+    CycleDetectorConfig,
+    CycleDetectorStats,
+    DefaultCycleDetectorConfig,
+)
+from crs._reasoning._cycles_session import (
+    CycleAnalysis,
+    DecisionGraph,
+    analyze_session_cycles,
+    build_decision_graph,
+    check_cycle_on_step,
+    get_state_key,
+    get_tool_state_key,
+    params_hash,
+)
+from crs._reasoning._sanitizer import (
     REDACTED,
     Sanitizer,
     SecretSanitizer,
     is_secret_key,
 )
-from crs._semantic import (
+from crs._reasoning._semantic import (
     MAX_QUERIES_PER_SESSION,
 )
-from crs._serializer import (
+from crs._reasoning._steps import (
+    MAX_SESSIONS,
+)
+from crs._reasoning._trace import (
+    DEFAULT_TRACE_MAX_STEPS,
+    DefaultTraceConfig,
+    ReasoningTrace,
+    SecureTraceConfig,
+    TraceConfig,
+    TraceRecorder,
+    TraceStep,
+    TraceStepBuilder,
+    trace_step_to_step_record,
+)
+from crs._replica import (
+    ReadOnlyCRS,
+    ReadReplica,
+)
+from crs._state._analytics import (
+    MAX_ANALYTICS_HISTORY_RECORDS,
+    MAX_RESULTS_PER_RECORD,
+    PROOF_KEY_ANALYTICS_COUPLING_DONE,
+    PROOF_KEY_ANALYTICS_COUPLING_FOUND,
+    PROOF_KEY_ANALYTICS_CYCLES_DONE,
+    PROOF_KEY_ANALYTICS_CYCLES_FOUND,
+    PROOF_KEY_ANALYTICS_DEAD_CODE_DONE,
+    PROOF_KEY_ANALYTICS_DEAD_CODE_FOUND,
+    PROOF_KEY_ANALYTICS_HOTSPOTS_DONE,
+    PROOF_KEY_ANALYTICS_HOTSPOTS_FOUND,
+    PROOF_KEY_ANALYTICS_PATH_DONE,
+    PROOF_KEY_ANALYTICS_PATH_FOUND,
+    PROOF_KEY_ANALYTICS_REFERENCES_DONE,
+    PROOF_KEY_ANALYTICS_REFERENCES_FOUND,
+    AnalyticsHistory,
+    AnalyticsQueryParams,
+    AnalyticsQueryType,
+    AnalyticsRecord,
+)
+from crs._state._codec import (
+    DeltaCodec,
+)
+from crs._state._delta_history import (
+    DEFAULT_MAX_DELTA_RECORDS,
+    DeltaHistoryView,
+    DeltaHistoryWorker,
+    DeltaRecord,
+)
+from crs._state._deltas import (
+    AnalyticsDelta,
+    CompositeDelta,
+    ConstraintDelta,
+    Delta,
+    DeltaType,
+    DependencyDelta,
+    HistoryDelta,
+    ProofDelta,
+    SimilarityDelta,
+    StreamingDelta,
+    create_analytics_delta,
+    delta_from_dict,
+)
+from crs._state._graph import (
+    DefaultGraphQueryConfig,
+    GraphAnalyticsQuery,
+    GraphBackedDependencyIndex,
+    GraphCommunity,
+    GraphHotSpot,
+    GraphQuery,
+    GraphQueryConfig,
+    GraphRefreshCoordinator,
+    GraphSymbol,
+    InMemoryGraph,
+)
+from crs._state._index_mask import IndexMask
+from crs._state._serializer import (
     DEFAULT_MAX_DEPENDENCY_EDGES,
     DEFAULT_MAX_SIMILARITY_PAIRS,
     ConstraintEntry,
@@ -245,28 +279,7 @@ from crs._serializer import (
     SimilarityPairExport,
     StreamingIndexExport,
 )
-from crs._session_restore import (
-    CHECKPOINT_KEY_HASH_BYTES,
-    DEFAULT_CHECKPOINT_MAX_AGE,
-    DEFAULT_MAX_FILES_TO_REFRESH,
-    DEFAULT_SESSION_RESTORE_RETRIES,
-    LOCK_FILE_NAMES,
-    PROJECT_HASH_LENGTH,
-    DefaultSessionRestorerConfig,
-    ReplayJournal,
-    ReplayRecord,
-    RestoreResult,
-    RestoreTarget,
-    SessionIdentifier,
-    SessionRestoredEvent,
-    SessionRestoreFailedEvent,
-    SessionRestorer,
-    SessionRestorerConfig,
-    compute_lock_file_hash,
-    compute_project_hash,
-    find_files_modified_since,
-)
-from crs._snapshot import (
+from crs._state._snapshot import (
     ConstraintIndexView,
     DependencyIndexView,
     HistoryIndexView,
@@ -278,20 +291,6 @@ from crs._snapshot import (
     SimilarityPairData,
     Snapshot,
     StreamingIndexView,
-)
-from crs._steps import (
-    MAX_SESSIONS,
-)
-from crs._trace import (
-    DEFAULT_TRACE_MAX_STEPS,
-    DefaultTraceConfig,
-    ReasoningTrace,
-    SecureTraceConfig,
-    TraceConfig,
-    TraceRecorder,
-    TraceStep,
-    TraceStepBuilder,
-    trace_step_to_step_record,
 )
 from crs._types import (
     DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
@@ -596,6 +595,34 @@ __all__ = [
     "trace_step_to_step_record",
     "validate_project_hash",
 ]
+
+# The guard (issue 12): `crs.Guard` and its data types, also importable from `crs.guard`.
+from crs.guard import (
+    Action,
+    Call,
+    Guard,
+    GuardBlockedError,
+    GuardPolicy,
+    GuardStoppedError,
+    LearnedFailure,
+    ToolPolicy,
+    Verdict,
+    VerdictCode,
+)
+
+__all__ += [
+    "Action",
+    "Call",
+    "Guard",
+    "GuardBlockedError",
+    "GuardPolicy",
+    "GuardStoppedError",
+    "LearnedFailure",
+    "ToolPolicy",
+    "Verdict",
+    "VerdictCode",
+]
+__all__.sort()
 
 
 def _publish() -> None:

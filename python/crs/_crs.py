@@ -20,38 +20,56 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from crs import _core
-from crs._analytics import (
+from crs._check import brief
+from crs._crs_eval import EvaluableMixin
+from crs._errors import (
+    CRSClosedError,
+    DeltaConflictError,
+    InvalidArgumentError,
+    JournalCorruptedError,
+    NilDeltaError,
+    SnapshotStaleError,
+)
+from crs._journal._base import BytesCodec, JsonCodec
+from crs._persistence._crs_persist import PersistenceMixin
+from crs._reasoning._guards import GuardsMixin
+from crs._reasoning._sanitizer import default_sanitizer, redact_delta, redact_metadata
+from crs._state._analytics import (
     MAX_ANALYTICS_HISTORY_RECORDS,
     AnalyticsQueryType,
     AnalyticsRecord,
     _last_of,
 )
-from crs._check import brief
-from crs._crs_eval import EvaluableMixin
-from crs._crs_persist import PersistenceMixin
-from crs._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
-from crs._deltas import Delta, ProofDelta
-from crs._errors import (
-    CRSClosedError,
-    DeltaConflictError,
-    InvalidArgumentError,
-    NilDeltaError,
-    SnapshotStaleError,
-)
-from crs._graph import GraphBackedDependencyIndex, GraphQuery
-from crs._guards import GuardsMixin
-from crs._index_mask import DeltaType, IndexMask
-from crs._journal import BytesCodec, JsonCodec
-from crs._sanitizer import default_sanitizer, redact_delta, redact_metadata
-from crs._snapshot import Snapshot, _raise_apply
+from crs._state._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
+from crs._state._deltas import Delta, DeltaType, ProofDelta
+from crs._state._graph import GraphBackedDependencyIndex, GraphQuery
+from crs._state._image import STATE_IMAGE_VERSION, state_image
+from crs._state._index_mask import IndexMask
+from crs._state._serializer import Serializer
+from crs._state._snapshot import Snapshot, _raise_apply
 from crs._types import Config, DefaultConfig, now_ms
 
 MAX_SIMILARITY_PAIRS: int = 10_000
 """Similarity pairs a CRS keeps by default; the oldest pair is evicted first."""
-STATE_IMAGE_VERSION: int = 1
-"""Format version of `CRS._state_image()`."""
 MAX_HISTORY_ENTRIES: int = 10_000
 """History index entries a CRS keeps by default; the oldest entry is evicted first."""
+
+
+# State parts of other subsystems (the guard's, issue 12), "name": "module:class". A part is
+# made with each CRS (`cls(crs)`, registering its ops with `_register_op`) and travels with
+# the guards' state in checkpoints, backups, restores and replicas: `export() -> dict`,
+# `parse(data | None) -> parsed` (raises InvalidArgumentError), `install(parsed)`.
+_PARTS: dict[str, str] = {"guard": "crs.guard._state:GuardPart"}
+
+
+def _make_parts(crs: CRS) -> dict[str, Any]:
+    import importlib
+
+    parts = {}
+    for name, where in _PARTS.items():
+        module, _, attr = where.partition(":")
+        parts[name] = getattr(importlib.import_module(module), attr)(crs)
+    return parts
 
 
 _PROOF = IndexMask.PROOF
@@ -95,32 +113,6 @@ class Checkpoint:
         default=(), repr=False, compare=False
     )
     _guards: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
-
-
-def _image(
-    core: _core.StateCore,
-    gen: int,
-    analytics: tuple[AnalyticsRecord, ...],
-    guards: dict[str, Any],
-    *,
-    proof: bool = True,
-) -> dict[str, Any]:
-    pairs, _ = core.sim_pairs(None)
-    return {
-        "version": STATE_IMAGE_VERSION,
-        "generation": gen,
-        "proof": [list(r) for r in core.proof_all()] if proof else [],
-        "constraints": [list(r) for r in core.constraint_all()],
-        "similarity": [list(p) for p in pairs],
-        "dependency": [list(e) for e in core.dep_edges()],
-        "history": [
-            [*r[:6], [list(kv) for kv in r[6]]] for r in core.history_recent(core.history_len())
-        ],
-        "streaming": base64.b64encode(core.sketch_bytes()).decode(),
-        "evicted": [core.sim_evicted(), core.history_evicted()],
-        "analytics": [r.to_dict() for r in analytics],
-        "guards": guards,
-    }
 
 
 def _cap(name: str, value: Any) -> int:
@@ -190,12 +182,16 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         self._analytics: tuple[AnalyticsRecord, ...] = ()
         self._frozen: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] | None = None
         self._journal = journal
+        # A journal other processes write too (LocalJournal with `shared`): each commit
+        # takes its lock and first applies what the others appended (`_writing`).
+        self._shared_journal = bool(getattr(journal, "shared", False))
+        self._wdepth = 0
         self._journal_seq = 0  # sequence number of the last journal record in the state
         self._history = DeltaHistoryWorker(max_delta_records)
         self._session_id = ""
         self._graph: GraphQuery | None = None
         self._graph_index: GraphBackedDependencyIndex | None = None
-        self._op_handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+        self._op_handlers: dict[str, Callable[[dict[str, Any]], Callable[[], None] | None]] = {
             "restore": self._op_restore
         }
         self._life = _Lifecycle.OPEN
@@ -203,6 +199,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         self._apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self._snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self._guards_init()
+        self._parts = _make_parts(self)
         self._clause_view: Callable[[], Any] | None = getattr(self, "_guards_clause_view", None)
 
     # ------------------------------------------------------------ reading
@@ -318,6 +315,19 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         *,
         journal: bool = True,
     ) -> ApplyMetrics:
+        if self._shared_journal and journal:
+            with self._writing():
+                return self._commit_now(delta, source, metadata, base, journal)
+        return self._commit_now(delta, source, metadata, base, journal)
+
+    def _commit_now(
+        self,
+        delta: Delta,
+        source: str | None,
+        metadata: Mapping[str, str] | None,
+        base: Snapshot | None,
+        journal: bool,
+    ) -> ApplyMetrics:
         if not isinstance(delta, Delta):
             if delta is None:
                 raise NilDeltaError("delta: must be a Delta, got None")
@@ -412,9 +422,33 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
                     f"{base.generation()}; re-read and retry"
                 )
 
+    # ------------------------------------------------------------ parts
+
+    def _guards_export(self) -> dict[str, Any]:
+        data = super()._guards_export()
+        with self._lock:
+            data["parts"] = {name: part.export() for name, part in self._parts.items()}
+        return data
+
+    def _guards_import(self, data: dict[str, Any]) -> None:
+        # Every part is parsed before anything is installed: a bad image changes nothing.
+        got = (data or {}).get("parts") or {}
+        parsed = {name: part.parse(got.get(name)) for name, part in self._parts.items()}
+        with self._lock:
+            super()._guards_import(data)
+            for name, part in self._parts.items():
+                part.install(parsed[name])
+
     # ------------------------------------------------------------ ops for guards
 
-    def _register_op(self, kind: str, handler: Callable[[dict[str, Any]], None]) -> None:
+    def _register_op(
+        self, kind: str, handler: Callable[[dict[str, Any]], Callable[[], None] | None]
+    ) -> None:
+        """Register the handler of a journaled op: `handler(payload)` checks the payload and
+        computes the op's effect without changing anything (raising if it cannot be applied)
+        and returns the function that applies it, which must not fail. (A handler returning
+        None applied its effect itself, before the record is written: only for effects that
+        cannot fail, as a failure then leaves the state ahead of its journal.)"""
         if not isinstance(kind, str) or not kind or not callable(handler):
             raise InvalidArgumentError("kind: must be a non-empty str and handler a callable")
         self._op_handlers[kind] = handler
@@ -425,13 +459,15 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             raise InvalidArgumentError(
                 f"kind: no handler registered for {brief(kind)}; known: {sorted(self._op_handlers)}"
             )
-        with self._lock:
+        with self._writing() if self._shared_journal else self._lock:
             self._check_open(kind)
+            apply = handler(payload)  # validated, effect computed: nothing changed yet
             if self._journal is not None:
                 self._journal_seq = self._journal.append(
                     {"op": kind, "payload": payload, "bump_generation": bump_generation}
                 )
-            handler(payload)
+            if apply is not None:
+                apply()
             if bump_generation:
                 self._gen += 1
                 self._frozen = None
@@ -448,7 +484,15 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             )
         with self._lock:
             self._check_open("replay")
-            self._op_handlers[record["op"]](record["payload"])
+            try:
+                apply = self._op_handlers[record["op"]](record["payload"])
+            except Exception as exc:  # a record that cannot be applied is a damaged record
+                raise JournalCorruptedError(
+                    f"journal op record {record['op']!r} cannot be applied: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
+            if apply is not None:
+                apply()
             if record.get("bump_generation", False):
                 self._gen += 1
                 self._frozen = None
@@ -489,6 +533,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
                 _guards=self._guards_export(),
             )
 
+    def _scratch(self) -> CRS:
+        """An empty plain CRS with this one's config and similarity cap, no journal and no
+        history cap (the Evaluable checks restore a checkpoint into it)."""
+        return CRS(self._config, max_similarity_pairs=self._caps[0], max_history_entries=0)
+
     def restore(self, cp: Checkpoint) -> None:
         """Bring back `cp`'s content under a NEW generation (generations never go back)."""
         if not isinstance(cp, Checkpoint) or not isinstance(cp._state, _core.StateCore):
@@ -497,7 +546,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             )
         self._check_open("restore")
         if self._journal is not None:  # journaled as a whole-state image, so replay restores
-            image = _image(cp._state, cp.generation, cp._analytics, cp._guards)
+            image = state_image(cp._state, cp.generation, cp._analytics, cp._guards)
             self._commit_op("restore", {"image": image}, bump_generation=True)
             return
         with self._lock:
@@ -528,13 +577,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         with self._lock:
             core, gen, analytics = self._current()
             guards = self._guards_export()
-        return _image(core, gen, analytics, guards)
+        return state_image(core, gen, analytics, guards)
 
     def export_json(self) -> bytes:
         """The portable JSON export (`Serializer.export_full` of the current state, default
         limits) as UTF-8 bytes: the `export.json` of a backup."""
-        from crs._serializer import Serializer
-
         result = Serializer().export_full(self.snapshot(), self._session_id)
         assert result.export is not None
         return json.dumps(result.export.to_dict(), separators=(",", ":")).encode()
@@ -569,14 +616,19 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             _raise_apply(err)
         return head, analytics, gen_img, image.get("guards") or {}
 
-    def _op_restore(self, payload: dict[str, Any]) -> None:
+    def _op_restore(self, payload: dict[str, Any]) -> Callable[[], None]:
         # Handler of the journaled "restore" op: content only (the caller bumps the generation).
         head, analytics, _, guards = self._parse_image(payload["image"])
-        with self._lock:
-            self._guards_import(guards)
-            self._head = head
-            self._analytics = analytics
-            self._frozen = None
+        install_guards = self._guards_parse(guards)
+
+        def apply() -> None:
+            with self._lock:
+                install_guards()
+                self._head = head
+                self._analytics = analytics
+                self._frozen = None
+
+        return apply
 
     def _load_state_image(self, image: dict[str, Any]) -> int:
         """Install a `_state_image()`: the content comes back and the generation becomes the

@@ -11,7 +11,6 @@ import itertools
 import threading
 from typing import TYPE_CHECKING, Any
 
-from crs._deltas import ProofDelta
 from crs._errors import DeltaHistoryClosedError
 from crs._evaluable import (
     HealthCheck,
@@ -22,10 +21,11 @@ from crs._evaluable import (
     PropertyResult,
     bound_check,
 )
+from crs._state._deltas import ProofDelta
 from crs._types import ProofNumber, SignalSource
 
 if TYPE_CHECKING:
-    from crs._delta_history import DeltaHistoryWorker
+    from crs._state._delta_history import DeltaHistoryWorker
 
 _PROBE = "crs.eval/probe"  # node id the scratch checks write
 
@@ -54,6 +54,7 @@ class EvaluableMixin:
 
         def snapshot(self) -> Any: ...
         def checkpoint(self) -> Any: ...
+        def _scratch(self) -> Any: ...
         def _current(self) -> tuple[Any, int, tuple[Any, ...]]: ...
         @property
         def closed(self) -> bool: ...
@@ -74,12 +75,10 @@ class EvaluableMixin:
         state): the proof index is compared whole, so call it from tests and health
         endpoints, not from the hot loop.
         """
-        from crs._crs import CRS
-
         live = self.snapshot()
         live_proof = live.proof_index().all()
         cp = self.checkpoint()
-        scratch = CRS(self._config, max_similarity_pairs=self._caps[0], max_history_entries=0)
+        scratch = self._scratch()
         try:
             scratch.restore(cp)
             base = scratch.snapshot()

@@ -26,8 +26,6 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from crs._backup_format import BackupImage
-from crs._codec import DeltaCodec
 from crs._crs import CRS, ApplyMetrics, Checkpoint
 from crs._errors import (
     InvalidArgumentError,
@@ -36,10 +34,13 @@ from crs._errors import (
     JournalSequenceGapError,
     ReadOnlyReplicaError,
 )
-from crs._journal import DeltaOrError, JournalConfig
+from crs._journal._base import DeltaOrError, JournalConfig
+from crs._journal._local import LocalJournal
+from crs._persistence._backup_format import BackupImage
+from crs._state._codec import DeltaCodec
 
 if TYPE_CHECKING:
-    from crs._nats_journal import JournalFollower
+    from crs._journal._nats import JournalFollower
     from crs._types import Config
 
 __all__ = ["ReadOnlyCRS", "ReadReplica"]
@@ -100,7 +101,9 @@ class ReadOnlyCRS(CRS):
     def replay_journal(self, journal: Any = None, *, after_seq: int | None = None) -> int:
         self._refuse("replay_journal")
 
-    def load_checkpoint_from_disk(self, pm: Any, project_hash: str, journal: Any = None) -> Any:
+    def load_checkpoint_from_disk(
+        self, pm: Any, project_hash: str, journal: Any = None, **kwargs: Any
+    ) -> Any:
         self._refuse("load_checkpoint_from_disk")
 
     def _apply_entry(self, item: DeltaOrError, contiguous: bool = False) -> bool:
@@ -138,16 +141,12 @@ class ReadOnlyCRS(CRS):
 
 def _local_items(path: str, session_id: str, after: Callable[[], int]) -> Iterator[DeltaOrError]:
     """One poll of a LocalJournal directory written by another process (read-only open)."""
-    from crs._local_journal import LocalJournal
-
     config = JournalConfig(path=path, session_id=session_id, read_only=True)
     with LocalJournal(config, DeltaCodec()) as journal:
         yield from journal.replay_stream(after_seq=after())
 
 
 def _local_checkpoint(path: str, session_id: str) -> int:
-    from crs._local_journal import LocalJournal
-
     config = JournalConfig(path=path, session_id=session_id, read_only=True)
     with LocalJournal(config, DeltaCodec()) as journal:
         return journal.stats().checkpoint_seq

@@ -33,7 +33,11 @@ def _large_delta(n: int) -> ProofDelta:
         SignalSource.HARD,
         {
             f"node:{i:08d}": ProofNumber(
-                proof=i + 1000, disproof=i + 7, status=3, source=1, updated_at=1_700_000_000 + i
+                proof=i + 1000,
+                disproof=i + 7,
+                status=crs.ProofStatus.EXPANDED,
+                source=SignalSource.HARD,
+                updated_at=1_700_000_000 + i,
             )
             for i in range(n)
         },
@@ -53,5 +57,7 @@ def test_the_delta_history_does_not_keep_a_large_deltas_updates_alive() -> None:
     assert per_entry < 320, f"{per_entry:.0f} B per entry"
     record = c.delta_history().get_by_generation(1)
     assert record is not None
-    assert len(record.delta().updates) == n  # what the history answers is unchanged
+    delta = record.delta()
+    assert isinstance(delta, ProofDelta)
+    assert len(delta.updates) == n  # what the history answers is unchanged
     assert c.delta_history().get_by_node("node:00000007")[0].generation == 1

@@ -66,7 +66,7 @@ def _secret_step(text: str) -> StepRecord:
         decision="execute_tool",
         tool="bash",
         outcome="failure",
-        error_category="internal",
+        error_category=crs.ErrorCategory.INTERNAL,
         tool_params=ToolParams(
             target=text, query=text, flags=(text,), extra=(KeyValue(key="token", value="v"),)
         ),

@@ -47,8 +47,8 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from crs._crs import CRS
-from crs._deltas import HistoryDelta
 from crs._errors import ContractError, InvalidArgumentError
+from crs._state._deltas import HistoryDelta
 from crs._types import (
     Actor,
     Decision,

@@ -1,0 +1,267 @@
+"""`crs demo`: a scripted coding-agent session guarded by a durable `crs.Guard`.
+
+The agent works in a small demo project (`<home>/demo-project`): it reads three files,
+polls CI (the result changes: allowed), fetches a page that times out once (the retry is
+allowed), greps for a symbol that is not there until the guard nudges and then blocks it,
+and runs a build that fails. Two failures of the same build in a row are refused (error
+loop); after an edit the build runs again, fails, and the guard remembers the failure with
+a fingerprint of the workspace. The next `crs demo` run is a new session: the build is
+refused before it runs, with the earlier error as the reason, until the agent edits the
+file; then it runs and passes. (A run after that starts over from the broken file.)
+
+Everything the guard knows is in the demo project's CRS (`crs.open_project`: journal and
+backups under the data directory, `$CRS_HOME`, else `~/.crs`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from crs._home import default_home
+from crs.guard import Guard, Verdict, VerdictCode
+
+PROJECT_DIR = "demo-project"
+"""The demo's project directory, inside the data directory."""
+
+BROKEN = "def main():\n    return cfg.load()\n"
+FIXED = "def main(cfg):\n    return cfg.load()  # fixed\n"
+FILES = {
+    "README.md": "# demo\nA tiny project the crs demo agent works on.\n",
+    "src/util.py": "def helper():\n    return 42\n",
+}
+
+
+@dataclass
+class DemoStep:
+    step: int
+    tool: str
+    args: str
+    outcome: str  # ok | failed | timeout | refused
+    action: str  # the guard's verdict: allow | nudge | block | stop
+    code: str
+    reason: str = ""
+
+
+@dataclass
+class DemoReport:
+    home: str
+    project: str
+    session_id: str
+    run: int = 1
+    restored: dict[str, Any] = field(default_factory=dict)
+    steps: list[DemoStep] = field(default_factory=list)
+    learned: list[dict[str, Any]] = field(default_factory=list)
+    journal: dict[str, Any] = field(default_factory=dict)
+    backup: dict[str, Any] = field(default_factory=dict)
+
+
+class _Tools:
+    """The demo agent's tools, on the real project directory."""
+
+    def __init__(self, project: Path) -> None:
+        self.project = project
+        self.polls = 0
+        self.fetches = 0
+
+    def run(self, tool: str, args: dict[str, Any]) -> str:
+        if tool == "read_file":
+            return (self.project / str(args["path"])).read_text()
+        if tool == "ci_status":
+            self.polls += 1
+            return ["pending 2/5 checks", "pending 4/5 checks", "passed 5/5 checks"][
+                min(self.polls, 3) - 1
+            ]
+        if tool == "web_fetch":
+            self.fetches += 1
+            if self.fetches == 1:
+                raise TimeoutError("read timed out after 30 s")
+            return "<html>API reference: load_config was renamed to read_settings</html>"
+        if tool == "grep":
+            hits = [
+                f"{p.relative_to(self.project)}"
+                for p in sorted(self.project.rglob("*.py"))
+                if args["pattern"] in p.read_text()
+            ]
+            return "\n".join(hits)
+        if tool == "edit_file":
+            path = self.project / args["path"]
+            path.write_text(args["content"])
+            return f"wrote {len(args['content'])} bytes"
+        if tool == "run_build":
+            source = (self.project / "src/app.py").read_text()
+            if "fixed" not in source:
+                raise RuntimeError("src/app.py:2: NameError: name 'cfg' is not defined")
+            return "build ok: 2 modules"
+        raise ValueError(f"unknown demo tool {tool}")
+
+
+def _prepare(project: Path, guard: Guard) -> None:
+    for name, text in FILES.items():
+        path = project / name
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+    app = project / "src/app.py"
+    remembered = any(f.tool == "run_build" for f in guard.learned())
+    if not app.exists() or (not remembered and "fixed" in app.read_text()):
+        app.write_text(BROKEN)  # a fresh start: the bug is back
+
+
+def run_demo(home: Path | None = None) -> DemoReport:
+    """Run the scripted session on the demo project's durable guard; return what it decided."""
+    home = home if home is not None else default_home()
+    project = home / PROJECT_DIR
+    project.mkdir(parents=True, exist_ok=True)
+    probe = Guard.open(project, "demo-probe", home=home)
+    with probe:
+        info = probe.crs.project_info()
+        sessions = [s for s in probe._part.sessions if s.startswith("demo-")]
+        run = 1 + len({s for s in sessions if s != "demo-probe"})
+        restored = {
+            "from_backup": info.restored_from_backup,
+            "journal_records_replayed": info.replayed_records,
+            "learned_failures": len(probe.learned()),
+            "sessions": len(sessions),
+        }
+        _prepare(project, probe)
+        guard = probe.with_session(f"demo-{run}")
+        report = DemoReport(str(home), str(project), guard.session_id, run, restored)
+        first_seq = probe.crs._journal.stats().last_seq_num
+        _script(guard, _Tools(project), report)
+        report.learned = [f.to_dict() for f in guard.learned()]
+        meta = probe.crs.save_project_backup()
+        stats = probe.crs._journal.stats()
+        report.journal = {
+            "path": str(info.journal_path),
+            "records_appended": stats.last_seq_num - first_seq,
+            "last_seq": stats.last_seq_num,
+            "checkpoint_seq": stats.checkpoint_seq,
+        }
+        report.backup = {
+            "path": str(info.backup_path),
+            "size_bytes": meta.compressed_size,
+            "journal_position": meta.journal_position,
+        }
+    return report
+
+
+def _call(
+    guard: Guard, tools: _Tools, report: DemoReport, tool: str, args: dict[str, Any]
+) -> Verdict:
+    """One guarded tool call, recorded in the report; returns the decisive verdict."""
+    shown = ", ".join(f"{k}={v!r}" for k, v in args.items() if k != "content")
+    v = guard.before_call(tool, args)
+    if not v.allowed:
+        report.steps.append(
+            DemoStep(
+                len(report.steps) + 1, tool, shown, "refused", str(v.action), str(v.code), v.reason
+            )
+        )
+        return v
+    assert v.call is not None
+    try:
+        result = tools.run(tool, args)
+    except Exception as exc:
+        after = guard.after_call(v.call, error=exc)
+        outcome = "timeout" if isinstance(exc, TimeoutError) else "failed"
+        reason = f"{type(exc).__name__}: {exc}"
+    else:
+        after = guard.after_call(v.call, result=result)
+        outcome, reason = "ok", ""
+    shown_v = after if after.action != "allow" else v
+    if shown_v.reason:
+        reason = f"{reason}; {shown_v.reason}" if reason else shown_v.reason
+    report.steps.append(
+        DemoStep(
+            len(report.steps) + 1,
+            tool,
+            shown,
+            outcome,
+            str(shown_v.action),
+            str(shown_v.code),
+            reason,
+        )
+    )
+    return after
+
+
+def _script(guard: Guard, tools: _Tools, report: DemoReport) -> None:
+    for path in ("README.md", "src/app.py", "src/util.py"):  # distinct reads
+        _call(guard, tools, report, "read_file", {"path": path})
+    for _ in range(3):  # polling: the result changes
+        _call(guard, tools, report, "ci_status", {"pr": 7})
+    for _ in range(2):  # a timeout, then the retry works
+        _call(guard, tools, report, "web_fetch", {"url": "https://docs.example/api"})
+    for _ in range(4):  # a real loop: the same grep, the same empty result
+        v = _call(guard, tools, report, "grep", {"pattern": "load_config", "path": "src"})
+        if not v.allowed:
+            break
+    build = {"target": "all"}
+    edited = False
+    for _ in range(6):
+        v = _call(guard, tools, report, "run_build", build)
+        if v.allowed and report.steps[-1].outcome == "ok":
+            break
+        if not v.allowed and v.code == VerdictCode.KNOWN_FAILURE:
+            # remembered from an earlier session: fix the cause instead of re-running
+            _call(guard, tools, report, "edit_file", {"path": "src/app.py", "content": FIXED})
+        elif not v.allowed:
+            if edited:
+                break
+            edited = True  # an edit that does not fix the bug: the build may run again
+            _call(
+                guard,
+                tools,
+                report,
+                "edit_file",
+                {"path": "src/app.py", "content": BROKEN + "# TODO\n"},
+            )
+        elif edited:
+            break  # it failed again after the edit: the guard remembers it
+
+
+def print_report(report: DemoReport, out: TextIO) -> None:
+    out.write(f"crs demo  run {report.run}  session={report.session_id}  home={report.home}\n")
+    r = report.restored
+    if r.get("sessions"):
+        out.write(
+            f"restored: {r['sessions']} earlier sessions, {r['learned_failures']} remembered "
+            f"failures (backup: {'yes' if r['from_backup'] else 'no'}, "
+            f"{r['journal_records_replayed']} journal records replayed)\n"
+        )
+    else:
+        out.write("restored: nothing (first run on this data directory)\n")
+    out.write(f"{'step':>4}  {'tool':<10} {'outcome':<8} {'guard':<6} {'code':<14} why\n")
+    for s in report.steps:
+        out.write(
+            f"{s.step:>4}  {s.tool:<10} {s.outcome:<8} {s.action:<6} {s.code:<14} "
+            f"{s.args}{'  ' + s.reason if s.reason else ''}\n"
+        )
+    out.write(f"remembered failures: {len(report.learned)}\n")
+    for f in report.learned:
+        out.write(f"  {f['id']}  {f['tool']} {f['preview']}: {f['error']}\n")
+    j, b = report.journal, report.backup
+    out.write(
+        f"journal: {j['records_appended']} records appended (last seq {j['last_seq']}, "
+        f"checkpointed up to {j['checkpoint_seq']}) in {j['path']}\n"
+    )
+    out.write(
+        f"backup:  {b['size_bytes']} bytes, journal position {b['journal_position']}: {b['path']}\n"
+    )
+    if report.learned and report.run % 2 == 1:
+        out.write("run `crs demo` again: the next session remembers the failing build\n")
+
+
+def main(as_json: bool = False, home: Path | None = None, out: TextIO | None = None) -> int:
+    out = out if out is not None else sys.stdout
+    report = run_demo(home)
+    if as_json:
+        json.dump(asdict(report), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        print_report(report, out)
+    return 0

@@ -1,0 +1,62 @@
+"""The `crs` command line. Each subsystem registers its own subcommands here."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from crs import _core
+from crs._cli import _backup as _backup_cli
+from crs._cli import _journal as _journal_cli
+from crs._cli import _state as _cli_state
+from crs._journal import _watch as _journal_watch
+from crs.integrations import _mcp_cli, claude_code
+from crs.sessions import _cli as sessions_cli
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from crs._cli import _demo  # inside: the demo pulls in the whole CRS, other commands need not
+
+    home = Path(args.home) if args.home else None
+    return _demo.main(as_json=args.json, home=home)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crs",
+        description="Persistent reasoning state for AI agent loops.",
+    )
+    parser.add_argument("--version", action="version", version=f"crs {_core.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="run a scripted agent session and show what crs decided")
+    demo.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    demo.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
+    demo.set_defaults(func=_cmd_demo)
+    sessions_cli.register(sub)
+    _backup_cli.register(sub)
+    _journal_cli.register(sub)
+    _cli_state.register(sub)
+    _journal_watch.register(sub)  # adds `watch` to `crs journal`
+    from crs.dashboard import _cli as dashboard_cli
+
+    dashboard_cli.register(sub)
+    claude_code.register(sub)  # `crs hook claude-code`, `crs hook install claude-code`
+    from crs.guard import _cli as guard_cli
+
+    guard_cli.register(sub)
+    _mcp_cli.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help(sys.stderr)
+        return 2
+    result: int = func(args)
+    return result

@@ -1,0 +1,1043 @@
+"""`LocalJournal`: the default journal, a write-ahead log of segment files in one directory.
+
+The on-disk layout (format version 1) is documented in docs/journal-format.md: segment files
+`<first seq, 20 digits>.wal` with a 32-byte header, then records framed by `crs._core`
+(24-byte header with its own CRC-32C, payload CRC-32C, sequence number and batch flags); a
+`CHECKPOINT` file; a `LOCK` file held with `flock` by the one writer, or, with
+`JournalConfig.shared`, by each writer for one append (see `LocalJournal.exclusive`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as _dt
+import errno
+import fcntl
+import json
+import os
+import shutil
+import struct
+import threading
+import time
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+from typing import IO, ClassVar
+
+import crc32c
+
+from crs import _core
+from crs._errors import (
+    JournalCorruptedError,
+    JournalDegradedError,
+    JournalError,
+    JournalFullError,
+    JournalLockedError,
+    JournalSequenceGapError,
+)
+from crs._journal._base import (
+    DeltaOrError,
+    JournalBase,
+    JournalCodec,
+    JournalConfig,
+    JournalStats,
+    MemoryJournal,
+    SyncPolicy,
+    _check_seq,
+    read_backup_stream,
+    write_backup_stream,
+)
+
+__all__ = ["FORMAT_VERSION", "LocalJournal"]
+
+FORMAT_VERSION = 1
+"""Version of the on-disk layout written by this crs (docs/journal-format.md)."""
+
+SEGMENT_MAGIC = b"\x89CRSWAL\n"
+SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flags, first seq, 0, crc
+RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
+CHECKPOINT_MAGIC = b"CRSJCKP\n"
+CHECKPOINT_FILE = struct.Struct("<8sIQI")  # magic, version, seq, crc of the first 20 bytes
+SEGMENT_SEALED = 1  # header flag: a segment after this one was created (the log goes on there)
+SEGMENT_SUFFIX = ".wal"
+RESTORE_DIR = "restore.tmp"
+MANIFEST = "COMPLETE"
+
+# Why `_core.wal_scan` stopped (rust/wal.rs `Stop`).
+_END, _LIMIT, _INCOMPLETE, _ZERO, _BAD_HEADER, _BAD_PAYLOAD, _GAP, _BAD_BATCH = range(8)
+_REASONS = {
+    _INCOMPLETE: "is cut short",
+    _ZERO: "is zeroed",
+    _BAD_HEADER: "has a damaged header (CRC-32C mismatch)",
+    _BAD_PAYLOAD: "has a damaged payload (CRC-32C mismatch)",
+    _BAD_BATCH: "has inconsistent batch flags",
+}
+_SCAN_RECORDS = 65536  # records handed to Python per scan call (bounds replay memory)
+_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC  # a planted symlink is never followed
+FILE_MODE = 0o600  # every file of a journal is private to its owner
+DIR_MODE = 0o700
+
+
+@dataclasses.dataclass
+class _Segment:
+    first_seq: int
+    path: Path
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _segment_header(first_seq: int, flags: int = 0) -> bytes:
+    head = SEGMENT_HEADER.pack(
+        SEGMENT_MAGIC, FORMAT_VERSION, SEGMENT_HEADER.size, flags, first_seq, 0, 0
+    )
+    return head[:28] + struct.pack("<I", crc32c.crc32c(head[:28]))
+
+
+def _parse_segment_header(data: bytes, path: Path) -> int:
+    """The segment's first sequence number; raise if the header is not valid."""
+    if len(data) < SEGMENT_HEADER.size:
+        raise JournalCorruptedError(f"{path}: segment header is cut short")
+    magic, version, size, _, first, _, crc = SEGMENT_HEADER.unpack_from(data)
+    if magic != SEGMENT_MAGIC or crc != crc32c.crc32c(data[:28]):
+        raise JournalCorruptedError(f"{path}: segment header is damaged (magic or CRC-32C)")
+    if version != FORMAT_VERSION or size != SEGMENT_HEADER.size:
+        raise JournalError(
+            f"{path}: journal format version {version} is not supported (this crs reads "
+            f"version {FORMAT_VERSION}); upgrade crs"
+        )
+    if path.name != f"{first:020d}{SEGMENT_SUFFIX}":
+        raise JournalCorruptedError(f"{path}: header says first seq {first}, the name disagrees")
+    result: int = first
+    return result
+
+
+def _zero_from(data: bytes, start: int) -> bool:
+    return start >= len(data) or data.count(0, start) == len(data) - start
+
+
+def _makedirs_private(path: Path) -> None:
+    """Create `path` and its missing parents 0700, fsyncing the parent of each one."""
+    if path.is_dir():
+        return
+    _makedirs_private(path.parent)
+    try:
+        path.mkdir(mode=DIR_MODE)
+    except FileExistsError:
+        return
+    _fsync_dir(path.parent)
+
+
+def _read_file(path: Path, limit: int = -1) -> bytes:
+    """The bytes of `path` (at most `limit`), never through a symlink."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    with os.fdopen(fd, "rb") as f:
+        return f.read(limit)
+
+
+def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
+    """Whether the damage at `stop_pos` is an interrupted final write, not corruption.
+
+    A torn write is a record that runs past the end of what was written: past the end of
+    the file, or into the zero bytes after the written data (a segment zero-filled by an
+    older crs). A complete record with a bad checksum, or a damaged header followed by data,
+    is corruption: a bit flip leaves the bytes around it in place.
+    """
+    if stop == _INCOMPLETE:
+        return True
+    if stop == _ZERO:
+        return _zero_from(data, stop_pos)
+    if stop == _BAD_HEADER:
+        # A header whose record holds nothing after it: its payload was never written.
+        return _zero_from(data, stop_pos + RECORD_HEADER.size)
+    return False  # _BAD_PAYLOAD: the record is complete, its checksum is wrong
+
+
+class LocalJournal(JournalBase):
+    """The default journal: a crash-safe write-ahead log in a directory.
+
+    One directory holds one journal (the CRS uses `<home>/<project_key>/journal`);
+    `session_id` is required, as in the Go package, but is not stored on disk.
+
+    Args:
+        config: `path` (the directory, created if missing) and `session_id` are required;
+            see `JournalConfig` for the rest. `DefaultJournalConfig()` gives the defaults.
+        codec: How entries become bytes (default: `JsonCodec`).
+
+    Raises:
+        JournalLockedError: Another process holds the writer lock past `lock_timeout`.
+        JournalCorruptedError: The last segment is damaged (not merely torn) and
+            `skip_corrupted_deltas` is off.
+        JournalDegradedError: The directory cannot be used and `allow_degraded` is off.
+    """
+
+    # Lock waits of every journal of this process (count, total, longest) and longest hold.
+    _process_waits: ClassVar[list[float]] = [0, 0.0, 0.0, 0.0]
+
+    def __init__(self, config: JournalConfig, codec: JournalCodec | None = None) -> None:
+        super().__init__(config, codec)
+        self._dir = Path(config.path)
+        self._policy = config.effective_sync_policy
+        self._seg_bytes = config.effective_segment_bytes
+        self._read_only = config.read_only
+        self._segments: list[_Segment] = []
+        self._fd = -1
+        self._lock_fd = -1
+        self._end = 0  # end of the data in the last segment (the write position)
+        self._next_seq = 1
+        self._checkpoint_seq = 0
+        self._total = 0
+        self._torn = 0
+        self._failed: str | None = None
+        self._memory: MemoryJournal | None = None
+        self._cond = threading.Condition(threading.Lock())
+        self._written = 0  # bytes written this session; `_synced` trails it (group commit)
+        self._synced = 0
+        self._syncing = False
+        # Shared mode: the flock is taken per append (`exclusive`); `_sig` is the directory
+        # as this writer left it (segment and checkpoint files by name and inode).
+        self._shared = config.shared and not config.read_only
+        self._xdepth = 0
+        self._unsynced = False
+        self._just_opened = False
+        self._sig: tuple[tuple[str, int], ...] = ()
+        self._lock_waits: list[float] = [0, 0.0, 0.0]  # flocks taken, total, longest wait (s)
+        if config.in_memory:
+            self._memory = MemoryJournal(config, self._codec)
+            return
+        try:
+            self._open()
+        except JournalError:
+            self._release()
+            raise
+        except OSError as exc:
+            self._release()
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalFullError(
+                    f"no space left to open journal {self._dir}: free disk space and retry"
+                ) from exc
+            if not config.allow_degraded:
+                raise JournalDegradedError(
+                    f"cannot open journal at {self._dir}: {exc}; fix the directory or pass "
+                    "allow_degraded=True to run in memory (not durable)"
+                ) from exc
+            self._log.warning("journal: %s unusable (%s); running in memory", self._dir, exc)
+            self._memory = MemoryJournal(
+                dataclasses.replace(config, in_memory=True, path=""), self._codec
+            )
+
+    # ---------------------------------------------------------------- opening
+
+    def _open(self) -> None:
+        if self._read_only:
+            if not self._dir.is_dir():
+                raise JournalError(f"no journal at {self._dir} (not a directory)")
+        else:
+            _makedirs_private(self._dir)
+            self._acquire_lock()
+            held = time.monotonic()
+            self._finish_restore()
+        self._load_state()
+        if self._shared:
+            self._sig = self._signature()
+            self._just_opened = True  # the first replay needs no second lock (`_iter_chunks`)
+            self._unflock()
+            held = time.monotonic() - held
+            LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
+
+    def _acquire_lock(self) -> None:
+        self._lock_fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
+        self._flock()
+
+    def _flock(self) -> None:
+        """Take the writer lock, polling (0.5 ms, doubling to 2 ms) until `lock_timeout`."""
+        fd = self._lock_fd
+        t0 = time.monotonic()
+        deadline = t0 + self._config.lock_timeout
+        pause = 0.0005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                now = time.monotonic()
+                if now >= deadline:
+                    pid, _, mode = os.pread(fd, 40, 0).decode(errors="replace").partition(" ")
+                    what = "an append" if mode.strip() == "shared" else "its life"
+                    raise JournalLockedError(
+                        f"journal {self._dir} is locked by another writer (pid "
+                        f"{pid.strip() or '?'}, which holds it for {what}); waited "
+                        f"{self._config.lock_timeout:g} s: close the other journal, raise "
+                        "lock_timeout, or open with read_only=True"
+                    ) from None
+                time.sleep(min(pause, deadline - now))
+                pause = min(pause * 2, 0.002)
+        waited = time.monotonic() - t0
+        for stats in (self._lock_waits, LocalJournal._process_waits):
+            stats[0] += 1
+            stats[1] += waited
+            stats[2] = max(stats[2], waited)
+        mode = "shared" if self._shared else "exclusive"
+        os.pwrite(fd, f"{os.getpid()} {mode:<30}\n".encode()[:40], 0)  # fixed width
+
+    def _unflock(self) -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    @property
+    def shared(self) -> bool:
+        """True when several processes may write this journal (`JournalConfig.shared`)."""
+        return self._shared and self._memory is None
+
+    @staticmethod
+    def process_lock_waits() -> tuple[int, float, float]:
+        """`lock_wait_stats` summed over every LocalJournal of this process."""
+        n, total, longest, _ = LocalJournal._process_waits
+        return int(n), total, longest
+
+    @staticmethod
+    def process_lock_hold_max() -> float:
+        """The longest time (s) a LocalJournal of this process held a shared writer lock."""
+        return LocalJournal._process_waits[3]
+
+    def lock_wait_stats(self) -> tuple[int, float, float]:
+        """(locks taken, total seconds waited, longest wait) of this journal's writer lock."""
+        n, total, longest = self._lock_waits
+        return int(n), total, longest
+
+    def last_seq(self) -> int:
+        """The last sequence number this journal knows (shared: as of its last lock)."""
+        if self._memory is not None:
+            return self._memory.stats().last_seq_num
+        return self._next_seq - 1
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the writer lock for the block; re-entrant, also across this process's threads.
+
+        In shared mode, entering takes the `LOCK` flock and reads what other writers
+        appended (or checkpointed, rolled, restored) since this journal last held it, so the
+        block sees the whole log and its appends continue it. A CRS wraps each commit in it
+        and first applies the records it has not seen. Otherwise the lock is held already.
+        """
+        with self._lock:
+            self._check_open()
+            if not self._shared or self._memory is not None or self._xdepth:
+                self._xdepth += 1
+                try:
+                    yield
+                finally:
+                    self._xdepth -= 1
+                return
+            try:
+                self._flock()
+                held = time.monotonic()
+                self._just_opened = False
+                self._xdepth = 1
+                fresh = False
+                try:
+                    self._refresh()
+                    fresh = True
+                    yield
+                finally:
+                    self._xdepth = 0
+                    try:
+                        # What this writer leaves; after a failure, look again next time.
+                        self._sig = self._signature() if fresh and self._failed is None else ()
+                    finally:
+                        self._unflock()
+                        held = time.monotonic() - held
+                        waits = LocalJournal._process_waits
+                        waits[3] = max(waits[3], held)
+            finally:
+                if self._unsynced:
+                    # The records are written (other writers read them from the page cache);
+                    # the fsync runs once the lock is released, so no writer waits for
+                    # another's disk flush; the append returns (is acknowledged) after it.
+                    self._unsynced = False
+                    try:
+                        os.fdatasync(self._fd)
+                    except OSError as exc:
+                        self._failed = f"fsync of journal {self._dir} failed ({exc})"
+                        raise self._os_error(exc, "sync") from exc
+
+    def _signature(self) -> tuple[tuple[str, int], ...]:
+        """The segment and checkpoint files (and a restore in progress) by name and inode."""
+        with os.scandir(self._dir) as it:
+            return tuple(
+                sorted(
+                    (e.name, e.inode())
+                    for e in it
+                    if e.name.endswith(SEGMENT_SUFFIX) or e.name in ("CHECKPOINT", RESTORE_DIR)
+                )
+            )
+
+    def _refresh(self) -> None:
+        """Take in other writers' work (shared mode, under the flock)."""
+        if self._fd >= 0 and self._signature() == self._sig and self._read_tail():
+            return
+        # Another writer rolled, checkpointed or restored (or left a torn tail): reopen.
+        with self._cond:
+            written = self._written
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.fdatasync(self._fd)
+            os.close(self._fd)
+            self._fd = -1
+        self._guard_os("reopen", self._finish_restore)
+        self._guard_os("reopen", self._load_state)
+        with self._cond:  # group commit: what this writer wrote is synced
+            self._written = self._synced = written
+
+    def _read_tail(self) -> bool:
+        """Read the records other writers added to the active segment; False when the tail
+        is not a clean end (a crashed writer's torn record, damage): reopen instead."""
+        pos, expected, size = self._end, self._next_seq, 1 << 16
+        while True:
+            data = os.pread(self._fd, size, pos)
+            payloads, commit, stop_pos, stop, _ = _core.wal_scan(data, 0, expected, 1 << 62)
+            pos += commit
+            expected += len(payloads)
+            if len(data) == size and stop in (_END, _INCOMPLETE):
+                if not commit:
+                    size *= 2  # a record (or batch) larger than the chunk
+                continue
+            clean = (stop == _END and commit == len(data)) or (
+                stop == _ZERO and commit == stop_pos and _zero_from(data, commit)
+            )
+            if not clean:
+                return False
+            self._total += pos - self._end
+            self._end, self._next_seq = pos, expected
+            return True
+
+    def _load_state(self) -> None:
+        """Read the checkpoint and the segment list; find (and repair) the end of the log."""
+        self._segments = sorted(
+            (
+                _Segment(int(p.name[: -len(SEGMENT_SUFFIX)]), p)
+                for p in self._dir.glob("*" + SEGMENT_SUFFIX)
+                if p.name[: -len(SEGMENT_SUFFIX)].isdigit()
+            ),
+            key=lambda s: s.first_seq,
+        )
+        self._checkpoint_seq = self._read_checkpoint()
+        self._drop_torn_creation()
+        self._torn = 0
+        if not self._segments:
+            if (self._dir / "CHECKPOINT").exists():
+                # A checkpoint never drops the active segment: the log's end is gone.
+                self._lost(
+                    f"journal {self._dir} has a CHECKPOINT (seq {self._checkpoint_seq}) but "
+                    "no segment: its active segment was deleted, with every record after "
+                    "the checkpoint"
+                )
+            self._next_seq = self._checkpoint_seq + 1
+            if not self._read_only:
+                self._fd = self._create_segment(self._next_seq)
+                self._segments.append(_Segment(self._next_seq, self._seg_path(self._next_seq)))
+            self._end = SEGMENT_HEADER.size
+        else:
+            self._recover_tail()
+        self._total = sum(s.path.stat().st_size for s in self._segments[:-1]) + self._end
+        self._written = self._synced = 0
+
+    def _drop_torn_creation(self) -> None:
+        """Remove a last segment whose creation was interrupted: no valid header, and
+        provably no record (the file is no longer than a header). A damaged header on a
+        longer file is corruption (`_segment_first`), never a reason to delete it."""
+        while self._segments:
+            path = self._segments[-1].path
+            data = _read_file(path, SEGMENT_HEADER.size + 1)
+            try:
+                _parse_segment_header(data, path)
+                return
+            except JournalCorruptedError:
+                if len(data) > SEGMENT_HEADER.size:
+                    return  # it may hold records: `_recover_tail` reports (or skips) it
+            if self._read_only:
+                self._segments.pop()
+                continue
+            self._log.warning("journal: removing %s (its creation was interrupted)", path)
+            path.unlink()
+            _fsync_dir(self._dir)
+            self._segments.pop()
+
+    def _segment_first(self, data: bytes, path: Path) -> tuple[int, bool]:
+        """The segment's first sequence number, and whether its header is valid.
+
+        A damaged header raises `JournalCorruptedError`, unless `skip_corrupted_deltas`: then
+        the first number comes from the file name and the records (each with its own
+        checksums and sequence number) are read as usual."""
+        try:
+            return _parse_segment_header(data, path), True
+        except JournalCorruptedError as exc:
+            if len(data) < SEGMENT_HEADER.size:
+                raise
+            if not self._config.skip_corrupted_deltas:
+                raise JournalCorruptedError(
+                    f"{exc}; it holds records: restore a backup, or open with "
+                    "skip_corrupted_deltas=True to read its records by their own checksums"
+                ) from None
+            self._log.warning("journal: %s; reading its records by their checksums", exc)
+            return int(path.name[: -len(SEGMENT_SUFFIX)]), False
+
+    def _lost(self, why: str) -> None:
+        """Missing records: `JournalCorruptedError`, or (skipping) a logged warning."""
+        if not (self._config.skip_corrupted_deltas or self._read_only):
+            raise JournalCorruptedError(
+                f"{why}; restore the journal directory or a backup, or open with "
+                "skip_corrupted_deltas=True to go on without them"
+            )
+        self._log.warning("journal: %s; going on without them", why)
+
+    def _recover_tail(self) -> None:
+        last = self._segments[-1]
+        data = _read_file(last.path)
+        first, header_ok = self._segment_first(data, last.path)
+        if header_ok and SEGMENT_HEADER.unpack_from(data)[3] & SEGMENT_SEALED:
+            self._lost(
+                f"{last.path} was sealed when the next segment was created, and that segment "
+                "is missing (deleted): the records after it are lost"
+            )
+        payloads, commit, stop_pos, stop, found = _core.wal_scan(
+            data, SEGMENT_HEADER.size, first, 1 << 62
+        )
+        next_seq = first + len(payloads)
+        end = commit
+        if stop != _END and not _is_torn(data, stop, stop_pos):
+            if not (self._config.skip_corrupted_deltas or self._read_only):
+                raise self._damage(last.path, stop, commit, next_seq, found)
+            # Readers report the damage on replay. The damaged record held seq `next_seq`
+            # at least, so appends go after it.
+            next_seq = self._last_valid_seq(data, stop_pos, next_seq + 1)
+            end = len(data)  # the damaged segment is left as it is; appends go to a new one
+        elif not header_ok:
+            end = len(data)  # its records are read; appends go to a new segment
+        written = len(data.rstrip(b"\0"))
+        if written > end:
+            self._torn = written - end
+            self._log.warning(
+                "journal: %s ends in a torn write; removing its last %d bytes",
+                last.path,
+                self._torn,
+            )
+        self._next_seq = max(next_seq, self._checkpoint_seq + 1)
+        self._end = end
+        if self._read_only:
+            return
+        fd = os.open(last.path, os.O_RDWR | _NOFOLLOW)
+        self._fd = fd
+        if end == len(data) and (stop != _END or not header_ok):  # damaged: a fresh segment
+            self._roll()
+        elif written > end or len(data) > end:
+            os.ftruncate(fd, end)  # the torn write, and zero fill left by an older crs
+            os.fsync(fd)
+
+    def _last_valid_seq(self, data: bytes, pos: int, next_seq: int) -> int:
+        """The sequence number after the last valid record after `pos` (damaged segment)."""
+        while (hit := _core.wal_resync(data, pos + 1, False)) is not None:
+            pos, seq = hit
+            next_seq = max(next_seq, seq + 1)
+        return next_seq
+
+    def _read_checkpoint(self) -> int:
+        """The checkpoint's sequence number (0 without one).
+
+        A damaged CHECKPOINT file is replaced by the lowest position consistent with the
+        segments on disk (the one before the first segment's first record): replay then
+        returns every record still stored, and a reader whose state (a backup) covers the
+        dropped ones loses nothing; one that needs a dropped record gets a sequence gap."""
+        path = self._dir / "CHECKPOINT"
+        try:
+            data = _read_file(path)
+        except FileNotFoundError:
+            return 0
+        seq = -1
+        if len(data) == CHECKPOINT_FILE.size:
+            magic, version, seq, crc = CHECKPOINT_FILE.unpack(data)
+            if magic != CHECKPOINT_MAGIC or crc != crc32c.crc32c(data[:20]) or version != 1:
+                seq = -1
+        if seq >= 0:
+            result: int = seq
+            return result
+        seq = self._segments[0].first_seq - 1 if self._segments else 0
+        self._log.warning(
+            "journal: %s is damaged; using position %d (before the first stored record)",
+            path,
+            seq,
+        )
+        if not self._read_only:
+            self._write_checkpoint(self._dir, seq)
+        return seq
+
+    # ---------------------------------------------------------------- segments
+
+    def _seg_path(self, first_seq: int, directory: Path | None = None) -> Path:
+        return (directory or self._dir) / f"{first_seq:020d}{SEGMENT_SUFFIX}"
+
+    def _create_segment(self, first_seq: int, directory: Path | None = None) -> int:
+        """Create a segment holding only its header (it grows as records are appended: no
+        zero fill, so a new journal costs 32 bytes and opening reads only written data)."""
+        path = self._seg_path(first_seq, directory)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+        try:
+            os.write(fd, _segment_header(first_seq))
+            os.fsync(fd)
+            _fsync_dir(path.parent)
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
+        return fd
+
+    def _roll(self) -> None:
+        """Seal the active segment and start a new one at the next sequence number."""
+        fd = self._create_segment(self._next_seq)
+        old, old_first = self._fd, self._segments[-1].first_seq
+        sealed = False
+        try:
+            if os.fstat(old).st_size > self._end:
+                os.ftruncate(old, self._end)
+            # Seal it: the log goes on in the new segment (already durable), so a journal
+            # that ends here later has lost its last segment (detected on open). One fsync
+            # makes its records, its length and the seal durable.
+            sealed = os.pwrite(old, _segment_header(old_first, SEGMENT_SEALED), 0) > 0
+            os.fsync(old)
+        except BaseException:
+            os.close(fd)  # keep the old segment active; a later roll creates the new one again
+            try:
+                if sealed:
+                    os.pwrite(old, _segment_header(old_first), 0)
+                    os.fsync(old)
+                self._seg_path(self._next_seq).unlink()
+            except OSError as exc:
+                self._failed = f"a failed segment roll could not be undone ({exc})"
+            raise
+        os.close(old)
+        self._fd = fd
+        self._segments.append(_Segment(self._next_seq, self._seg_path(self._next_seq)))
+        self._end = SEGMENT_HEADER.size
+        self._total += SEGMENT_HEADER.size
+        with self._cond:
+            self._synced = self._written
+
+    # ---------------------------------------------------------------- appends
+
+    def _write_unit(self, payloads: list[bytes]) -> int:
+        if self._memory is not None:
+            return self._memory._write_unit(payloads)
+        with self.exclusive():
+            if self._read_only:
+                raise JournalError(f"journal {self._dir} was opened read_only; it takes no appends")
+            if self._failed:
+                raise JournalError(f"{self._failed}; close the journal and open it again")
+            frame = _core.wal_encode(self._next_seq, payloads)
+            size = len(frame)
+            if (
+                self._config.max_journal_bytes
+                and self._total + size > self._config.max_journal_bytes
+            ):
+                self._ensure_room(size)
+            if self._end + size > self._seg_bytes and self._end > SEGMENT_HEADER.size:
+                self._guard_os("start a new segment in", self._roll)
+            pos = self._end
+            try:
+                done = os.pwrite(self._fd, frame, pos)
+                while done < size:  # short write (rare): go on until done or an error
+                    n = os.pwrite(self._fd, memoryview(frame)[done:], pos + done)
+                    if n <= 0:
+                        raise OSError(errno.ENOSPC, "short write")
+                    done += n
+                if self._policy is SyncPolicy.ALWAYS:
+                    if self._xdepth and self._shared:
+                        self._unsynced = True  # synced as the lock is released (`exclusive`)
+                    else:
+                        os.fdatasync(self._fd)
+            except OSError as exc:
+                self._repair(pos)
+                raise self._os_error(exc, "append to") from exc
+            self._end += size
+            self._total += size
+            self._next_seq += len(payloads)
+            self._written += size  # guarded by self._lock; `_synced` by self._cond
+            target, last = self._written, self._next_seq - 1
+        if self._policy is SyncPolicy.BATCH:
+            self._group_commit(target)
+        return last
+
+    def _ensure_room(self, size: int) -> None:
+        limit = self._config.max_journal_bytes
+        if not limit or self._total + size <= limit:
+            return
+        if self._config.auto_checkpoint:
+            seq = self._full_checkpoint_seq(self._next_seq - 1)
+            self._log.warning("journal: size limit reached; automatic checkpoint at seq %d", seq)
+            self._checkpoint_locked(seq)
+            if self._total + size <= limit:
+                return
+        raise JournalFullError(
+            f"journal size limit exceeded ({self._total} + {size} bytes > "
+            f"max_journal_bytes={limit}); checkpoint it or raise the limit"
+        )
+
+    def _repair(self, pos: int) -> None:
+        """Cut a failed write back off the active segment so the log ends at `pos`."""
+        try:
+            os.ftruncate(self._fd, pos)
+        except OSError as exc:
+            self._failed = f"a failed append could not be undone ({exc})"
+
+    def _guard_os(self, what: str, fn: Callable[[], None]) -> None:
+        try:
+            fn()
+        except OSError as exc:
+            raise self._os_error(exc, what) from exc
+
+    def _os_error(self, exc: OSError, what: str) -> JournalError:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return JournalFullError(
+                f"no space left to {what} journal {self._dir}; nothing was written: free disk "
+                "space and retry (the journal stays usable)"
+            )
+        return JournalError(f"cannot {what} journal {self._dir}: {exc}")
+
+    def _group_commit(self, target: int) -> None:
+        """Return once an fsync covering `target` bytes is done; one caller syncs for all."""
+        with self._cond:
+            while self._synced < target:
+                if not self._syncing:
+                    self._syncing = True
+                    break
+                self._cond.wait()
+            else:
+                return
+        goal = 0
+        try:
+            if self._config.batch_interval:
+                time.sleep(self._config.batch_interval)
+            with self._lock:
+                if self._failed:
+                    raise JournalError(f"{self._failed}; close the journal and open it again")
+                with self._cond:
+                    goal = self._written
+                try:
+                    os.fdatasync(self._fd)
+                except OSError as exc:
+                    self._failed = f"fsync of journal {self._dir} failed ({exc})"
+                    raise self._os_error(exc, "sync") from exc
+        finally:
+            with self._cond:
+                self._syncing = False
+                self._synced = max(self._synced, goal)
+                self._cond.notify_all()
+
+    def sync(self) -> None:
+        """Force every appended record to stable storage."""
+        self._check_open()
+        if self._memory is not None or self._read_only:
+            return
+        with self._lock:
+            self._guard_os("sync", lambda: os.fdatasync(self._fd))
+            with self._cond:
+                self._synced = self._written
+
+    # ---------------------------------------------------------------- replay
+
+    def _iter_chunks(self, after_seq: int) -> Iterator[tuple[int, list[bytes]] | DeltaOrError]:
+        if self._memory is not None:
+            yield from self._memory._iter_chunks(after_seq)
+            return
+        # Shared: a brief lock reads what other writers appended, so replay sees it too
+        # (not for the replay right after opening, which read the log under the lock).
+        fresh, self._just_opened = self._just_opened, False
+        with self.exclusive() if self._shared and not fresh else self._lock:
+            segments = list(self._segments)
+            last_end, next_seq = self._end, self._next_seq
+            start = max(after_seq, self._checkpoint_seq)
+        while len(segments) > 1 and segments[1].first_seq <= start + 1:
+            segments.pop(0)
+        expected = segments[0].first_seq if segments else next_seq
+        if expected > start + 1:
+            raise JournalSequenceGapError(
+                f"journal {self._dir} starts at seq {expected}, replay needs seq {start + 1}"
+            )
+        for i, seg in enumerate(segments):
+            is_last = i == len(segments) - 1
+            upto = next_seq if is_last else segments[i + 1].first_seq
+            if seg.first_seq != expected:
+                yield from self._gap(expected, seg.first_seq, start, seg.path)
+                expected = seg.first_seq
+            expected = yield from self._scan_segment(
+                seg, expected, start, upto, last_end if is_last else None
+            )
+
+    def _gap(self, expected: int, found: int, start: int, path: Path) -> Iterator[DeltaOrError]:
+        if found < expected or not self._config.skip_corrupted_deltas:
+            raise JournalSequenceGapError(f"{path}: expected seq {expected}, got {found}")
+        yield from self._skipped(expected, found, start, f"{path}: sequence gap")
+
+    def _skipped(self, lo: int, hi: int, start: int, why: str) -> Iterator[DeltaOrError]:
+        """Skip items for seqs `lo..hi-1` (those after `start` are reported)."""
+        self._skip(hi - lo, why)
+        err = JournalCorruptedError(why)
+        for seq in range(max(lo, start + 1), hi):
+            yield DeltaOrError(seq_num=seq, err=err, skipped=True)
+
+    def _damage(self, path: Path, stop: int, offset: int, seq: int, found: int) -> JournalError:
+        if stop == _GAP:
+            return JournalSequenceGapError(f"{path}: expected seq {seq}, got {found}")
+        return JournalCorruptedError(
+            f"{path}: the record at offset {offset} (seq {seq}) {_REASONS.get(stop, 'is bad')}; "
+            "restore a backup, or open with skip_corrupted_deltas=True to skip damaged records"
+        )
+
+    def _scan_segment(
+        self, seg: _Segment, expected: int, start: int, upto: int, end: int | None
+    ) -> Generator[tuple[int, list[bytes]] | DeltaOrError, None, int]:
+        """Yield the records of one segment; return the next expected sequence number."""
+        try:
+            data = _read_file(seg.path, -1 if end is None else end)
+            self._segment_first(data, seg.path)
+        except (OSError, JournalCorruptedError) as exc:
+            if isinstance(exc, FileNotFoundError) and self._checkpoint_seq >= upto - 1:
+                return upto  # a checkpoint dropped it while we read; nothing in it is replayed
+            if not self._config.skip_corrupted_deltas:
+                raise JournalCorruptedError(f"cannot read segment {seg.path}: {exc}") from exc
+            yield from self._skipped(expected, upto, start, f"{seg.path}: {exc}")
+            return upto
+        pos = SEGMENT_HEADER.size
+        while True:
+            payloads, commit, stop_pos, stop, found = _core.wal_scan(
+                data, pos, expected, _SCAN_RECORDS
+            )
+            if payloads:
+                drop = max(0, start + 1 - expected)
+                if drop < len(payloads):
+                    yield expected + drop, payloads[drop:] if drop else payloads
+                expected += len(payloads)
+            pos = commit
+            if stop == _LIMIT:
+                continue
+            if stop == _END and commit == len(data):
+                return expected
+            if stop in (_ZERO, _INCOMPLETE) and commit == stop_pos and _zero_from(data, commit):
+                return expected  # preallocated space left by a crash while sealing
+            if not self._config.skip_corrupted_deltas:
+                raise self._damage(seg.path, stop, commit, expected, found)
+            hit = _core.wal_resync(data, stop_pos + 1, True)
+            while hit is not None and hit[1] < expected:
+                hit = _core.wal_resync(data, hit[0] + 1, True)
+            if hit is None:
+                yield from self._skipped(expected, upto, start, f"{seg.path}: damaged records")
+                return upto
+            pos, seq = hit
+            yield from self._skipped(expected, seq, start, f"{seg.path}: damaged records")
+            expected = seq
+
+    # ---------------------------------------------------------------- checkpoint
+
+    def checkpoint(self, seq: int | None = None) -> None:
+        """Mark entries up to `seq` (default: the last) as covered and drop whole segments.
+
+        Replay then starts after `seq`. Segments whose records are all covered are deleted;
+        the active segment is kept.
+        """
+        if self._memory is not None:
+            self._memory.checkpoint(seq)
+            return
+        with self.exclusive():
+            if self._read_only:
+                raise JournalError(f"journal {self._dir} was opened read_only; cannot checkpoint")
+            last = self._next_seq - 1
+            self._checkpoint_locked(last if seq is None else _check_seq(seq, last))
+
+    def _checkpoint_locked(self, seq: int) -> None:
+        self._last_checkpoint = _dt.datetime.now(_dt.UTC)
+        if seq <= self._checkpoint_seq:
+            return
+        if seq >= self._next_seq - 1 and self._end > SEGMENT_HEADER.size:
+            # Every record is covered: seal the active segment too, so it can be dropped
+            # (a size limit below one segment is then freed by checkpointing, as advised).
+            self._guard_os("start a new segment in", self._roll)
+        self._guard_os("checkpoint", lambda: self._write_checkpoint(self._dir, seq))
+        self._checkpoint_seq = seq
+        dropped = False
+        while len(self._segments) > 1 and self._segments[1].first_seq <= seq + 1:
+            seg = self._segments.pop(0)
+            with contextlib.suppress(FileNotFoundError):
+                self._total -= seg.path.stat().st_size
+                seg.path.unlink()
+            dropped = True
+        if dropped:
+            self._guard_os("checkpoint", lambda: _fsync_dir(self._dir))
+
+    @staticmethod
+    def _write_checkpoint(directory: Path, seq: int) -> None:
+        head = CHECKPOINT_FILE.pack(CHECKPOINT_MAGIC, 1, seq, 0)[:20]
+        tmp = directory / "CHECKPOINT.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # a symlink planted there is removed, never followed
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+        with os.fdopen(fd, "wb") as f:
+            f.write(head + struct.pack("<I", crc32c.crc32c(head)))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, directory / "CHECKPOINT")
+        _fsync_dir(directory)
+
+    # ---------------------------------------------------------------- backup / restore
+
+    def backup(self, stream: IO[bytes]) -> None:
+        """Write every live entry to `stream` in the portable backup format.
+
+        Damaged records raise (or, with `skip_corrupted_deltas`, are left out, and the
+        resulting stream has a sequence gap that `restore` refuses).
+        """
+        if self._memory is not None:
+            self._memory.backup(stream)
+            return
+        self._check_open()
+
+        def records() -> Iterator[tuple[int, bytes]]:
+            for item in self._iter_chunks(0):
+                if isinstance(item, DeltaOrError):
+                    continue
+                first, payloads = item
+                yield from enumerate(payloads, first)
+
+        write_backup_stream(stream, self._checkpoint_seq, records())
+
+    def restore(self, stream: IO[bytes]) -> None:
+        """Replace the journal's content with a backup stream, all or nothing.
+
+        The new segments are written and fsynced beside the old ones, then swapped in under a
+        manifest, so a crash at any point leaves either the old or the new journal.
+        """
+        if self._memory is not None:
+            self._memory.restore(stream)
+            return
+        with self.exclusive():
+            if self._read_only:
+                raise JournalError(f"journal {self._dir} was opened read_only; cannot restore")
+            tmp = self._dir / RESTORE_DIR
+            try:
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir(mode=DIR_MODE)
+                names = self._write_restored(tmp, stream)
+                manifest = tmp / (MANIFEST + ".tmp")
+                fd = os.open(manifest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(json.dumps(names).encode())
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(manifest, tmp / MANIFEST)
+                _fsync_dir(tmp)
+            except BaseException as exc:
+                shutil.rmtree(tmp, ignore_errors=True)
+                if isinstance(exc, OSError):
+                    raise self._os_error(exc, "restore") from exc
+                raise
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
+            self._guard_os("restore", self._finish_restore)
+            self._guard_os("reopen", self._load_state)
+            self._corrupted = 0
+            self._failed = None
+
+    def _write_restored(self, tmp: Path, stream: IO[bytes]) -> list[str]:
+        checkpoint_seq, records = read_backup_stream(stream)
+        names: list[str] = []
+        fd, pos = -1, 0
+        try:
+            for seq, payload in records:
+                frame = _core.wal_encode(seq, [payload])
+                if fd < 0 or (pos + len(frame) > self._seg_bytes and pos > SEGMENT_HEADER.size):
+                    if fd >= 0:
+                        os.fsync(fd)
+                        os.close(fd)
+                    fd, pos = self._create_segment(seq, tmp), SEGMENT_HEADER.size
+                    names.append(self._seg_path(seq).name)
+                os.pwrite(fd, frame, pos)
+                pos += len(frame)
+            if fd < 0:
+                os.close(self._create_segment(checkpoint_seq + 1, tmp))
+                names.append(self._seg_path(checkpoint_seq + 1).name)
+            else:
+                os.fsync(fd)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+        self._write_checkpoint(tmp, checkpoint_seq)
+        return [*names, "CHECKPOINT"]
+
+    def _finish_restore(self) -> None:
+        """Swap a completely written restore in (idempotent), or drop an incomplete one."""
+        tmp = self._dir / RESTORE_DIR
+        if not tmp.exists():
+            return
+        try:
+            names = set(json.loads(_read_file(tmp / MANIFEST)))
+        except FileNotFoundError:
+            shutil.rmtree(tmp)
+            return
+        for p in self._dir.iterdir():
+            if (p.suffix == SEGMENT_SUFFIX or p.name == "CHECKPOINT") and p.name not in names:
+                p.unlink()
+        for name in names:
+            if (tmp / name).exists():
+                os.replace(tmp / name, self._dir / name)
+        _fsync_dir(self._dir)
+        shutil.rmtree(tmp)
+        _fsync_dir(self._dir)
+
+    # ---------------------------------------------------------------- state
+
+    def is_degraded(self) -> bool:
+        """True when the journal could not be opened and runs in memory."""
+        return self._memory is not None and not self._config.in_memory
+
+    @property
+    def path(self) -> Path:
+        """The journal directory."""
+        return self._dir
+
+    def stats(self) -> JournalStats:
+        """Current metrics."""
+        if self._memory is not None:
+            inner = self._memory.stats()
+            return dataclasses.replace(inner, degraded=True)
+        with self._lock:
+            last = self._next_seq - 1
+            return JournalStats(
+                total_deltas=max(0, last - self._checkpoint_seq),
+                total_bytes=self._total,
+                last_seq_num=last,
+                last_checkpoint=self._last_checkpoint,
+                corrupted_count=self._corrupted,
+                checkpoint_seq=self._checkpoint_seq,
+                segments=len(self._segments),
+                torn_bytes=self._torn,
+            )
+
+    def _close(self) -> None:
+        try:
+            if self._fd >= 0 and not self._failed:
+                os.fdatasync(self._fd)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        for name in ("_fd", "_lock_fd"):
+            fd = getattr(self, name)
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)  # closing the lock file releases the flock
+                setattr(self, name, -1)

@@ -1,0 +1,257 @@
+"""Delta history: which deltas were applied, at which generation, by whom (seed GR-35).
+
+Unlike the Go worker (a goroutine fed by a lossy channel), recording here is synchronous
+under a lock, so a query sees every delta committed before it (spec README §5 item 12).
+Recording is O(1) (the delta object is kept; its JSON form is built when queried) and the
+history is bounded (`max_records`, oldest evicted first, counted in `evicted()`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+import logging
+import threading
+from collections import deque
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from crs._check import brief, mapping_of
+from crs._errors import DeltaHistoryClosedError, InvalidArgumentError
+from crs._state._deltas import Delta, DeltaType, ProofDelta, delta_from_dict
+from crs._types import _Record, now_ms
+
+DEFAULT_MAX_DELTA_RECORDS: int = 1000
+"""Delta records kept by default; the oldest is evicted first."""
+
+_log = logging.getLogger("crs.delta_history")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DeltaRecord(_Record):
+    """One applied delta with its context. `delta_bytes` is the delta's JSON form
+    (`{"type": ..., "data": Delta.to_dict()}`), for every delta type, composites included."""
+
+    id: str = ""
+    generation: int = 0
+    timestamp: int = 0
+    delta_type: DeltaType = DeltaType.UNKNOWN
+    delta_bytes: bytes = b""
+    source: str = ""
+    session_id: str = ""
+    metadata: dict[str, str] = dataclasses.field(default_factory=dict)
+    affected_nodes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = _Record.to_dict(self)
+        d["delta_bytes"] = self.delta_bytes.decode()
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DeltaRecord:
+        d = dict(data)
+        raw = d.get("delta_bytes", b"")
+        d["delta_bytes"] = raw.encode() if isinstance(raw, str) else bytes(raw)
+        d["affected_nodes"] = list(d.get("affected_nodes") or [])
+        return _Record.from_dict.__func__(cls, d)  # type: ignore[attr-defined,no-any-return]
+
+    def delta(self) -> Delta:
+        """The recorded delta, rebuilt from `delta_bytes`."""
+        return delta_from_dict(json.loads(self.delta_bytes)["data"])
+
+
+class DeltaHistoryView(Protocol):
+    """Read-only access to delta history."""
+
+    def get_range(self, from_gen: int, to_gen: int) -> list[DeltaRecord]: ...
+    def get_by_node(self, node_id: str) -> list[DeltaRecord]: ...
+    def get_by_generation(self, gen: int) -> DeltaRecord | None: ...
+    def explain(self, node_id: str) -> list[DeltaRecord]: ...
+    def size(self) -> int: ...
+
+
+_COMPACT_ROWS = 64
+"""A ProofDelta with more entries than this is kept packed (`_PackedProof`)."""
+
+
+def _kept(delta: Delta) -> Delta:
+    """What the history keeps of `delta`: a large ProofDelta without its `updates` mapping
+    (the ProofNumber objects it was built from), only its rows, shared and immutable. O(1);
+    the mapping is rebuilt when a query asks for it."""
+    if type(delta) is ProofDelta and delta._updates is not None and len(delta._rows) > 64:
+        return ProofDelta._from_rows(delta._src, delta._rows, delta._ts)
+    return delta
+
+
+def _delta_of(kept: Delta) -> Delta:
+    return kept
+
+
+_Entry = tuple[int, int, int, Delta, str | None, str, dict[str, str] | None]
+
+
+def _int(name: str, v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise InvalidArgumentError(f"{name}: must be an int, got {brief(v)}")
+    return v
+
+
+def _str(name: str, v: Any) -> str:
+    if not isinstance(v, str):
+        raise InvalidArgumentError(f"{name}: must be a str, got {brief(v)}")
+    return v
+
+
+class DeltaHistoryWorker:
+    """Bounded, consistent history of applied deltas (thread-safe)."""
+
+    def __init__(self, max_records: int = DEFAULT_MAX_DELTA_RECORDS) -> None:
+        n = _int("max_records", max_records)
+        self._max = n if n > 0 else DEFAULT_MAX_DELTA_RECORDS
+        self._items: deque[_Entry] = deque()
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._evicted = 0
+        self._evicted_gen = -1
+
+    def record(
+        self,
+        delta: Delta,
+        gen: int,
+        source: str = "",
+        session_id: str = "",
+        metadata: Mapping[str, str] | None = None,
+    ) -> None:
+        """Add `delta`, applied to reach generation `gen`. O(1); evicts the oldest when full."""
+        if delta is None:
+            return
+        if not isinstance(delta, Delta):
+            raise InvalidArgumentError(f"delta: must be a Delta, got {brief(delta)}")
+        meta = mapping_of(metadata, "metadata") or None
+        if meta is not None:
+            for k, v in meta.items():
+                if not isinstance(k, str) or not isinstance(v, str):
+                    raise InvalidArgumentError(
+                        f"metadata: must map str to str, got {brief(k)}: {brief(v)}"
+                    )
+        kept = _kept(delta)
+        with self._lock:
+            if self._closed:
+                return
+            if len(self._items) >= self._max:
+                old = self._items.popleft()
+                self._evicted += 1
+                self._evicted_gen = old[1]
+            self._items.append((next(self._ids), gen, now_ms(), kept, source, session_id, meta))
+
+    def _items_append(
+        self,
+        delta: Delta,
+        gen: int,
+        source: str | None,
+        session_id: str,
+        metadata: Mapping[str, str] | None,
+    ) -> None:
+        """`record` for the CRS's commit path: arguments already checked; source None means
+        the delta's own source."""
+        kept = _kept(delta)
+        with self._lock:
+            if self._closed:
+                return
+            items = self._items
+            if len(items) >= self._max:
+                self._evicted_gen = items.popleft()[1]
+                self._evicted += 1
+                if self._evicted == 1 or self._evicted % 10_000 == 0:
+                    _log.info(
+                        "delta history cap of %d reached: %d oldest records evicted so far",
+                        self._max,
+                        self._evicted,
+                    )
+            items.append(
+                (
+                    next(self._ids),
+                    gen,
+                    now_ms(),
+                    kept,
+                    source,
+                    session_id,
+                    dict(metadata) if metadata else None,
+                )
+            )
+
+    def _snapshot(self) -> list[_Entry]:
+        with self._lock:
+            if self._closed:
+                raise DeltaHistoryClosedError("delta history is closed")
+            return list(self._items)
+
+    @staticmethod
+    def _build(e: _Entry) -> DeltaRecord:
+        n, gen, ts, kept, source, session, meta = e
+        delta = _delta_of(kept)
+        if source is None:
+            source = str(delta.source())
+        data = {"type": str(delta.type()), "data": delta.to_dict()}
+        return DeltaRecord(
+            id=f"delta_{n}",
+            generation=gen,
+            timestamp=ts,
+            delta_type=delta.type(),
+            delta_bytes=json.dumps(data, separators=(",", ":")).encode(),
+            source=source,
+            session_id=session,
+            metadata=dict(meta or {}),
+            affected_nodes=tuple(delta._affected()),
+        )
+
+    def get_range(self, from_gen: int, to_gen: int) -> list[DeltaRecord]:
+        """Records with from_gen < generation <= to_gen, by generation."""
+        lo, hi = _int("from_gen", from_gen), _int("to_gen", to_gen)
+        rows = [e for e in self._snapshot() if lo < e[1] <= hi]
+        return [self._build(e) for e in sorted(rows, key=lambda e: (e[1], e[0]))]
+
+    def get_by_node(self, node_id: str) -> list[DeltaRecord]:
+        """Records whose delta touched `node_id`, by generation."""
+        n = _str("node_id", node_id)
+        rows = [e for e in self._snapshot() if n in _delta_of(e[3])._affected()]
+        return [self._build(e) for e in sorted(rows, key=lambda e: (e[1], e[0]))]
+
+    def explain(self, node_id: str) -> list[DeltaRecord]:
+        """How `node_id` reached its state: every delta that touched it, oldest first."""
+        return self.get_by_node(node_id)
+
+    def get_by_generation(self, gen: int) -> DeltaRecord | None:
+        g = _int("gen", gen)
+        for e in reversed(self._snapshot()):
+            if e[1] == g:
+                return self._build(e)
+        return None
+
+    def size(self) -> int:
+        return len(self._snapshot())
+
+    def all(self) -> list[DeltaRecord]:
+        """Every record in insertion order."""
+        return [self._build(e) for e in self._snapshot()]
+
+    def evicted(self) -> int:
+        """How many records were evicted to keep the history bounded."""
+        with self._lock:
+            return self._evicted
+
+    def _since(self, gen: int) -> list[Delta] | None:
+        """Deltas recorded after generation `gen`, or None if some were evicted."""
+        with self._lock:
+            if self._evicted_gen > gen:
+                return None
+            kept = [e[3] for e in self._items if e[1] > gen]
+        return [_delta_of(k) for k in kept]
+
+    def close(self) -> None:
+        """Stop accepting records and queries (idempotent)."""
+        with self._lock:
+            self._closed = True
+            self._items.clear()

@@ -1,0 +1,67 @@
+"""`IndexMask`: which of the six indexes a change touched (`DeltaType` is in `_deltas`)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Any
+
+from crs._check import brief
+from crs._errors import InvalidArgumentError
+from crs._state._deltas import Delta
+
+_INDEX_NAMES = ("proof", "constraint", "similarity", "dependency", "history", "streaming")
+
+
+class IndexMask(enum.IntFlag):
+    """Which of the six indexes a change touched. JSON form: a list of index names."""
+
+    PROOF = 1
+    CONSTRAINT = 2
+    SIMILARITY = 4
+    DEPENDENCY = 8
+    HISTORY = 16
+    STREAMING = 32
+
+    @classmethod
+    def from_strings(cls, names: Iterable[str]) -> IndexMask:
+        """Mask of the known names (unknown names such as "analytics" are ignored)."""
+        mask = cls(0)
+        for name in names:
+            if name in _INDEX_NAMES:
+                mask |= cls(1 << _INDEX_NAMES.index(name))
+        return mask
+
+    @classmethod
+    def from_delta(cls, delta: Delta) -> IndexMask:
+        """Mask of `delta.indexes_affected()`."""
+        if not isinstance(delta, Delta):
+            raise InvalidArgumentError(f"delta: must be a Delta, got {brief(delta)}")
+        return cls.from_strings(delta.indexes_affected())
+
+    @classmethod
+    def from_json(cls, value: Any) -> IndexMask:
+        """Inverse of `to_json`; also accepts the numeric bitmask."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls(value & 63)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return cls.from_strings(value)
+        raise InvalidArgumentError(
+            f"value: an IndexMask is a list of index names or an int, got {brief(value)}"
+        )
+
+    def names(self) -> list[str]:
+        """Index names in bit order."""
+        return [n for i, n in enumerate(_INDEX_NAMES) if self & (1 << i)]
+
+    def has(self, idx: IndexMask) -> bool:
+        return (self & idx) == idx
+
+    def add(self, idx: IndexMask) -> IndexMask:
+        return self | idx
+
+    def to_json(self) -> list[str]:
+        return self.names()
+
+    def __str__(self) -> str:
+        return ",".join(self.names())
