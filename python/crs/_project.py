@@ -10,7 +10,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from crs._check import require_instance, require_path
+from crs._check import brief, require_instance, require_path
 from crs._crs import CRS
 from crs._errors import InvalidArgumentError
 from crs._home import default_home
@@ -77,7 +77,7 @@ def open_project(
     """
     if not isinstance(accept_journal_loss, bool):
         raise InvalidArgumentError(
-            f"accept_journal_loss: must be a bool, got {accept_journal_loss!r}"
+            f"accept_journal_loss: must be a bool, got {brief(accept_journal_loss)}"
         )
     _check_open_args(path, home, config, session_id, journal_config)
     project = str(Path(path).resolve())
