@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import collections
 import inspect
+import logging
 import math
 import os
 import sys
@@ -63,7 +64,17 @@ def _cyclic() -> dict[str, Any]:
     return d
 
 
+_HOSTILE: list[tuple[str, Any]] = []
+
+
 def hostile_values() -> list[tuple[str, Any]]:
+    """The hostile values, built once (a 100k-deep list is not cheap to make or free)."""
+    if not _HOSTILE:
+        _HOSTILE.extend(_make_hostile())
+    return _HOSTILE
+
+
+def _make_hostile() -> list[tuple[str, Any]]:
     return [
         ("None", None),
         ("True", True),
@@ -223,7 +234,7 @@ def targets(
         obj = getattr(crs, name)
         if name in _SKIP or (inspect.isclass(obj) and issubclass(obj, BaseException)):
             continue
-        if getattr(obj, "__module__", "").startswith(skip_modules or ("\0",)):
+        if any(name in getattr(sys.modules.get(m), "__all__", ()) for m in skip_modules):
             continue
         if inspect.isfunction(obj):
             yield name, lambda: None, lambda _r, o=obj: o
@@ -321,6 +332,7 @@ def sweep(
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["CRS_HOME"] = os.path.join(tmp, "home")
         os.chdir(tmp)
+        logging.disable(logging.CRITICAL)  # hostile values logged thousands of times: noise
         try:
             for k, (label, thunk) in enumerate(calls(tmp, skip_modules)):
                 if k % stride:
@@ -344,6 +356,7 @@ def sweep(
                     counts[f"untyped {type(exc).__name__}"] += 1
                     untyped.append(f"{label}: {type(exc).__name__}: {crs._check.brief(str(exc))}")
         finally:
+            logging.disable(logging.NOTSET)
             os.chdir(old)
     kinds = ("returned", "typed CRSError", "untyped", "raised by the argument itself")
     counts["calls"] = sum(v for k, v in counts.items() if k in kinds)
