@@ -213,6 +213,7 @@ class LocalJournal(JournalBase):
         self._shared = config.shared and not config.read_only
         self._xdepth = 0
         self._unsynced = False
+        self._just_opened = False
         self._sig: tuple[tuple[str, int], ...] = ()
         self._lock_waits: list[float] = [0, 0.0, 0.0]  # flocks taken, total, longest wait (s)
         if config.in_memory:
@@ -253,6 +254,7 @@ class LocalJournal(JournalBase):
         self._load_state()
         if self._shared:
             self._sig = self._signature()
+            self._just_opened = True  # the first replay needs no second lock (`_iter_chunks`)
             self._unflock()
             held = time.monotonic() - held
             LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
@@ -344,6 +346,7 @@ class LocalJournal(JournalBase):
             try:
                 self._flock()
                 held = time.monotonic()
+                self._just_opened = False
                 self._xdepth = 1
                 fresh = False
                 try:
@@ -760,8 +763,10 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             yield from self._memory._iter_chunks(after_seq)
             return
-        # Shared: a brief lock reads what other writers appended, so replay sees it too.
-        with self.exclusive() if self._shared else self._lock:
+        # Shared: a brief lock reads what other writers appended, so replay sees it too
+        # (not for the replay right after opening, which read the log under the lock).
+        fresh, self._just_opened = self._just_opened, False
+        with self.exclusive() if self._shared and not fresh else self._lock:
             segments = list(self._segments)
             last_end, next_seq = self._end, self._next_seq
             start = max(after_seq, self._checkpoint_seq)

@@ -19,20 +19,22 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import logging
 import os
 import re
 import reprlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from crs import _core
 from crs._errors import InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
-from crs.guard._policy import GuardPolicy, Limits, limits_for
+from crs.guard._observe import GuardEventKind, GuardObserver, Observers, observed
+from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
 from crs.guard._verdict import (
     Action,
@@ -47,6 +49,7 @@ from crs.guard._verdict import (
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 _READONLY_SHELL = re.compile(
@@ -60,8 +63,11 @@ FP_CACHE_S = 1.0
 _DIGITS = re.compile(r"\d+")
 
 
+_time_ns = time.time_ns
+
+
 def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
+    return _time_ns() // 1_000_000
 
 
 _BOUNDED = reprlib.Repr()  # keyword arguments need Python 3.12
@@ -93,9 +99,11 @@ class Guard:
         *,
         session: str = "default",
         fingerprint: Callable[[], str] | None = None,
+        observers: Iterable[GuardObserver] = (),
         _crs: Any = None,
         _owns: bool = True,
         _durable: bool = False,
+        _observers: Observers | None = None,
     ) -> None:
         if policy is None:
             policy = GuardPolicy()
@@ -133,6 +141,8 @@ class Guard:
         self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._last_msg = ""
+        # Shared by every session of the engine (with_session); see crs.guard._observe.
+        self._observers = _observers if _observers is not None else Observers(observers)
 
     # ------------------------------------------------------------------ construction
 
@@ -145,6 +155,7 @@ class Guard:
         policy: GuardPolicy | None = None,
         *,
         fingerprint: Callable[[], str] | None = None,
+        observers: Iterable[GuardObserver] = (),
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
 
@@ -171,7 +182,14 @@ class Guard:
             )
         crs = open_project(project, home, session_id=session)
         try:
-            return cls(policy, session=session, fingerprint=fingerprint, _crs=crs, _durable=True)
+            return cls(
+                policy,
+                session=session,
+                fingerprint=fingerprint,
+                observers=observers,
+                _crs=crs,
+                _durable=True,
+            )
         except BaseException:
             crs.close()
             raise
@@ -185,7 +203,17 @@ class Guard:
             _crs=self._crs,
             _owns=False,
             _durable=self._durable,
+            _observers=self._observers,
         )
+
+    def add_observer(self, observer: GuardObserver) -> None:
+        """Call `observer(event)` on every decision of this engine's guards (all sessions);
+        see `crs.guard.GuardEvent`. Adding the same observer twice adds it once."""
+        self._observers.add(observer)
+
+    def remove_observer(self, observer: GuardObserver) -> bool:
+        """Stop calling `observer`; False if it was not registered."""
+        return self._observers.remove(observer)
 
     @property
     def crs(self) -> Any:
@@ -224,9 +252,22 @@ class Guard:
         cache = self._fp_cache
         if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
             return cache[2]
-        value = self._fingerprint()
+        try:
+            value = self._fingerprint()
+        except Exception as exc:  # a broken fingerprint must not break the agent's calls
+            _log.warning(
+                "fingerprint %r failed (%s): the workspace counts as changed",
+                self._fingerprint,
+                exc,
+            )
+            value = None
         if not isinstance(value, str) or not value:
-            raise InvalidArgumentError(f"fingerprint: must return a non-empty str, got {value!r}")
+            if value is not None:
+                _log.warning(
+                    "fingerprint %r returned %r, not a non-empty str", self._fingerprint, value
+                )
+            # An unknown workspace matches nothing: a failure learned in it is never refused.
+            return f"unknown:{os.urandom(8).hex()}"
         self._fp_cache = (key, now, value)
         return value
 
@@ -278,6 +319,7 @@ class Guard:
 
     # ------------------------------------------------------------------ before
 
+    @observed(GuardEventKind.BEFORE_CALL)
     def before_call(
         self, tool: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
     ) -> Verdict:
@@ -287,10 +329,12 @@ class Guard:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
                 (the message names the argument); nothing is recorded.
         """
-        self._check_open()
+        if self._closed:
+            self._check_open()
         call, lim = self._make_call(tool, args, call_id)
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             v = self._decide(s, call, lim)
             if v is None:
                 sig = s.sigs.get(call.signature)
@@ -423,7 +467,7 @@ class Guard:
                     (),
                 )
             if s.level >= NUDGED and sig.epoch == s.epoch:
-                pair = f"{call.signature}:{sig.res}"
+                pair = f"{sig.cluster or call.signature}:{sig.res}"
                 if pair in s.loop_pairs or (
                     s.loop_code == VerdictCode.NO_PROGRESS and pair in s.pairs
                 ):
@@ -483,6 +527,14 @@ class Guard:
             if lf["fingerprint"] != fp:
                 continue
             where = f"in session {lf['session_id']}"
+            # The model gets the error without the call's own argument values in it.
+            pending = self._pending.get(call.call_id)
+            echo: list[str] = []
+            for k, val in (pending[2] if pending else {}).items():
+                if type(val) is str:
+                    words = val.split()[1:] if k in self._commands else [val]
+                    echo += [w for w in words if len(w) >= 3]
+            told = _canon.without(lf["error"], echo).replace("\x00", "…")
             return self._refuse(
                 s,
                 call,
@@ -490,7 +542,7 @@ class Guard:
                 f"{call.tool} failed {where} (step {lf['step']}) in this same workspace: "
                 f"{_short(lf['error'], 200)} [learned failure {fid}]",
                 "This exact call already failed in this unchanged workspace, with: "
-                f"{_short(lf['error'], 200)}. Change something first (fix the cause, or "
+                f"{_short(told, 200)}. Change something first (fix the cause, or "
                 "change the arguments) instead of running it again.",
                 (lf["step"],) if lf["session_id"] == self.session_id else (),
             )
@@ -498,6 +550,7 @@ class Guard:
 
     # ------------------------------------------------------------------ after
 
+    @observed(GuardEventKind.AFTER_CALL)
     def after_call(
         self,
         call: Call,
@@ -513,8 +566,9 @@ class Guard:
             InvalidArgumentError: `call` is not a `Call` of this session, or `result` /
                 `error` cannot be digested; nothing is recorded.
         """
-        self._check_open()
-        if not isinstance(call, Call):
+        if self._closed:
+            self._check_open()
+        if type(call) is not Call and not isinstance(call, Call):
             raise InvalidArgumentError(
                 f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
             )
@@ -538,7 +592,7 @@ class Guard:
             kind = OK
             res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
-        ts = _now_ms()
+        ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
@@ -560,7 +614,8 @@ class Guard:
         if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
             p.update(self._previews("", canon, error if error is not None else result))
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             alias = ""
             if feat:
                 alias = self._near_duplicate(s, call, res, feat)
@@ -574,7 +629,7 @@ class Guard:
             if kind == HARD and lim.learn_failures:
                 fp = self._fp(s)
                 p["lf"] = {
-                    "id": f"{call.signature[:12]}-{fp[:8]}",
+                    "id": f"{call.signature[:12]}-{_canon.short_digest(fp)}",
                     "tool": call.tool,
                     "signature": call.signature,
                     "error": p["e"],
@@ -704,7 +759,8 @@ class Guard:
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
         # 3. the same pair again and again, however far apart (not for polling)
-        if stale and not polling and seen is not None and seen[0] + 1 >= pol.repeat_in_session:
+        need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
+        if stale and not polling and seen is not None and seen[0] + 1 >= need:
             return self._nudge(
                 s,
                 call,
@@ -717,8 +773,13 @@ class Guard:
                 (seen[2], n),
             )
         # 4. nothing new for a while
-        if stale and s.stale + 1 >= pol.no_progress_window:
-            ev = (*(t[0] for t in list(tail)[-(pol.no_progress_window - 1) :]), n)
+        window = pol.no_progress_window
+        if (
+            stale
+            and s.stale + 1 >= window
+            and len({t[2] for t in list(tail)[-(window - 1) :]} | {call.signature}) > 1
+        ):  # (one call repeating is the rules above, with its own thresholds)
+            ev = (*(t[0] for t in list(tail)[-(window - 1) :]), n)
             return self._nudge(
                 s,
                 call,
@@ -773,6 +834,7 @@ class Guard:
 
     # ------------------------------------------------------------------ messages, turns
 
+    @observed(GuardEventKind.MESSAGE)
     def on_message(self, text: str) -> Verdict:
         """An agent turn with no tool call (monologue check); journaled."""
         self._check_open()
@@ -954,6 +1016,10 @@ class Guard:
 
     # ------------------------------------------------------------------ plain Python tools
 
+    @overload
+    def tool(self, fn: _F, *, name: str | None = None) -> _F: ...
+    @overload
+    def tool(self, fn: None = None, *, name: str | None = None) -> Callable[[_F], _F]: ...
     def tool(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
         """Decorator: guard a plain Python function (sync or async) as a tool.
 

@@ -31,7 +31,7 @@ TAIL = 64  # pairs kept for cycle detection (>= 2 x the longest period)
 RECENT = 256  # step records kept per session for explain() and evidence
 TEXTS = 64  # free-text arguments kept per session for near-duplicate checks
 MAX_KEYS = 20_000  # pairs and signatures remembered per session (oldest dropped first)
-MAX_SESSIONS = 1_000  # sessions kept (oldest dropped first)
+MAX_SESSIONS = 500  # sessions kept (oldest dropped first)
 MAX_FAILURES = 1_000  # learned failures kept (oldest dropped first)
 
 # step kinds
@@ -53,6 +53,7 @@ class SigState:
 
     __slots__ = (
         "changes",
+        "cluster",
         "epoch",
         "fail_ms",
         "fail_step",
@@ -68,6 +69,7 @@ class SigState:
 
     def __init__(self, tool: str) -> None:
         self.tool = tool
+        self.cluster = ""  # the earlier call this one is a near-duplicate of ("" = itself)
         self.res = ""  # last result (or error) digest
         self.epoch = -1  # epoch of the last run
         self.runs = 0  # completed runs in the session
@@ -94,6 +96,7 @@ class SigState:
             self.fail_ms,
             self.last_err,
             self.polls,
+            self.cluster,
         ]
 
     @classmethod
@@ -112,6 +115,7 @@ class SigState:
             s.last_err,
         ) = row[1:11]
         s.polls = int(row[11]) if len(row) > 11 else s.runs
+        s.cluster = str(row[12]) if len(row) > 12 else ""
         return s
 
 
@@ -223,6 +227,7 @@ class SessionState:
         s.polls = s.polls + 1 if same_epoch else 1
         s.runs += 1
         s.res = res
+        s.cluster = cluster if cluster != sig else ""
         s.epoch = after
         if kind == HARD:
             # a failure after the workspace changed starts a new streak (edit, test, edit...)
