@@ -701,7 +701,33 @@ fn wal_resync(
     py.detach(|| crate::wal::resync(data, start, unit_start).map(|(pos, h)| (pos, h.seq)))
 }
 
+/// CRC-32C (Castagnoli) of `data` (bytes, or any buffer of bytes), as the `crc32c` package
+/// computes it. Large inputs are hashed without the GIL.
+#[pyfunction]
+#[pyo3(name = "crc32c")]
+fn crc32c_of(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
+    const DETACH_AT: usize = 1 << 16;
+    if let Ok(b) = data.cast::<PyBytes>() {
+        let bytes = b.as_bytes();
+        if bytes.len() < DETACH_AT {
+            return Ok(::crc32c::crc32c(bytes));
+        }
+        return Ok(py.detach(|| ::crc32c::crc32c(bytes)));
+    }
+    let buf = PyBuffer::<u8>::get(data).map_err(|_| {
+        PyTypeError::new_err(format!(
+            "data: must be bytes or a buffer of bytes, got {}",
+            data.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })?;
+    let bytes = buf.to_vec(py)?;
+    Ok(py.detach(|| ::crc32c::crc32c(&bytes)))
+}
+
 fn register_wal(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(crc32c_of, m)?)?;
     m.add_function(wrap_pyfunction!(wal_encode, m)?)?;
     m.add_function(wrap_pyfunction!(wal_scan, m)?)?;
     m.add_function(wrap_pyfunction!(wal_resync, m)?)?;

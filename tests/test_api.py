@@ -14,6 +14,9 @@ def test_all_is_sorted() -> None:
 
 
 def test_all_is_complete() -> None:
+    for name in crs.__all__:  # names are bound on first use (PEP 562): load them all
+        getattr(crs, name)
+    assert set(crs.__all__) <= set(dir(crs))
     public = {
         name
         for name, obj in vars(crs).items()

@@ -201,6 +201,9 @@ class LshIndex:
 
 # ---------------------------------------------------------------- journal framing
 
+def crc32c(data: bytes) -> int:
+    """CRC-32C (Castagnoli) of `data`, as the `crc32c` package computes it."""
+
 def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
     """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`.
 

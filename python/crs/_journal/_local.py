@@ -23,9 +23,8 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import IO
 
-import crc32c
-
 from crs import _core
+from crs._core import crc32c
 from crs._errors import (
     JournalCorruptedError,
     JournalDegradedError,
@@ -92,7 +91,7 @@ def _segment_header(first_seq: int) -> bytes:
     head = SEGMENT_HEADER.pack(
         SEGMENT_MAGIC, FORMAT_VERSION, SEGMENT_HEADER.size, 0, first_seq, 0, 0
     )
-    return head[:28] + struct.pack("<I", crc32c.crc32c(head[:28]))
+    return head[:28] + struct.pack("<I", crc32c(head[:28]))
 
 
 def _parse_segment_header(data: bytes, path: Path) -> int:
@@ -100,7 +99,7 @@ def _parse_segment_header(data: bytes, path: Path) -> int:
     if len(data) < SEGMENT_HEADER.size:
         raise JournalCorruptedError(f"{path}: segment header is cut short")
     magic, version, size, _, first, _, crc = SEGMENT_HEADER.unpack_from(data)
-    if magic != SEGMENT_MAGIC or crc != crc32c.crc32c(data[:28]):
+    if magic != SEGMENT_MAGIC or crc != crc32c(data[:28]):
         raise JournalCorruptedError(f"{path}: segment header is damaged (magic or CRC-32C)")
     if version != FORMAT_VERSION or size != SEGMENT_HEADER.size:
         raise JournalError(
@@ -326,7 +325,7 @@ class LocalJournal(JournalBase):
         if len(data) != CHECKPOINT_FILE.size:
             raise JournalCorruptedError(f"{path} is damaged (wrong size)")
         magic, version, seq, crc = CHECKPOINT_FILE.unpack(data)
-        if magic != CHECKPOINT_MAGIC or crc != crc32c.crc32c(data[:20]) or version != 1:
+        if magic != CHECKPOINT_MAGIC or crc != crc32c(data[:20]) or version != 1:
             raise JournalCorruptedError(f"{path} is damaged (magic, version or CRC-32C)")
         result: int = seq
         return result
@@ -633,7 +632,7 @@ class LocalJournal(JournalBase):
         head = CHECKPOINT_FILE.pack(CHECKPOINT_MAGIC, 1, seq, 0)[:20]
         tmp = directory / "CHECKPOINT.tmp"
         with open(tmp, "wb") as f:
-            f.write(head + struct.pack("<I", crc32c.crc32c(head)))
+            f.write(head + struct.pack("<I", crc32c(head)))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, directory / "CHECKPOINT")
