@@ -89,6 +89,20 @@ if _typing.TYPE_CHECKING:
         PropertyResult,
     )
 
+    # ---- The guard: one object that decides every tool call of an agent (crs.guard, issue 12) ----
+    from crs.guard import (
+        Action,
+        Call,
+        Guard,
+        GuardBlockedError,
+        GuardPolicy,
+        GuardStoppedError,
+        LearnedFailure,
+        ToolPolicy,
+        Verdict,
+        VerdictCode,
+    )
+
     # ---- Values and configuration shared by every subsystem --------------------------------------
     from crs._types import (
         Actor,
@@ -398,6 +412,19 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "MetricKind",
         "PropertyResult",
     ),
+    # ---- The guard: one object that decides every tool call of an agent (crs.guard, issue 12) ----
+    "crs.guard": (
+        "Action",
+        "Call",
+        "Guard",
+        "GuardBlockedError",
+        "GuardPolicy",
+        "GuardStoppedError",
+        "LearnedFailure",
+        "ToolPolicy",
+        "Verdict",
+        "VerdictCode",
+    ),
     # ---- Values and configuration shared by every subsystem --------------------------------------
     "crs._types": (
         "Actor",
@@ -629,6 +656,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
 
 # This is the public API. Each name is also listed in __all__ (sorted; a test checks it).
 __all__ = [
+    "Action",
     "Actor",
     "AnalyticsDelta",
     "AnalyticsHistory",
@@ -656,6 +684,7 @@ __all__ = [
     "CRSError",
     "CRSExport",
     "CURRENT_SCHEMA_VERSION",
+    "Call",
     "Checkpoint",
     "CheckpointTooOldError",
     "CircuitBreakerResult",
@@ -736,6 +765,10 @@ __all__ = [
     "GraphQueryConfig",
     "GraphRefreshCoordinator",
     "GraphSymbol",
+    "Guard",
+    "GuardBlockedError",
+    "GuardPolicy",
+    "GuardStoppedError",
     "HardSoftBoundaryViolationError",
     "HealthCheck",
     "HealthState",
@@ -770,6 +803,7 @@ __all__ = [
     "JsonCodec",
     "KeyValue",
     "LOCK_FILE_NAMES",
+    "LearnedFailure",
     "Literal",
     "LoadedBackup",
     "LocalJournal",
@@ -868,12 +902,15 @@ __all__ = [
     "TmuxNotFoundError",
     "TooManyModifiedFilesError",
     "ToolParams",
+    "ToolPolicy",
     "TraceConfig",
     "TraceRecorder",
     "TraceStep",
     "TraceStepBuilder",
     "UnknownAdapterError",
     "UnknownQueryTypeError",
+    "Verdict",
+    "VerdictCode",
     "__version__",
     "analyze_session_cycles",
     "build_decision_graph",

@@ -52,6 +52,23 @@ MAX_HISTORY_ENTRIES: int = 10_000
 """History index entries a CRS keeps by default; the oldest entry is evicted first."""
 
 
+# State parts of other subsystems (the guard's, issue 12), "name": "module:class". A part is
+# made with each CRS (`cls(crs)`, registering its ops with `_register_op`) and travels with
+# the guards' state in checkpoints, backups, restores and replicas: `export() -> dict`,
+# `parse(data | None) -> parsed` (raises InvalidArgumentError), `install(parsed)`.
+_PARTS: dict[str, str] = {"guard": "crs.guard._state:GuardPart"}
+
+
+def _make_parts(crs: CRS) -> dict[str, Any]:
+    import importlib
+
+    parts = {}
+    for name, where in _PARTS.items():
+        module, _, attr = where.partition(":")
+        parts[name] = getattr(importlib.import_module(module), attr)(crs)
+    return parts
+
+
 _PROOF = IndexMask.PROOF
 _CAPPED = IndexMask.SIMILARITY | IndexMask.HISTORY
 _log = logging.getLogger("crs.state")
@@ -173,6 +190,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         self._apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self._snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self._guards_init()
+        self._parts = _make_parts(self)
         self._clause_view: Callable[[], Any] | None = getattr(self, "_guards_clause_view", None)
 
     # ------------------------------------------------------------ reading
@@ -376,6 +394,23 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
                     f"delta conflicts with a {other.type()} delta committed after generation "
                     f"{base.generation()}; re-read and retry"
                 )
+
+    # ------------------------------------------------------------ parts
+
+    def _guards_export(self) -> dict[str, Any]:
+        data = super()._guards_export()
+        with self._lock:
+            data["parts"] = {name: part.export() for name, part in self._parts.items()}
+        return data
+
+    def _guards_import(self, data: dict[str, Any]) -> None:
+        # Every part is parsed before anything is installed: a bad image changes nothing.
+        got = (data or {}).get("parts") or {}
+        parsed = {name: part.parse(got.get(name)) for name, part in self._parts.items()}
+        with self._lock:
+            super()._guards_import(data)
+            for name, part in self._parts.items():
+                part.install(parsed[name])
 
     # ------------------------------------------------------------ ops for guards
 

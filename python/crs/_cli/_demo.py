@@ -1,14 +1,16 @@
-"""`crs demo`: a scripted agent session run against a real, durable `CRS`.
+"""`crs demo`: a scripted coding-agent session guarded by a durable `crs.Guard`.
 
-The script is a small agent that searches, loops between reading and grepping, and runs a
-build that fails twice. Before each tool call it asks crs (circuit breaker, learned clauses);
-after each call it records the step, checks for a loop and learns from hard failures. The
-table shows what crs decided at each step and why.
+The agent works in a small demo project (`<home>/demo-project`): it reads three files,
+polls CI (the result changes: allowed), fetches a page that times out once (the retry is
+allowed), greps for a symbol that is not there until the guard nudges and then blocks it,
+and runs a build that fails. Two failures of the same build in a row are refused (error
+loop); after an edit the build runs again, fails, and the guard remembers the failure with
+a fingerprint of the workspace. The next `crs demo` run is a new session: the build is
+refused before it runs, with the earlier error as the reason, until the agent edits the
+file; then it runs and passes. (A run after that starts over from the broken file.)
 
-The CRS is the demo project's (`open_project` under the data directory, `$CRS_HOME`, else
-`~/.crs`): every change goes to its journal, and a backup is saved at the end. A second run
-restores what the first learned, so the failing build is blocked at once, by the clause the
-first run learned.
+Everything the guard knows is in the demo project's CRS (`crs.open_project`: journal and
+backups under the data directory, `$CRS_HOME`, else `~/.crs`).
 """
 
 from __future__ import annotations
@@ -19,189 +21,239 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from crs._crs import CRS
 from crs._home import default_home
-from crs._project import open_project
-from crs._reasoning._clauses import FailureEvent
-from crs._reasoning._cycle import CycleDetector
-from crs._reasoning._cycles_session import check_cycle_on_step
-from crs._types import (
-    Actor,
-    Decision,
-    ErrorCategory,
-    FailureType,
-    Outcome,
-    SignalSource,
-    StepRecord,
-)
+from crs.guard import Guard, Verdict, VerdictCode
 
 PROJECT_DIR = "demo-project"
 """The demo's project directory, inside the data directory."""
 
-
-# (tool, outcome) the agent would like to run, in order.
-SCRIPT: tuple[tuple[str, str], ...] = (
-    ("search_code", "success"),
-    ("read_file", "success"),
-    ("grep", "success"),
-    ("read_file", "success"),
-    ("grep", "success"),
-    ("plan", "success"),
-    ("run_build", "failure"),
-    ("run_build", "failure"),
-    ("run_build", "success"),
-)
+BROKEN = "def main():\n    return cfg.load()\n"
+FIXED = "def main(cfg):\n    return cfg.load()  # fixed\n"
+FILES = {
+    "README.md": "# demo\nA tiny project the crs demo agent works on.\n",
+    "src/util.py": "def helper():\n    return 42\n",
+}
 
 
 @dataclass
 class DemoStep:
     step: int
     tool: str
-    outcome: str
-    decision: str  # allow | loop | learned | blocked
+    args: str
+    outcome: str  # ok | failed | timeout | refused
+    action: str  # the guard's verdict: allow | nudge | block | stop
+    code: str
     reason: str = ""
 
 
 @dataclass
 class DemoReport:
     home: str
+    project: str
     session_id: str
     run: int = 1
     restored: dict[str, Any] = field(default_factory=dict)
     steps: list[DemoStep] = field(default_factory=list)
-    clauses: list[str] = field(default_factory=list)
+    learned: list[dict[str, Any]] = field(default_factory=list)
     journal: dict[str, Any] = field(default_factory=dict)
     backup: dict[str, Any] = field(default_factory=dict)
 
 
-def _gate(crs: CRS, session: str, tool: str, learned_before: set[str]) -> list[str]:
-    """Every reason crs gives for not running `tool` now."""
-    reasons = []
-    allowed, why = crs.check_decision_allowed(session, tool)
-    if not allowed:
-        earlier = any(why.startswith(f"violates learned clause {c}:") for c in learned_before)
-        reasons.append(f"{why} (learned in an earlier run)" if earlier else why)
-    breaker = crs.check_circuit_breaker(session, tool)
-    if breaker.should_fire:
-        reasons.append(f"circuit breaker: {breaker.reason}")
-    return reasons
+class _Tools:
+    """The demo agent's tools, on the real project directory."""
+
+    def __init__(self, project: Path) -> None:
+        self.project = project
+        self.polls = 0
+        self.fetches = 0
+
+    def run(self, tool: str, args: dict[str, Any]) -> str:
+        if tool == "read_file":
+            return (self.project / str(args["path"])).read_text()
+        if tool == "ci_status":
+            self.polls += 1
+            return ["pending 2/5 checks", "pending 4/5 checks", "passed 5/5 checks"][
+                min(self.polls, 3) - 1
+            ]
+        if tool == "web_fetch":
+            self.fetches += 1
+            if self.fetches == 1:
+                raise TimeoutError("read timed out after 30 s")
+            return "<html>API reference: load_config was renamed to read_settings</html>"
+        if tool == "grep":
+            hits = [
+                f"{p.relative_to(self.project)}"
+                for p in sorted(self.project.rglob("*.py"))
+                if args["pattern"] in p.read_text()
+            ]
+            return "\n".join(hits)
+        if tool == "edit_file":
+            path = self.project / args["path"]
+            path.write_text(args["content"])
+            return f"wrote {len(args['content'])} bytes"
+        if tool == "run_build":
+            source = (self.project / "src/app.py").read_text()
+            if "fixed" not in source:
+                raise RuntimeError("src/app.py:2: NameError: name 'cfg' is not defined")
+            return "build ok: 2 modules"
+        raise ValueError(f"unknown demo tool {tool}")
 
 
-def _clause_ids(crs: CRS) -> list[str]:
-    return list(crs.snapshot().constraint_index().all_clauses())
+def _prepare(project: Path, guard: Guard) -> None:
+    for name, text in FILES.items():
+        path = project / name
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+    app = project / "src/app.py"
+    remembered = any(f.tool == "run_build" for f in guard.learned())
+    if not app.exists() or (not remembered and "fixed" in app.read_text()):
+        app.write_text(BROKEN)  # a fresh start: the bug is back
 
 
 def run_demo(home: Path | None = None) -> DemoReport:
-    """Run the scripted session on the demo project's durable CRS; return what crs decided."""
+    """Run the scripted session on the demo project's durable guard; return what it decided."""
     home = home if home is not None else default_home()
     project = home / PROJECT_DIR
     project.mkdir(parents=True, exist_ok=True)
-    with open_project(project, home, session_id="demo") as crs:
-        return _session(crs, home)
+    probe = Guard.open(project, "demo-probe", home=home)
+    with probe:
+        info = probe.crs.project_info()
+        sessions = [s for s in probe._part.sessions if s.startswith("demo-")]
+        run = 1 + len({s for s in sessions if s != "demo-probe"})
+        restored = {
+            "from_backup": info.restored_from_backup,
+            "journal_records_replayed": info.replayed_records,
+            "learned_failures": len(probe.learned()),
+            "sessions": len(sessions),
+        }
+        _prepare(project, probe)
+        guard = probe.with_session(f"demo-{run}")
+        report = DemoReport(str(home), str(project), guard.session_id, run, restored)
+        first_seq = probe.crs._journal.stats().last_seq_num
+        _script(guard, _Tools(project), report)
+        report.learned = [f.to_dict() for f in guard.learned()]
+        meta = probe.crs.save_project_backup()
+        stats = probe.crs._journal.stats()
+        report.journal = {
+            "path": str(info.journal_path),
+            "records_appended": stats.last_seq_num - first_seq,
+            "last_seq": stats.last_seq_num,
+            "checkpoint_seq": stats.checkpoint_seq,
+        }
+        report.backup = {
+            "path": str(info.backup_path),
+            "size_bytes": meta.compressed_size,
+            "journal_position": meta.journal_position,
+        }
+    return report
 
 
-def _session(crs: CRS, home: Path) -> DemoReport:
-    info = crs.project_info()
-    journal = crs._journal
-    first_seq = journal.stats().last_seq_num
-    sessions = crs._steps.sessions()
-    run = 1 + sum(1 for s in sessions if s.startswith("demo-"))
-    session = f"demo-{run}"
-    learned_before = set(_clause_ids(crs))
-    report = DemoReport(home=str(home), session_id=session, run=run)
-    report.restored = {
-        "from_backup": info.restored_from_backup,
-        "generation": crs.generation(),
-        "journal_records_replayed": info.replayed_records,
-        "clauses": len(learned_before),
-        "sessions": len(sessions),
-    }
-    detector = CycleDetector()
-    for n, (tool, outcome_name) in enumerate(SCRIPT, start=1):
-        blocked = _gate(crs, session, tool, learned_before)
-        if blocked:
-            report.steps.append(DemoStep(n, tool, "-", "blocked", "; ".join(blocked)))
-            continue
-        outcome = Outcome(outcome_name)
-        err = ErrorCategory.INTERNAL if outcome == Outcome.FAILURE else ErrorCategory.NONE
-        before = crs.get_step_history(session)
-        step = crs.record_step(
-            StepRecord(
-                session_id=session,
-                actor=Actor.MAIN_AGENT,
-                decision=Decision.EXECUTE_TOOL,
-                tool=tool,
-                outcome=outcome,
-                error_category=err,
+def _call(
+    guard: Guard, tools: _Tools, report: DemoReport, tool: str, args: dict[str, Any]
+) -> Verdict:
+    """One guarded tool call, recorded in the report; returns the decisive verdict."""
+    shown = ", ".join(f"{k}={v!r}" for k, v in args.items() if k != "content")
+    v = guard.before_call(tool, args)
+    if not v.allowed:
+        report.steps.append(
+            DemoStep(
+                len(report.steps) + 1, tool, shown, "refused", str(v.action), str(v.code), v.reason
             )
         )
-        decision, reasons = "allow", []
-        found = check_cycle_on_step(crs, step, detector)
-        if found.detected:
-            decision = "loop"
-            tools = " -> ".join(s.split(":")[1] for s in found.cycle)
-            reasons.append(f"repeats [{tools}]; those tools are now disproven")
-        if outcome == Outcome.FAILURE:
-            clause = crs.learn_from_failure(
-                FailureEvent(
-                    session_id=session,
-                    failure_type=FailureType.TOOL_ERROR,
-                    decision_path=tuple(before),
-                    failed_step=step,
-                    source=SignalSource.HARD,
-                )
+        return v
+    assert v.call is not None
+    try:
+        result = tools.run(tool, args)
+    except Exception as exc:
+        after = guard.after_call(v.call, error=exc)
+        outcome = "timeout" if isinstance(exc, TimeoutError) else "failed"
+        reason = f"{type(exc).__name__}: {exc}"
+    else:
+        after = guard.after_call(v.call, result=result)
+        outcome, reason = "ok", ""
+    shown_v = after if after.action != "allow" else v
+    if shown_v.reason:
+        reason = f"{reason}; {shown_v.reason}" if reason else shown_v.reason
+    report.steps.append(
+        DemoStep(
+            len(report.steps) + 1,
+            tool,
+            shown,
+            outcome,
+            str(shown_v.action),
+            str(shown_v.code),
+            reason,
+        )
+    )
+    return after
+
+
+def _script(guard: Guard, tools: _Tools, report: DemoReport) -> None:
+    for path in ("README.md", "src/app.py", "src/util.py"):  # distinct reads
+        _call(guard, tools, report, "read_file", {"path": path})
+    for _ in range(3):  # polling: the result changes
+        _call(guard, tools, report, "ci_status", {"pr": 7})
+    for _ in range(2):  # a timeout, then the retry works
+        _call(guard, tools, report, "web_fetch", {"url": "https://docs.example/api"})
+    for _ in range(4):  # a real loop: the same grep, the same empty result
+        v = _call(guard, tools, report, "grep", {"pattern": "load_config", "path": "src"})
+        if not v.allowed:
+            break
+    build = {"target": "all"}
+    edited = False
+    for _ in range(6):
+        v = _call(guard, tools, report, "run_build", build)
+        if v.allowed and report.steps[-1].outcome == "ok":
+            break
+        if not v.allowed and v.code == VerdictCode.KNOWN_FAILURE:
+            # remembered from an earlier session: fix the cause instead of re-running
+            _call(guard, tools, report, "edit_file", {"path": "src/app.py", "content": FIXED})
+        elif not v.allowed:
+            if edited:
+                break
+            edited = True  # an edit that does not fix the bug: the build may run again
+            _call(
+                guard,
+                tools,
+                report,
+                "edit_file",
+                {"path": "src/app.py", "content": BROKEN + "# TODO\n"},
             )
-            if clause is not None:
-                decision = "learned" if decision == "allow" else decision
-                reasons.append(f"learned {clause}")
-        report.steps.append(DemoStep(n, tool, outcome_name, decision, "; ".join(reasons)))
-    report.clauses = [str(c) for c in crs.snapshot().constraint_index().all_clauses().values()]
-    meta = crs.save_project_backup()
-    stats = journal.stats()
-    report.journal = {
-        "path": str(info.journal_path),
-        "records_appended": stats.last_seq_num - first_seq,
-        "last_seq": stats.last_seq_num,
-        "checkpoint_seq": stats.checkpoint_seq,
-    }
-    report.backup = {
-        "path": str(info.backup_path),
-        "size_bytes": meta.compressed_size,
-        "generation": meta.generation,
-        "journal_position": meta.journal_position,
-    }
-    return report
+        elif edited:
+            break  # it failed again after the edit: the guard remembers it
 
 
 def print_report(report: DemoReport, out: TextIO) -> None:
     out.write(f"crs demo  run {report.run}  session={report.session_id}  home={report.home}\n")
     r = report.restored
-    if r.get("generation"):
+    if r.get("sessions"):
         out.write(
-            f"restored: generation {r['generation']} (backup: "
-            f"{'yes' if r['from_backup'] else 'no'}, {r['journal_records_replayed']} journal "
-            f"records replayed), {r['clauses']} learned clauses, {r['sessions']} earlier "
-            "sessions\n"
+            f"restored: {r['sessions']} earlier sessions, {r['learned_failures']} remembered "
+            f"failures (backup: {'yes' if r['from_backup'] else 'no'}, "
+            f"{r['journal_records_replayed']} journal records replayed)\n"
         )
     else:
         out.write("restored: nothing (first run on this data directory)\n")
-    out.write(f"{'step':>4}  {'tool':<12} {'outcome':<8} {'crs':<8} reason\n")
+    out.write(f"{'step':>4}  {'tool':<10} {'outcome':<8} {'guard':<6} {'code':<14} why\n")
     for s in report.steps:
-        out.write(f"{s.step:>4}  {s.tool:<12} {s.outcome:<8} {s.decision:<8} {s.reason}\n")
-    out.write(f"learned clauses: {len(report.clauses)}\n")
-    for c in report.clauses:
-        out.write(f"  {c}\n")
+        out.write(
+            f"{s.step:>4}  {s.tool:<10} {s.outcome:<8} {s.action:<6} {s.code:<14} "
+            f"{s.args}{'  ' + s.reason if s.reason else ''}\n"
+        )
+    out.write(f"remembered failures: {len(report.learned)}\n")
+    for f in report.learned:
+        out.write(f"  {f['id']}  {f['tool']} {f['preview']}: {f['error']}\n")
     j, b = report.journal, report.backup
     out.write(
         f"journal: {j['records_appended']} records appended (last seq {j['last_seq']}, "
         f"checkpointed up to {j['checkpoint_seq']}) in {j['path']}\n"
     )
     out.write(
-        f"backup:  {b['size_bytes']} bytes, generation {b['generation']}, journal position "
-        f"{b['journal_position']}: {b['path']}\n"
+        f"backup:  {b['size_bytes']} bytes, journal position {b['journal_position']}: {b['path']}\n"
     )
-    if report.run == 1:
-        out.write("run `crs demo` again: the next run restores what this one learned\n")
+    if report.learned and report.run % 2 == 1:
+        out.write("run `crs demo` again: the next session remembers the failing build\n")
 
 
 def main(as_json: bool = False, home: Path | None = None, out: TextIO | None = None) -> int:

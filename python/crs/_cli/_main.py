@@ -39,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
     _journal_cli.register(sub)
     _cli_state.register(sub)
     _journal_watch.register(sub)  # adds `watch` to `crs journal`
+    from crs.guard import _cli as guard_cli
+
+    guard_cli.register(sub)
     return parser
 
 

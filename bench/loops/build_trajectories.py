@@ -1,0 +1,1869 @@
+"""Builds bench/loops/trajectories.jsonl, the labelled loop benchmark (format: README.md).
+
+Every trajectory is written out here by hand, translated from a public test case or user
+report (its `source`); nothing is copied. The builder only saves typing (indices, step
+labels); the committed JSONL is the data. Run it again after editing:
+
+    python bench/loops/build_trajectories.py
+
+Labels of a loop: `first_repeat`, the first event of the second occurrence of the repeated
+unit; `earliest`, the event after which the unit has fully happened twice (the earliest
+legitimate flag); `latest`, `earliest` plus 2p+1 further tool calls (p the period), the
+latest acceptable flag. How a detector's flag maps onto an event index: README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "trajectories.jsonl"
+
+OH_SDK = {"repo": "OpenHands/software-agent-sdk", "path": "tests/cross/test_stuck_detector.py"}
+OH_V0 = {"repo": "All-Hands-AI/OpenHands", "path": "tests/unit/test_is_stuck.py"}
+GEMINI = {
+    "repo": "google-gemini/gemini-cli",
+    "path": "packages/core/src/services/loopDetectionService.test.ts",
+}
+WATCHDOG = {"repo": "woodwater2026/agent-watchdog", "path": "tests/test_watchdog.py"}
+ISSUE12 = {"issue": "crs issue 12 (What was measured)"}
+
+
+def gh(repo: str, kind: str, num: int) -> dict[str, str]:
+    return {"url": f"https://github.com/{repo}/{kind}/{num}"}
+
+
+class T:
+    """One trajectory under construction."""
+
+    def __init__(self, tid: str, cls: str, loop: bool, source: dict[str, str], note: str):
+        self.tid, self.cls, self.loop, self.source, self.note = tid, cls, loop, source, note
+        self.events: list[dict[str, Any]] = []
+        self.first_repeat: int | None = None
+        self.earliest: int | None = None
+        self.period = 1
+
+    def _add(self, ev: dict[str, Any]) -> int:
+        self.events.append(ev)
+        return len(self.events) - 1
+
+    def user(self, text: str) -> int:
+        return self._add({"type": "user", "text": text})
+
+    def msg(self, text: str) -> int:
+        return self._add({"type": "message", "text": text})
+
+    def session(self, name: str) -> int:
+        return self._add({"type": "session", "session": name})
+
+    def workspace(self, note: str) -> int:
+        return self._add({"type": "workspace", "note": note})
+
+    def call(
+        self,
+        tool: str,
+        args: dict[str, Any],
+        result: Any = None,
+        *,
+        error: str | None = None,
+        kind: str | None = None,
+        thought: str | None = None,
+        mutates: bool = False,
+    ) -> int:
+        ev: dict[str, Any] = {"type": "call", "tool": tool, "args": args}
+        if error is not None:
+            ev["error"] = error
+            ev["error_kind"] = kind or "error"
+        else:
+            ev["result"] = result
+        if thought is not None:
+            ev["thought"] = thought
+        if mutates:
+            ev["mutates"] = True
+        return self._add(ev)
+
+    def mark(self, first_repeat: int, earliest: int, period: int = 1) -> None:
+        self.first_repeat, self.earliest, self.period = first_repeat, earliest, period
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.tid,
+            "class": self.cls,
+            "loop": self.loop,
+            "source": self.source,
+            "note": self.note,
+        }
+        if self.loop:
+            assert self.earliest is not None, self.tid
+            assert self.first_repeat is not None, self.tid
+            d["first_repeat"] = self.first_repeat
+            d["earliest"] = self.earliest
+            d["latest"] = self._latest()
+        d["events"] = self.events
+        return d
+
+    def _latest(self) -> int:
+        assert self.earliest is not None
+        slack = 2 * self.period + 1
+        calls_or_msgs = [
+            i
+            for i, e in enumerate(self.events)
+            if i > self.earliest and e["type"] in ("call", "message")
+        ]
+        if len(calls_or_msgs) >= slack:
+            return calls_or_msgs[slack - 1]
+        return len(self.events) - 1
+
+
+ALL: list[T] = []
+
+
+def new(tid: str, cls: str, loop: bool, source: dict[str, str], note: str) -> T:
+    t = T(tid, cls, loop, source, note)
+    ALL.append(t)
+    return t
+
+
+def repeat_block(t: T, block: list[dict[str, Any]], times: int) -> list[list[int]]:
+    """Appends `block` (call kwargs) `times` times; returns the indices per occurrence."""
+    return [[t.call(**c) for c in block] for _ in range(times)]
+
+
+def mark_cycle(t: T, occ: list[list[int]]) -> None:
+    t.mark(occ[1][0], occ[1][-1], period=len(occ[0]))
+
+
+# ---------------------------------------------------------------- repeated_call (period 1)
+
+LS = {"tool": "terminal", "args": {"command": "ls"}, "result": "file1.txt\nfile2.txt"}
+
+t = new(
+    "oh-sdk-repeat-ls",
+    "repeated_call",
+    True,
+    OH_SDK | {"case": "test_repeating_action_observation_stuck"},
+    "Identical ls with identical output, six times in one turn.",
+)
+t.user("Please run ls")
+o = repeat_block(t, [LS], 6)
+mark_cycle(t, o)
+
+t = new(
+    "oh-v0-ls-empty-across-turn",
+    "repeated_call",
+    True,
+    OH_V0 | {"case": "test_interactive_mode_resets_after_user_message"},
+    "ls with empty output four times, a user message, then four more: the loop spans turns.",
+)
+t.user("List the workspace")
+EMPTY_LS = {"tool": "terminal", "args": {"command": "ls"}, "result": ""}
+o = repeat_block(t, [EMPTY_LS], 4)
+t.user("Hello")
+repeat_block(t, [EMPTY_LS], 4)
+mark_cycle(t, o)
+
+t = new(
+    "gemini-identical-tool-call",
+    "repeated_call",
+    True,
+    GEMINI | {"case": "should detect a loop on the TOOL_CALL_LOOP_THRESHOLD-th identical call"},
+    "The same call with the same argument and result, seven times.",
+)
+t.user("Do the task")
+o = repeat_block(t, [{"tool": "testTool", "args": {"param": "value"}, "result": "ok"}], 7)
+mark_cycle(t, o)
+
+t = new(
+    "opencode-reread-same-file",
+    "repeated_call",
+    True,
+    gh("anomalyco/opencode", "issues", 43800),
+    "Productive start, then the same file read over and over with no new output.",
+)
+t.user("Add input validation to the signup handler")
+t.call("glob", {"pattern": "src/**/*.ts"}, "src/app.ts\nsrc/signup.ts\nsrc/validate.ts")
+t.call("read", {"filePath": "/repo/src/validate.ts"}, "export function isEmail(s: string) {...}")
+t.call(
+    "edit",
+    {"filePath": "/repo/src/signup.ts", "oldString": "save(body)", "newString": "check(body)"},
+    "Edit applied.",
+    mutates=True,
+)
+SIGNUP = "import { check } from './validate'\nexport async function signup(body) { check(body) }"
+o = repeat_block(
+    t, [{"tool": "read", "args": {"filePath": "/repo/src/signup.ts"}, "result": SIGNUP}], 7
+)
+mark_cycle(t, o)
+
+t = new(
+    "opencode-git-status-repeat",
+    "repeated_call",
+    True,
+    gh("anomalyco/opencode", "issues", 43673),
+    "After a commit the agent keeps checking git status; nothing changes.",
+)
+t.user("Commit the change")
+t.call("bash", {"command": "git add -A"}, "", mutates=True)
+t.call(
+    "bash",
+    {"command": "git commit -m 'validate signup'"},
+    "[main 1a2b3c4] validate signup",
+    mutates=True,
+)
+CLEAN = "On branch main\nnothing to commit, working tree clean"
+o = repeat_block(t, [{"tool": "bash", "args": {"command": "git status"}, "result": CLEAN}], 6)
+mark_cycle(t, o)
+
+t = new(
+    "mimo-successful-bash-census",
+    "repeated_call",
+    True,
+    gh("XiaomiMiMo/MiMo-Code", "issues", 2474),
+    "A successful read-only bash census repeated with the same stdout (doom_loop asked once).",
+)
+t.user("Which file extensions does the repo use?")
+CENSUS = "git ls-files | sed 's/.*\\.//' | sort | uniq -c | sort -rn | head -1"
+o = repeat_block(t, [{"tool": "bash", "args": {"command": CENSUS}, "result": "2 lock"}], 8)
+mark_cycle(t, o)
+
+t = new(
+    "opencode-doom-loop-across-turns",
+    "repeated_call",
+    True,
+    gh("anomalyco/opencode", "issues", 50073),
+    "Two identical reads per assistant message, across four 'continue' turns: a per-message "
+    "counter of three never fires.",
+)
+t.user("Summarise the config loader")
+CFG = {"tool": "read", "args": {"filePath": "/repo/config/loader.py"}, "result": "def load(): ..."}
+first = [t.call(**CFG), t.call(**CFG)]
+for _ in range(3):
+    t.user("continue")
+    t.call(**CFG)
+    t.call(**CFG)
+t.mark(first[1], first[1])
+
+t = new(
+    "vercel-key-order-variants",
+    "repeated_call",
+    True,
+    gh("vercel/ai", "pull", 17610) | {"case": "review: JSON.stringify is key-order sensitive"},
+    "The same search with its keys in a different order each time; same results.",
+)
+t.user("Find the pricing page")
+RES = "1. https://example.com/pricing"
+first_i = t.call("search", {"query": "acme pricing", "limit": 10}, RES)
+second_i = t.call("search", {"limit": 10, "query": "acme pricing"}, RES)
+for _ in range(3):
+    t.call("search", {"query": "acme pricing", "limit": 10}, RES)
+    t.call("search", {"limit": 10, "query": "acme pricing"}, RES)
+t.mark(second_i, second_i)
+
+t = new(
+    "shell-whitespace-quoting-variants",
+    "repeated_call",
+    True,
+    gh("QwenLM/qwen-code", "pull", 5944) | ISSUE12,
+    "One grep spelled with different quoting and spacing; identical output.",
+)
+t.user("Where is parse_config defined?")
+HIT = "src/config.py:12:def parse_config(path):"
+variants = [
+    'grep -rn "def parse_config" src/',
+    "grep -rn 'def parse_config' src/",
+    'grep  -rn "def parse_config"  src/',
+    "grep -rn 'def parse_config' src/ ",
+    'grep -rn "def parse_config" src/',
+    "grep   -rn 'def parse_config' src/",
+    'grep -rn "def parse_config" src/',
+]
+idx = [t.call("bash", {"command": v}, HIT) for v in variants]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "commentary-field-varies",
+    "repeated_call",
+    True,
+    ISSUE12 | {"case": "commentary fields (description) left out of the signature"},
+    "Claude Code style Bash calls: same command, a new description each time, same output.",
+)
+t.user("Check whether the auth tests pass")
+OUT_AUTH = "Test Files  1 passed (1)\n     Tests  14 passed (14)"
+descs = [
+    "Run auth tests",
+    "Re-run the auth tests",
+    "Run the auth tests again to confirm",
+    "Verify auth tests pass",
+    "Run auth test suite once more",
+    "Double-check the auth tests",
+]
+idx = [
+    t.call("Bash", {"command": "npx vitest run auth", "description": d}, OUT_AUTH) for d in descs
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "number-form-variants",
+    "repeated_call",
+    True,
+    ISSUE12 | {"case": "canonical number forms"},
+    "The same page requested as 2, 2.0 and 2 again; same content.",
+)
+t.user("Read the second page of the changelog")
+PAGE = "## 1.4.0\n- faster startup"
+forms: list[Any] = [2, 2.0, 2, 2.0, 2, 2.0]
+idx = [
+    t.call("fetch_page", {"url": "https://example.com/changelog", "page": p}, PAGE) for p in forms
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "identical-empty-lemma-search",
+    "repeated_call",
+    True,
+    gh("jsboige/CoursIA", "pull", 1237),
+    "The same lemma search returning nothing, again and again (12 in the report).",
+)
+t.user("Prove gale_shapley_man_optimal")
+t.call("read_goal", {}, "⊢ man_optimal (gale_shapley M W)")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "search_mathlib_lemmas",
+            "args": {"query": "gale_shapley_man_optimal"},
+            "result": [],
+        }
+    ],
+    8,
+)
+mark_cycle(t, o)
+
+t = new(
+    "memory-empty-asked-again",
+    "repeated_call",
+    True,
+    gh("quintonmiller/tailored-ai", "issues", 528),
+    "core_memory says it is empty; the agent asks it again, identically.",
+)
+t.user("What did I tell you my sister's name was?")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "core_memory_search",
+            "args": {"query": "sister name"},
+            "result": "(core memory is empty)",
+        }
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "oh-browse-same-page",
+    "repeated_call",
+    True,
+    gh("OpenHands/OpenHands", "issues", 8269),
+    "browse -> browse -> browse on one page whose content does not change.",
+)
+t.user("Find the release date on the project page")
+PAGE_TXT = "Acme Widgets - Home. News: none."
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "browser",
+            "args": {"action": "goto", "url": "https://acme.test/"},
+            "result": PAGE_TXT,
+        }
+    ],
+    7,
+)
+mark_cycle(t, o)
+
+# ---------------------------------------------------------------- cycle (period 2..4)
+
+t = new(
+    "oh-v0-ls-read-pattern",
+    "cycle",
+    True,
+    OH_V0 | {"case": "test_is_stuck_repeating_action_observation_pattern"},
+    "ls, read file1 alternating with the same outputs, across a 'Come on' user message.",
+)
+t.user("Come on")
+BLOCK = [LS, {"tool": "read_file", "args": {"path": "file1.txt"}, "result": "File content"}]
+o = repeat_block(t, BLOCK, 2)
+t.user("Come on")
+repeat_block(t, BLOCK, 3)
+mark_cycle(t, o)
+
+t = new(
+    "opencode-period2-lookup-search",
+    "cycle",
+    True,
+    gh("anomalyco/opencode", "pull", 47845),
+    "lookup, search, lookup, search ... with unchanged results (period 2).",
+)
+t.user("Find who owns the billing service")
+o = repeat_block(
+    t,
+    [
+        {"tool": "lookup", "args": {"name": "billing"}, "result": "service billing: owner unknown"},
+        {"tool": "search", "args": {"query": "billing owner"}, "result": "no matches"},
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "period3-read-grep-read",
+    "cycle",
+    True,
+    ISSUE12 | {"case": "period-3 loop of successful calls"},
+    "read app.py, grep handler, read routes.py, over and over; all succeed, nothing changes.",
+)
+t.user("Why does /health return 500?")
+o = repeat_block(
+    t,
+    [
+        {"tool": "read_file", "args": {"path": "src/app.py"}, "result": "app = make_app()"},
+        {
+            "tool": "grep",
+            "args": {"pattern": "def handler", "path": "src"},
+            "result": "src/routes.py:40:def handler(req):",
+        },
+        {
+            "tool": "read_file",
+            "args": {"path": "src/routes.py"},
+            "result": "def handler(req):\n    return db.ping()",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "period3-write-test-read",
+    "cycle",
+    True,
+    gh("zeroclaw-labs/zeroclaw", "issues", 2152),
+    "Writes the same content, runs the same failing test (reported as output), reads the test: "
+    "period 3, every call succeeds, nothing changes.",
+)
+t.user("Make test_one pass")
+FIX = "def fix(x):\n    return x + 1\n"
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "write_file",
+            "args": {"path": "src/fix.py", "content": FIX},
+            "result": "wrote 31 bytes",
+        },
+        {
+            "tool": "bash",
+            "args": {"command": "pytest -q tests/test_fix.py"},
+            "result": "F\nFAILED tests/test_fix.py::test_one - assert 2 == 3\n1 failed in 0.02s",
+        },
+        {
+            "tool": "read_file",
+            "args": {"path": "tests/test_fix.py"},
+            "result": "def test_one():\n    assert fix(1) == 3",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "qwen-git-inspection-pingpong",
+    "cycle",
+    True,
+    gh("QwenLM/qwen-code", "pull", 5944),
+    "git status / git diff alternating on an unchanged tree.",
+)
+t.user("Prepare the commit")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "run_shell_command",
+            "args": {"command": "git status --short"},
+            "result": " M src/a.py",
+        },
+        {
+            "tool": "run_shell_command",
+            "args": {"command": "git diff"},
+            "result": "-x = 1\n+x = 2",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "watchdog-period4-pattern",
+    "cycle",
+    True,
+    WATCHDOG | gh("anomalyco/opencode", "pull", 47845),
+    "A four-call plan/read/grep/read block repeated with the same results.",
+)
+t.user("Refactor the cache layer")
+o = repeat_block(
+    t,
+    [
+        {"tool": "todo_read", "args": {}, "result": "1. refactor cache [in progress]"},
+        {"tool": "read_file", "args": {"path": "cache.py"}, "result": "class Cache: ..."},
+        {"tool": "grep", "args": {"pattern": "Cache("}, "result": "api.py:3\nworker.py:9"},
+        {"tool": "read_file", "args": {"path": "api.py"}, "result": "cache = Cache()"},
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "cycle-one-per-user-turn",
+    "cycle",
+    True,
+    gh("NousResearch/hermes-agent", "issues", 71566),
+    "One read+search occurrence per user turn, four 'keep going' turns: the loop is only "
+    "visible across turns.",
+)
+t.user("Find the flaky test")
+occ = []
+for k in range(4):
+    if k:
+        t.user("keep going")
+    occ.append(
+        [
+            t.call("read_file", {"path": "ci.log"}, "test_upload ... FAILED (timeout)"),
+            t.call("search", {"query": "test_upload flaky"}, "no results"),
+        ]
+    )
+mark_cycle(t, occ)
+
+t = new(
+    "edit-revert-pingpong",
+    "cycle",
+    True,
+    gh("zeroclaw-labs/zeroclaw", "issues", 2152) | {"case": "ping-pong"},
+    "Edits a line one way, then back, then again: two signatures alternating, same results.",
+)
+t.user("Fix the off-by-one")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "edit",
+            "args": {"path": "lib.py", "old": "range(n)", "new": "range(n + 1)"},
+            "result": "ok",
+            "mutates": True,
+        },
+        {
+            "tool": "edit",
+            "args": {"path": "lib.py", "old": "range(n + 1)", "new": "range(n)"},
+            "result": "ok",
+            "mutates": True,
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+# ---------------------------------------------------------------- error_loop
+
+t = new(
+    "oh-sdk-invalid-command",
+    "error_loop",
+    True,
+    OH_SDK | {"case": "test_repeating_action_error_stuck"},
+    "The same invalid command failing the same way.",
+)
+t.user("Please run the invalid command")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "terminal",
+            "args": {"command": "invalid_command"},
+            "error": "Command 'invalid_command' not found",
+            "kind": "not_found",
+        }
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "oh-v0-errors-vary-across-turn",
+    "error_loop",
+    True,
+    OH_V0 | {"case": "test_is_stuck_repeating_action_error"},
+    "The same invalid command, errors worded differently, a user message in between.",
+)
+t.user("Hello")
+a = t.call("terminal", {"command": "invalid_command"}, error="Command not found", kind="not_found")
+b = t.call(
+    "terminal",
+    {"command": "invalid_command"},
+    error="Command still not found or another error",
+    kind="not_found",
+)
+t.user("Done")
+for e in ["Different error", "Command not found", "Command not found", "Command not found"]:
+    t.call("terminal", {"command": "invalid_command"}, error=e, kind="not_found")
+t.mark(b, b)
+
+SNIPPET = 'edit_file_by_replace(\'book_store.py\', to_replace="""def total(basket):'
+t = new(
+    "oh-v0-syntax-error-loop",
+    "error_loop",
+    True,
+    OH_V0 | {"case": "test_is_stuck_invalid_syntax_error"},
+    "The same cell failing with the same SyntaxError.",
+)
+t.user("Fix book_store.py")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "ipython",
+            "args": {"code": SNIPPET},
+            "error": "Cell In[1], line 42\n"
+            "SyntaxError: invalid syntax. Perhaps you forgot a comma?",
+            "kind": "syntax",
+        }
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "gemini-readfile-missing-param",
+    "error_loop",
+    True,
+    gh("google-gemini/gemini-cli", "issues", 4936),
+    "ReadFile without its required parameter, the same apology each time.",
+)
+t.user("Read the deployment notes")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_file",
+            "args": {"path": "/home/u/docs/deploy.md"},
+            "error": "params must have required property 'absolute_path'",
+            "kind": "invalid_args",
+            "thought": "I apologize for the repeated errors. I will now use the correct "
+            "parameter absolute_path to read the file.",
+        }
+    ],
+    7,
+)
+mark_cycle(t, o)
+
+t = new(
+    "vercel-same-bad-argument",
+    "error_loop",
+    True,
+    gh("vercel/ai", "pull", 17610) | {"case": "review: bad argument, error, same retry"},
+    "Bad argument, error, same retry, same error (compareResults never sees tool errors).",
+)
+t.user("What's the weather in Paris?")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "get_weather",
+            "args": {"city": "Paris, FR", "units": "kelvinn"},
+            "error": "Invalid enum value. Expected 'metric' | 'imperial', received 'kelvinn'",
+            "kind": "invalid_args",
+        }
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "npm-test-rerun-unchanged",
+    "error_loop",
+    True,
+    ISSUE12 | {"case": "two failing npm test runs"},
+    "npm test fails; the agent reruns it without touching anything, four more times.",
+)
+t.user("Get the test suite green")
+t.call("read", {"filePath": "/repo/package.json"}, '{"scripts": {"test": "jest"}}')
+NPM_ERR = (
+    "exit 1\nFAIL src/auth.test.ts\n  ● login > rejects bad password\nTests: 1 failed, 20 passed"
+)
+o = repeat_block(
+    t, [{"tool": "bash", "args": {"command": "npm test"}, "error": NPM_ERR, "kind": "exit_code"}], 5
+)
+mark_cycle(t, o)
+
+t = new(
+    "sandbox-blocked-read-loop",
+    "error_loop",
+    True,
+    gh("openclaw/openclaw", "issues", 80640),
+    "read on a path outside the sandbox, retried identically (13,508 times in the report).",
+)
+t.user("Load the skill")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read",
+            "args": {"path": "/opt/skills/deploy/SKILL.md"},
+            "error": "EACCES: path is outside the sandbox",
+            "kind": "permission",
+        }
+    ],
+    8,
+)
+mark_cycle(t, o)
+
+t = new(
+    "timeout-retried-forever",
+    "error_loop",
+    True,
+    gh("MCERQUA/OpenVoiceUI", "issues", 96) | {"case": "retry budget"},
+    "A status endpoint that times out every time, retried without end. Two retries of a "
+    "transient error are legitimate, so the earliest flag is after the third timeout.",
+)
+t.user("Is the staging API up?")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "http_get",
+            "args": {"url": "https://staging.internal/api/health"},
+            "error": "timed out after 30s",
+            "kind": "timeout",
+        }
+    ],
+    9,
+)
+t.mark(o[1][0], o[2][0])
+
+t = new(
+    "rate-limit-hammered",
+    "error_loop",
+    True,
+    gh("Lexus2016/hermes-agent-evolution", "issues", 1186),
+    "A rate-limited call retried back to back with no backoff, 429 every time (earliest flag "
+    "after the third, as for timeouts).",
+)
+t.user("Translate the 40 strings")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "translate",
+            "args": {"text": "Save changes?", "target": "de"},
+            "error": "429 Too Many Requests: rate limit exceeded",
+            "kind": "rate_limit",
+        }
+    ],
+    9,
+)
+t.mark(o[1][0], o[2][0])
+
+# ---------------------------------------------------------------- no_progress (reworded)
+
+t = new(
+    "gemini-reworded-web-search",
+    "no_progress",
+    True,
+    gh("google-gemini/gemini-cli", "issues", 28037),
+    "The search is reformulated again and again; every form finds nothing.",
+)
+t.user("Search the web for the file format of 한국투자증권 etf_code.mst.")
+qs = [
+    "한국투자증권 etf_code.mst file format",
+    "etf_code.mst file format specification",
+    "한국투자증권 etf_code.mst 파일 형식",
+    "KIS etf_code.mst format columns",
+    "etf_code.mst master file layout Korea Investment",
+    "한국투자증권 종목 마스터 etf_code.mst 구조",
+    "etf_code.mst field layout",
+]
+idx = [t.call("google_web_search", {"query": q}, "No results found.") for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "superplane-reworded-pattern-search",
+    "no_progress",
+    True,
+    gh("superplanehq/superplane", "issues", 4103),
+    "'Searching for patterns' with near-identical queries, each with zero matches.",
+)
+t.user("Build a deploy pipeline with a pre-deploy incident check")
+t.call("list_integrations", {}, "github, pagerduty, slack")
+qs = [
+    "incident deployment gate pagerduty",
+    "deployment gate pagerduty incident",
+    "pagerduty incident gate for deployment",
+    "incident gate deploy pagerduty",
+    "pre-deploy pagerduty incident check",
+    "pagerduty active incident deployment gate",
+]
+idx = [t.call("search_patterns", {"query": q}, {"patterns": []}) for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "vercel-paraphrased-same-error",
+    "no_progress",
+    True,
+    gh("vercel/ai", "issues", 17606) | {"case": "comment: paraphrased same-tool retries"},
+    "The model re-calls create_ticket with paraphrased text; the same stable error each time.",
+)
+t.user("File a ticket about the login redirect loop")
+bodies = [
+    ("Login redirect loop", "Users get redirected back to /login after signing in."),
+    ("Redirect loop on login", "After signing in, users are sent back to the login page."),
+    ("Login page redirects in a loop", "Signing in sends the user to /login again."),
+    ("Users stuck in login redirect", "Signed-in users are redirected to /login repeatedly."),
+    ("Fix login redirect loop", "Signing in returns users to the login page again."),
+    ("Login redirect loop after sign-in", "Users land on /login again after signing in."),
+]
+idx = [
+    t.call(
+        "create_ticket",
+        {"project": "web", "title": ti, "body": bo},
+        error="project 'web' is archived; tickets cannot be created",
+        kind="invalid_args",
+    )
+    for ti, bo in bodies
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "reworded-grep-empty",
+    "no_progress",
+    True,
+    gh("openJiuwen-ai/jiuwenswarm", "issues", 3557) | {"case": "retrying a grep that is empty"},
+    "Reworded regexes for one symbol; each finds nothing.",
+)
+t.user("Where is the retry policy configured?")
+pats = [
+    "retry_policy",
+    "retryPolicy",
+    "retry-policy",
+    "RetryPolicy\\(",
+    "retry_policy\\s*=",
+    "set_retry_policy",
+]
+idx = [t.call("grep", {"pattern": p, "path": "."}, "") for p in pats]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "reworded-memory-search",
+    "no_progress",
+    True,
+    gh("quintonmiller/tailored-ai", "issues", 528) | {"case": "reworded"},
+    "The same question to memory, reworded; memory stays empty.",
+)
+t.user("When is my dentist appointment?")
+qs = [
+    "dentist appointment",
+    "appointment with the dentist",
+    "when is the user's dentist appointment",
+    "dental appointment date",
+    "dentist booking",
+]
+idx = [t.call("core_memory_search", {"query": q}, "(core memory is empty)") for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "openclaw-varying-limit-same-error",
+    "no_progress",
+    True,
+    gh("openclaw/openclaw", "issues", 80640) | {"case": "varying limit values"},
+    "The same out-of-sandbox file with a different limit each time; the same error.",
+)
+t.user("Load the deploy skill")
+idx = [
+    t.call(
+        "read",
+        {"path": "/opt/skills/deploy/SKILL.md", "limit": lim},
+        error="EACCES: path is outside the sandbox",
+        kind="permission",
+    )
+    for lim in [200, 100, 50, 400, 20, 1000]
+]
+t.mark(idx[1], idx[1])
+
+# ---------------------------------------------------------------- known_failure (sessions)
+
+t = new(
+    "later-session-npm-test",
+    "known_failure",
+    True,
+    ISSUE12 | {"case": "a failure repeated in a later session"},
+    "npm test fails at the end of session 1; session 2 starts on the unchanged tree and runs "
+    "it again.",
+)
+t.user("Run the tests")
+t.call("bash", {"command": "npm test"}, error=NPM_ERR, kind="exit_code")
+t.msg("The auth test fails; I'll stop here for today.")
+t.session("s2")
+t.user("Continue with the failing tests")
+rep = t.call("bash", {"command": "npm test"}, error=NPM_ERR, kind="exit_code")
+t.call("read", {"filePath": "/repo/src/auth.test.ts"}, "it('rejects bad password', ...)")
+t.mark(rep, rep - 1)
+
+t = new(
+    "later-session-docker-port",
+    "known_failure",
+    True,
+    gh("openJiuwen-ai/jiuwenswarm", "pull", 396),
+    "docker compose fails on a taken port; the next session tries the same thing.",
+)
+t.user("Start the dev database")
+PORT = "Error: Bind for 0.0.0.0:5432 failed: port is already allocated"
+t.call("bash", {"command": "docker compose up -d db"}, error=PORT, kind="exit_code")
+t.session("s2")
+t.user("Bring the stack up")
+rep = t.call("bash", {"command": "docker compose up -d db"}, error=PORT, kind="exit_code")
+t.call("bash", {"command": "docker ps"}, "CONTAINER ID   IMAGE   PORTS\n9f1   pg:16   5432")
+t.mark(rep, rep - 1)
+
+t = new(
+    "later-session-cargo-build",
+    "known_failure",
+    True,
+    gh("IBuySpy-Shared/basecoat", "issues", 135),
+    "cargo build fails on an unresolved import; a later session repeats the same build.",
+)
+t.user("Build the crate")
+E0432 = "error[E0432]: unresolved import `crate::net::Client`\nerror: could not compile `app`"
+t.call("read_file", {"path": "src/lib.rs"}, "pub mod net;\nuse crate::net::Client;")
+t.call("bash", {"command": "cargo build"}, error=E0432, kind="exit_code")
+t.session("s2")
+t.user("Let's get the build working")
+rep = t.call("bash", {"command": "cargo build"}, error=E0432, kind="exit_code")
+t.mark(rep, rep - 1)
+
+t = new(
+    "three-sessions-same-failure",
+    "known_failure",
+    True,
+    gh("aden-hive/hive", "issues", 7109),
+    "The same failing migration in three sessions on an unchanged tree.",
+)
+MIG = "alembic.util.exc.CommandError: Can't locate revision identified by 'a1b2c3'"
+t.user("Apply the migrations")
+t.call("bash", {"command": "alembic upgrade head"}, error=MIG, kind="exit_code")
+t.session("s2")
+t.user("Migrate the database")
+rep = t.call("bash", {"command": "alembic upgrade head"}, error=MIG, kind="exit_code")
+t.session("s3")
+t.user("Please run the migrations")
+t.call("bash", {"command": "alembic upgrade head"}, error=MIG, kind="exit_code")
+t.mark(rep, rep - 1)
+
+# ---------------------------------------------------------------- monologue
+
+t = new(
+    "oh-sdk-monologue",
+    "monologue",
+    True,
+    OH_SDK | {"case": "test_agent_monologue_stuck"},
+    "Agent messages with no tool call and no user input in between.",
+)
+t.user("Hello")
+idx = [t.msg(f"I'm thinking... {i}") for i in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "oh-v0-monologue",
+    "monologue",
+    True,
+    OH_V0 | {"case": "test_is_stuck_monologue"},
+    "After one command, the same sentence over and over.",
+)
+t.user("Hi there!")
+t.msg("Hi there!")
+t.user("How are you?")
+t.call("terminal", {"command": "echo 42"}, "42", thought="I'm not stuck, he's stuck")
+idx = [t.msg("I'm doing well, thanks for asking.") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "gemini-chanting-end-turn",
+    "monologue",
+    True,
+    GEMINI | {"case": "should detect the specific user-provided loop example"},
+    "The model chants that it will end the turn.",
+)
+t.user("Summarise the file")
+CHANT = (
+    "I will not output any text.\n  I will just end the turn.\n  I am done.\n"
+    "  I will not do anything else.\n  I will wait for the user's next command.\n"
+)
+idx = [t.msg(CHANT) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "gemini-mark-complete-repeated",
+    "monologue",
+    True,
+    GEMINI | {"case": "should detect the second specific user-provided loop example"},
+    "The same completion sentence after the work is done.",
+)
+t.user("Add logs to the handler and verify the tests")
+t.call(
+    "edit", {"path": "h.py", "old": "def h():", "new": "def h():\n    log()"}, "ok", mutates=True
+)
+t.call("bash", {"command": "pytest -q"}, "12 passed")
+DONE = (
+    "I have added all the requested logs and verified the test file. "
+    "I will now mark the task as complete.\n  "
+)
+idx = [t.msg(DONE) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "gemini-alternating-phrases",
+    "monologue",
+    True,
+    GEMINI | {"case": "should detect a loop of alternating short phrases"},
+    "Two short messages alternating, period 2.",
+)
+t.user("Go")
+idx = []
+for _ in range(5):
+    idx.append(t.msg("Thinking..."))
+    idx.append(t.msg("Done."))
+t.mark(idx[2], idx[3], period=2)
+
+# ================================================================ legitimate trajectories
+
+t = new(
+    "poll-training-job",
+    "polling",
+    False,
+    gh("OpenHands/software-agent-sdk", "issues", 762),
+    "Polls a training job every few minutes; the status changes each time.",
+)
+t.user("Start training and wait for it to finish (poll every 5 minutes)")
+t.call("start_job", {"name": "train-42"}, {"id": "train-42", "status": "queued"})
+for st in ["running 10%", "running 35%", "running 60%", "running 85%", "succeeded"]:
+    t.call("check_job", {"id": "train-42"}, {"status": st})
+t.msg("Training finished successfully.")
+
+t = new(
+    "pi-go-poll-bash-output",
+    "polling",
+    False,
+    gh("dimetron/pi-go", "pull", 102),
+    "Polls a background command's output with the same handle; output keeps growing.",
+)
+t.user("Run make test-coverage and report the total")
+t.call("bash", {"command": "make test-coverage", "background": True}, {"bash_id": "b1"})
+lines: list[str] = []
+for k in range(12):
+    lines.append(f"ok   pkg/mod{k:02d}   {0.1 * (k + 1):.1f}s  coverage: {60 + k}%")
+    t.call("bash_output", {"bash_id": "b1"}, "\n".join(lines))
+t.call("bash_output", {"bash_id": "b1"}, "\n".join([*lines, "total coverage: 71.3%", "[done]"]))
+t.msg("Total coverage is 71.3%.")
+
+t = new(
+    "oh-wait-long-process",
+    "polling",
+    False,
+    gh("OpenHands/OpenHands", "issues", 5355),
+    "Sleeps and checks pods while a deployment rolls out; pod states change.",
+)
+t.user("Deploy and wait until all pods are ready")
+t.call("terminal", {"command": "kubectl apply -f deploy.yaml"}, "deployment.apps/web configured")
+for ready in ["0/3", "1/3", "1/3 (1 ContainerCreating)", "2/3", "3/3"]:
+    t.call("terminal", {"command": "sleep 60 && kubectl get deploy web"}, f"web   {ready}")
+t.msg("All three pods are ready.")
+
+t = new(
+    "poll-ci-checks",
+    "polling",
+    False,
+    gh("deftai/directive", "issues", 1039),
+    "Polls PR checks until they finish.",
+)
+t.user("Push and wait for CI")
+t.call("bash", {"command": "git push origin fix-auth"}, "To origin\n * [new branch] fix-auth")
+for s in ["pending 0/8", "pending 3/8", "pending 6/8", "pending 7/8", "pass 8/8"]:
+    t.call("bash", {"command": "gh pr checks 123"}, s)
+t.msg("CI passed.")
+
+t = new(
+    "tail-growing-log",
+    "polling",
+    False,
+    gh("zeroclaw-labs/zeroclaw", "issues", 2152) | {"case": "legitimate polling"},
+    "tail of a build log that grows between calls.",
+)
+t.user("Watch the build log and tell me when the image is pushed")
+log: list[str] = []
+steps = [
+    "Step 1/6 FROM python:3.12",
+    "Step 2/6 COPY . /app",
+    "Step 3/6 RUN pip install -r requirements.txt",
+    "Step 4/6 RUN pytest",
+    'Step 5/6 CMD ["gunicorn"]',
+    "Step 6/6 pushing registry/app:1.4",
+    "pushed registry/app:1.4",
+]
+for s in steps:
+    log.append(s)
+    t.call("bash", {"command": "tail -n 20 /tmp/build.log"}, "\n".join(log))
+
+t = new(
+    "oh-empty-command-wait",
+    "polling",
+    False,
+    gh("OpenHands/OpenHands", "pull", 10750),
+    "Empty commands to see more output of a running install; new output each time.",
+)
+t.user("Install the dependencies")
+t.call("terminal", {"command": "pip install -r requirements.txt"}, "Collecting numpy")
+for k in range(8):
+    t.call("terminal", {"command": ""}, f"Collecting pkg{k}\n  Downloading pkg{k}-1.0.tar.gz")
+t.call("terminal", {"command": ""}, "Successfully installed numpy pkg0 pkg1 pkg2")
+
+t = new(
+    "read-twelve-files",
+    "distinct_reads",
+    False,
+    ISSUE12 | {"case": "reading 12 different files"},
+    "Reads twelve different modules to understand a codebase.",
+)
+t.user("Explain how the plugin modules fit together")
+for k in range(12):
+    t.call(
+        "read_file",
+        {"path": f"src/plugins/mod_{k:02d}.py"},
+        f"from .base import Plugin\n\nclass Mod{k:02d}(Plugin):\n    name = 'mod{k:02d}'\n"
+        f"    def run(self, x):\n        return x * {k + 2}\n",
+    )
+t.msg("Each module subclasses Plugin and scales its input by a different factor.")
+
+t = new(
+    "gemini-file-move-imports",
+    "distinct_reads",
+    False,
+    gh("google-gemini/gemini-cli", "issues", 5873),
+    "Search references, git mv, update imports, for five components: repetitive but finite.",
+)
+t.user("Move the components into src/ui and fix the imports")
+for comp in ["Button", "Modal", "Tooltip", "Tabs", "Avatar"]:
+    t.call(
+        "search_file_content",
+        {"pattern": f"components/{comp}"},
+        f"src/pages/Home.tsx:3:import {comp} from '../components/{comp}'",
+    )
+    t.call(
+        "run_shell_command",
+        {"command": f"git mv src/components/{comp}.tsx src/ui/{comp}.tsx"},
+        "",
+        mutates=True,
+    )
+    t.call(
+        "replace",
+        {
+            "file_path": "src/pages/Home.tsx",
+            "old_string": f"../components/{comp}",
+            "new_string": f"../ui/{comp}",
+        },
+        "Successfully modified file",
+        mutates=True,
+    )
+
+t = new(
+    "similar-named-similar-files",
+    "distinct_reads",
+    False,
+    ISSUE12 | {"case": "mod_00.py vs mod_01.py counted as a repeat"},
+    "Twelve generated files with near-identical names and contents: distinct reads.",
+)
+t.user("Check that every generated handler registers itself")
+for k in range(12):
+    t.call(
+        "read_file",
+        {"path": f"gen/handler_{k:02d}.py"},
+        f"# generated\nfrom registry import register\n\n@register('handler_{k:02d}')\n"
+        f"def handler_{k:02d}(event):\n    return dispatch(event)\n",
+    )
+t.msg("All twelve handlers call register with their own name.")
+
+t = new(
+    "oh-sdk-different-actions",
+    "distinct_reads",
+    False,
+    OH_SDK | {"case": "test_not_stuck_with_different_actions"},
+    "ls, pwd, whoami, date: different commands.",
+)
+t.user("Please run different commands")
+for cmd in ["ls", "pwd", "whoami", "date"]:
+    t.call("terminal", {"command": cmd}, f"output from {cmd}")
+
+t = new(
+    "gemini-different-args",
+    "distinct_reads",
+    False,
+    GEMINI | {"case": "should not detect a loop for different tool calls"},
+    "One tool with different arguments and another tool; no call repeats.",
+)
+t.user("Collect the values")
+for k in range(8):
+    t.call("testTool", {"param": f"value{k}"}, f"result {k}")
+    t.call("anotherTool", {"param": f"value{k}"}, f"other {k}")
+
+t = new(
+    "retry-after-timeout-succeeds",
+    "retry_transient",
+    False,
+    ISSUE12 | {"case": "a retry after a timeout that then succeeds"},
+    "A fetch times out once; the identical retry succeeds.",
+)
+t.user("Download the dataset index")
+t.call(
+    "http_get",
+    {"url": "https://data.example.org/index.json"},
+    error="timed out after 30s",
+    kind="timeout",
+)
+t.call("http_get", {"url": "https://data.example.org/index.json"}, '{"files": 42}')
+t.call("write_file", {"path": "index.json", "content": '{"files": 42}'}, "ok", mutates=True)
+
+t = new(
+    "two-timeouts-then-success",
+    "retry_transient",
+    False,
+    gh("amd/gaia", "issues", 2160),
+    "Two timeouts, then the third identical attempt works (a retry budget of two).",
+)
+t.user("Fetch the release notes")
+for _ in range(2):
+    t.call(
+        "http_get",
+        {"url": "https://api.example.com/releases/latest"},
+        error="ReadTimeout: timed out",
+        kind="timeout",
+    )
+t.call("http_get", {"url": "https://api.example.com/releases/latest"}, '{"tag": "v2.3.0"}')
+t.msg("The latest release is v2.3.0.")
+
+t = new(
+    "rate-limit-backoff-success",
+    "retry_transient",
+    False,
+    gh("Hereon-InstituteMS/openPASO", "pull", 59),
+    "A 429, a backoff, and the same call succeeds; the run continues with other calls.",
+)
+t.user("Translate the UI strings")
+t.call(
+    "translate",
+    {"text": "Save changes?", "target": "de"},
+    error="429 Too Many Requests: rate limit exceeded",
+    kind="rate_limit",
+)
+t.call("sleep", {"seconds": 5}, "")
+t.call("translate", {"text": "Save changes?", "target": "de"}, "Änderungen speichern?")
+t.call("translate", {"text": "Discard", "target": "de"}, "Verwerfen")
+t.call("translate", {"text": "Open file", "target": "de"}, "Datei öffnen")
+
+t = new(
+    "server-error-then-success",
+    "retry_transient",
+    False,
+    ISSUE12 | {"case": "transient errors (5xx) get a retry budget"},
+    "A 503 from the package index, one retry, then normal work.",
+)
+t.user("Add requests to the project")
+t.call(
+    "bash",
+    {"command": "uv add requests"},
+    error="error: 503 Service Unavailable (pypi)",
+    kind="server_error",
+)
+t.call("bash", {"command": "uv add requests"}, "Resolved 5 packages\n + requests==2.32.3")
+t.call("read_file", {"path": "pyproject.toml"}, 'dependencies = ["requests>=2.32.3"]')
+
+t = new(
+    "flaky-network-several-urls",
+    "retry_transient",
+    False,
+    gh("simplex-chat/simplexmq", "pull", 1227),
+    "On a flaky network each of four downloads fails once and succeeds on retry.",
+)
+t.user("Mirror the four schema files")
+for name in ["user", "order", "invoice", "refund"]:
+    url = f"https://schemas.example.com/{name}.json"
+    t.call(
+        "http_get",
+        {"url": url},
+        error="ConnectionResetError: connection reset by peer",
+        kind="network",
+    )
+    t.call("http_get", {"url": url}, f'{{"title": "{name}"}}')
+
+t = new(
+    "flaky-test-rerun-on-request",
+    "retry_flaky",
+    False,
+    gh("roackb2/heddle", "issues", 7),
+    "A flaky test fails; the user says it is flaky and asks for a rerun, which passes.",
+)
+t.user("Run the upload tests")
+t.call(
+    "bash",
+    {"command": "pytest -q tests/test_upload.py"},
+    error="exit 1\nFAILED tests/test_upload.py::test_resume - ConnectionResetError",
+    kind="exit_code",
+)
+t.msg("test_resume failed with a connection reset.")
+t.user("That one is flaky on this network, run it again")
+t.call("bash", {"command": "pytest -q tests/test_upload.py"}, "6 passed in 3.4s")
+
+t = new(
+    "edit-test-progress",
+    "edit_test_cycle",
+    False,
+    ISSUE12 | {"case": "edit-test-edit-test cycles that make progress"},
+    "pytest after each edit; fewer failures each time until green.",
+)
+t.user("Fix the failing tests in tests/test_cart.py")
+fails = [
+    "3 failed, 9 passed: test_total, test_discount, test_tax",
+    "2 failed, 10 passed: test_discount, test_tax",
+    "1 failed, 11 passed: test_tax",
+]
+edits = [
+    ("total = 0", "total = sum(i.price for i in items)"),
+    ("discount = 0", "discount = rate * total"),
+    ("tax = 0.2", "tax = TAX_RATE[region]"),
+]
+for f, (old, new_) in zip(fails, edits, strict=True):
+    t.call(
+        "bash", {"command": "pytest -q tests/test_cart.py"}, error=f"exit 1\n{f}", kind="exit_code"
+    )
+    t.call("edit", {"path": "cart.py", "old": old, "new": new_}, "ok", mutates=True)
+t.call("bash", {"command": "pytest -q tests/test_cart.py"}, "12 passed")
+
+t = new(
+    "tdd-red-green",
+    "edit_test_cycle",
+    False,
+    gh("NousResearch/hermes-agent", "pull", 60087) | {"case": "legitimate repeats"},
+    "Red-green TDD for four features: the same test command fails, passes, fails, passes.",
+)
+t.user("Implement slugify with tests, one behaviour at a time")
+feats = ["lowercase", "spaces", "punctuation", "unicode"]
+for k, feat in enumerate(feats):
+    t.call(
+        "write_file",
+        {"path": f"tests/test_slug_{feat}.py", "content": f"def test_{feat}(): ..."},
+        "ok",
+        mutates=True,
+    )
+    t.call(
+        "bash",
+        {"command": "pytest -q"},
+        error=f"exit 1\n1 failed, {k} passed: test_{feat}",
+        kind="exit_code",
+    )
+    t.call(
+        "edit",
+        {"path": "slug.py", "old": f"# TODO {feat}", "new": f"handle_{feat}(s)"},
+        "ok",
+        mutates=True,
+    )
+    t.call("bash", {"command": "pytest -q"}, f"{k + 1} passed")
+
+t = new(
+    "git-status-between-edits",
+    "edit_test_cycle",
+    False,
+    ISSUE12 | {"case": "repeated git status between edits"},
+    "git status after each edit, add and commit; its output changes every time.",
+)
+t.user("Rename the config option and commit")
+t.call("bash", {"command": "git status --short"}, "")
+t.call("edit", {"path": "a.py", "old": "cfg.old", "new": "cfg.new"}, "ok", mutates=True)
+t.call("bash", {"command": "git status --short"}, " M a.py")
+t.call("edit", {"path": "b.py", "old": "cfg.old", "new": "cfg.new"}, "ok", mutates=True)
+t.call("bash", {"command": "git status --short"}, " M a.py\n M b.py")
+t.call("edit", {"path": "docs/config.md", "old": "old", "new": "new"}, "ok", mutates=True)
+t.call("bash", {"command": "git status --short"}, " M a.py\n M b.py\n M docs/config.md")
+t.call("bash", {"command": "git add -A"}, "", mutates=True)
+t.call("bash", {"command": "git status --short"}, "M  a.py\nM  b.py\nM  docs/config.md")
+t.call(
+    "bash", {"command": "git commit -m 'rename option'"}, "[main 77ab] rename option", mutates=True
+)
+t.call("bash", {"command": "git status --short"}, "")
+
+t = new(
+    "fixed-arguments-after-error",
+    "edit_test_cycle",
+    False,
+    ISSUE12 | {"case": "a changed signature (fixed arguments) runs"},
+    "A wrong path fails; the corrected path works.",
+)
+t.user("Show me main.py")
+t.call(
+    "read_file",
+    {"path": "src/main.py"},
+    error="ENOENT: no such file or directory",
+    kind="not_found",
+)
+t.call("glob", {"pattern": "**/main.py"}, "src/app/main.py")
+t.call("read_file", {"path": "src/app/main.py"}, "def main():\n    serve()")
+
+t = new(
+    "build-fails-edit-passes",
+    "edit_test_cycle",
+    False,
+    gh("SchneiderDaniel/cheasee-pi", "pull", 644),
+    "make fails, the agent edits the Makefile, make passes.",
+)
+t.user("Fix the build")
+t.call(
+    "bash",
+    {"command": "make"},
+    error="make: *** No rule to make target 'gen.c'. Stop.",
+    kind="exit_code",
+)
+t.call("read_file", {"path": "Makefile"}, "all: gen.c\n\tcc -o app main.c gen.c")
+t.call(
+    "edit",
+    {"path": "Makefile", "old": "all: gen.c", "new": "all: gen\ngen:\n\t./gen.sh"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", {"command": "make"}, "cc -o app main.c gen.c")
+
+t = new(
+    "edit-same-error-then-pass",
+    "edit_test_cycle",
+    False,
+    ISSUE12 | {"case": "one failing test run blocked every later test run after an edit"},
+    "Two different edits leave the same failure; the third fixes it. Each run follows an edit.",
+)
+t.user("Make test_parse pass")
+PERR = "exit 1\nFAILED test_parse.py::test_dates - ValueError: bad date '2024-13-01'"
+t.call("bash", {"command": "pytest -q test_parse.py"}, error=PERR, kind="exit_code")
+t.call("edit", {"path": "parse.py", "old": "%Y-%m-%d", "new": "%Y-%d-%m"}, "ok", mutates=True)
+t.call("bash", {"command": "pytest -q test_parse.py"}, error=PERR, kind="exit_code")
+t.call(
+    "edit", {"path": "test_parse.py", "old": "2024-13-01", "new": "2024-12-01"}, "ok", mutates=True
+)
+t.call(
+    "bash", {"command": "pytest -q test_parse.py"}, error=PERR.replace("13", "12"), kind="exit_code"
+)
+t.call("edit", {"path": "parse.py", "old": "%Y-%d-%m", "new": "%Y-%m-%d"}, "ok", mutates=True)
+t.call("bash", {"command": "pytest -q test_parse.py"}, "4 passed")
+
+t = new(
+    "out-of-band-edit-rerun",
+    "edit_test_cycle",
+    False,
+    ISSUE12 | {"case": "workspace changed: it runs"},
+    "The tests fail; the user fixes a fixture in their editor and asks for a rerun.",
+)
+t.user("Run the integration tests")
+t.call(
+    "bash",
+    {"command": "pytest -q tests/integration"},
+    error="exit 1\nE   fixture 'db_url' not found",
+    kind="exit_code",
+)
+t.msg("The db_url fixture is missing; could you add it, or shall I?")
+t.workspace("user added the db_url fixture to tests/conftest.py in their editor")
+t.user("I added the fixture, run them again")
+t.call("bash", {"command": "pytest -q tests/integration"}, "17 passed in 4.2s")
+
+t = new(
+    "lint-fix-converges",
+    "edit_test_cycle",
+    False,
+    gh("NorthlandPositronics/Cogtrix", "pull", 196),
+    "ruff check, ruff --fix, check, edit, check: results change each time.",
+)
+t.user("Make the linter happy")
+t.call("bash", {"command": "ruff check ."}, error="exit 1\nFound 5 errors.", kind="exit_code")
+t.call(
+    "bash",
+    {"command": "ruff check --fix ."},
+    error="exit 1\nFound 5 errors (4 fixed, 1 remaining).",
+    kind="exit_code",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": "ruff check ."},
+    error="exit 1\napp.py:3:1: F401 `os` imported but unused\nFound 1 error.",
+    kind="exit_code",
+)
+t.call("edit", {"path": "app.py", "old": "import os\n", "new": ""}, "ok", mutates=True)
+t.call("bash", {"command": "ruff check ."}, "All checks passed!")
+
+t = new(
+    "reread-after-edit",
+    "edit_test_cycle",
+    False,
+    gh("dimetron/pi-go", "pull", 102) | {"case": "re-reading a changed file"},
+    "Reads a file, edits it, reads it again: the content differs each time.",
+)
+t.user("Tidy up utils.py")
+body = "def a(): pass\ndef b(): pass\ndef c(): pass"
+t.call("read_file", {"path": "utils.py"}, body)
+for fn in ["a", "b", "c"]:
+    new_body = body.replace(f"def {fn}(): pass", f"def {fn}() -> None:\n    return None")
+    t.call(
+        "edit",
+        {
+            "path": "utils.py",
+            "old": f"def {fn}(): pass",
+            "new": f"def {fn}() -> None:\n    return None",
+        },
+        "ok",
+        mutates=True,
+    )
+    body = new_body
+    t.call("read_file", {"path": "utils.py"}, body)
+
+t = new(
+    "ls-after-creating-files",
+    "edit_test_cycle",
+    False,
+    OH_SDK | {"case": "test_history_too_short (extended: ls output changes)"},
+    "ls between file creations; the listing grows.",
+)
+t.user("Scaffold the package")
+names: list[str] = []
+t.call("terminal", {"command": "ls"}, "")
+for n in ["__init__.py", "core.py", "cli.py", "py.typed"]:
+    t.call("terminal", {"command": f"touch pkg/{n}"}, "", mutates=True)
+    names.append(n)
+    t.call("terminal", {"command": "ls"}, "\n".join(sorted(names)))
+
+t = new(
+    "later-session-after-fix",
+    "session_memory",
+    False,
+    ISSUE12 | {"case": "after the workspace changed it runs"},
+    "npm test fails in session 1; the user edits the code between sessions; session 2 runs "
+    "it and it passes.",
+)
+t.user("Run the tests")
+t.call("bash", {"command": "npm test"}, error=NPM_ERR, kind="exit_code")
+t.session("s2")
+t.workspace("user fixed src/auth.ts between sessions")
+t.user("I fixed the auth check, please run the tests")
+t.call("bash", {"command": "npm test"}, "Tests: 21 passed")
+
+t = new(
+    "later-session-different-call",
+    "session_memory",
+    False,
+    ISSUE12 | {"case": "a remembered failure never blocks a different call"},
+    "npm test failed in session 1; session 2 runs other npm scripts on the same tree.",
+)
+t.user("Run the tests")
+t.call("bash", {"command": "npm test"}, error=NPM_ERR, kind="exit_code")
+t.session("s2")
+t.user("Build and lint it")
+t.call("bash", {"command": "npm run build"}, "built in 3.1s")
+t.call("bash", {"command": "npm run lint"}, "0 problems")
+t.call("bash", {"command": "npm test -- --testPathPattern utils"}, "Tests: 6 passed")
+
+t = new(
+    "later-session-after-timeout",
+    "session_memory",
+    False,
+    ISSUE12 | {"case": "transient errors are not remembered as hard failures"},
+    "A timeout at the end of session 1 is not a reason to refuse the call in session 2.",
+)
+t.user("Sync the issue tracker")
+t.call(
+    "http_get",
+    {"url": "https://tracker.example.com/api/issues"},
+    error="timed out after 30s",
+    kind="timeout",
+)
+t.session("s2")
+t.user("Try the sync again")
+t.call("http_get", {"url": "https://tracker.example.com/api/issues"}, '[{"id": 1}]')
+
+t = new(
+    "later-session-agent-fixed-it",
+    "session_memory",
+    False,
+    gh("IBuySpy-Shared/basecoat", "issues", 135) | {"case": "fix applied"},
+    "Session 1: the build fails, the agent edits the import; session 2 builds again.",
+)
+t.user("Build the crate")
+t.call("bash", {"command": "cargo build"}, error=E0432, kind="exit_code")
+t.call(
+    "edit",
+    {"path": "src/lib.rs", "old": "use crate::net::Client;", "new": "use crate::http::Client;"},
+    "ok",
+    mutates=True,
+)
+t.session("s2")
+t.user("Build it again")
+t.call("bash", {"command": "cargo build"}, "Finished `dev` profile in 4.1s")
+
+t = new(
+    "chat-no-tools",
+    "conversation",
+    False,
+    OH_V0 | {"case": "test_is_stuck_monologue (user messages interrupt)"},
+    "A plain Q&A: user and agent alternate, no tool calls.",
+)
+for q, a_ in [
+    ("What is a mutex?", "A lock that lets one thread at a time into a section."),
+    ("And a semaphore?", "A counter that lets up to N holders in."),
+    ("Which should I use for a pool?", "A semaphore sized to the pool."),
+    ("Thanks!", "You're welcome."),
+]:
+    t.user(q)
+    t.msg(a_)
+
+t = new(
+    "status-messages-between-calls",
+    "conversation",
+    False,
+    OH_V0 | {"case": "an observation between messages breaks a monologue"},
+    "Short progress messages between tool calls.",
+)
+t.user("Upgrade the dependencies")
+for k, (m, c, r) in enumerate(
+    [
+        ("Reading the lock file.", "cat uv.lock | head", "version = 1"),
+        ("Upgrading.", "uv lock --upgrade", "Updated 12 packages"),
+        ("Running the tests.", "pytest -q", "88 passed"),
+        ("Checking the diff.", "git diff --stat", " uv.lock | 120 +++---"),
+    ]
+):
+    t.msg(m)
+    t.call("bash", {"command": c}, r, mutates=k == 1)
+t.msg("Dependencies upgraded; the tests pass.")
+
+t = new(
+    "gemini-code-block-content",
+    "conversation",
+    False,
+    GEMINI | {"case": "should not detect a loop when repetitive content is inside a code block"},
+    "One answer with a repetitive code block and a list sharing a long prefix.",
+)
+t.user("Give me the resource list and a sample config")
+listing = "\n".join(
+    f"- projects/my-google-cloud-project-12345/locations/us-central1/services/{k}"
+    for k in range(15)
+)
+t.call("list_services", {"project": "my-google-cloud-project-12345"}, listing)
+t.msg(
+    "Here are the services:\n"
+    + listing
+    + "\n```yaml\n"
+    + "\n".join(f"- name: svc{k}\n  replicas: 1" for k in range(10))
+    + "\n```"
+)
+
+t = new(
+    "same-closing-line-each-turn",
+    "conversation",
+    False,
+    gh("google-gemini/gemini-cli", "issues", 8234),
+    "The agent ends four different tasks with the same polite line.",
+)
+for task, (cmd, out) in [
+    ("Bump the version", ("bump2version patch", "1.4.1")),
+    ("Tag the release", ("git tag v1.4.1", "")),
+    ("Push the tag", ("git push --tags", "* [new tag] v1.4.1")),
+    ("Publish", ("uv publish", "Uploaded crs-1.4.1.whl")),
+]:
+    t.user(task)
+    t.call("bash", {"command": cmd}, out, mutates=True)
+    t.msg("Done. Let me know if you need anything else.")
+
+t = new(
+    "research-reworded-new-results",
+    "research",
+    False,
+    gh("vercel/ai", "issues", 17606) | {"case": "reworded calls whose results differ"},
+    "Reworded searches that each return something new.",
+)
+t.user("How do asyncio timeouts cancel tasks?")
+for q, r in [
+    ("python asyncio timeout", "docs.python.org: asyncio.timeout() (3.11+)"),
+    ("asyncio wait_for cancel behaviour", "wait_for cancels the inner task on timeout"),
+    ("asyncio.timeout context manager 3.11", "TimeoutError raised after CancelledError"),
+    ("asyncio timeout shield", "asyncio.shield protects the inner task from cancellation"),
+]:
+    t.call("web_search", {"query": q}, r)
+t.msg("asyncio.timeout cancels the task and converts the CancelledError to TimeoutError.")
+
+t = new(
+    "reworded-once-then-found",
+    "research",
+    False,
+    ISSUE12 | {"case": "a reworded call alone is never blocked"},
+    "A search finds nothing; one rewording finds the symbol.",
+)
+t.user("Where do we set the HTTP timeout?")
+t.call("grep", {"pattern": "http_timeout", "path": "."}, "")
+t.call("grep", {"pattern": "HTTP_TIMEOUT", "path": "."}, "settings.py:8:HTTP_TIMEOUT = 30")
+t.call("read_file", {"path": "settings.py"}, "HTTP_TIMEOUT = 30")
+
+t = new(
+    "data-blocks-analysis",
+    "research",
+    False,
+    gh("google-gemini/gemini-cli", "issues", 7950),
+    "Loads a large CSV block by block: one tool, a new offset each time.",
+)
+t.user("Summarise sales.csv")
+for k in range(10):
+    t.call(
+        "read_file",
+        {"path": "data/sales.csv", "offset": k * 1000, "limit": 1000},
+        f"rows {k * 1000}-{k * 1000 + 999}: total {1000 + 37 * k}",
+    )
+t.msg("Total sales over 10,000 rows: 11,665.")
+
+
+# ---------------------------------------------------------------- two 200-step sessions
+
+
+def productive_coding(tid: str, seed: int) -> None:
+    rng = random.Random(seed)
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        ISSUE12 | {"case": "two 200-step productive sessions"},
+        "A long coding session: reads, greps, edits and test runs whose results change.",
+    )
+    t.user("Port the storage layer to the new API")
+    passed = 40
+    calls = 0
+    files = [f"src/storage/part_{k:02d}.py" for k in range(60)]
+    status: list[str] = []
+    while calls < 200:
+        k = calls // 4
+        f = files[k % len(files)]
+        r = rng.random()
+        if calls % 4 == 0:
+            t.call("read_file", {"path": f}, f"# {f}\nclass Part{k:02d}:\n    def get(self): ...")
+        elif calls % 4 == 1:
+            t.call(
+                "grep",
+                {"pattern": f"Part{k:02d}", "path": "src"},
+                f"src/api.py:{10 + k}:    Part{k:02d}()",
+            )
+        elif calls % 4 == 2:
+            t.call(
+                "edit",
+                {"path": f, "old": "def get(self)", "new": f"def get(self, key_{k})"},
+                "ok",
+                mutates=True,
+            )
+            status.append(f" M {f}")
+        else:
+            passed += 1
+            if r < 0.3:
+                t.call("bash", {"command": "git status --short"}, "\n".join(status))
+            else:
+                t.call(
+                    "bash",
+                    {"command": "pytest -q tests/storage"},
+                    f"{passed} passed, {max(0, 60 - passed)} failed",
+                )
+        calls += 1
+
+
+def productive_analysis(tid: str, seed: int) -> None:
+    rng = random.Random(seed)
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("google-gemini/gemini-cli", "issues", 8232),
+        "A long data-analysis session: SQL queries, chunked reads and plots, all different.",
+    )
+    t.user("Investigate the churn spike in March")
+    calls = 0
+    while calls < 200:
+        k = calls
+        kind = k % 5
+        if kind == 0:
+            t.call(
+                "sql",
+                {"query": f"SELECT count(*) FROM events WHERE day = {k // 5 + 1}"},
+                [[rng.randint(900, 1500)]],
+            )
+        elif kind == 1:
+            t.call(
+                "read_file",
+                {"path": "data/events.parquet", "offset": k * 500, "limit": 500},
+                f"rows {k * 500}..{k * 500 + 499}: churned={rng.randint(0, 40)}",
+            )
+        elif kind == 2:
+            t.call(
+                "python",
+                {"code": f"df[df.day == {k // 5 + 1}].groupby('plan').size()"},
+                f"basic {rng.randint(100, 300)}\npro {rng.randint(10, 90)}",
+            )
+        elif kind == 3:
+            t.call("plot", {"series": "churn", "day": k // 5 + 1}, f"saved plots/churn_{k}.png")
+        else:
+            t.call(
+                "sql",
+                {"query": f"SELECT plan, avg(seats) FROM accounts WHERE cohort = {k}"},
+                [["basic", round(rng.uniform(1, 3), 2)], ["pro", round(rng.uniform(3, 9), 2)]],
+            )
+        calls += 1
+        if k % 50 == 49:
+            t.msg(f"Progress: looked at days 1-{k // 5 + 1}.")
+
+
+productive_coding("long-coding-session-200", 7)
+productive_analysis("long-analysis-session-200", 11)
+
+
+# ---------------------------------------------------------------- split and write
+
+
+def assign_splits(items: list[T]) -> dict[str, str]:
+    """About a third held out: within each class, every third trajectory by id."""
+    split: dict[str, str] = {}
+    by_class: dict[str, list[str]] = {}
+    for it in items:
+        by_class.setdefault(it.cls, []).append(it.tid)
+    for ids in by_class.values():
+        for k, tid in enumerate(sorted(ids)):
+            split[tid] = "holdout" if k % 3 == 1 else "dev"
+    return split
+
+
+def main() -> None:
+    ids = [t.tid for t in ALL]
+    assert len(ids) == len(set(ids)), "duplicate ids"
+    split = assign_splits(ALL)
+    with OUT.open("w", encoding="utf-8") as fh:
+        for t in ALL:
+            d = t.to_json()
+            d["split"] = split[t.tid]
+            fh.write(json.dumps(d, ensure_ascii=False, sort_keys=False) + "\n")
+    loops = sum(t.loop for t in ALL)
+    print(f"wrote {len(ALL)} trajectories ({loops} loops, {len(ALL) - loops} legitimate) to {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,433 @@
+"""A call's identity and a result's digest (issue 12, semantics 1).
+
+The signature is a digest of the tool and its canonical arguments: keys sorted, numbers in
+one form (1.0 == 1), strings stripped, shell commands split and joined by shlex (so
+whitespace and quoting variants agree), commentary fields left out. Only digests leave this
+module; the raw values never reach the engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import shlex
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from crs._errors import InvalidArgumentError
+
+MAX_TOOL_CHARS = 256
+MAX_VALUE_CHARS = 64 * 1024 * 1024
+"""Arguments and results larger than this (as canonical text) are refused."""
+MAX_DEPTH = 64
+
+_dumps = json.JSONEncoder(
+    sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+).encode
+_blake = hashlib.blake2b
+_WS = re.compile(r"\s+")
+# Parts of a result that change from run to run without meaning anything changed: clock
+# times, timestamps, durations, memory addresses. They do not make a new result.
+_VOLATILE = re.compile(
+    r"(?=\d)(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|(?<!\d)\d{1,2}:\d\d:\d\d(?:\.\d+)?\b"
+    r"|(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
+    r"|0x[0-9a-fA-F]{6,})"
+)
+_HAS_DIGIT = re.compile(r"\d").search
+
+_TRANSIENT = re.compile(
+    r"(?i)(time[d ]?\s?out|timeout|deadline exceeded|rate.?limit|too many requests|\b429\b|"
+    r"\b50[0-4]\b|service unavailable|bad gateway|gateway time|temporar(y|ily)|try again|"
+    r"connection ?(reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
+    r"eai_again|enetunreach|ehostunreach|network (error|is unreachable)|broken pipe|"
+    r"overloaded|unavailable|throttl)"
+)
+
+
+def check_tool(tool: Any) -> str:
+    if type(tool) is not str:
+        if not isinstance(tool, str):
+            raise InvalidArgumentError(f"tool: must be a non-empty str, got {type(tool).__name__}")
+        tool = str(tool)
+    if not tool or len(tool) > MAX_TOOL_CHARS or tool != tool.strip():
+        raise InvalidArgumentError(
+            f"tool: must be a non-empty str of at most {MAX_TOOL_CHARS} characters without "
+            f"surrounding whitespace, got {tool[:80]!r}"
+        )
+    try:
+        tool.encode()
+    except UnicodeEncodeError:
+        raise InvalidArgumentError("tool: contains a lone surrogate (not valid UTF-8)") from None
+    return str(tool)
+
+
+def _norm_command(text: str) -> str:
+    try:
+        return shlex.join(shlex.split(text))
+    except ValueError:  # unbalanced quotes: whitespace still should not matter
+        return " ".join(text.split())
+
+
+def _norm(value: Any, path: str, depth: int) -> Any:
+    t = type(value)
+    if t is str:
+        return value.strip()
+    if t is int or value is None or t is bool:
+        return value
+    if t is float:
+        if not math.isfinite(value):
+            raise InvalidArgumentError(f"{path}: must be a finite number, got {value!r}")
+        return int(value) if value.is_integer() and abs(value) < 2**63 else value
+    if depth > MAX_DEPTH:
+        raise InvalidArgumentError(f"{path}: nested deeper than {MAX_DEPTH} levels")
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise InvalidArgumentError(f"{path}: keys must be str, got {type(k).__name__}")
+            out[k] = _norm(v, f"{path}[{k!r}]", depth + 1)
+        return out
+    if isinstance(value, list | tuple):
+        return [_norm(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, str):
+        return str(value).strip()
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return _norm(float(value), path, depth)
+    raise InvalidArgumentError(
+        f"{path}: must be JSON data (str, int, float, bool, None, list, dict), "
+        f"got {type(value).__name__}"
+    )
+
+
+def _find_surrogate(value: Any, path: str) -> str:
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return path
+        return ""
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            p = _find_surrogate(k, f"{path} key") or _find_surrogate(v, f"{path}[{k!r}]")
+            if p:
+                return p
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            p = _find_surrogate(v, f"{path}[{i}]")
+            if p:
+                return p
+    return ""
+
+
+def _encode(doc: Any, name: str) -> bytes:
+    return _encode_text(_dumps(doc), doc, name)
+
+
+def _encode_text(text: str, doc: Any, name: str) -> bytes:
+    if len(text) > MAX_VALUE_CHARS:
+        raise InvalidArgumentError(
+            f"{name}: {len(text)} characters as JSON, more than the guard takes ({MAX_VALUE_CHARS})"
+        )
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        where = _find_surrogate(doc, name) or name
+        raise InvalidArgumentError(
+            f"{where}: contains a lone surrogate (not valid UTF-8); decode tool output with "
+            "errors='replace'"
+        ) from None
+
+
+def _surrogate(path: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{path}: contains a lone surrogate (not valid UTF-8); decode text with errors='replace'"
+    )
+
+
+def canonical_args(
+    args: Mapping[str, Any] | None,
+    drop: frozenset[str],
+    commands: frozenset[str],
+) -> tuple[dict[str, Any], bool, str]:
+    """The canonical form of a call's arguments (see the module docstring).
+
+    Returns:
+        (canonical dict, flat, first shell command or ""): `flat` when every value is a
+        str, int, bool or None (the fast signature path).
+    """
+    if args is None:
+        return {}, True, ""
+    if not isinstance(args, Mapping):
+        raise InvalidArgumentError(
+            f"args: must be a mapping of argument names to JSON data, got {type(args).__name__}"
+        )
+    out: dict[str, Any] = {}
+    flat = True
+    cmd = ""
+    for k, v in args.items():
+        if type(k) is not str:
+            if not isinstance(k, str):
+                raise InvalidArgumentError(f"args: keys must be str, got {type(k).__name__}")
+            k = str(k)
+        if k in drop:
+            continue
+        if not k.isascii():
+            try:
+                k.encode()
+            except UnicodeEncodeError:
+                raise _surrogate("args key") from None
+        if type(v) is str:
+            if not v.isascii():
+                try:
+                    v.encode()
+                except UnicodeEncodeError:
+                    raise _surrogate(f"args[{k!r}]") from None
+            if k in commands:
+                v = _norm_command(v)
+                if not cmd:
+                    cmd = v
+                out[k] = v
+            else:
+                out[k] = v.strip()
+        else:
+            v = out[k] = _norm(v, f"args[{k!r}]", 1)
+            if flat and not (v is None or type(v) is int or type(v) is bool or type(v) is str):
+                flat = False
+    if len(out) > 4096:
+        raise InvalidArgumentError(f"args: {len(out)} arguments, more than 4096")
+    return out, flat, cmd
+
+
+def signature(tool: str, canon: dict[str, Any], flat: bool = False) -> str:
+    """32 hex digits of BLAKE2b over the tool and the canonical arguments."""
+    if flat:
+        items = sorted(canon.items()) if len(canon) > 1 else list(canon.items())
+        text = repr(items)
+        if len(text) > MAX_VALUE_CHARS:
+            raise InvalidArgumentError(f"args: more than {MAX_VALUE_CHARS} characters")
+        data = b"r" + text.encode("utf-8", "surrogatepass")
+    else:
+        data = b"j" + _encode(canon, "args")
+    return _blake(tool.encode() + b"\x00" + data, digest_size=16).hexdigest()
+
+
+_STOP_WORDS = (
+    "a an the of to in on for with and or not is are was be by at as it its this that these "
+    "when what where how why who which do does did i me my you your we our us user s"
+)
+_STOP = frozenset(_STOP_WORDS.split(" "))
+_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_PATHLIKE = re.compile(r"^[\w.~-]*[/\\]|^\w[\w-]*\.[A-Za-z0-9]{1,8}$|://|^\.{1,2}$")
+IDENT_KEYS = frozenset(
+    {
+        "path",
+        "paths",
+        "file",
+        "files",
+        "file_path",
+        "filepath",
+        "filename",
+        "url",
+        "uri",
+        "id",
+        "dir",
+        "directory",
+        "cwd",
+        "repo",
+        "branch",
+        "ref",
+        "bash_id",
+        "handle",
+        "target",
+        "absolute_path",
+        "notebook_path",
+        "table",
+        "project",
+        "name",
+        "pid",
+        "job",
+        "job_id",
+    }
+)
+"""Argument fields that name the resource a call acts on: calls on different resources are
+never near-duplicates of each other."""
+
+
+def _is_ident(key: str, value: str) -> bool:
+    return key.lower() in IDENT_KEYS or (" " not in value and _PATHLIKE.search(value) is not None)
+
+
+def features(
+    canon: dict[str, Any], commands: frozenset[str], sanitize: Callable[[str], str]
+) -> str:
+    """What near-duplicate checks compare: `"<identifier digest>|<text tokens>"`, or "" when
+    the call has nothing beyond its identifiers (a different resource is a different call).
+
+    Identifiers (paths, URLs, ids, a shell command's program and paths) must be equal;
+    the free text (queries, patterns, titles, a command's other words) is compared as a set
+    of lower-cased word tokens (camelCase and snake_case split, stop words left out);
+    numbers and flags are parameters, left out (a re-parameterised call with the same result
+    is the same call).
+    """
+    if len(canon) == 1:
+        ((k, v),) = canon.items()
+        if type(v) is str and k not in commands and _is_ident(k, v):
+            return ""
+    idents: list[tuple[str, str]] = []
+    texts: list[tuple[str, str]] = []
+    extra = False
+    for k, v in canon.items():
+        if type(v) is not str:
+            extra = True
+            continue
+        if k in commands:
+            words = v.split()
+            if words:
+                idents.append((k, words[0]))
+            for w in words[1:]:
+                if w.startswith("-") or w.isdigit():
+                    continue
+                if _PATHLIKE.search(w):
+                    idents.append((k, w))
+                else:
+                    texts.append((k, w))
+        elif _is_ident(k, v):
+            idents.append((k, v))
+        elif v:
+            texts.append((k, v))
+    if not texts and not extra:
+        return ""
+    ident = _blake(repr(sorted(idents)).encode("utf-8", "surrogatepass"), digest_size=8)
+    toks = {
+        f"{k}:{t}"
+        for k, v in texts
+        for t in (m.lower() for m in _TOKEN.findall(sanitize(v)))
+        if t not in _STOP
+    }
+    return ident.hexdigest() + "|" + " ".join(sorted(toks))
+
+
+def similar(a: str, b: str, threshold: float) -> bool:
+    """Near-duplicates by `features`: equal identifiers and a text-token Jaccard of at least
+    `threshold` (both texts empty: only parameters differ). Long texts are compared by their
+    MinHash signatures (crs._core), short ones exactly."""
+    ia, _, ta = a.partition("|")
+    ib, _, tb = b.partition("|")
+    if ia != ib:
+        return False
+    if not ta and not tb:
+        return True
+    sa, sb = set(ta.split()), set(tb.split())
+    if len(sa) > 64 and len(sb) > 64:
+        from crs import _core
+
+        return (
+            _core.minhash_jaccard(_core.minhash_signature(ta), _core.minhash_signature(tb))
+            >= threshold
+        )
+    return len(sa & sb) >= threshold * len(sa | sb)
+
+
+def without(text: str, echo: Iterable[str]) -> str:
+    """`text` with each of the `echo` strings replaced by a placeholder."""
+    for e in echo:
+        if e in text:
+            text = text.replace(e, "\x00")
+    return text
+
+
+def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
+    """A digest of a tool's result (16 hex digits); clock times, timestamps, durations and
+    memory addresses in it are left out."""
+    t = type(result)
+    if t is str:
+        if len(result) > MAX_VALUE_CHARS:
+            raise InvalidArgumentError(
+                f"result: {len(result)} characters, more than the {MAX_VALUE_CHARS} the guard takes"
+            )
+        text = without(result.strip(), echo) if echo else result.strip()
+        if len(text) > 8 and _HAS_DIGIT(text):
+            text = _VOLATILE.sub("#", text)
+        try:
+            data = text.encode()
+        except UnicodeEncodeError:
+            raise InvalidArgumentError(
+                "result: contains a lone surrogate (not valid UTF-8); decode tool output with "
+                "errors='replace'"
+            ) from None
+        return _blake(b"s" + data, digest_size=8).hexdigest()
+    if result is None:
+        return "0" * 16
+    if isinstance(result, bytes | bytearray | memoryview):
+        data = bytes(result)
+        if len(data) > MAX_VALUE_CHARS:
+            raise InvalidArgumentError(f"result: {len(data)} bytes, more than {MAX_VALUE_CHARS}")
+        return _blake(b"b" + data, digest_size=8).hexdigest()
+    try:
+        doc = _norm(result, "result", 0)
+    except InvalidArgumentError:
+        cls: Any = type(result)
+        if cls.__repr__ is object.__repr__ and cls.__str__ is object.__str__:
+            raise InvalidArgumentError(
+                f"result: must be JSON data, str or bytes (or an object with its own str()), "
+                f"got {type(result).__name__}"
+            ) from None
+        return result_digest(str(result), echo)
+    text = _dumps(doc)
+    if echo:
+        text = without(text, (_dumps(e)[1:-1] for e in echo))
+    if _HAS_DIGIT(text):
+        text = _VOLATILE.sub("#", text)
+    return _blake(b"j" + _encode_text(text, doc, "result"), digest_size=8).hexdigest()
+
+
+def error_text(error: BaseException | str) -> str:
+    if isinstance(error, BaseException):
+        text = f"{type(error).__name__}: {error}"
+    elif isinstance(error, str):
+        text = error
+    else:
+        raise InvalidArgumentError(
+            f"error: must be an exception, a str or None, got {type(error).__name__}"
+        )
+    text = text.strip() or "error"
+    if len(text) > MAX_VALUE_CHARS:
+        raise InvalidArgumentError(f"error: {len(text)} characters, more than {MAX_VALUE_CHARS}")
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        raise InvalidArgumentError("error: contains a lone surrogate (not valid UTF-8)") from None
+    return text
+
+
+def is_transient(error: BaseException | str, text: str) -> bool:
+    """Timeouts, rate limits, 5xx and network errors: worth a retry."""
+    if isinstance(error, TimeoutError | ConnectionError):
+        return True
+    return _TRANSIENT.search(text[:4000]) is not None
+
+
+def error_digest(text: str) -> str:
+    # Volatile parts (numbers such as durations, addresses, pids) do not make a new error.
+    norm = _WS.sub(" ", re.sub(r"0x[0-9a-fA-F]+|\d+(\.\d+)?", "#", text[:20000])).strip()
+    return _blake(b"e" + norm.encode(), digest_size=8).hexdigest()
+
+
+def preview(canon: dict[str, Any], limit: int = 160) -> str:
+    """A short view of the arguments (for people; sanitized before it is stored)."""
+    if not canon:
+        return ""
+    if len(canon) == 1:
+        (v,) = canon.values()
+        text = v if isinstance(v, str) else _dumps(v)
+    else:
+        text = _dumps(canon)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,123 @@
+"""`crs guard status|learned|forget`: what a project's guard knows, and forgetting it.
+
+All three open the project's durable guard (`Guard.open`, the same data directory as the
+agent's: `--home`, else `$CRS_HOME`, else `~/.crs`). `status` and `learned` change nothing;
+`forget ID` journals the forgetting, so the agent's next session sees it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any, TextIO
+
+from crs._errors import CRSError
+
+
+def register(sub: Any) -> None:
+    """Add `crs guard ...` to the `crs` command's subparsers."""
+    guard = sub.add_parser("guard", help="what the tool-call guard knows about a project")
+    gsub = guard.add_subparsers(dest="guard_command", metavar="ACTION")
+    for name, help_text in (
+        ("status", "sessions, their calls and loop state"),
+        ("learned", "the failures the guard remembers (refused in an unchanged workspace)"),
+        ("forget", "forget a learned failure by its id"),
+    ):
+        p = gsub.add_parser(name, help=help_text)
+        p.add_argument("--project", default=".", help="the project directory (default: .)")
+        p.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
+        p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+        if name == "status":
+            p.add_argument("--session", help="only this session")
+        if name == "forget":
+            p.add_argument("id", help="the learned failure's id (see `crs guard learned`)")
+        p.set_defaults(func=_run, guard_action=name)
+    guard.set_defaults(func=lambda args: (guard.print_help(sys.stderr), 2)[1])
+
+
+def _when(ms: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ms / 1000)) if ms else "-"
+
+
+def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from crs.guard._guard import Guard
+
+    out = sys.stdout if out is None else out
+    try:
+        g = Guard.open(args.project, "crs-cli", home=args.home, fingerprint=lambda: "cli")
+    except CRSError as exc:
+        print(f"crs guard: cannot open the project's guard: {exc}", file=sys.stderr)
+        return 1
+    with g:
+        if args.guard_action == "status":
+            return _status(g, args, out)
+        if args.guard_action == "learned":
+            return _learned(g, args, out)
+        return _forget(g, args, out)
+
+
+def _status(g: Any, args: argparse.Namespace, out: TextIO) -> int:
+    with g._lock:
+        names = [n for n in g._part.sessions if n != "crs-cli"]
+    if args.session is not None:
+        if args.session not in names:
+            print(f"crs guard status: no session {args.session!r}; known: {names}", file=sys.stderr)
+            return 1
+        names = [args.session]
+    rows = [g.with_session(n).status() for n in names]
+    learned = len(g.learned())
+    if args.json:
+        json.dump({"sessions": rows, "learned_failures": learned}, out, indent=2)
+        out.write("\n")
+        return 0
+    if not rows:
+        out.write("no guarded sessions in this project yet\n")
+    for r in rows:
+        loop = (
+            f"{r['level']} ({r['loop_code']} at steps {r['loop_steps']})"
+            if r["loop_code"]
+            else r["level"]
+        )
+        tools = ", ".join(f"{t} {n}" for t, n in sorted(r["tool_calls"].items()))
+        out.write(
+            f"session {r['session_id']}: {r['calls']} calls since {_when(r['started_at'])}, "
+            f"{loop}, {r['refusals_in_a_row']} refusals in a row\n"
+        )
+        if tools:
+            out.write(f"  tools: {tools}\n")
+    out.write(f"learned failures: {learned} (crs guard learned)\n")
+    return 0
+
+
+def _learned(g: Any, args: argparse.Namespace, out: TextIO) -> int:
+    items = g.learned()
+    if args.json:
+        json.dump([f.to_dict() for f in items], out, indent=2)
+        out.write("\n")
+        return 0
+    if not items:
+        out.write("no learned failures\n")
+        return 0
+    for f in items:
+        out.write(
+            f"{f.id}  {f.tool} {f.preview!s}\n"
+            f"    failed in session {f.session_id} at {_when(f.created_at)}: {f.error}\n"
+        )
+    out.write("forget one with: crs guard forget ID\n")
+    return 0
+
+
+def _forget(g: Any, args: argparse.Namespace, out: TextIO) -> int:
+    if g.forget(args.id):
+        if args.json:
+            json.dump({"forgotten": args.id}, out)
+            out.write("\n")
+        else:
+            out.write(f"forgot {args.id}\n")
+        return 0
+    print(
+        f"crs guard forget: no learned failure {args.id!r} (see crs guard learned)", file=sys.stderr
+    )
+    return 1

@@ -1,0 +1,1045 @@
+"""`Guard`: one object that decides every tool call (issue 12).
+
+Flow per tool call::
+
+    v = guard.before_call(tool, args)        # cheap; writes nothing unless it refuses
+    if v.allowed:
+        result = run(tool, args)             # with v.message shown to the model on NUDGE
+        guard.after_call(v.call, result=result)   # one journal record (one fsync, durable)
+
+The unit of progress is the (signature, result digest) pair: the same pair again is no
+progress. `after_call` sees the result and detects loops once their block has fully
+repeated (nudge); `before_call` predicts from history whether a call would repeat a pair
+and, once the session was nudged, refuses it (block), and stops after blocks persist.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+
+from crs import _core
+from crs._errors import InvalidArgumentError
+from crs._reasoning._sanitizer import SecretSanitizer
+from crs.guard import _canon
+from crs.guard._policy import GuardPolicy, Limits, limits_for
+from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
+from crs.guard._verdict import (
+    Action,
+    Call,
+    GuardBlockedError,
+    GuardStoppedError,
+    LearnedFailure,
+    Verdict,
+    VerdictCode,
+    make_call,
+    make_verdict,
+)
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_SANITIZER = SecretSanitizer()
+_ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
+_READONLY_SHELL = re.compile(
+    r"^\s*(cat|ls|ll|grep|rg|ag|find|fd|head|tail|less|more|wc|pwd|echo|printf|which|whoami|"
+    r"file|stat|tree|du|df|env|printenv|date|uname|id|ps|diff|cmp|sort|uniq|cut|awk|jq|"
+    r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
+    r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
+)
+_MSG_WS = re.compile(r"\s+")
+FP_CACHE_S = 1.0
+_DIGITS = re.compile(r"\d+")
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _short(text: str, limit: int = 240) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Guard:
+    """Decides every tool call of an agent session: allow, nudge, block or stop.
+
+    `Guard(policy)` keeps everything in memory (in a private `CRS`);
+    `Guard.open(project, session)` keeps it in the project's durable CRS (journal,
+    backups), so a new process continues where the last one stopped and failures are
+    remembered across sessions. Thread-safe; a context manager.
+
+    >>> g = Guard()
+    >>> v = g.before_call("read_file", {"path": "a.py"})
+    >>> v.action, g.after_call(v.call, result="print(1)").action
+    (<Action.ALLOW: 'allow'>, <Action.ALLOW: 'allow'>)
+    """
+
+    def __init__(
+        self,
+        policy: GuardPolicy | None = None,
+        *,
+        session: str = "default",
+        fingerprint: Callable[[], str] | None = None,
+        _crs: Any = None,
+        _owns: bool = True,
+        _durable: bool = False,
+    ) -> None:
+        if policy is None:
+            policy = GuardPolicy()
+        if not isinstance(policy, GuardPolicy):
+            raise InvalidArgumentError(f"policy: must be a GuardPolicy or None, got {policy!r}")
+        if not isinstance(session, str) or not session or len(session) > 256:
+            raise InvalidArgumentError(f"session: must be a non-empty str, got {session!r}")
+        try:
+            session.encode()
+        except UnicodeEncodeError:
+            raise InvalidArgumentError("session: contains a lone surrogate") from None
+        if fingerprint is not None and not callable(fingerprint):
+            raise InvalidArgumentError(f"fingerprint: must be a callable, got {fingerprint!r}")
+        if _crs is None:
+            from crs._crs import CRS
+
+            _crs = CRS()
+        self._crs = _crs
+        self._owns = _owns
+        self._durable = _durable
+        self._part: GuardPart = _crs._parts["guard"]
+        self._lock: threading.RLock = _crs._lock
+        self.policy = policy
+        self.session_id = session
+        self._fingerprint = fingerprint
+        self._fp_cache: tuple[tuple[int, int], float, str] | None = None
+        self._mut_re = re.compile(policy.mutating_pattern)
+        self._poll_re = re.compile(policy.poll_pattern)
+        self._commands = policy.command_fields
+        self._limits: dict[str, Limits] = {}
+        self._reserved = 0
+        self._prefix = os.urandom(4).hex()
+        self._closed = False
+        # call_id -> (poll command, mutating, canonical args) until after_call
+        self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
+        self._sigs_cache: dict[str, bytes] = {}
+        self._last_msg = ""
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def open(
+        cls,
+        project: str | os.PathLike[str],
+        session: str,
+        home: str | os.PathLike[str] | None = None,
+        policy: GuardPolicy | None = None,
+        *,
+        fingerprint: Callable[[], str] | None = None,
+    ) -> Guard:
+        """A durable guard on the project's CRS (`crs.open_project(project, home)`).
+
+        Everything the guard learns is journaled (one record per finished call) and kept in
+        the project's backups; a later `Guard.open` of the project continues from there.
+        The default fingerprint is the project's git state (`ProjectFingerprint`).
+        """
+        if not isinstance(project, str | os.PathLike):
+            raise InvalidArgumentError(f"project: must be a path, got {project!r}")
+        if not isinstance(session, str) or not session:
+            raise InvalidArgumentError(f"session: must be a non-empty str, got {session!r}")
+        from crs._project import open_project
+        from crs.guard._fingerprint import ProjectFingerprint
+
+        if fingerprint is None:
+            fingerprint = ProjectFingerprint(project)
+        crs = open_project(project, home, session_id=session)
+        try:
+            return cls(policy, session=session, fingerprint=fingerprint, _crs=crs, _durable=True)
+        except BaseException:
+            crs.close()
+            raise
+
+    def with_session(self, session: str) -> Guard:
+        """Another session on the same engine and project (closing it leaves the engine open)."""
+        return Guard(
+            self.policy,
+            session=session,
+            fingerprint=self._fingerprint,
+            _crs=self._crs,
+            _owns=False,
+            _durable=self._durable,
+        )
+
+    @property
+    def crs(self) -> Any:
+        """The CRS engine holding what the guard knows."""
+        return self._crs
+
+    @property
+    def durable(self) -> bool:
+        return self._durable
+
+    # ------------------------------------------------------------------ helpers
+
+    def _limits_for(self, tool: str) -> Limits:
+        lim = self._limits.get(tool)
+        if lim is None:
+            lim = self._limits[tool] = limits_for(self.policy, tool, self._mut_re, self._poll_re)
+        return lim
+
+    def _session(self) -> SessionState:
+        return self._part.session(self.session_id)
+
+    def _check_open(self) -> None:
+        if self._closed:
+            from crs._errors import CRSClosedError
+
+            raise CRSClosedError("guard: closed; open a new Guard")
+
+    def _fp(self, s: SessionState) -> str:
+        """The workspace fingerprint, computed at most once per finished call."""
+        if self._fingerprint is None:
+            return f"mem:{self._part.changes}"
+        # One computation serves a batch of calls: until the next finished or refused call,
+        # and for at most FP_CACHE_S seconds.
+        key = (s.calls, s.blocks)
+        now = time.monotonic()
+        cache = self._fp_cache
+        if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
+            return cache[2]
+        value = self._fingerprint()
+        if not isinstance(value, str) or not value:
+            raise InvalidArgumentError(f"fingerprint: must return a non-empty str, got {value!r}")
+        self._fp_cache = (key, now, value)
+        return value
+
+    def _minhash(self, text: str) -> bytes:
+        sig = self._sigs_cache.get(text)
+        if sig is None:
+            if len(self._sigs_cache) > 512:
+                self._sigs_cache.clear()
+            sig = self._sigs_cache[text] = _core.minhash_signature(text)
+        return sig
+
+    def call_for(
+        self, tool: str, args: Mapping[str, Any] | None = None, call_id: str | None = None
+    ) -> Call:
+        """The handle of a call without deciding it (for a process that did not make the
+        `before_call`, e.g. a PostToolUse hook)."""
+        call, _ = self._make_call(tool, args, call_id)
+        return call
+
+    def _make_call(
+        self, tool: Any, args: Mapping[str, Any] | None, call_id: str | None
+    ) -> tuple[Call, Limits]:
+        lim = self._limits.get(tool) if type(tool) is str else None
+        if lim is None:
+            tool = _canon.check_tool(tool)
+            lim = self._limits_for(tool)
+        canon, flat, cmd = _canon.canonical_args(args, lim.ignore_fields, self._commands)
+        sig = _canon.signature(tool, canon, flat)
+        if call_id is not None and (type(call_id) is not str or not call_id):
+            raise InvalidArgumentError(f"call_id: must be a non-empty str or None, got {call_id!r}")
+        poll = lim.polling
+        mut = lim.mutating
+        if cmd:
+            if not poll and self._poll_re.search(cmd) is not None:
+                poll = True
+            if not mut:  # a shell command changes the workspace unless it only reads
+                mut = _READONLY_SHELL.match(cmd) is None
+        sid = self.session_id
+        with self._lock:
+            last = self._part.session(sid).last_step
+            step = self._reserved = (self._reserved if self._reserved > last else last) + 1
+            if call_id is None:
+                call_id = f"{self._prefix}-{step}"
+            pending = self._pending
+            if len(pending) > 4096:
+                pending.clear()
+            pending[call_id] = (poll, mut, canon)
+        return make_call(tool, sig, call_id, sid, step), lim
+
+    # ------------------------------------------------------------------ before
+
+    def before_call(
+        self, tool: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
+    ) -> Verdict:
+        """Decide a call before it runs. Writes nothing unless it refuses the call.
+
+        Raises:
+            InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
+                (the message names the argument); nothing is recorded.
+        """
+        self._check_open()
+        call, lim = self._make_call(tool, args, call_id)
+        with self._lock:
+            s = self._session()
+            v = self._decide(s, call, lim)
+            if v is None:
+                sig = s.sigs.get(call.signature)
+                if sig is not None and sig.changes and sig.runs:
+                    return make_verdict(
+                        _ALLOW,
+                        VerdictCode.POLLING,
+                        "the result of this call changes between runs (polling)",
+                        "",
+                        (),
+                        call,
+                    )
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+            if v.action is _BLOCK or v.action is _STOP:
+                self._crs._commit_op(
+                    "guard.refuse",
+                    {
+                        "s": call.session_id,
+                        "n": call.step,
+                        "t": call.tool,
+                        "g": call.signature,
+                        "c": str(v.code),
+                        "ts": _now_ms(),
+                    },
+                    bump_generation=False,
+                )
+            return v
+
+    def _refuse(
+        self,
+        s: SessionState,
+        call: Call,
+        code: VerdictCode,
+        reason: str,
+        message: str,
+        evidence: tuple[int, ...],
+    ) -> Verdict:
+        if s.blocks + 1 >= self.policy.stop_after_blocks:
+            return make_verdict(
+                _STOP,
+                code,
+                f"{reason}; {s.blocks + 1} refusals in a row: stop",
+                message + " Several calls in a row were refused: stop here and report to "
+                "the user what you tried and what blocks you.",
+                evidence,
+                call,
+            )
+        return make_verdict(_BLOCK, code, reason, message, evidence, call)
+
+    def _decide(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
+        pol = self.policy
+        # budgets: STOP
+        if pol.max_calls is not None and s.calls >= pol.max_calls:
+            return make_verdict(
+                _STOP,
+                VerdictCode.BUDGET,
+                f"session budget of {pol.max_calls} calls used up",
+                "The session's budget of tool calls is used up. Stop and report "
+                "to the user what you found so far.",
+                (),
+                call,
+            )
+        if lim.max_calls is not None and s.tool_calls.get(call.tool, 0) >= lim.max_calls:
+            return make_verdict(
+                _STOP,
+                VerdictCode.BUDGET,
+                f"budget of {lim.max_calls} calls of {call.tool} used up",
+                "The budget for this tool is used up. Stop and report to the user "
+                "what you found so far.",
+                (),
+                call,
+            )
+        if (
+            pol.max_wall_time_s is not None
+            and s.calls
+            and (_now_ms() - s.started) / 1000.0 >= pol.max_wall_time_s
+        ):
+            return make_verdict(
+                _STOP,
+                VerdictCode.BUDGET,
+                f"session wall-time budget of {pol.max_wall_time_s:g} s used up",
+                "The session's time budget is used up. Stop and report to the user "
+                "what you found so far.",
+                (),
+                call,
+            )
+        sig = s.sigs.get(call.signature)
+        # remembered failures: the same call in an unchanged workspace
+        ids = self._part.by_sig.get(call.signature)
+        if ids and lim.learn_failures:
+            v = self._known_failure(s, call, ids)
+            if v is not None:
+                return v
+        if sig is not None:
+            now = _now_ms()
+            half_open = s.last_ok_step > sig.fail_step or now - sig.fail_ms >= pol.cooldown_s * 1000
+            if sig.hard >= lim.max_failures and not half_open:
+                return self._refuse(
+                    s,
+                    call,
+                    VerdictCode.ERROR_LOOP,
+                    f"{call.tool} failed {sig.hard} times in a row with this call "
+                    f"(last at step {sig.fail_step}): {_short(sig.last_err, 160)}",
+                    f"This call failed {sig.hard} times in a row. Read the error, fix its "
+                    "cause or change the arguments; running it unchanged will fail again.",
+                    (sig.fail_step,),
+                )
+            if sig.transient >= lim.transient_retries and not half_open:
+                return self._refuse(
+                    s,
+                    call,
+                    VerdictCode.RETRY_BUDGET,
+                    f"{call.tool} hit {sig.transient} transient errors in a row "
+                    f"(last at step {sig.fail_step}): {_short(sig.last_err, 160)}",
+                    f"This call hit a transient error {sig.transient} times in a row "
+                    "(timeout, rate limit or network). Wait before retrying, or get what you "
+                    "need another way.",
+                    (sig.fail_step,),
+                )
+            if sig.polls >= 2 * lim.poll_budget and sig.changes and sig.epoch == s.epoch:
+                return self._refuse(
+                    s,
+                    call,
+                    VerdictCode.POLLING,
+                    f"{call.tool} polled {sig.polls} times (budget {lim.poll_budget})",
+                    f"This call was polled {sig.polls} times. Stop polling: report the "
+                    "current state to the user or do something else.",
+                    (),
+                )
+            if s.level >= NUDGED and sig.epoch == s.epoch:
+                pair = f"{call.signature}:{sig.res}"
+                if pair in s.loop_pairs or (
+                    s.loop_code == VerdictCode.NO_PROGRESS and pair in s.pairs
+                ):
+                    return self._refuse(
+                        s, call, VerdictCode(s.loop_code), *self._loop_words(s, call)
+                    )
+        return None
+
+    def _loop_words(self, s: SessionState, call: Call) -> tuple[str, str, tuple[int, ...]]:
+        ev = s.loop_steps
+        code = s.loop_code
+        if code == VerdictCode.CYCLE:
+            reason = (
+                f"{call.tool} would continue the cycle seen at steps "
+                f"{', '.join(map(str, ev))} after the model was told"
+            )
+            message = (
+                "You are repeating a cycle of calls that returns the same results "
+                "every time. Do not run it again: change the approach (a different "
+                "tool, other inputs), or say what blocks you."
+            )
+        elif code == VerdictCode.NO_PROGRESS:
+            reason = (
+                f"{call.tool} would repeat a result already seen; the last calls made no progress"
+            )
+            message = (
+                "Your recent calls produced nothing new and this one would not either. "
+                "Summarise what you know and choose a different next step."
+            )
+        else:
+            reason = (
+                f"{call.tool} would repeat a call that returned the same result at "
+                f"steps {', '.join(map(str, ev))}"
+            )
+            message = (
+                "This exact call already returned the same result several times; it "
+                "will not change. Use the result you have, try a different approach, "
+                "or say what blocks you."
+            )
+        return reason, message, ev
+
+    def _known_failure(self, s: SessionState, call: Call, ids: list[str]) -> Verdict | None:
+        now = _now_ms()
+        ttl = self.policy.known_failure_ttl_s * 1000
+        fp: str | None = None
+        for fid in reversed(ids):
+            lf = self._part.failures[fid]
+            if now - lf["created_at"] > ttl:
+                continue
+            if lf["session_id"] == self.session_id:
+                # In its own session a failure is the error-loop rule's (a second try is
+                # legitimate; two in a row are refused): remembered failures are for later
+                # sessions.
+                continue
+            if fp is None:
+                fp = self._fp(s)
+            if lf["fingerprint"] != fp:
+                continue
+            where = f"in session {lf['session_id']}"
+            return self._refuse(
+                s,
+                call,
+                VerdictCode.KNOWN_FAILURE,
+                f"{call.tool} failed {where} (step {lf['step']}) in this same workspace: "
+                f"{_short(lf['error'], 200)} [learned failure {fid}]",
+                "This exact call already failed in this unchanged workspace, with: "
+                f"{_short(lf['error'], 200)}. Change something first (fix the cause, or "
+                "change the arguments) instead of running it again.",
+                (lf["step"],) if lf["session_id"] == self.session_id else (),
+            )
+        return None
+
+    # ------------------------------------------------------------------ after
+
+    def after_call(
+        self,
+        call: Call,
+        result: Any = None,
+        error: BaseException | str | None = None,
+    ) -> Verdict:
+        """Record a finished call (one journal record) and say what it shows.
+
+        Returns ALLOW, or NUDGE when this call completed a loop (the model should be told
+        `verdict.message`), or STOP when the session must stop.
+
+        Raises:
+            InvalidArgumentError: `call` is not a `Call` of this session, or `result` /
+                `error` cannot be digested; nothing is recorded.
+        """
+        self._check_open()
+        if not isinstance(call, Call):
+            raise InvalidArgumentError(
+                f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
+            )
+        if call.session_id != self.session_id:
+            raise InvalidArgumentError(
+                f"call: belongs to session {call.session_id!r}, not {self.session_id!r}; use "
+                "the guard of that session (with_session)"
+            )
+        lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
+        extra = self._pending.pop(call.call_id, None)
+        poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
+        # A result that echoes the call's own arguments ("no results for '<query>'") is
+        # judged without them: the echo is not new information.
+        echo = [v for v in canon.values() if type(v) is str and len(v) >= 4] if canon else ()
+        if error is not None:
+            etext = _canon.error_text(error)
+            kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
+            res = _canon.error_digest(_canon.without(etext, echo))
+        else:
+            etext = ""
+            kind = OK
+            res = _canon.result_digest(result, echo)
+        polling = lim.polling or poll
+        ts = _now_ms()
+        p: dict[str, Any] = {
+            "s": call.session_id,
+            "n": call.step,
+            "t": call.tool,
+            "g": call.signature,
+            "r": res,
+            "k": kind,
+            "ts": ts,
+        }
+        if mut:
+            p["m"] = 1
+        if etext:
+            p["e"] = _short(_SANITIZER.sanitize(etext), 400)
+        feat = ""
+        if canon and (kind == HARD or (kind == OK and not mut)):
+            feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
+            if feat:
+                p["x"] = feat[:2000]
+        with self._lock:
+            s = self._session()
+            alias = ""
+            if feat:
+                alias = self._near_duplicate(s, call, res, feat)
+                if alias:
+                    p["a"] = alias
+            v = self._detect(s, call, kind, res, alias or call.signature, polling, lim)
+            if v is not None and v.action is not _ALLOW:
+                p["v"] = str(v.code)
+                p["ev"] = list(v.evidence)
+                p["lp"] = sorted(self._loop_pairs_of(s, v))
+            if kind == HARD and lim.learn_failures:
+                fp = self._fp(s)
+                p["lf"] = {
+                    "id": f"{call.signature[:12]}-{fp[:8]}",
+                    "tool": call.tool,
+                    "signature": call.signature,
+                    "error": p["e"],
+                    "fingerprint": fp,
+                    "session_id": call.session_id,
+                    "created_at": ts,
+                    "step": call.step,
+                    "epoch": s.epoch,
+                    "preview": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160),
+                }
+            elif kind == OK:
+                ids = self._part.by_sig.get(call.signature)
+                if ids:  # it ran and succeeded: what was learned about it no longer holds
+                    p["fx"] = list(ids)
+            self._crs._commit_op("guard.step", p, bump_generation=False)
+            if v is None:
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+            return v
+
+    def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
+        ev = set(v.evidence)
+        return {pair for n, pair, _ in s.tail if n in ev}
+
+    def _near_duplicate(self, s: SessionState, call: Call, res: str, feat: str) -> str:
+        """The cluster of an earlier call of the same tool with the same result whose
+        arguments are a near-duplicate of this one's (`_canon.similar`), or ""."""
+        if f"{call.signature}:{res}" in s.pairs:
+            return ""
+        t = self.policy.near_duplicate
+        for _, tool, cluster, r, other in reversed(s.texts):
+            if (
+                r == res
+                and tool == call.tool
+                and cluster != call.signature
+                and _canon.similar(feat, other, t)
+            ):
+                return cluster
+        return ""
+
+    def _detect(
+        self,
+        s: SessionState,
+        call: Call,
+        kind: int,
+        res: str,
+        cluster: str,
+        polling: bool,
+        lim: Limits,
+    ) -> Verdict | None:
+        pol = self.policy
+        if kind == TRANSIENT:
+            return None
+        n = call.step
+        pair = f"{cluster}:{res}"
+        if pair not in s.pairs:  # a new (call, result): no repeat, cycle or stale stretch
+            return self._poll_check(s, call, lim)
+        tail = s.tail
+        # 1. the same pair in a row
+        run = 1
+        steps = [n]
+        for i in range(len(tail) - 1, -1, -1):
+            if tail[i][1] != pair:
+                break
+            run += 1
+            steps.append(tail[i][0])
+        need = lim.poll_repeat if polling else lim.repeat_nudge
+        if run >= need:
+            return self._nudge(
+                s,
+                call,
+                VerdictCode.REPEATED_CALL,
+                f"{call.tool} returned the same result {run} times in a row",
+                "This call returned the same result several times in a row; "
+                "running it again will not change it. Use the result you have, "
+                "or try a different approach.",
+                tuple(sorted(steps)),
+            )
+        # 2. a cycle of 2..max_period pairs, fully repeated
+        m = len(tail)
+        for per in range(2, pol.max_period + 1):
+            if 2 * per > m + 1:
+                break
+            if tail[m - per][1] != pair:
+                continue
+            ok = True
+            for j in range(1, per):
+                if tail[m - j][1] != tail[m - per - j][1]:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            block = [tail[m - j][1] for j in range(1, per)] + [pair]
+            sigs = {tail[m - j][2] for j in range(1, per)} | {call.signature}
+            if len(set(block)) < 2 or len(sigs) < 2:
+                continue  # one call alternating results: polling, not a cycle
+            ev = (*(tail[k][0] for k in range(m - 2 * per + 1, m)), n)
+            return self._nudge(
+                s,
+                call,
+                VerdictCode.CYCLE,
+                f"the last {2 * per} calls repeat a cycle of {per} calls with the same results",
+                f"Your last {2 * per} calls repeat the same cycle of {per} calls "
+                "with the same results each time; going round again will not "
+                "help. Change the approach, not just the order.",
+                ev,
+            )
+        seen = s.pairs.get(pair)
+        stale = seen is not None and seen[1] == s.epoch
+        # 3. the same pair again and again, however far apart (not for polling)
+        if stale and not polling and seen is not None and seen[0] + 1 >= pol.repeat_in_session:
+            return self._nudge(
+                s,
+                call,
+                VerdictCode.REPEATED_CALL,
+                f"{call.tool} returned the same result {seen[0] + 1} times "
+                "with nothing changed in between",
+                "You keep running this call and it keeps returning the same "
+                "result, with nothing changed in between. Use the result you "
+                "have, or try something different.",
+                (seen[2], n),
+            )
+        # 4. nothing new for a while
+        if stale and s.stale + 1 >= pol.no_progress_window:
+            ev = (*(t[0] for t in list(tail)[-(pol.no_progress_window - 1) :]), n)
+            return self._nudge(
+                s,
+                call,
+                VerdictCode.NO_PROGRESS,
+                f"the last {s.stale + 1} calls produced nothing new",
+                "Your last calls produced nothing new. Step back, summarise "
+                "what you know, and choose a different next step.",
+                ev,
+            )
+        return self._poll_check(s, call, lim)
+
+    def _poll_check(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
+        # 5. polling past its budget
+        sig = s.sigs.get(call.signature)
+        n = call.step
+        if (
+            sig is not None
+            and sig.changes
+            and sig.epoch == s.epoch
+            and sig.polls + 1 == lim.poll_budget
+        ):
+            return self._nudge(
+                s,
+                call,
+                VerdictCode.POLLING,
+                f"{call.tool} polled {sig.polls + 1} times",
+                "This call has been polled many times. Consider reporting "
+                "progress to the user instead of polling further.",
+                (n,),
+            )
+        return None
+
+    def _nudge(
+        self,
+        s: SessionState,
+        call: Call,
+        code: VerdictCode,
+        reason: str,
+        message: str,
+        evidence: tuple[int, ...],
+    ) -> Verdict:
+        if s.level >= NUDGED and s.nudges + 1 > self.policy.stop_after_blocks:
+            return make_verdict(
+                _STOP,
+                code,
+                f"{reason}; the loop went on after {s.nudges} nudges: stop",
+                message + " You were told several times: stop here and report to the user.",
+                evidence,
+                call,
+            )
+        return make_verdict(_NUDGE, code, reason, message, evidence, call)
+
+    # ------------------------------------------------------------------ messages, turns
+
+    def on_message(self, text: str) -> Verdict:
+        """An agent turn with no tool call (monologue check); journaled."""
+        self._check_open()
+        if not isinstance(text, str):
+            raise InvalidArgumentError(f"text: must be a str, got {type(text).__name__}")
+        try:
+            text.encode()
+        except UnicodeEncodeError:
+            raise InvalidArgumentError(
+                "text: contains a lone surrogate (not valid UTF-8)"
+            ) from None
+        # Numbers (counters, times) do not make a message new: "thinking... 1", "... 2".
+        norm = _MSG_WS.sub(" ", _DIGITS.sub("#", text.strip().lower()[:100_000]))
+        digest = _canon.result_digest(norm)
+        with self._lock:
+            s = self._session()
+            msgs = s.msgs
+            last = self._last_msg
+            if (
+                msgs
+                and digest != msgs[-1]
+                and len(norm) >= 40
+                and last
+                and _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8
+            ):
+                digest = msgs[-1]  # a near-identical message counts as the same one
+            self._last_msg = norm
+            seq = [*msgs, digest]
+            found = self._message_loop(seq, s.msg_streak + 1)
+            payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
+            if found is not None:
+                payload["v"] = 1
+            self._crs._commit_op("guard.msg", payload, bump_generation=False)
+            if found is None:
+                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
+            flags = s.msg_flags - 1  # apply_msg counted this one
+            action = _NUDGE if flags <= 0 else _BLOCK if flags == 1 else _STOP
+            return make_verdict(
+                action,
+                VerdictCode.MONOLOGUE,
+                found,
+                "You are repeating yourself without acting. Make a tool call that moves the "
+                "task forward, or ask the user for what you need.",
+                (),
+                None,
+            )
+
+    def _message_loop(self, seq: list[str], streak: int) -> str | None:
+        pol = self.policy
+        run = 1
+        while run < len(seq) and seq[-1 - run] == seq[-1]:
+            run += 1
+        if run >= pol.monologue_repeats:
+            return f"the agent said the same thing {run} times in a row without acting"
+        for per in range(2, 5):
+            if (
+                len(seq) >= 2 * per
+                and seq[-2 * per : -per] == seq[-per:]
+                and len(set(seq[-per:])) > 1
+            ):
+                return (
+                    f"the agent's last {2 * per} messages repeat a cycle of {per} without "
+                    "a tool call"
+                )
+        if streak >= pol.monologue_max:
+            return f"{streak} agent messages in a row without a tool call"
+        return None
+
+    def new_turn(self) -> None:
+        """A user message: escalation starts over (the history, and loop detection over it,
+        is kept across turns)."""
+        self._check_open()
+        with self._lock:
+            self._crs._commit_op("guard.turn", {"s": self.session_id}, bump_generation=False)
+
+    # ------------------------------------------------------------------ async
+
+    async def abefore_call(
+        self, tool: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
+    ) -> Verdict:
+        """`before_call` that never blocks the event loop on an fsync."""
+        if not self._durable:
+            return self.before_call(tool, args, call_id=call_id)
+        import asyncio  # inside: start-up (`import crs` stays asyncio-free; a loop has it)
+
+        return await asyncio.to_thread(self.before_call, tool, args, call_id=call_id)
+
+    async def aafter_call(
+        self, call: Call, result: Any = None, error: BaseException | str | None = None
+    ) -> Verdict:
+        """`after_call` that never blocks the event loop on an fsync (durable guards write
+        in a worker thread)."""
+        if not self._durable:
+            return self.after_call(call, result=result, error=error)
+        import asyncio  # inside: start-up (`import crs` stays asyncio-free; a loop has it)
+
+        return await asyncio.to_thread(self.after_call, call, result, error)
+
+    async def aon_message(self, text: str) -> Verdict:
+        if not self._durable:
+            return self.on_message(text)
+        import asyncio  # inside: start-up (`import crs` stays asyncio-free; a loop has it)
+
+        return await asyncio.to_thread(self.on_message, text)
+
+    # ------------------------------------------------------------------ memory
+
+    def learned(self) -> list[LearnedFailure]:
+        """The failures the guard remembers (project-wide for a durable guard), newest first."""
+        now = _now_ms()
+        ttl = self.policy.known_failure_ttl_s * 1000
+        with self._lock:
+            rows = [f for f in self._part.failures.values() if now - f["created_at"] <= ttl]
+        rows.sort(key=lambda f: f["created_at"], reverse=True)
+        return [
+            LearnedFailure(
+                id=f["id"],
+                tool=f["tool"],
+                signature=f["signature"],
+                error=f["error"],
+                fingerprint=f["fingerprint"],
+                session_id=f["session_id"],
+                created_at=f["created_at"],
+                step=f.get("step", 0),
+                preview=f.get("preview", ""),
+            )
+            for f in rows
+        ]
+
+    def forget(self, failure_id: str) -> bool:
+        """Forget a learned failure (journaled); False if there is no such failure."""
+        self._check_open()
+        if not isinstance(failure_id, str) or not failure_id:
+            raise InvalidArgumentError(f"failure_id: must be a non-empty str, got {failure_id!r}")
+        with self._lock:
+            if failure_id not in self._part.failures:
+                return False
+            self._crs._commit_op("guard.forget", {"id": failure_id}, bump_generation=False)
+            return True
+
+    def status(self) -> dict[str, Any]:
+        """The session's figures, plain data."""
+        with self._lock:
+            s = self._session()
+            return {
+                "session_id": self.session_id,
+                "durable": self._durable,
+                "calls": s.calls,
+                "last_step": s.last_step,
+                "tool_calls": dict(s.tool_calls),
+                "started_at": s.started,
+                "level": "nudged" if s.level >= NUDGED else "calm",
+                "loop_code": s.loop_code,
+                "loop_steps": list(s.loop_steps),
+                "refusals_in_a_row": s.blocks,
+                "workspace_changes": s.epoch,
+                "turns": s.turns,
+                "learned_failures": len(self._part.failures),
+                "sessions": len(self._part.sessions),
+            }
+
+    def explain(self) -> dict[str, Any]:
+        """What the guard knows about the session, plain data: status, the recent steps
+        (signature and result digests, kind, verdict), learned failures and the policy."""
+        with self._lock:
+            s = self._session()
+            recent = [
+                {
+                    "step": r[0],
+                    "tool": r[1],
+                    "signature": r[2],
+                    "result": r[3],
+                    "kind": {0: "ok", 1: "failure", 2: "transient", -1: "refused"}[r[4]],
+                    "verdict": r[5],
+                    "at": r[6],
+                }
+                for r in s.recent
+            ]
+        return {
+            "status": self.status(),
+            "recent": recent,
+            "learned": [f.to_dict() for f in self.learned()],
+            "policy": self.policy.to_dict(),
+        }
+
+    # ------------------------------------------------------------------ plain Python tools
+
+    def tool(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
+        """Decorator: guard a plain Python function (sync or async) as a tool.
+
+        Its keyword arguments (positional ones bound by name) are the call's arguments; a
+        refused call raises `GuardBlockedError` (`GuardStoppedError` on STOP); an exception
+        of the function is recorded as a failure and re-raised.
+        """
+        if name is not None and not isinstance(name, str):
+            raise InvalidArgumentError(f"name: must be a str or None, got {name!r}")
+
+        def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
+            if not callable(f):
+                raise InvalidArgumentError(f"fn: must be a callable, got {f!r}")
+            tool_name = name or getattr(f, "__name__", None) or "tool"
+            sig = inspect.signature(f)
+
+            def bind(a: tuple[Any, ...], kw: dict[str, Any]) -> dict[str, Any]:
+                try:
+                    b = sig.bind(*a, **kw)
+                except TypeError:
+                    return {"args": list(a), **kw}
+                b.apply_defaults()
+                out = dict(b.arguments)
+                for pname, prm in sig.parameters.items():
+                    if prm.kind is prm.VAR_KEYWORD and pname in out:
+                        out.update(out.pop(pname))
+                return out
+
+            if inspect.iscoroutinefunction(f):
+
+                @functools.wraps(f)
+                async def awrapper(*a: Any, **kw: Any) -> Any:
+                    v = await self.abefore_call(tool_name, bind(a, kw))
+                    _raise_unless_allowed(v)
+                    try:
+                        out = await f(*a, **kw)
+                    except Exception as exc:
+                        await self.aafter_call(v.call, error=exc)  # type: ignore[arg-type]
+                        raise
+                    await self.aafter_call(v.call, result=out)  # type: ignore[arg-type]
+                    return out
+
+                return awrapper
+
+            @functools.wraps(f)
+            def wrapper(*a: Any, **kw: Any) -> Any:
+                v = self.before_call(tool_name, bind(a, kw))
+                _raise_unless_allowed(v)
+                try:
+                    out = f(*a, **kw)
+                except Exception as exc:
+                    self.after_call(v.call, error=exc)  # type: ignore[arg-type]
+                    raise
+                self.after_call(v.call, result=out)  # type: ignore[arg-type]
+                return out
+
+            return wrapper
+
+        if fn is None:
+            return wrap
+        return wrap(fn)
+
+    @contextlib.contextmanager
+    def guarded(self, tool: str, args: Mapping[str, Any] | None = None) -> Iterator[GuardedCall]:
+        """Context manager around a call: refused calls raise `GuardBlockedError`; set
+        `outcome.result` inside the block; an exception is recorded as the call's error.
+
+        >>> g = Guard()
+        >>> with g.guarded("ls", {"path": "."}) as out:
+        ...     out.result = "a.py b.py"
+        >>> out.verdict.action
+        <Action.ALLOW: 'allow'>
+        """
+        v = self.before_call(tool, args)
+        _raise_unless_allowed(v)
+        assert v.call is not None
+        out = GuardedCall(v)
+        try:
+            yield out
+        except Exception as exc:
+            self.after_call(v.call, error=exc)
+            raise
+        out.verdict = self.after_call(v.call, result=out.result)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def close(self) -> None:
+        """Close the guard (and its engine, unless it came from `with_session`); idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        if self._owns:
+            self._crs.close()
+
+    def __enter__(self) -> Guard:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        kind = "durable" if self._durable else "memory"
+        return f"<Guard session={self.session_id!r} {kind} calls={self._session().calls}>"
+
+
+class GuardedCall:
+    """What `Guard.guarded` yields: set `.result`; `.verdict` is the before verdict, then
+    the after verdict."""
+
+    __slots__ = ("result", "verdict")
+
+    def __init__(self, verdict: Verdict) -> None:
+        self.verdict = verdict
+        self.result: Any = None
+
+
+def _raise_unless_allowed(v: Verdict) -> None:
+    if v.action is _STOP:
+        raise GuardStoppedError(v)
+    if v.action is _BLOCK:
+        raise GuardBlockedError(v)

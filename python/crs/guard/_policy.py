@@ -1,0 +1,302 @@
+"""Thresholds of the guard: one `GuardPolicy`, per-tool `ToolPolicy` overrides, hard caps."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from crs._errors import InvalidArgumentError
+
+COMMENTARY_FIELDS: frozenset[str] = frozenset(
+    {
+        "description",
+        "reason",
+        "reasoning",
+        "thought",
+        "thoughts",
+        "explanation",
+        "rationale",
+        "justification",
+        "comment",
+        "note",
+        "notes",
+        "intent",
+        "purpose",
+        "summary",
+        "why",
+        "goal",
+    }
+)
+"""Argument fields that carry the model's commentary, not the call's identity."""
+
+COMMAND_FIELDS: frozenset[str] = frozenset(
+    {"command", "cmd", "script", "shell", "bash", "commandline", "command_line", "cmdline"}
+)
+"""Argument fields holding a shell command (normalised by shlex split and join)."""
+
+MUTATING_PATTERN = (
+    r"(?i)(^|[_.\-:/ ])(edit|write|patch|create|delete|remove|rm|move|mv|rename|replace|insert|"
+    r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace|"
+    r"python|ipython|jupyter|notebook|exec|execute|eval|code_interpreter|install|build)"
+    r"([_.\-:/ ]|$)|^(Edit|Write|MultiEdit|NotebookEdit)$"
+)
+"""Tools whose success changes the workspace (the in-memory guard's fingerprint)."""
+
+POLL_PATTERN = r"(?i)(^|[_.\-:/ ;&])(wait|poll|sleep|watch)([_.\-:/ ;&]|$)"
+"""Tools, or shell commands, that wait for something to change (`sleep 30 && kubectl get`):
+an unchanged result is expected for a while (`poll_repeat` applies, not `repeat_nudge`)."""
+
+SHELL_PATTERN = (
+    r"(?i)^(bash|shell|sh|zsh|terminal|run|run_command|run_shell|exec|execute|"
+    r"execute_command|run_terminal_cmd|local_shell|shell_command|computer)$"
+)
+"""Tools that run shell commands: a successful command that is not read-only (`cat`, `ls`,
+`grep`, `git status` ...) counts as a workspace change."""
+
+HARD_MAX_REPEATS = 50
+"""No policy lets the same call with the same result repeat more often than this."""
+HARD_MAX_POLLS = 500
+"""No policy lets one call be polled more often than this in a session."""
+
+
+def _positive(name: str, value: Any, *, optional: bool = False, floor: int = 1) -> None:
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < floor:
+        raise InvalidArgumentError(f"{name}: must be an int >= {floor}, got {value!r}")
+
+
+def _seconds(name: str, value: Any, *, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or value < 0
+    ):
+        raise InvalidArgumentError(
+            f"{name}: must be a finite number of seconds >= 0, got {value!r}"
+        )
+
+
+@dataclass(frozen=True)
+class ToolPolicy:
+    """Overrides for one tool; None keeps the guard policy's value. Every threshold stays
+    under the hard caps (`HARD_MAX_REPEATS`, `HARD_MAX_POLLS`)."""
+
+    repeat_nudge: int | None = None
+    poll_repeat: int | None = None
+    poll_budget: int | None = None
+    max_failures: int | None = None
+    transient_retries: int | None = None
+    max_calls: int | None = None
+    mutating: bool | None = None
+    polling: bool | None = None
+    learn_failures: bool | None = None
+    ignore_fields: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        for name in (
+            "repeat_nudge",
+            "poll_repeat",
+            "poll_budget",
+            "max_failures",
+            "transient_retries",
+        ):
+            _positive(f"ToolPolicy.{name}", getattr(self, name), optional=True)
+        _positive("ToolPolicy.max_calls", self.max_calls, optional=True)
+        for name in ("mutating", "polling", "learn_failures"):
+            v = getattr(self, name)
+            if v is not None and not isinstance(v, bool):
+                raise InvalidArgumentError(f"ToolPolicy.{name}: must be a bool or None, got {v!r}")
+        object.__setattr__(
+            self, "ignore_fields", _names("ToolPolicy.ignore_fields", self.ignore_fields)
+        )
+
+
+def _names(name: str, value: Any) -> frozenset[str]:
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise InvalidArgumentError(f"{name}: must be a collection of str, got {value!r}")
+    return frozenset(value)
+
+
+@dataclass(frozen=True)
+class GuardPolicy:
+    """When the guard nudges, blocks and stops.
+
+    Loops are judged on (signature, result digest) pairs: the same pair again is no
+    progress. A loop is reported once its block has fully repeated: `repeat_nudge` identical
+    pairs in a row, or a block of 2..`max_period` pairs seen twice in a row. After a nudge,
+    a call predicted to continue the loop is blocked; `stop_after_blocks` blocks in a row
+    give STOP.
+
+    Args:
+        repeat_nudge: identical (call, result) pairs in a row before a nudge.
+        repeat_in_session: occurrences of one pair (unchanged workspace) before a nudge,
+            however far apart.
+        max_period: the longest cycle looked for.
+        no_progress_window: completed calls in a row that produced nothing new.
+        poll_budget: runs of one call per session whose result keeps changing (polling).
+        max_failures: hard failures in a row of one call before it is blocked (error loop).
+        transient_retries: transient failures (timeout, rate limit, 5xx, network) in a row of
+            one call before it is blocked (retry budget).
+        stop_after_blocks: blocks in a row before STOP.
+        cooldown_s: a block is half-open again after this many seconds.
+        near_duplicate: similarity (0..1, token Jaccard; MinHash for long texts) of the
+            free-text arguments from which a reworded call of the same tool, on the same
+            resources, with the same result as an earlier one counts as the same call.
+        poll_repeat: identical results in a row allowed to a call that waits (`sleep`,
+            `wait`, `watch`, `poll` in its tool name or command).
+        monologue_repeats: the same (or a near-identical) agent message in a row, with no
+            tool call in between, before a nudge.
+        monologue_max: agent messages in a row with no tool call before a nudge.
+        max_calls, max_calls_per_tool, max_wall_time_s: budgets per session (None = none);
+            exceeding one gives STOP with code budget.
+        known_failure_ttl_s: how long a learned failure is remembered.
+        learn_failures: remember hard failures (refused while the workspace is unchanged).
+        commentary_fields, command_fields: argument fields left out of the signature / shell
+            commands normalised with shlex.
+        mutating_pattern, poll_pattern: regexes over tool names (and, for polling, shell
+            commands) of tools that change the workspace / wait for a change.
+        tools: per-tool overrides.
+    """
+
+    repeat_nudge: int = 3
+    repeat_in_session: int = 5
+    max_period: int = 8
+    no_progress_window: int = 12
+    poll_budget: int = 30
+    max_failures: int = 2
+    transient_retries: int = 3
+    stop_after_blocks: int = 3
+    cooldown_s: float = 300.0
+    near_duplicate: float = 0.3
+    poll_repeat: int = 6
+    monologue_repeats: int = 3
+    monologue_max: int = 12
+    max_calls: int | None = None
+    max_calls_per_tool: int | None = None
+    max_wall_time_s: float | None = None
+    known_failure_ttl_s: float = 7 * 24 * 3600.0
+    learn_failures: bool = True
+    commentary_fields: frozenset[str] = COMMENTARY_FIELDS
+    command_fields: frozenset[str] = COMMAND_FIELDS
+    mutating_pattern: str = MUTATING_PATTERN
+    poll_pattern: str = POLL_PATTERN
+    tools: Mapping[str, ToolPolicy] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in (
+            "repeat_nudge",
+            "repeat_in_session",
+            "no_progress_window",
+            "poll_budget",
+            "max_failures",
+            "transient_retries",
+            "stop_after_blocks",
+            "monologue_repeats",
+            "monologue_max",
+            "poll_repeat",
+        ):
+            _positive(
+                f"GuardPolicy.{name}", getattr(self, name), floor=2 if "repeat" in name else 1
+            )
+        _positive("GuardPolicy.max_period", self.max_period, floor=1)
+        if self.max_period > 32:
+            raise InvalidArgumentError(
+                f"GuardPolicy.max_period: must be <= 32, got {self.max_period}"
+            )
+        _positive("GuardPolicy.max_calls", self.max_calls, optional=True)
+        _positive("GuardPolicy.max_calls_per_tool", self.max_calls_per_tool, optional=True)
+        _seconds("GuardPolicy.max_wall_time_s", self.max_wall_time_s, optional=True)
+        _seconds("GuardPolicy.cooldown_s", self.cooldown_s)
+        _seconds("GuardPolicy.known_failure_ttl_s", self.known_failure_ttl_s)
+        nd = self.near_duplicate
+        if isinstance(nd, bool) or not isinstance(nd, int | float) or not 0 < nd <= 1:
+            raise InvalidArgumentError(f"GuardPolicy.near_duplicate: must be in (0, 1], got {nd!r}")
+        if not isinstance(self.learn_failures, bool):
+            raise InvalidArgumentError("GuardPolicy.learn_failures: must be a bool")
+        object.__setattr__(
+            self,
+            "commentary_fields",
+            _names("GuardPolicy.commentary_fields", self.commentary_fields),
+        )
+        object.__setattr__(
+            self, "command_fields", _names("GuardPolicy.command_fields", self.command_fields)
+        )
+        for name in ("mutating_pattern", "poll_pattern"):
+            try:
+                re.compile(getattr(self, name))
+            except (re.error, TypeError) as exc:
+                raise InvalidArgumentError(f"GuardPolicy.{name}: not a regex ({exc})") from None
+        if not isinstance(self.tools, Mapping) or not all(
+            isinstance(k, str) and isinstance(v, ToolPolicy) for k, v in self.tools.items()
+        ):
+            raise InvalidArgumentError(
+                f"GuardPolicy.tools: must map tool names to ToolPolicy, got {self.tools!r}"
+            )
+        object.__setattr__(self, "tools", dict(self.tools))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, frozenset):
+                v = sorted(v)
+            elif f.name == "tools":
+                v = {
+                    k: {
+                        g.name: (sorted(x) if isinstance(x, frozenset) else x)
+                        for g in fields(t)
+                        for x in [getattr(t, g.name)]
+                    }
+                    for k, t in v.items()
+                }
+            out[f.name] = v
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The effective thresholds for one tool (policy, tool override, hard caps)."""
+
+    repeat_nudge: int
+    poll_repeat: int
+    poll_budget: int
+    max_failures: int
+    transient_retries: int
+    max_calls: int | None
+    mutating: bool
+    polling: bool
+    shell: bool
+    learn_failures: bool
+    ignore_fields: frozenset[str]
+
+
+def limits_for(
+    policy: GuardPolicy, tool: str, mutating_re: re.Pattern[str], poll_re: re.Pattern[str]
+) -> Limits:
+    t = policy.tools.get(tool) or ToolPolicy()
+
+    def pick(a: Any, b: Any) -> Any:
+        return b if a is None else a
+
+    return Limits(
+        repeat_nudge=min(pick(t.repeat_nudge, policy.repeat_nudge), HARD_MAX_REPEATS),
+        poll_repeat=min(pick(t.poll_repeat, policy.poll_repeat), HARD_MAX_REPEATS),
+        poll_budget=min(pick(t.poll_budget, policy.poll_budget), HARD_MAX_POLLS),
+        max_failures=min(pick(t.max_failures, policy.max_failures), HARD_MAX_REPEATS),
+        transient_retries=min(
+            pick(t.transient_retries, policy.transient_retries), HARD_MAX_REPEATS
+        ),
+        max_calls=pick(t.max_calls, policy.max_calls_per_tool),
+        mutating=pick(t.mutating, mutating_re.search(tool) is not None),
+        polling=pick(t.polling, poll_re.search(tool) is not None),
+        shell=re.match(SHELL_PATTERN, tool) is not None,
+        learn_failures=pick(t.learn_failures, policy.learn_failures),
+        ignore_fields=policy.commentary_fields | t.ignore_fields,
+    )

@@ -1,0 +1,435 @@
+"""What the guard knows, as a part of the CRS engine's state (issue 12).
+
+`GuardPart` is created with every `CRS` (see `crs._crs._PARTS`): it registers the guard's
+op kinds, so each fact the guard learns is one journaled op record (`guard.step` for a
+finished call, `guard.refuse` for a refused one, `guard.msg`, `guard.turn`,
+`guard.forget`), and it travels with the rest of the state in checkpoints, backups, restores
+and replicas (`export` / `load`). Handlers are deterministic functions of their payload:
+every decision (the verdict, the near-duplicate alias, the learned failure) is made before
+journaling and put into the payload, so a replay rebuilds exactly what the live guard had,
+loop detection included.
+
+Only digests and sanitized text are stored: signatures, result and error digests, error
+messages and argument previews after `SecretSanitizer`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from crs._errors import InvalidArgumentError
+
+if TYPE_CHECKING:
+    from crs._crs import CRS
+
+PART_VERSION = 1
+TAIL = 64  # pairs kept for cycle detection (>= 2 x the longest period)
+RECENT = 256  # step records kept per session for explain() and evidence
+TEXTS = 64  # free-text arguments kept per session for near-duplicate checks
+MAX_KEYS = 20_000  # pairs and signatures remembered per session (oldest dropped first)
+MAX_SESSIONS = 1_000  # sessions kept (oldest dropped first)
+MAX_FAILURES = 1_000  # learned failures kept (oldest dropped first)
+
+# step kinds
+OK, HARD, TRANSIENT = 0, 1, 2
+# escalation levels of a session
+CALM, NUDGED = 0, 1
+
+
+def _trim(d: dict[str, Any]) -> None:
+    """Keep the newer half of `d` (amortised O(1) eviction; deleting the first key one at
+    a time makes each later `next(iter(d))` scan the freed slots)."""
+    keep = list(d.items())[len(d) - MAX_KEYS // 2 :]
+    d.clear()
+    d.update(keep)
+
+
+class SigState:
+    """What one signature did in a session."""
+
+    __slots__ = (
+        "changes",
+        "epoch",
+        "fail_ms",
+        "fail_step",
+        "hard",
+        "last_err",
+        "polls",
+        "res",
+        "runs",
+        "same",
+        "tool",
+        "transient",
+    )
+
+    def __init__(self, tool: str) -> None:
+        self.tool = tool
+        self.res = ""  # last result (or error) digest
+        self.epoch = -1  # epoch of the last run
+        self.runs = 0  # completed runs in the session
+        self.changes = 0  # runs whose result differed from the run before, same epoch
+        self.polls = 0  # runs in a row at the same epoch (whatever the result)
+        self.same = 0  # runs in a row (of this signature) with the same result, same epoch
+        self.hard = 0  # hard failures in a row
+        self.transient = 0  # transient failures in a row
+        self.fail_step = 0
+        self.fail_ms = 0
+        self.last_err = ""  # sanitized, short
+
+    def export(self) -> list[Any]:
+        return [
+            self.tool,
+            self.res,
+            self.epoch,
+            self.runs,
+            self.changes,
+            self.same,
+            self.hard,
+            self.transient,
+            self.fail_step,
+            self.fail_ms,
+            self.last_err,
+            self.polls,
+        ]
+
+    @classmethod
+    def from_export(cls, row: list[Any]) -> SigState:
+        s = cls(str(row[0]))
+        (
+            s.res,
+            s.epoch,
+            s.runs,
+            s.changes,
+            s.same,
+            s.hard,
+            s.transient,
+            s.fail_step,
+            s.fail_ms,
+            s.last_err,
+        ) = row[1:11]
+        s.polls = int(row[11]) if len(row) > 11 else s.runs
+        return s
+
+
+class SessionState:
+    """One session's history, as the guard's rules read it."""
+
+    __slots__ = (
+        "blocks",
+        "calls",
+        "epoch",
+        "last_mut",
+        "last_ok_step",
+        "last_step",
+        "level",
+        "loop_code",
+        "loop_pairs",
+        "loop_steps",
+        "msg_flags",
+        "msg_streak",
+        "msgs",
+        "nudges",
+        "pairs",
+        "recent",
+        "sigs",
+        "stale",
+        "started",
+        "tail",
+        "texts",
+        "tool_calls",
+        "turns",
+    )
+
+    def __init__(self) -> None:
+        self.last_step = 0
+        self.calls = 0
+        self.tool_calls: dict[str, int] = {}
+        self.started = 0  # unix ms of the first call
+        self.epoch = 0  # workspace changes seen (successful mutating calls)
+        self.last_mut = ""  # pair of the last mutating call that moved the epoch
+        self.tail: deque[tuple[int, str, str]] = deque(maxlen=TAIL)  # (step, pair, sig)
+        self.pairs: dict[str, list[int]] = {}  # pair -> [count at epoch, epoch, last step]
+        self.sigs: dict[str, SigState] = {}
+        self.stale = 0  # completed calls in a row that produced nothing new
+        self.last_ok_step = 0  # last successful call
+        self.level = CALM
+        self.loop_code = ""
+        self.loop_pairs: frozenset[str] = frozenset()
+        self.loop_steps: tuple[int, ...] = ()
+        self.nudges = 0  # nudges in a row without progress
+        self.blocks = 0  # refusals in a row
+        self.recent: deque[list[Any]] = deque(maxlen=RECENT)
+        self.texts: deque[tuple[int, str, str, str, str]] = deque(maxlen=TEXTS)
+        self.msg_streak = 0  # agent messages since the last call or user turn
+        self.msgs: list[str] = []  # their digests (the last 16)
+        self.msg_flags = 0  # monologue verdicts in a row
+        self.turns = 0
+
+    # -------------------------------------------------------------- facts
+
+    def apply_step(self, p: dict[str, Any]) -> bool:
+        """A finished call (payload of `guard.step`); True if it changed the workspace."""
+        n, tool, sig, res, kind = p["n"], p["t"], p["g"], p["r"], p["k"]
+        cluster = p.get("a") or sig
+        pair = f"{cluster}:{res}"
+        if n > self.last_step:
+            self.last_step = n
+        if not self.calls:
+            self.started = p["ts"]
+        self.calls += 1
+        self.tool_calls[tool] = self.tool_calls.get(tool, 0) + 1
+        if self.msg_streak:
+            self.msg_streak = self.msg_flags = 0
+            self.msgs = []
+        self.blocks = 0
+        # `epoch` counts workspace changes; a call is judged against the epoch before it and
+        # recorded at the epoch after it (its own change is its effect: running it again
+        # with nothing else in between is a repeat).
+        epoch = self.epoch
+        changed = kind == OK and bool(p.get("m")) and pair != self.last_mut
+        after = epoch + 1 if changed else epoch
+        s = self.sigs.get(sig)
+        if s is None:
+            s = self.sigs[sig] = SigState(tool)
+            if len(self.sigs) > MAX_KEYS:
+                _trim(self.sigs)
+        same_epoch = s.runs > 0 and s.epoch == epoch
+        if same_epoch and res != s.res:
+            s.changes += 1
+        s.same = s.same + 1 if (same_epoch and res == s.res) else 1
+        s.polls = s.polls + 1 if same_epoch else 1
+        s.runs += 1
+        s.res = res
+        s.epoch = after
+        if kind == HARD:
+            # a failure after the workspace changed starts a new streak (edit, test, edit...)
+            s.hard = s.hard + 1 if same_epoch else 1
+            s.transient = 0
+            s.fail_step, s.fail_ms = n, p["ts"]
+            s.last_err = p.get("e", "")
+        elif kind == TRANSIENT:
+            s.transient += 1
+            s.fail_step, s.fail_ms = n, p["ts"]
+            s.last_err = p.get("e", "")
+        else:
+            s.hard = s.transient = 0
+            self.last_ok_step = n
+        seen = self.pairs.get(pair)
+        novel = seen is None or seen[1] != epoch
+        if kind != TRANSIENT:
+            if seen is None:
+                self.pairs[pair] = [1, after, n]
+                if len(self.pairs) > MAX_KEYS:
+                    _trim(self.pairs)
+            elif seen[1] != epoch:
+                seen[0], seen[1], seen[2] = 1, after, n
+            else:
+                seen[0] += 1
+                seen[1], seen[2] = after, n
+            self.tail.append((n, pair, sig))
+            self.stale = 0 if novel else self.stale + 1
+        if changed:
+            self.epoch = after
+            self.last_mut = pair
+        text = p.get("x")
+        if text:
+            self.texts.append((n, tool, cluster, res, text))
+        v = p.get("v")
+        if v:  # the live guard detected a loop at this call
+            self.level = NUDGED
+            self.nudges += 1
+            self.loop_code = v
+            self.loop_pairs = frozenset(p.get("lp", ())) | {pair}
+            self.loop_steps = tuple(p.get("ev", ()))
+        elif self.level and novel and pair not in self.loop_pairs and kind != TRANSIENT:
+            self.level = CALM
+            self.nudges = 0
+            self.loop_code = ""
+            self.loop_pairs = frozenset()
+            self.loop_steps = ()
+        self.recent.append([n, tool, sig, res, kind, v or "", p["ts"]])
+        return changed
+
+    def apply_refuse(self, p: dict[str, Any]) -> None:
+        n = p["n"]
+        if n > self.last_step:
+            self.last_step = n
+        self.blocks += 1
+        self.recent.append([n, p["t"], p["g"], "", -1, p["c"], p["ts"]])
+
+    def apply_msg(self, p: dict[str, Any]) -> None:
+        self.msg_streak += 1
+        self.msgs = [*self.msgs[-15:], p["d"]]
+        self.msg_flags = self.msg_flags + 1 if p.get("v") else 0
+
+    def apply_turn(self) -> None:
+        self.turns += 1
+        self.msg_streak = self.msg_flags = 0
+        self.msgs = []
+        self.level = CALM
+        self.nudges = self.blocks = 0
+        self.loop_code = ""
+        self.loop_pairs = frozenset()
+        self.loop_steps = ()
+
+    # -------------------------------------------------------------- image
+
+    def export(self) -> dict[str, Any]:
+        return {
+            "last_step": self.last_step,
+            "calls": self.calls,
+            "tool_calls": dict(self.tool_calls),
+            "started": self.started,
+            "epoch": self.epoch,
+            "last_mut": self.last_mut,
+            "tail": [list(t) for t in self.tail],
+            "pairs": {k: list(v) for k, v in self.pairs.items()},
+            "sigs": {k: v.export() for k, v in self.sigs.items()},
+            "stale": self.stale,
+            "last_ok_step": self.last_ok_step,
+            "level": self.level,
+            "loop_code": self.loop_code,
+            "loop_pairs": sorted(self.loop_pairs),
+            "loop_steps": list(self.loop_steps),
+            "nudges": self.nudges,
+            "blocks": self.blocks,
+            "recent": [list(r) for r in self.recent],
+            "texts": [list(t) for t in self.texts],
+            "msg": [self.msg_streak, self.msg_flags, list(self.msgs)],
+            "turns": self.turns,
+        }
+
+    @classmethod
+    def from_export(cls, d: dict[str, Any]) -> SessionState:
+        s = cls()
+        s.last_step = int(d["last_step"])
+        s.calls = int(d["calls"])
+        s.tool_calls = {str(k): int(v) for k, v in d["tool_calls"].items()}
+        s.started = int(d["started"])
+        s.epoch = int(d["epoch"])
+        s.last_mut = str(d["last_mut"])
+        s.tail.extend((int(a), str(b), str(c)) for a, b, c in d["tail"])
+        s.pairs = {str(k): [int(x) for x in v] for k, v in d["pairs"].items()}
+        s.sigs = {str(k): SigState.from_export(v) for k, v in d["sigs"].items()}
+        s.stale = int(d["stale"])
+        s.last_ok_step = int(d["last_ok_step"])
+        s.level = int(d["level"])
+        s.loop_code = str(d["loop_code"])
+        s.loop_pairs = frozenset(d["loop_pairs"])
+        s.loop_steps = tuple(d["loop_steps"])
+        s.nudges = int(d["nudges"])
+        s.blocks = int(d["blocks"])
+        s.recent.extend(list(r) for r in d["recent"])
+        s.texts.extend((int(a), str(b), str(c), str(e), str(f)) for a, b, c, e, f in d["texts"])
+        s.msg_streak, s.msg_flags, msgs = d["msg"]
+        s.msgs = [str(m) for m in msgs]
+        s.turns = int(d["turns"])
+        return s
+
+
+class GuardPart:
+    """The guard's part of a CRS's state: sessions and learned failures."""
+
+    def __init__(self, crs: CRS) -> None:
+        self.sessions: dict[str, SessionState] = {}
+        self.failures: dict[str, dict[str, Any]] = {}  # id -> learned failure (plain data)
+        self.by_sig: dict[str, list[str]] = {}  # signature -> failure ids
+        self.changes = 0  # workspace changes seen by any session (in-memory fingerprint)
+        for kind, handler in (
+            ("guard.step", self._op_step),
+            ("guard.refuse", self._op_refuse),
+            ("guard.msg", self._op_msg),
+            ("guard.turn", self._op_turn),
+            ("guard.forget", self._op_forget),
+        ):
+            crs._register_op(kind, handler)
+
+    def session(self, sid: str) -> SessionState:
+        s = self.sessions.get(sid)
+        if s is None:
+            s = self.sessions[sid] = SessionState()
+            if len(self.sessions) > MAX_SESSIONS:
+                del self.sessions[next(iter(self.sessions))]
+        return s
+
+    # -------------------------------------------------------------- handlers
+
+    def _op_step(self, p: dict[str, Any]) -> None:
+        if self.session(p["s"]).apply_step(p):
+            self.changes += 1
+        lf = p.get("lf")
+        if lf is not None:
+            self._learn(lf)
+        for fid in p.get("fx", ()):  # failures this success shows to be stale
+            self._drop(fid)
+
+    def _op_refuse(self, p: dict[str, Any]) -> None:
+        self.session(p["s"]).apply_refuse(p)
+
+    def _op_msg(self, p: dict[str, Any]) -> None:
+        self.session(p["s"]).apply_msg(p)
+
+    def _op_turn(self, p: dict[str, Any]) -> None:
+        self.session(p["s"]).apply_turn()
+
+    def _op_forget(self, p: dict[str, Any]) -> None:
+        self._drop(p["id"])
+
+    def _learn(self, lf: dict[str, Any]) -> None:
+        fid = lf["id"]
+        self._drop(fid)
+        self.failures[fid] = dict(lf)
+        self.by_sig.setdefault(lf["signature"], []).append(fid)
+        while len(self.failures) > MAX_FAILURES:
+            self._drop(next(iter(self.failures)))
+
+    def _drop(self, fid: str) -> bool:
+        lf = self.failures.pop(fid, None)
+        if lf is None:
+            return False
+        ids = self.by_sig.get(lf["signature"])
+        if ids is not None:
+            ids.remove(fid)
+            if not ids:
+                del self.by_sig[lf["signature"]]
+        return True
+
+    # -------------------------------------------------------------- image
+
+    def export(self) -> dict[str, Any]:
+        return {
+            "version": PART_VERSION,
+            "sessions": {k: v.export() for k, v in self.sessions.items()},
+            "failures": [dict(f) for f in self.failures.values()],
+            "changes": self.changes,
+        }
+
+    def parse(self, data: Any) -> tuple[dict[str, SessionState], list[dict[str, Any]], int]:
+        if not data:
+            return {}, [], 0
+        if not isinstance(data, dict) or data.get("version") != PART_VERSION:
+            got = data.get("version") if isinstance(data, dict) else type(data).__name__
+            raise InvalidArgumentError(
+                f"image: the guard part has version {got!r}, expected {PART_VERSION}"
+            )
+        try:
+            sessions = {str(k): SessionState.from_export(v) for k, v in data["sessions"].items()}
+            failures = [dict(f) for f in data["failures"]]
+            for f in failures:
+                str(f["id"]), str(f["signature"])
+            changes = int(data.get("changes", 0))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InvalidArgumentError(f"image: malformed guard part ({exc!r})") from None
+        return sessions, failures, changes
+
+    def install(self, parsed: tuple[dict[str, SessionState], list[dict[str, Any]], int]) -> None:
+        sessions, failures, self.changes = parsed
+        self.sessions = sessions
+        self.failures = {}
+        self.by_sig = {}
+        for f in failures:
+            self._learn(f)
+
+    def load(self, data: Any) -> None:
+        self.install(self.parse(data))

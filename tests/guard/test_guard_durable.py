@@ -1,0 +1,237 @@
+"""The guard's memory lives in the CRS engine: journaled, backed up, restored, continued by a
+new process, with at most one fsync per call pair and no fsync on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import crs
+from crs.guard import Action, Guard, Verdict
+
+# An event: ("call", tool, arg, result-or-error) | ("msg", text) | ("turn",)
+CALL = st.tuples(
+    st.just("call"),
+    st.sampled_from(["read", "grep", "bash"]),
+    st.integers(0, 2),
+    st.sampled_from(["x", "y", "!boom", "!timed out"]),
+)
+EVENT = st.one_of(
+    CALL, CALL, CALL, st.tuples(st.just("msg"), st.sampled_from(["hm", "ok"])), st.just(("turn",))
+)
+
+
+def play(g: Guard, ev: tuple[Any, ...]) -> list[tuple[str, str, tuple[int, ...], int]]:
+    """Feed one event; the verdicts it produced as comparable tuples."""
+
+    def key(v: Verdict) -> tuple[str, str, tuple[int, ...], int]:
+        return (str(v.action), str(v.code), v.evidence, v.call.step if v.call else 0)
+
+    if ev[0] == "turn":
+        g.new_turn()
+        return [("turn", "", (), 0)]
+    if ev[0] == "msg":
+        return [key(g.on_message(ev[1]))]
+    _, tool, arg, res = ev
+    v = g.before_call(tool, {"arg": arg})
+    out = [key(v)]
+    if v.allowed:
+        assert v.call is not None
+        if res.startswith("!"):
+            out.append(key(g.after_call(v.call, error=res[1:])))
+        else:
+            out.append(key(g.after_call(v.call, result=res)))
+    return out
+
+
+@settings(max_examples=15, deadline=None)
+@given(events=st.lists(EVENT, min_size=1, max_size=30), cuts=st.sets(st.integers(1, 29)))
+def test_a_reopened_guard_continues_exactly(
+    tmp_path_factory: pytest.TempPathFactory, events: list[Any], cuts: set[int]
+) -> None:
+    base = tmp_path_factory.mktemp("cont")
+    with Guard.open(base / "p", "s", home=base / "h1", fingerprint=lambda: "fp") as g:
+        straight = [play(g, ev) for ev in events]
+    pieces: list[Any] = []
+    g = Guard.open(base / "p", "s", home=base / "h2", fingerprint=lambda: "fp")
+    try:
+        for i, ev in enumerate(events):
+            if i in cuts:  # a new process: everything comes back from the journal
+                g.close()
+                g = Guard.open(base / "p", "s", home=base / "h2", fingerprint=lambda: "fp")
+            pieces.append(play(g, ev))
+    finally:
+        g.close()
+    assert pieces == straight
+
+
+def loop(g: Guard, n: int) -> list[Verdict]:
+    out = []
+    for _ in range(n):
+        v = g.before_call("read_file", {"path": "a.py"})
+        out.append(v)
+        if v.allowed:
+            assert v.call is not None
+            out.append(g.after_call(v.call, result="same"))
+    return out
+
+
+def test_backup_checkpoints_the_journal_and_the_guard_comes_back(tmp_path: Path) -> None:
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        loop(g, 2)
+        g.crs.save_project_backup()
+        assert g.crs._journal.stats().checkpoint_seq > 0
+        before = g.explain()
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        assert g.crs.project_info().restored_from_backup
+        assert g.explain()["recent"] == before["recent"]
+        third = loop(g, 1)
+        assert third[-1].action is Action.NUDGE  # the loop detection continued
+
+
+def test_image_and_checkpoint_carry_the_guard_state(tmp_path: Path) -> None:
+    g = Guard()
+    loop(g, 2)
+    cp = g.crs.checkpoint()
+    image = g.crs.export_image()
+    loop(g, 3)
+    assert g.status()["level"] == "nudged"
+    g.crs.restore(cp)
+    assert g.status()["calls"] == 2
+    assert g.status()["level"] == "calm"
+    other = crs.CRS()
+    other.load_image(image)
+    assert other._parts["guard"].sessions["default"].calls == 2
+
+
+def test_bad_image_part_changes_nothing() -> None:
+    g = Guard()
+    loop(g, 2)
+    doc = g.crs._state_image()
+    doc["guards"]["parts"]["guard"] = {"version": 99}
+    with pytest.raises(crs.InvalidArgumentError, match="guard part"):
+        g.crs._load_state_image(doc)
+    assert g.status()["calls"] == 2
+
+
+def test_one_journal_record_and_one_fsync_per_call_pair(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    journal = g.crs._journal
+    appends: list[Any] = []
+    real_append = journal.append
+
+    def counting_append(entry: Any) -> Any:
+        appends.append(entry)
+        return real_append(entry)
+
+    monkeypatch.setattr(journal, "append", counting_append)
+    syncs = [0]
+    real_sync = os.fdatasync
+    real_fsync = os.fsync
+
+    def count(fd: int, real: Any = real_sync) -> None:
+        syncs[0] += 1
+        real(fd)
+
+    monkeypatch.setattr(os, "fdatasync", count)
+    monkeypatch.setattr(os, "fsync", lambda fd: count(fd, real_fsync))
+    with g:
+        for i in range(5):
+            v = g.before_call("read_file", {"path": f"f{i}.py"})
+            assert appends == [] or len(appends) == i  # before_call writes nothing
+            assert v.call is not None
+            g.after_call(v.call, result=f"body {i}")
+        assert len(appends) == 5
+        assert syncs[0] <= 5
+        assert {a["op"] for a in appends} == {"guard.step"}
+
+
+def test_async_twins_write_off_the_event_loop(tmp_path: Path) -> None:
+    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    journal = g.crs._journal
+    threads: list[int] = []
+    real_append = journal.append
+
+    def slow_append(entry: Any) -> int:
+        threads.append(threading.get_ident())
+        time.sleep(0.2)  # a slow disk
+        return int(real_append(entry))
+
+    journal.append = slow_append
+
+    async def main() -> float:
+        gaps: list[float] = []
+        stop = False
+
+        async def ticker() -> None:
+            last = time.perf_counter()
+            while not stop:
+                await asyncio.sleep(0.01)
+                now = time.perf_counter()
+                gaps.append(now - last)
+                last = now
+
+        task = asyncio.create_task(ticker())
+        v = await g.abefore_call("read_file", {"path": "a.py"})
+        assert v.call is not None
+        await g.aafter_call(v.call, result="x")
+        stop = True
+        await task
+        return max(gaps)
+
+    with g:
+        worst = asyncio.run(main())
+    assert threads
+    assert threading.get_ident() not in threads
+    assert worst < 0.15
+
+
+def test_sanitized_text_only_reaches_the_journal(tmp_path: Path) -> None:
+    secret = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        v = g.before_call("bash", {"command": f"curl -H 'x-api-key: {secret}' https://api"})
+        assert v.call is not None
+        g.after_call(v.call, error=f"401 unauthorized for key {secret}")
+        v = g.before_call("search", {"query": f"why does {secret} fail with 401"})
+        assert v.call is not None
+        g.after_call(v.call, result=f"no results for {secret}")
+        g.crs.save_project_backup(export_json=True)
+        assert secret not in str(g.learned())
+    data = b"".join(p.read_bytes() for p in (tmp_path / "h").rglob("*") if p.is_file())
+    assert secret.encode() not in data
+    assert b"[REDACTED]" in data or b"REDACTED" in data
+
+
+def test_thread_safe() -> None:
+    g = Guard()
+    errors: list[BaseException] = []
+
+    def worker(k: int) -> None:
+        try:
+            for i in range(200):
+                v = g.before_call("read_file", {"path": f"t{k}/f{i}.py"})
+                assert v.action is Action.ALLOW
+                assert v.call is not None
+                g.after_call(v.call, result=f"{k}-{i}")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert g.status()["calls"] == 1600
+    steps = [r["step"] for r in g.explain()["recent"]]
+    assert len(steps) == len(set(steps))

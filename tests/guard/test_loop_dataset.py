@@ -1,0 +1,126 @@
+"""The labelled loop benchmark's data (bench/loops/trajectories.jsonl) is well formed, and
+its scoring means what bench/loops/README.md says."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENT_TYPES = {"call", "message", "user", "session", "workspace"}
+ERROR_KINDS = {
+    "timeout",
+    "rate_limit",
+    "server_error",
+    "network",
+    "exit_code",
+    "not_found",
+    "invalid_args",
+    "permission",
+    "syntax",
+}
+LOOP_CLASSES = {
+    "repeated_call",
+    "cycle",
+    "error_loop",
+    "no_progress",
+    "known_failure",
+    "monologue",
+}
+
+
+def load_loopbench() -> ModuleType:
+    name = "loopbench"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "loops" / "loopbench.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+lb = load_loopbench()
+TRAJS: list[dict[str, Any]] = lb.load()
+
+
+def test_size_and_balance() -> None:
+    loops = [t for t in TRAJS if t["loop"]]
+    legit = [t for t in TRAJS if not t["loop"]]
+    assert len(TRAJS) >= 60
+    assert len(legit) >= 25
+    assert {t["class"] for t in loops} == LOOP_CLASSES
+    holdout = sum(t["split"] == "holdout" for t in TRAJS) / len(TRAJS)
+    assert 0.25 <= holdout <= 0.4
+    assert len({t["id"] for t in TRAJS}) == len(TRAJS)
+
+
+def test_builder_output_is_committed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JSONL is what build_trajectories.py writes: nobody edited one without the other."""
+    spec = importlib.util.spec_from_file_location(
+        "build_trajectories", ROOT / "bench" / "loops" / "build_trajectories.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    out = tmp_path / "t.jsonl"
+    monkeypatch.setattr(builder, "OUT", out)
+    builder.main()
+    assert out.read_text(encoding="utf-8") == lb.DATA.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("traj", TRAJS, ids=[t["id"] for t in TRAJS])
+def test_trajectory_is_well_formed(traj: dict[str, Any]) -> None:
+    src = traj["source"]
+    assert ("repo" in src and "path" in src) or "url" in src or "issue" in src
+    assert traj["split"] in {"dev", "holdout"}
+    events = traj["events"]
+    assert events[0]["type"] == "user"
+    for ev in events:
+        assert ev["type"] in EVENT_TYPES
+        if ev["type"] == "call":
+            assert isinstance(ev["tool"], str)
+            assert isinstance(ev["args"], dict)
+            json.dumps(ev["args"])
+            assert ("error" in ev) != ("result" in ev)
+            if "error" in ev:
+                assert ev["error_kind"] in ERROR_KINDS
+    if traj["loop"]:
+        assert traj["class"] in LOOP_CLASSES
+        first, earliest, latest = traj["first_repeat"], traj["earliest"], traj["latest"]
+        assert 0 < first <= earliest + 1 <= latest + 1 <= len(events)
+        assert latest > earliest
+    else:
+        assert traj["class"] not in LOOP_CLASSES
+        assert "earliest" not in traj
+
+
+def test_judge_boundaries() -> None:
+    loop = {"id": "x", "loop": True, "class": "cycle", "split": "dev", "earliest": 4, "latest": 9}
+    assert lb.judge(loop, None).verdict == "missed"
+    assert lb.judge(loop, 3).verdict == "early"
+    assert lb.judge(loop, 4).verdict == "caught"
+    assert lb.judge(loop, 4).latency == 0
+    assert lb.judge(loop, 9).verdict == "caught"
+    assert lb.judge(loop, 10).verdict == "late"
+    legit = {"id": "y", "loop": False, "class": "polling", "split": "holdout"}
+    assert lb.judge(legit, None).verdict == "quiet"
+    assert lb.judge(legit, 0).verdict == "false_alarm"
+
+
+def test_vercel_reimplementation_reads_the_data() -> None:
+    """The reimplemented Vercel check flags a byte-identical repeat on its third step and
+    never a tool error, as its description says."""
+    by_id = {t["id"]: t for t in TRAJS}
+    assert lb.vercel_flag(by_id["oh-sdk-repeat-ls"]) == 3
+    assert lb.vercel_flag(by_id["oh-sdk-invalid-command"]) is None
+    assert lb.vercel_flag(by_id["pi-go-poll-bash-output"]) is None
