@@ -143,7 +143,8 @@ def test_bench_record_step_unsanitised(benchmark: Any) -> None:
 
 
 def coverage() -> dict[str, tuple[int, int]]:
-    """How many of the labelled secrets in tests/reasoning/test_sanitizer.py each approach removes."""
+    """How many of the labelled secrets in tests/reasoning/test_sanitizer.py each approach
+    removes."""
     import sys
     from pathlib import Path
 

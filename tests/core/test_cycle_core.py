@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from cycle_reference import reference as cycle_reference
 from hypothesis import given
 from hypothesis import strategies as st
 
 from crs import _core
+from cycle_reference import reference as cycle_reference
 
 
 def reference(states: list[int], window: int) -> list[list[int] | None]:

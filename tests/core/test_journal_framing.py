@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import wal_reference as ref
 from hypothesis import given
 from hypothesis import strategies as st
 
+import wal_reference as ref
 from crs import _core
 
 units = st.lists(st.lists(st.binary(max_size=40), min_size=1, max_size=4), max_size=6)

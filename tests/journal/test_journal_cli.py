@@ -9,9 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from steps import tool_step
-
 from crs import JournalConfig, LocalJournal
+from steps import tool_step
 
 
 def crs_cli(*args: str, stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:

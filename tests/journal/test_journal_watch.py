@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nats_server import NatsServer, nats_server_binary
 
 from crs import (
     InvalidArgumentError,
@@ -23,6 +22,7 @@ from crs import (
     StreamDelta,
     delta_to_stream_delta,
 )
+from nats_server import NatsServer, nats_server_binary
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -15,7 +15,6 @@ from typing import Any
 
 import crc32c
 import pytest
-from nats_server import NatsServer, nats_server_binary
 
 from crs._errors import (
     InvalidArgumentError,
@@ -29,6 +28,7 @@ from crs._errors import (
 from crs._journal._base import JsonCodec, MemoryJournal, read_backup_stream
 from crs._journal._nats import NATSJournal, NATSJournalConfig
 from crs._journal._nats_async import AsyncNATSJournal, NATSStreamConfig
+from nats_server import NatsServer, nats_server_binary
 
 pytestmark = [
     pytest.mark.skipif(nats_server_binary() is None, reason="nats-server missing"),

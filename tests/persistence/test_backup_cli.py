@@ -9,13 +9,13 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from persist_state import ProofState
-from steps import tool_step
 
 import crs
 from crs import BackupOptions, PersistenceManager
 from crs._cli import _backup as backup_cli
 from crs._cli import main
+from persist_state import ProofState
+from steps import tool_step
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -10,10 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from persist_state import ProofState
 
 import crs
 from crs import BackupLockFailedError, PersistenceManager
+from persist_state import ProofState
 
 KEY = "ab12cd34ef567890"
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from persist_state import ProofState
 
 import crs
 from crs import (
@@ -25,6 +24,7 @@ from crs import (
     MetadataCorruptedError,
     PersistenceManager,
 )
+from persist_state import ProofState
 
 KEY = "badc0ffee0ddf00d"
 TYPED = (BackupCorruptedError, MetadataCorruptedError, BackupVersionMismatchError)

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from crash_helpers import ACK, fork_child, read_acks
-from persist_state import ProofState
 
 import crs
+from crash_helpers import ACK, fork_child, read_acks
 from crs import PersistenceManager
+from persist_state import ProofState
 
 KEY = "c0ffee00c0ffee00"
 RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))

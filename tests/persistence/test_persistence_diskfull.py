@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from persist_state import ProofState
 
 import crs
 from crs import BackupImage, PersistenceError, PersistenceManager
 from crs._persistence import _durable as durable
+from persist_state import ProofState
 
 KEY = "d15cf011d15cf011"
 FS_SIZE = 2 * 1024 * 1024

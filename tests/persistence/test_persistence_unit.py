@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from persist_state import ProofState
 
 import crs
 from crs import (
@@ -30,6 +29,7 @@ from crs import (
 )
 from crs._persistence import _backup_format as backup_format
 from crs._persistence import _manager as persistence
+from persist_state import ProofState
 
 KEY = "0123456789abcdef"
 

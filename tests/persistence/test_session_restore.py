@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from persist_state import ListJournal, ProofState, Record
 
 import crs
 from crs import (
@@ -33,6 +32,7 @@ from crs import (
     SessionRestorerConfig,
     TooManyModifiedFilesError,
 )
+from persist_state import ListJournal, ProofState, Record
 
 OLD = time.time() - 100_000
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from cycle_reference import reference
 from hypothesis import given
 from hypothesis import strategies as st
 
 import crs
 from crs import _core
+from cycle_reference import reference
 
 
 def test_spec_examples() -> None:

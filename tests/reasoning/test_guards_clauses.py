@@ -8,10 +8,8 @@ under the three-valued one-hot semantics of spec §5.8, positive literals includ
 from __future__ import annotations
 
 import pytest
-from guards_reference import first_violated_explicit, first_violated_one_hot, observed_families
 from hypothesis import given
 from hypothesis import strategies as st
-from steps import tool_step
 
 from crs import CRSError, HardSoftBoundaryViolationError, InvalidArgumentError
 from crs._reasoning._clause_store import ClauseStore, assignment_triples
@@ -33,6 +31,8 @@ from crs._types import (
     SignalSource,
     StepRecord,
 )
+from guards_reference import first_violated_explicit, first_violated_one_hot, observed_families
+from steps import tool_step
 
 DAY_MS = 86_400_000
 

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from steps import tool_step
 
 import crs
 from crs import (
@@ -43,6 +42,7 @@ from crs import (
     StepRecord,
 )
 from crs._state._deltas import Delta, delta_from_dict
+from steps import tool_step
 
 MAX = crs.PROOF_NUMBER_INFINITE
 

@@ -10,7 +10,6 @@ import functools
 
 from hypothesis import given
 from hypothesis import strategies as st
-from steps import tool_step
 
 from crs import (
     CRS,
@@ -26,6 +25,7 @@ from crs import (
     get_tool_state_key,
 )
 from crs._reasoning._cycles_session import StateKeyFunction
+from steps import tool_step
 
 
 def reference_detections(keys: list[str]) -> list[list[str] | None]:

@@ -10,10 +10,8 @@ import dataclasses
 import logging
 
 import pytest
-from guards_reference import sccs
 from hypothesis import given
 from hypothesis import strategies as st
-from steps import tool_step
 
 from crs import HardSoftBoundaryViolationError, InvalidArgumentError
 from crs._reasoning._clauses import FailureEvent
@@ -50,6 +48,8 @@ from crs._types import (
     StepRecord,
     ToolParams,
 )
+from guards_reference import sccs
+from steps import tool_step
 
 
 def step(

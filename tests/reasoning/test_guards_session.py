@@ -11,8 +11,6 @@ from __future__ import annotations
 # ruff: noqa: RUF001  (the NOT and OR signs are the reference's clause notation)
 import dataclasses
 
-from steps import tool_step
-
 from crs import (
     CRS,
     CycleDetector,
@@ -24,6 +22,7 @@ from crs import (
     analyze_session_cycles,
     check_cycle_on_step,
 )
+from steps import tool_step
 
 SID = "agent-1"
 

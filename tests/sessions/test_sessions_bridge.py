@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _sessions_tmux import TmuxServer
 
 import crs
+from _sessions_tmux import TmuxServer
 from crs.sessions import (
     ClaudeHistoryAdapter,
     DmuxTmuxAdapter,

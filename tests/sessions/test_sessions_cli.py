@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _sessions_tmux import TmuxServer
 
+from _sessions_tmux import TmuxServer
 from crs.sessions import list_adapters
 
 SESSION_FILE = "# Session: 2026-04-03\n**Branch:** main\n\n### In Progress\n- [ ] Ship it\n"

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _sessions_tmux import TmuxServer
 
 import crs
+from _sessions_tmux import TmuxServer
 from crs.sessions import DmuxTmuxAdapter, SessionContext, inspect_session_target, list_tmux_panes
 from crs.sessions._dmux import (
     parse_bullets,

@@ -7,11 +7,11 @@ import json
 from typing import Any
 
 import pytest
-from _sessions_reference import RefError, ref_validate
 from hypothesis import given
 from hypothesis import strategies as st
 
 import crs
+from _sessions_reference import RefError, ref_validate
 from crs.sessions import build_aggregates, validate_canonical_snapshot
 
 P = "Canonical session snapshot requires "

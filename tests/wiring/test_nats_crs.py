@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from nats_server import NatsServer, nats_server_binary
 from tests.wiring.test_wiring_crs import MUTATORS, clause, image, mutations, run, seeded, step
 
 import crs
+from nats_server import NatsServer, nats_server_binary
 
 pytestmark = [
     pytest.mark.skipif(nats_server_binary() is None, reason="nats-server missing"),

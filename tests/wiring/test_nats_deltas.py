@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nats_server import NatsServer, nats_server_binary
 
 from crs._journal._nats import NATSJournal, NATSJournalConfig
 from crs._journal._watch import delta_to_stream_delta
+from nats_server import NatsServer, nats_server_binary
 
 deltas_mod = pytest.importorskip("crs._state._deltas")
 

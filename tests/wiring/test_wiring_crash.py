@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 import pytest
-from crash_helpers import ACK, fork_child, read_acks
 
 import crs
+from crash_helpers import ACK, fork_child, read_acks
 
 RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))
 BACKUP_EVERY = 7

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from steps import tool_step
 from tests.state.test_state_model import deltas
 
 import crs
+from steps import tool_step
 
 SESSIONS = ["s1", "s2"]
 TOOLS = ["grep", "read", "build"]

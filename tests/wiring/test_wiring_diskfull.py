@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from steps import tool_step
 from tests.journal.test_journal_diskfull import small_fs  # noqa: F401 - the fixture
 
 import crs
+from steps import tool_step
 
 
 def change(c: crs.CRS, i: int) -> None:
