@@ -7,6 +7,15 @@ from typing_extensions import Buffer
 
 __version__: str
 
+class ApplyNotFoundError(ValueError):
+    """A state apply named something the state does not hold."""
+
+class ApplyInvalidError(ValueError):
+    """A state apply is not valid against the state."""
+
+OP_KINDS: dict[str, int]
+"""The kinds of state operations (`rust/state/apply.rs` `OpKind`): name -> number."""
+
 # ---------------------------------------------------------------- cycle detection
 
 @final

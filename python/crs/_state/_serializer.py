@@ -14,6 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from crs._errors import InvalidArgumentError
+from crs._state._ops import OpKind
 from crs._state._snapshot import Snapshot
 from crs._types import (
     Constraint,
@@ -291,11 +292,11 @@ class ImportedState:
             for e in self.history_data
         ]
         ops: list[tuple[Any, ...]] = [
-            (1, proof),
-            (2, cons, [], []),
-            (3, sims),
-            (4, edges, []),
-            (5, hist),
+            (OpKind.PROOF, proof),
+            (OpKind.CONSTRAINT, cons, [], []),
+            (OpKind.SIMILARITY, sims),
+            (OpKind.DEPENDENCY, edges, []),
+            (OpKind.HISTORY, hist),
         ]
         return crs._install(ops, ())
 
