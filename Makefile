@@ -15,6 +15,11 @@ RUST_SRC := $(shell find rust -name '*.rs') Cargo.toml Cargo.lock
 DEPS_STAMP := $(VENV)/.deps-stamp
 BUILD_STAMP := $(VENV)/.build-stamp
 SYS_STAMP := $(VENV)/.system-stamp
+# `make demo` needs the runtime dependencies and maturin only, not the development toolchain:
+# the pins come from requirements-dev.txt (one source per version).
+DEMO_STAMP := $(VENV)/.demo-stamp
+DEMO_BUILD_STAMP := $(VENV)/.demo-build-stamp
+DEMO_PINS := ^(maturin|lz4)==
 
 .PHONY: help demo test test-python test-rust bench lint wheel clean format
 
@@ -36,7 +41,16 @@ $(SYS_STAMP): scripts/system-deps.sh
 	bash scripts/system-deps.sh
 	@mkdir -p $(VENV) && touch $@
 
-demo: $(BUILD_STAMP) ## Build everything and run the scripted agent session on the default data directory
+$(DEMO_STAMP): requirements-dev.txt | $(PY)
+	$(PY) -m pip install -q --disable-pip-version-check \
+		$$(grep -E '$(DEMO_PINS)' requirements-dev.txt)
+	touch $@
+
+$(DEMO_BUILD_STAMP): $(DEMO_STAMP) $(RUST_SRC) pyproject.toml
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop -q --release --locked
+	touch $@
+
+demo: $(DEMO_BUILD_STAMP) ## Build the extension (runtime deps only) and run the scripted agent session
 	$(BIN)/crs demo
 
 test: $(BUILD_STAMP) $(SYS_STAMP) test-rust test-python ## Build and run every test (cargo test, pytest)

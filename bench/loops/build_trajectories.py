@@ -22,7 +22,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "trajectories.jsonl"
 
-OH_SDK = {"repo": "OpenHands/software-agent-sdk", "path": "tests/cross/test_stuck_detector.py"}
+OH_SDK = {
+    "repo": "OpenHands/software-agent-sdk",
+    "path": "tests/cross/test_stuck_detector.py",
+}
 OH_V0 = {"repo": "All-Hands-AI/OpenHands", "path": "tests/unit/test_is_stuck.py"}
 GEMINI = {
     "repo": "google-gemini/gemini-cli",
@@ -40,7 +43,13 @@ class T:
     """One trajectory under construction."""
 
     def __init__(self, tid: str, cls: str, loop: bool, source: dict[str, str], note: str):
-        self.tid, self.cls, self.loop, self.source, self.note = tid, cls, loop, source, note
+        self.tid, self.cls, self.loop, self.source, self.note = (
+            tid,
+            cls,
+            loop,
+            source,
+            note,
+        )
         self.events: list[dict[str, Any]] = []
         self.first_repeat: int | None = None
         self.earliest: int | None = None
@@ -185,16 +194,26 @@ t = new(
 )
 t.user("Add input validation to the signup handler")
 t.call("glob", {"pattern": "src/**/*.ts"}, "src/app.ts\nsrc/signup.ts\nsrc/validate.ts")
-t.call("read", {"filePath": "/repo/src/validate.ts"}, "export function isEmail(s: string) {...}")
+t.call(
+    "read",
+    {"filePath": "/repo/src/validate.ts"},
+    "export function isEmail(s: string) {...}",
+)
 t.call(
     "edit",
-    {"filePath": "/repo/src/signup.ts", "oldString": "save(body)", "newString": "check(body)"},
+    {
+        "filePath": "/repo/src/signup.ts",
+        "oldString": "save(body)",
+        "newString": "check(body)",
+    },
     "Edit applied.",
     mutates=True,
 )
 SIGNUP = "import { check } from './validate'\nexport async function signup(body) { check(body) }"
 o = repeat_block(
-    t, [{"tool": "read", "args": {"filePath": "/repo/src/signup.ts"}, "result": SIGNUP}], 7
+    t,
+    [{"tool": "read", "args": {"filePath": "/repo/src/signup.ts"}, "result": SIGNUP}],
+    7,
 )
 mark_cycle(t, o)
 
@@ -238,7 +257,11 @@ t = new(
     "counter of three never fires.",
 )
 t.user("Summarise the config loader")
-CFG = {"tool": "read", "args": {"filePath": "/repo/config/loader.py"}, "result": "def load(): ..."}
+CFG = {
+    "tool": "read",
+    "args": {"filePath": "/repo/config/loader.py"},
+    "result": "def load(): ...",
+}
 first = [t.call(**CFG), t.call(**CFG)]
 for _ in range(3):
     t.user("continue")
@@ -395,7 +418,10 @@ t = new(
     "ls, read file1 alternating with the same outputs, across a 'Come on' user message.",
 )
 t.user("Come on")
-BLOCK = [LS, {"tool": "read_file", "args": {"path": "file1.txt"}, "result": "File content"}]
+BLOCK = [
+    LS,
+    {"tool": "read_file", "args": {"path": "file1.txt"}, "result": "File content"},
+]
 o = repeat_block(t, BLOCK, 2)
 t.user("Come on")
 repeat_block(t, BLOCK, 3)
@@ -412,7 +438,11 @@ t.user("Find who owns the billing service")
 o = repeat_block(
     t,
     [
-        {"tool": "lookup", "args": {"name": "billing"}, "result": "service billing: owner unknown"},
+        {
+            "tool": "lookup",
+            "args": {"name": "billing"},
+            "result": "service billing: owner unknown",
+        },
         {"tool": "search", "args": {"query": "billing owner"}, "result": "no matches"},
     ],
     5,
@@ -430,7 +460,11 @@ t.user("Why does /health return 500?")
 o = repeat_block(
     t,
     [
-        {"tool": "read_file", "args": {"path": "src/app.py"}, "result": "app = make_app()"},
+        {
+            "tool": "read_file",
+            "args": {"path": "src/app.py"},
+            "result": "app = make_app()",
+        },
         {
             "tool": "grep",
             "args": {"pattern": "def handler", "path": "src"},
@@ -517,8 +551,16 @@ o = repeat_block(
     t,
     [
         {"tool": "todo_read", "args": {}, "result": "1. refactor cache [in progress]"},
-        {"tool": "read_file", "args": {"path": "cache.py"}, "result": "class Cache: ..."},
-        {"tool": "grep", "args": {"pattern": "Cache("}, "result": "api.py:3\nworker.py:9"},
+        {
+            "tool": "read_file",
+            "args": {"path": "cache.py"},
+            "result": "class Cache: ...",
+        },
+        {
+            "tool": "grep",
+            "args": {"pattern": "Cache("},
+            "result": "api.py:3\nworker.py:9",
+        },
         {"tool": "read_file", "args": {"path": "api.py"}, "result": "cache = Cache()"},
     ],
     4,
@@ -606,7 +648,12 @@ t = new(
     "The same invalid command, errors worded differently, a user message in between.",
 )
 t.user("Hello")
-a = t.call("terminal", {"command": "invalid_command"}, error="Command not found", kind="not_found")
+a = t.call(
+    "terminal",
+    {"command": "invalid_command"},
+    error="Command not found",
+    kind="not_found",
+)
 b = t.call(
     "terminal",
     {"command": "invalid_command"},
@@ -614,7 +661,12 @@ b = t.call(
     kind="not_found",
 )
 t.user("Done")
-for e in ["Different error", "Command not found", "Command not found", "Command not found"]:
+for e in [
+    "Different error",
+    "Command not found",
+    "Command not found",
+    "Command not found",
+]:
     t.call("terminal", {"command": "invalid_command"}, error=e, kind="not_found")
 t.mark(b, b)
 
@@ -701,7 +753,16 @@ NPM_ERR = (
     "exit 1\nFAIL src/auth.test.ts\n  ● login > rejects bad password\nTests: 1 failed, 20 passed"
 )
 o = repeat_block(
-    t, [{"tool": "bash", "args": {"command": "npm test"}, "error": NPM_ERR, "kind": "exit_code"}], 5
+    t,
+    [
+        {
+            "tool": "bash",
+            "args": {"command": "npm test"},
+            "error": NPM_ERR,
+            "kind": "exit_code",
+        }
+    ],
+    5,
 )
 mark_cycle(t, o)
 
@@ -825,11 +886,20 @@ t = new(
 t.user("File a ticket about the login redirect loop")
 bodies = [
     ("Login redirect loop", "Users get redirected back to /login after signing in."),
-    ("Redirect loop on login", "After signing in, users are sent back to the login page."),
+    (
+        "Redirect loop on login",
+        "After signing in, users are sent back to the login page.",
+    ),
     ("Login page redirects in a loop", "Signing in sends the user to /login again."),
-    ("Users stuck in login redirect", "Signed-in users are redirected to /login repeatedly."),
+    (
+        "Users stuck in login redirect",
+        "Signed-in users are redirected to /login repeatedly.",
+    ),
     ("Fix login redirect loop", "Signing in returns users to the login page again."),
-    ("Login redirect loop after sign-in", "Users land on /login again after signing in."),
+    (
+        "Login redirect loop after sign-in",
+        "Users land on /login again after signing in.",
+    ),
 ]
 idx = [
     t.call(
@@ -1018,7 +1088,10 @@ t = new(
 )
 t.user("Add logs to the handler and verify the tests")
 t.call(
-    "edit", {"path": "h.py", "old": "def h():", "new": "def h():\n    log()"}, "ok", mutates=True
+    "edit",
+    {"path": "h.py", "old": "def h():", "new": "def h():\n    log()"},
+    "ok",
+    mutates=True,
 )
 t.call("bash", {"command": "pytest -q"}, "12 passed")
 DONE = (
@@ -1070,7 +1143,11 @@ lines: list[str] = []
 for k in range(12):
     lines.append(f"ok   pkg/mod{k:02d}   {0.1 * (k + 1):.1f}s  coverage: {60 + k}%")
     t.call("bash_output", {"bash_id": "b1"}, "\n".join(lines))
-t.call("bash_output", {"bash_id": "b1"}, "\n".join([*lines, "total coverage: 71.3%", "[done]"]))
+t.call(
+    "bash_output",
+    {"bash_id": "b1"},
+    "\n".join([*lines, "total coverage: 71.3%", "[done]"]),
+)
 t.msg("Total coverage is 71.3%.")
 
 t = new(
@@ -1081,7 +1158,11 @@ t = new(
     "Sleeps and checks pods while a deployment rolls out; pod states change.",
 )
 t.user("Deploy and wait until all pods are ready")
-t.call("terminal", {"command": "kubectl apply -f deploy.yaml"}, "deployment.apps/web configured")
+t.call(
+    "terminal",
+    {"command": "kubectl apply -f deploy.yaml"},
+    "deployment.apps/web configured",
+)
 for ready in ["0/3", "1/3", "1/3 (1 ContainerCreating)", "2/3", "3/3"]:
     t.call("terminal", {"command": "sleep 60 && kubectl get deploy web"}, f"web   {ready}")
 t.msg("All three pods are ready.")
@@ -1094,7 +1175,11 @@ t = new(
     "Polls PR checks until they finish.",
 )
 t.user("Push and wait for CI")
-t.call("bash", {"command": "git push origin fix-auth"}, "To origin\n * [new branch] fix-auth")
+t.call(
+    "bash",
+    {"command": "git push origin fix-auth"},
+    "To origin\n * [new branch] fix-auth",
+)
 for s in ["pending 0/8", "pending 3/8", "pending 6/8", "pending 7/8", "pass 8/8"]:
     t.call("bash", {"command": "gh pr checks 123"}, s)
 t.msg("CI passed.")
@@ -1131,7 +1216,11 @@ t = new(
 t.user("Install the dependencies")
 t.call("terminal", {"command": "pip install -r requirements.txt"}, "Collecting numpy")
 for k in range(8):
-    t.call("terminal", {"command": ""}, f"Collecting pkg{k}\n  Downloading pkg{k}-1.0.tar.gz")
+    t.call(
+        "terminal",
+        {"command": ""},
+        f"Collecting pkg{k}\n  Downloading pkg{k}-1.0.tar.gz",
+    )
 t.call("terminal", {"command": ""}, "Successfully installed numpy pkg0 pkg1 pkg2")
 
 t = new(
@@ -1349,7 +1438,10 @@ edits = [
 ]
 for f, (old, new_) in zip(fails, edits, strict=True):
     t.call(
-        "bash", {"command": "pytest -q tests/test_cart.py"}, error=f"exit 1\n{f}", kind="exit_code"
+        "bash",
+        {"command": "pytest -q tests/test_cart.py"},
+        error=f"exit 1\n{f}",
+        kind="exit_code",
     )
     t.call("edit", {"path": "cart.py", "old": old, "new": new_}, "ok", mutates=True)
 t.call("bash", {"command": "pytest -q tests/test_cart.py"}, "12 passed")
@@ -1402,7 +1494,10 @@ t.call("bash", {"command": "git status --short"}, " M a.py\n M b.py\n M docs/con
 t.call("bash", {"command": "git add -A"}, "", mutates=True)
 t.call("bash", {"command": "git status --short"}, "M  a.py\nM  b.py\nM  docs/config.md")
 t.call(
-    "bash", {"command": "git commit -m 'rename option'"}, "[main 77ab] rename option", mutates=True
+    "bash",
+    {"command": "git commit -m 'rename option'"},
+    "[main 77ab] rename option",
+    mutates=True,
 )
 t.call("bash", {"command": "git status --short"}, "")
 
@@ -1456,15 +1551,31 @@ t = new(
 t.user("Make test_parse pass")
 PERR = "exit 1\nFAILED test_parse.py::test_dates - ValueError: bad date '2024-13-01'"
 t.call("bash", {"command": "pytest -q test_parse.py"}, error=PERR, kind="exit_code")
-t.call("edit", {"path": "parse.py", "old": "%Y-%m-%d", "new": "%Y-%d-%m"}, "ok", mutates=True)
+t.call(
+    "edit",
+    {"path": "parse.py", "old": "%Y-%m-%d", "new": "%Y-%d-%m"},
+    "ok",
+    mutates=True,
+)
 t.call("bash", {"command": "pytest -q test_parse.py"}, error=PERR, kind="exit_code")
 t.call(
-    "edit", {"path": "test_parse.py", "old": "2024-13-01", "new": "2024-12-01"}, "ok", mutates=True
+    "edit",
+    {"path": "test_parse.py", "old": "2024-13-01", "new": "2024-12-01"},
+    "ok",
+    mutates=True,
 )
 t.call(
-    "bash", {"command": "pytest -q test_parse.py"}, error=PERR.replace("13", "12"), kind="exit_code"
+    "bash",
+    {"command": "pytest -q test_parse.py"},
+    error=PERR.replace("13", "12"),
+    kind="exit_code",
 )
-t.call("edit", {"path": "parse.py", "old": "%Y-%d-%m", "new": "%Y-%m-%d"}, "ok", mutates=True)
+t.call(
+    "edit",
+    {"path": "parse.py", "old": "%Y-%d-%m", "new": "%Y-%m-%d"},
+    "ok",
+    mutates=True,
+)
 t.call("bash", {"command": "pytest -q test_parse.py"}, "4 passed")
 
 t = new(
@@ -1494,7 +1605,12 @@ t = new(
     "ruff check, ruff --fix, check, edit, check: results change each time.",
 )
 t.user("Make the linter happy")
-t.call("bash", {"command": "ruff check ."}, error="exit 1\nFound 5 errors.", kind="exit_code")
+t.call(
+    "bash",
+    {"command": "ruff check ."},
+    error="exit 1\nFound 5 errors.",
+    kind="exit_code",
+)
 t.call(
     "bash",
     {"command": "ruff check --fix ."},
@@ -1610,7 +1726,11 @@ t.user("Build the crate")
 t.call("bash", {"command": "cargo build"}, error=E0432, kind="exit_code")
 t.call(
     "edit",
-    {"path": "src/lib.rs", "old": "use crate::net::Client;", "new": "use crate::http::Client;"},
+    {
+        "path": "src/lib.rs",
+        "old": "use crate::net::Client;",
+        "new": "use crate::http::Client;",
+    },
     "ok",
     mutates=True,
 )
@@ -1703,8 +1823,14 @@ t.user("How do asyncio timeouts cancel tasks?")
 for q, r in [
     ("python asyncio timeout", "docs.python.org: asyncio.timeout() (3.11+)"),
     ("asyncio wait_for cancel behaviour", "wait_for cancels the inner task on timeout"),
-    ("asyncio.timeout context manager 3.11", "TimeoutError raised after CancelledError"),
-    ("asyncio timeout shield", "asyncio.shield protects the inner task from cancellation"),
+    (
+        "asyncio.timeout context manager 3.11",
+        "TimeoutError raised after CancelledError",
+    ),
+    (
+        "asyncio timeout shield",
+        "asyncio.shield protects the inner task from cancellation",
+    ),
 ]:
     t.call("web_search", {"query": q}, r)
 t.msg("asyncio.timeout cancels the task and converts the CancelledError to TimeoutError.")
@@ -1760,7 +1886,11 @@ def productive_coding(tid: str, seed: int) -> None:
         f = files[k % len(files)]
         r = rng.random()
         if calls % 4 == 0:
-            t.call("read_file", {"path": f}, f"# {f}\nclass Part{k:02d}:\n    def get(self): ...")
+            t.call(
+                "read_file",
+                {"path": f},
+                f"# {f}\nclass Part{k:02d}:\n    def get(self): ...",
+            )
         elif calls % 4 == 1:
             t.call(
                 "grep",
@@ -1821,12 +1951,19 @@ def productive_analysis(tid: str, seed: int) -> None:
                 f"basic {rng.randint(100, 300)}\npro {rng.randint(10, 90)}",
             )
         elif kind == 3:
-            t.call("plot", {"series": "churn", "day": k // 5 + 1}, f"saved plots/churn_{k}.png")
+            t.call(
+                "plot",
+                {"series": "churn", "day": k // 5 + 1},
+                f"saved plots/churn_{k}.png",
+            )
         else:
             t.call(
                 "sql",
                 {"query": f"SELECT plan, avg(seats) FROM accounts WHERE cohort = {k}"},
-                [["basic", round(rng.uniform(1, 3), 2)], ["pro", round(rng.uniform(3, 9), 2)]],
+                [
+                    ["basic", round(rng.uniform(1, 3), 2)],
+                    ["pro", round(rng.uniform(3, 9), 2)],
+                ],
             )
         calls += 1
         if k % 50 == 49:
@@ -1837,6 +1974,789 @@ productive_coding("long-coding-session-200", 7)
 productive_analysis("long-analysis-session-200", 11)
 
 
+# ================================================================ fresh set
+# Written at 11:35 UTC after branch `guard` had merged (and seen) the sets above, from
+# sources the sets above do not use; kept out of git until the guard's final measurement,
+# so it shows whether the guard's semantics generalise. Split "fresh".
+
+FRESH_START = len(ALL)
+
+t = new(
+    "fresh-gemini-readfile-despite-user",
+    "repeated_call",
+    True,
+    gh("google-gemini/gemini-cli", "issues", 8259),
+    "The same ReadFile over and over, before and after the user asks it to stop.",
+)
+t.user("Add a phone field to the office details form")
+OFFICE = '<form [formGroup]="form">\n  <input formControlName="name">\n</form>'
+RF = {
+    "tool": "read_file",
+    "args": {"absolute_path": "C:\\app\\WebUI\\office-details.component.html"},
+    "result": OFFICE,
+}
+o = repeat_block(t, [RF], 3)
+t.user("try again, do not ReadFile office-details.component.html again and again")
+repeat_block(t, [RF], 3)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-claude-code-wasted-read",
+    "repeated_call",
+    True,
+    gh("anthropics/claude-code", "issues", 64882),
+    "A file is read, then re-read while the harness answers 'unchanged' each time.",
+)
+t.user("Implement the retry option in client.ts")
+t.call("Read", {"file_path": "/repo/src/client.ts"}, "export class Client { ... }")
+WASTED = (
+    "Wasted call — file unchanged since your last Read. Refer to that earlier tool_result instead."
+)
+o = repeat_block(
+    t,
+    [{"tool": "Read", "args": {"file_path": "/repo/src/client.ts"}, "result": WASTED}],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-pi-ls-inspection",
+    "repeated_call",
+    True,
+    gh("earendil-works/pi", "issues", 6158),
+    "ls of one directory six times, then ls -la five times; identical output in each group.",
+)
+t.user("Put custom.css into the Jupyter custom directory")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "bash",
+            "args": {"command": "ls /home/dev/.jupyter/custom/"},
+            "result": "custom.js",
+        }
+    ],
+    6,
+)
+repeat_block(
+    t,
+    [
+        {
+            "tool": "bash",
+            "args": {"command": "ls -la /home/dev/.jupyter/custom/"},
+            "result": "-rw-r--r-- 1 dev dev 120 custom.js",
+        }
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-prime-diagnostic-across-turns",
+    "repeated_call",
+    True,
+    gh("PrimeIntellect-ai/prime-agent", "issues", 1326),
+    "The same diagnostic command after each 'let me try a different approach', across turns.",
+)
+t.user("Why does the schema validation fail?")
+DIAG = {"command": 'python -c "import app.schema as s; print(s.validate(s.SAMPLE))"'}
+thoughts = [
+    "Let me try a different approach.",
+    "Let me look at this from another angle.",
+    "I'll try a different approach.",
+    "Let me re-check the validation output.",
+    "Trying another way.",
+    "Let me try a different approach.",
+]
+idx = []
+for k, th in enumerate(thoughts):
+    if k in (2, 4):
+        t.user("continue")
+    idx.append(t.call("bash", DIAG, "True", thought=th))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "fresh-gemini-replace-non-unique",
+    "error_loop",
+    True,
+    gh("google-gemini/gemini-cli", "issues", 2137),
+    "replace with an old_string that occurs three times, failing the same way again and again.",
+)
+t.user("Rename the timeout constant")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "replace",
+            "args": {
+                "file_path": "/repo/cfg.py",
+                "old_string": "TIMEOUT = 30",
+                "new_string": "TIMEOUT_S = 30",
+            },
+            "error": "Failed to edit, expected 1 occurrence(s) but found 3.",
+            "kind": "invalid_args",
+        }
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-gemini-read-then-replace-cycle",
+    "cycle",
+    True,
+    gh("google-gemini/gemini-cli", "issues", 3926),
+    "Re-read the file, the same failing replace, re-read, the same replace ...",
+)
+t.user("Remove the duplicate getStatusColor function")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_file",
+            "args": {"absolute_path": "/repo/src/pages/AIDocuments.tsx"},
+            "result": "function getStatusColor() {}\n...\nfunction getStatusColor() {}",
+        },
+        {
+            "tool": "replace",
+            "args": {
+                "file_path": "/repo/src/pages/AIDocuments.tsx",
+                "old_string": "function getStatusColor() {}",
+                "new_string": "",
+            },
+            "error": "Failed to edit, expected 1 occurrence(s) but found 2.",
+            "kind": "invalid_args",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-aider-search-block-mismatch",
+    "error_loop",
+    True,
+    gh("Aider-AI/aider", "issues", 424),
+    "The same SEARCH/REPLACE block that does not match the file, resent.",
+)
+t.user("Make the rewards slide horizontally")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "apply_edit",
+            "args": {
+                "path": "client/src/pages/Rewards.js",
+                "search": "<Carousel>\n  {rewards}\n</Carousel>",
+                "replace": '<div className="slider">{rewards}</div>',
+            },
+            "error": "Rewards.js does not contain the *exact chunk* of SEARCH lines you specified.",
+            "kind": "invalid_args",
+        }
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-claudette-noop-edit",
+    "repeated_call",
+    True,
+    gh("mrdushidush/claudette", "pull", 77),
+    "A byte-identical edit that reports ok and writes nothing, resent between failing tests.",
+)
+t.user("Make the regex tests pass")
+EDIT = {
+    "tool": "apply_diff",
+    "args": {"path": "lexer.py", "before": 'r"^\\\\s*"', "after": 'r"^\\\\s*"'},
+    "result": {"ok": True},
+}
+TEST = {
+    "tool": "bash",
+    "args": {"command": "pytest -q tests/test_lexer.py"},
+    "result": "FAILED tests/test_lexer.py::test_ws - AssertionError\n1 failed",
+}
+o = repeat_block(t, [EDIT, TEST], 5)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-qwen-read-ranges-cycle",
+    "cycle",
+    True,
+    gh("QwenLM/qwen-code", "issues", 2201),
+    "Reads the first 100, then the first 150 lines of a file, over and over.",
+)
+t.user("What does the end of deploy.sh do?")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_file",
+            "args": {"path": "deploy.sh", "offset": 0, "limit": 100},
+            "result": "#!/bin/sh\n# lines 1-100",
+        },
+        {
+            "tool": "read_file",
+            "args": {"path": "deploy.sh", "offset": 0, "limit": 150},
+            "result": "#!/bin/sh\n# lines 1-150",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-cline-recreate-files",
+    "cycle",
+    True,
+    gh("cline/cline", "issues", 3493),
+    "Lists, reads the plan, rewrites the same notes file with the same content, again and "
+    "again (period 3; the write touches the file each time).",
+)
+t.user("Start on the project plan")
+NOTES = "# Notes\n- set up project\n"
+o = repeat_block(
+    t,
+    [
+        {"tool": "list_files", "args": {"path": "."}, "result": "plan.md\nnotes.md"},
+        {
+            "tool": "read_file",
+            "args": {"path": "plan.md"},
+            "result": "1. set up project",
+        },
+        {
+            "tool": "write_to_file",
+            "args": {"path": "notes.md", "content": NOTES},
+            "result": "File written",
+            "mutates": True,
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-jiuwen-grep-path-forms",
+    "no_progress",
+    True,
+    gh("openJiuwen-ai/agent-core", "issues", 766),
+    "A zero-result grep repeated with the path spelled differently each time.",
+)
+t.user("Find where validate_schema is called")
+idx = [
+    t.call("grep", {"pattern": "validate_schema(", "path": p}, "No matches found")
+    for p in ["src", "src/", "./src", "./src/", "src/.", "src"]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "fresh-browser-scroll-stagnant",
+    "no_progress",
+    True,
+    gh("browser-use/browser-use", "pull", 4033),
+    "Scrolls by different amounts; the page stays identical.",
+)
+t.user("Find the pricing table on the page")
+PAGE_S = "Acme — Features. [Sign up] (end of page)"
+t.call("browser_navigate", {"url": "https://acme.test/features"}, PAGE_S)
+idx = [
+    t.call("browser_scroll", {"direction": "down", "amount": a}, PAGE_S)
+    for a in [500, 800, 1000, 1200, 600, 2000]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "fresh-agent-zero-same-message",
+    "monologue",
+    True,
+    gh("agent0ai/agent-zero", "issues", 1056),
+    "The agent sends the same message again and again.",
+)
+t.user("Set up the cron job")
+idx = [t.msg("I'll now create the cron entry for the backup script.") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "fresh-agentlab-dialogue-loop",
+    "monologue",
+    True,
+    gh("SamuelSchmidgall/AgentLaboratory", "issues", 82),
+    "Two agent lines alternating without going any further (period 2).",
+)
+t.user("Plan the experiment")
+idx = []
+for _ in range(5):
+    idx.append(t.msg("Let's design the experiment around the baseline first."))
+    idx.append(t.msg("Agreed, we should design the experiment around the baseline first."))
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "fresh-later-session-make-target",
+    "known_failure",
+    True,
+    gh("openJiuwen-ai/jiuwenswarm", "issues", 3557),
+    "A make target that does not exist fails in session 1 and is tried again in session 2.",
+)
+t.user("Lint the project")
+NOLINT = "make: *** No rule to make target 'lint'.  Stop."
+t.call("bash", {"command": "make lint"}, error=NOLINT, kind="exit_code")
+t.msg("There is no lint target.")
+t.session("s2")
+t.user("Run the linters before we commit")
+rep = t.call("bash", {"command": "make lint"}, error=NOLINT, kind="exit_code")
+t.call("read_file", {"path": "Makefile"}, "test:\n\tpytest")
+t.mark(rep, rep - 1)
+
+t = new(
+    "fresh-later-session-missing-module",
+    "known_failure",
+    True,
+    gh("Lexus2016/hermes-agent-evolution", "issues", 2360),
+    "pnpm build fails on a missing workspace package; the next session builds again unchanged.",
+)
+t.user("Build the web app")
+MOD = "Error: Cannot find module '@acme/ui' imported from apps/web/src/main.ts"
+t.call("bash", {"command": "pnpm --filter web build"}, error=MOD, kind="exit_code")
+t.session("s2")
+t.user("Deploy the web app")
+rep = t.call("bash", {"command": "pnpm --filter web build"}, error=MOD, kind="exit_code")
+t.mark(rep, rep - 1)
+
+# ---- fresh legitimate
+
+t = new(
+    "fresh-sleep-and-check",
+    "polling",
+    False,
+    gh("open-octo/octo-agent", "pull", 795),
+    "sleep 30 (identical, empty) then a status check whose output grows, until done.",
+)
+t.user("Run the migration in the background and tell me when it is done")
+t.call("bash", {"command": "./migrate.sh &", "background": True}, {"pid": 4242})
+for k in range(6):
+    t.call("sleep", {"seconds": 30}, "")
+    t.call(
+        "process_output",
+        {"pid": 4242},
+        "\n".join(f"migrated table {j}" for j in range(k + 1)),
+    )
+t.call("process_output", {"pid": 4242}, "migration finished: 6 tables")
+
+t = new(
+    "fresh-dashboard-refresh",
+    "polling",
+    False,
+    gh("browser-use/browser-use", "pull", 4033) | {"case": "waits excluded"},
+    "Re-reads a job dashboard until the job leaves the queue.",
+)
+t.user("Wait for the export job and download it")
+for st in [
+    "queued (position 4)",
+    "queued (position 2)",
+    "running 20%",
+    "running 70%",
+    "done: export.csv ready",
+]:
+    t.call("browser_get_text", {"url": "https://app.test/jobs/77"}, st)
+t.call("browser_click", {"selector": "#download"}, "download started")
+
+t = new(
+    "fresh-batched-parallel-reads",
+    "distinct_reads",
+    False,
+    gh("daymanondev/pi-auto-pilot", "issues", 46),
+    "Three batches of three reads of different files.",
+)
+t.user("Review the auth module")
+for k, name in enumerate(
+    [
+        "login",
+        "logout",
+        "session",
+        "token",
+        "refresh",
+        "scopes",
+        "mfa",
+        "audit",
+        "errors",
+    ]
+):
+    t.call(
+        "read",
+        {"path": f"src/auth/{name}.ts"},
+        f"export function {name}() {{ /* {k} */ }}",
+    )
+
+t = new(
+    "fresh-empty-last-pages",
+    "distinct_reads",
+    False,
+    gh("microsoft/CEDAR.Core.Collector", "pull", 23),
+    "Different endpoints each end with an empty last page: the same response to different "
+    "requests is not a loop.",
+)
+t.user("Export teams, users and groups")
+for ep in ["teams", "users", "groups", "projects"]:
+    t.call(
+        "http_get",
+        {"url": f"https://api.test/{ep}?page=1"},
+        f'[{{"id": 1, "kind": "{ep}"}}]',
+    )
+    t.call("http_get", {"url": f"https://api.test/{ep}?page=2"}, "[]")
+
+t = new(
+    "fresh-paginate-issues",
+    "distinct_reads",
+    False,
+    gh("shaun0927/openchrome", "pull", 49),
+    "Eight pages of one listing, each different.",
+)
+t.user("Collect all open bug reports")
+for p in range(1, 9):
+    t.call(
+        "list_issues",
+        {"repo": "acme/app", "label": "bug", "page": p},
+        [f"#{100 * p + j}" for j in range(3)],
+    )
+
+t = new(
+    "fresh-transient-across-turns",
+    "retry_transient",
+    False,
+    gh("amd/gaia", "issues", 2160) | {"case": "recovery probe after a transient error"},
+    "The mail API answers 503 in two turns; in the third turn the same call works.",
+)
+for k in range(3):
+    t.user("Check my inbox" if k == 0 else "try again")
+    if k < 2:
+        t.call(
+            "email_list",
+            {"folder": "inbox", "limit": 20},
+            error="503 Service Unavailable",
+            kind="server_error",
+        )
+        t.msg("The mail service is unavailable right now.")
+    else:
+        t.call(
+            "email_list",
+            {"folder": "inbox", "limit": 20},
+            [{"from": "ana", "subject": "hi"}],
+        )
+        t.msg("One new message, from Ana.")
+
+t = new(
+    "fresh-cargo-check-converges",
+    "edit_test_cycle",
+    False,
+    gh("roackb2/heddle", "issues", 7) | {"case": "rerun verification after a code change"},
+    "cargo check after each edit; the error changes until it compiles.",
+)
+t.user("Fix the build errors")
+errs = [
+    "error[E0308]: mismatched types: expected `u32`, found `i64`",
+    "error[E0599]: no method named `as_str` found for `u32`",
+    "error[E0425]: cannot find value `limit` in this scope",
+]
+fixes = [
+    ("let n: i64", "let n: u32"),
+    ("n.as_str()", "n.to_string()"),
+    ("limit", "self.limit"),
+]
+for e, (old, new_) in zip(errs, fixes, strict=True):
+    t.call("bash", {"command": "cargo check"}, error=f"exit 101\n{e}", kind="exit_code")
+    t.call("edit", {"path": "src/main.rs", "old": old, "new": new_}, "ok", mutates=True)
+t.call("bash", {"command": "cargo check"}, "Finished `dev` profile in 2.3s")
+
+t = new(
+    "fresh-later-session-passed-before",
+    "session_memory",
+    False,
+    gh("IBuySpy-Shared/basecoat", "issues", 135) | {"case": "confidence self-corrects on success"},
+    "Session 1: a test fails, the agent fixes it and it passes; session 2 runs it again.",
+)
+t.user("Fix test_totals")
+t.call(
+    "bash",
+    {"command": "pytest -q tests/test_totals.py"},
+    error="exit 1\nFAILED test_totals - assert 9 == 10",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {"path": "totals.py", "old": "range(n)", "new": "range(n + 1)"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", {"command": "pytest -q tests/test_totals.py"}, "3 passed")
+t.session("s2")
+t.user("Run the totals tests once more before the release")
+t.call("bash", {"command": "pytest -q tests/test_totals.py"}, "3 passed")
+
+t = new(
+    "fresh-task-progress-updates",
+    "conversation",
+    False,
+    gh("cline/cline", "issues", 7012) | {"case": "task_progress updates that change"},
+    "Progress messages and todo updates between steps; each one different.",
+)
+t.user("Find out why the logs are duplicated")
+steps3 = [
+    (
+        "Reading the logger setup.",
+        "read_file",
+        {"path": "src/log.py"},
+        "logger = logging.getLogger()",
+    ),
+    (
+        "Checking where it is imported.",
+        "grep",
+        {"pattern": "from src.log import"},
+        "src/main.py:2\nsrc/worker.py:3",
+    ),
+    (
+        "Looking at main.py.",
+        "read_file",
+        {"path": "src/main.py"},
+        "setup_logging()\nsetup_logging()",
+    ),
+]
+for k, (m, tool, args, res) in enumerate(steps3):
+    t.msg(m)
+    t.call(tool, args, res)
+    t.call("update_todo", {"items": [f"step {j + 1} done" for j in range(k + 1)]}, "ok")
+t.msg("setup_logging() is called twice in main.py, which adds two handlers.")
+
+t = new(
+    "fresh-new-term-after-empty",
+    "research",
+    False,
+    gh("NousResearch/hermes-agent", "issues", 41490) | {"case": "the expected behaviour"},
+    "A search finds nothing; the agent changes the term, then reads the file it found.",
+)
+t.user("How are CLI flags parsed?")
+t.call("grep", {"pattern": "parse_args", "path": "src"}, "")
+t.call("grep", {"pattern": "argparse", "path": "src"}, "src/cli.py:1:import argparse")
+t.call(
+    "read_file",
+    {"path": "src/cli.py"},
+    "import argparse\nparser = argparse.ArgumentParser()",
+)
+t.msg("Flags are parsed with argparse in src/cli.py.")
+
+t = new(
+    "fresh-reread-after-user-edit",
+    "edit_test_cycle",
+    False,
+    gh("anthropics/claude-code", "issues", 53578) | {"case": "re-read after the file changed"},
+    "The user edits a file in their editor; the agent re-reads it and sees the change.",
+)
+t.user("Look at config.yaml")
+t.call("Read", {"file_path": "/repo/config.yaml"}, "port: 8080")
+t.msg("The port is 8080.")
+t.workspace("user changed the port in their editor")
+t.user("I changed it, check again")
+t.call("Read", {"file_path": "/repo/config.yaml"}, "port: 9090")
+
+t = new(
+    "fresh-crew-one-call-per-task",
+    "long_productive",
+    False,
+    gh("crewAIInc/crewAI", "issues", 2881) | {"case": "one tool call per task"},
+    "A crew runs ten tasks, each calling the search tool once with its own topic.",
+)
+topics = [
+    "solar",
+    "wind",
+    "hydro",
+    "geothermal",
+    "tidal",
+    "biomass",
+    "nuclear",
+    "hydrogen",
+    "storage",
+    "grid",
+]
+for tp in topics:
+    t.user(f"Plan an article on {tp} energy")
+    t.call("search", {"query": f"{tp} energy trends 2026"}, f"3 sources on {tp}")
+    t.msg(f"Outline for the {tp} article is ready.")
+
+
+t = new(
+    "fresh-langchain-same-input",
+    "repeated_call",
+    True,
+    gh("langchain-ai/langchain", "issues", 30608),
+    "AgentExecutor calls one tool with exactly the same input again and again.",
+)
+t.user("When is the next train to Lyon?")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "train_times",
+            "args": {"from": "Paris", "to": "Lyon"},
+            "result": "next departure 14:04 (TGV 6611)",
+        }
+    ],
+    7,
+)
+mark_cycle(t, o)
+
+t = new(
+    "fresh-crewai-tool-timeout-forever",
+    "error_loop",
+    True,
+    gh("crewAIInc/crewAI", "issues", 737),
+    "The same API call keeps timing out and keeps being retried (earliest after the third).",
+)
+t.user("Fetch the customer fields from the CRM")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "make_api_call",
+            "args": {"endpoint": "/v2/customers/fields", "method": "GET"},
+            "error": "Tool execution timed out after 60s",
+            "kind": "timeout",
+        }
+    ],
+    8,
+)
+t.mark(o[1][0], o[2][0])
+
+t = new(
+    "fresh-path-separator-variants",
+    "repeated_call",
+    True,
+    gh("github/app", "issues", 581),
+    "The same file read with backslashes, then forward slashes, alternating; same content.",
+)
+t.user("Summarise the settings module")
+SET = "DEBUG = False\nALLOWED_HOSTS = ['*']"
+paths = ["C:\\repo\\app\\settings.py", "C:/repo/app/settings.py"] * 3
+idx = [t.call("read_file", {"path": p}, SET) for p in paths]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "fresh-hermes-blocked-then-reworded",
+    "no_progress",
+    True,
+    gh("NousResearch/hermes-agent", "issues", 41490),
+    "The same empty grep four times, then reworded greps that are just as empty.",
+)
+t.user("Where is the feature flag read?")
+idx = [t.call("grep", {"pattern": "FEATURE_X", "path": "."}, "") for _ in range(4)]
+for p in ["feature_x", "FeatureX", "feature-x"]:
+    t.call("grep", {"pattern": p, "path": "."}, "")
+t.mark(idx[1], idx[1])
+
+t = new(
+    "fresh-gemini-degenerate-text",
+    "monologue",
+    True,
+    gh("google-gemini/gemini-cli", "issues", 5813),
+    "After creating a file the model answers each step with the same degenerate text.",
+)
+t.user("Create the three component files")
+t.call(
+    "write_file",
+    {"file_path": "/repo/src/A.tsx", "content": "export const A = () => null"},
+    "ok",
+    mutates=True,
+)
+idx = [t.msg("nynynynynynynynynynynynynynynynynynynynynynynyny") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "fresh-later-session-same-test-failure",
+    "known_failure",
+    True,
+    gh("openJiuwen-ai/jiuwenswarm", "pull", 396)
+    | {"case": "re-running a test that fails the same way"},
+    "pytest fails in session 1; session 2 on the untouched tree runs it first thing.",
+)
+t.user("Check the payment tests")
+PAY = "exit 1\nFAILED tests/test_pay.py::test_refund - KeyError: 'currency'"
+t.call("bash", {"command": "pytest -q tests/test_pay.py"}, error=PAY, kind="exit_code")
+t.call("read_file", {"path": "tests/test_pay.py"}, "def test_refund(): ...")
+t.session("s2")
+t.user("Let's continue on the payment tests")
+rep = t.call("bash", {"command": "pytest -q tests/test_pay.py"}, error=PAY, kind="exit_code")
+t.call(
+    "read_file",
+    {"path": "pay/refund.py"},
+    "def refund(order): return order['currency']",
+)
+t.mark(rep, rep - 1)
+
+t = new(
+    "fresh-health-check-after-each-step",
+    "edit_test_cycle",
+    False,
+    gh("roackb2/heddle", "issues", 7) | {"case": "the same verification command after each change"},
+    "A deployment in four different steps, the same health check after each (always ok).",
+)
+t.user("Roll out the new version step by step, checking health after each")
+for step in [
+    "kubectl set image deploy/api api=api:1.5 --record",
+    "kubectl rollout status deploy/api",
+    "kubectl scale deploy/api --replicas=6",
+    "kubectl annotate deploy/api release=1.5",
+]:
+    t.call("bash", {"command": step}, f"{step.split()[1]} done")
+    t.call("bash", {"command": "curl -fsS https://api.test/health"}, '{"status": "ok"}')
+
+t = new(
+    "fresh-nonconsecutive-reread",
+    "long_productive",
+    False,
+    gh("sashiko-dev/sashiko", "pull", 492)
+    | {"case": "test_non_consecutive_duplicate_tool_call_runs"},
+    "A file read early is read again thirty distinct calls later, to check one detail.",
+)
+t.user("Review the whole request pipeline")
+CONF = "TIMEOUT = 30\nRETRIES = 3"
+t.call("read_file", {"path": "pipeline/config.py"}, CONF)
+for k in range(30):
+    t.call("read_file", {"path": f"pipeline/stage_{k:02d}.py"}, f"def stage_{k}(req): ...")
+t.call("read_file", {"path": "pipeline/config.py"}, CONF)
+t.msg("Every stage honours TIMEOUT; RETRIES is only used by stage 7.")
+
+t = new(
+    "fresh-same-edit-many-files",
+    "distinct_reads",
+    False,
+    gh("google-gemini/gemini-cli", "issues", 8234) | {"case": "multiple similar edits"},
+    "One rename applied to twelve files: the same old/new strings, a different path each time.",
+)
+t.user("Rename fetchUser to loadUser everywhere")
+for k in range(12):
+    t.call(
+        "replace",
+        {
+            "file_path": f"/repo/src/views/view{k:02d}.tsx",
+            "old_string": "fetchUser(",
+            "new_string": "loadUser(",
+        },
+        "Successfully modified file",
+        mutates=True,
+    )
+t.call("bash", {"command": "npx tsc --noEmit"}, "")
+
+t = new(
+    "fresh-price-recheck",
+    "polling",
+    False,
+    gh("crewAIInc/crewAI", "issues", 518),
+    "The same quote asked for a few times while the market moves; the answer changes.",
+)
+t.user("Tell me when AAPL crosses 200")
+for price in ["198.40", "199.10", "199.85", "200.20"]:
+    t.call("get_quote", {"ticker": "AAPL"}, {"price": price})
+t.msg("AAPL is at 200.20, above 200.")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -1844,11 +2764,13 @@ def assign_splits(items: list[T]) -> dict[str, str]:
     """About a third held out: within each class, every third trajectory by id."""
     split: dict[str, str] = {}
     by_class: dict[str, list[str]] = {}
-    for it in items:
+    for it in items[:FRESH_START]:
         by_class.setdefault(it.cls, []).append(it.tid)
     for ids in by_class.values():
         for k, tid in enumerate(sorted(ids)):
             split[tid] = "holdout" if k % 3 == 1 else "dev"
+    for it in items[FRESH_START:]:
+        split[it.tid] = "fresh"
     return split
 
 

@@ -116,26 +116,28 @@ def outcomes_for(trajs: list[Trajectory], flags: Flags) -> list[Outcome]:
     return [judge(t, flags.get(t["id"])) for t in trajs]
 
 
+SPLIT_ORDER = ("dev", "holdout", "fresh")
+
+
 def table(trajs: list[Trajectory], results: dict[str, Flags]) -> str:
-    """The markdown table: one row per detector, all trajectories and the two splits."""
-    head = (
-        "| detector | loops caught (all) | dev | holdout | false alarms / legit (all) | dev "
-        "| holdout | early | late | missed | median latency (steps) |\n"
-        "|---|---|---|---|---|---|---|---|---|---|---|\n"
-    )
-    rows = []
+    """The markdown table: one row per detector, all trajectories and each split."""
+    present = {t["split"] for t in trajs}
+    splits = [s for s in SPLIT_ORDER if s in present] + sorted(present - set(SPLIT_ORDER))
+    tail = ["early", "late", "missed", "median latency (steps)"]
+    cols = ["detector", "loops caught (all)", *splits, "false alarms / legit (all)", *splits, *tail]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for name, flags in results.items():
         outs = outcomes_for(trajs, flags)
         s = score(outs)
-        d = score(o for o in outs if o.split == "dev")
-        h = score(o for o in outs if o.split == "holdout")
+        by = {sp: score(o for o in outs if o.split == sp) for sp in splits}
         lat = "-" if s.median_latency is None else f"{s.median_latency:g}"
-        rows.append(
-            f"| {name} | {s.caught}/{s.loops} ({100 * s.recall:.0f}%) | {d.caught}/{d.loops} "
-            f"| {h.caught}/{h.loops} | {s.false_alarms}/{s.legit} | {d.false_alarms}/{d.legit} "
-            f"| {h.false_alarms}/{h.legit} | {s.early} | {s.late} | {s.missed} | {lat} |"
-        )
-    return head + "\n".join(rows) + "\n"
+        cells = [name, f"{s.caught}/{s.loops} ({100 * s.recall:.0f}%)"]
+        cells += [f"{by[sp].caught}/{by[sp].loops}" for sp in splits]
+        cells += [f"{s.false_alarms}/{s.legit}"]
+        cells += [f"{by[sp].false_alarms}/{by[sp].legit}" for sp in splits]
+        cells += [str(s.early), str(s.late), str(s.missed), lat]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def per_class(trajs: list[Trajectory], results: dict[str, Flags]) -> str:

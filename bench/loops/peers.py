@@ -1,5 +1,6 @@
 """The peer detectors of the loop benchmark, run in the bench-only venv (setup-peers.sh):
-OpenHands' StuckDetector (openhands-sdk) and agent-watchdog, on the same trajectories.
+OpenHands' StuckDetector (openhands-sdk; `is_stuck()` and its action-error nudge) and
+agent-watchdog, on the same trajectories.
 
     bench/loops/.peers-venv/bin/python bench/loops/peers.py [trajectories.jsonl]
 
@@ -101,7 +102,9 @@ def run_openhands(trajs: list[Trajectory]) -> Flags:
                             tool_call_id=call_id,
                         )
                     )
-            if detector.is_stuck():
+            # The SDK nudges the model once an action-error streak reaches its threshold and
+            # stops the run when it is stuck; either is a flag (as crs's NUDGE is).
+            if detector.get_action_error_nudge() is not None or detector.is_stuck():
                 flag = i
                 break
         out[traj["id"]] = flag

@@ -73,10 +73,14 @@ def main(argv: list[str] | None = None) -> int:
         timing["peers"] = time.perf_counter() - t0
 
     n_loop = sum(t["loop"] for t in trajs)
-    holdout = sum(t["split"] == "holdout" for t in trajs)
+    per_split = ", ".join(
+        f"{sp} {sum(t['split'] == sp for t in trajs)}"
+        for sp in lb.SPLIT_ORDER
+        if any(t["split"] == sp for t in trajs)
+    )
     summary = (
-        f"{len(trajs)} trajectories: {n_loop} loops, {len(trajs) - n_loop} legitimate; "
-        f"{holdout} held out."
+        f"{len(trajs)} trajectories: {n_loop} loops, {len(trajs) - n_loop} legitimate "
+        f"(splits: {per_split})."
     )
     out = [summary, "", lb.table(trajs, results)]
     if args.details:

@@ -235,3 +235,27 @@ def test_thread_safe() -> None:
     assert g.status()["calls"] == 1600
     steps = [r["step"] for r in g.explain()["recent"]]
     assert len(steps) == len(set(steps))
+
+
+def test_a_read_replica_follows_what_the_guard_knows(tmp_path: Path) -> None:
+    writer = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    with writer:
+        loop(writer, 3)
+        v = writer.before_call("build", {"t": "all"})
+        assert v.call is not None
+        writer.after_call(v.call, error="exit 2")
+        journal = writer.crs._journal
+        with crs.ReadReplica(journal) as replica:
+            assert replica.wait_for(journal.stats().last_seq_num, timeout=10)
+            reader = Guard(fingerprint=lambda: "f", _crs=replica.crs, _owns=False)
+            assert reader.with_session("s").status() == {**writer.status(), "durable": False}
+            assert [f.id for f in reader.learned()] == [f.id for f in writer.learned()]
+            later = reader.with_session("s2")  # a later session reads the remembered failure
+            assert (
+                later._decide(
+                    later._session(),
+                    later.call_for("build", {"t": "all"}),
+                    later._limits_for("build"),
+                )
+                is not None
+            )

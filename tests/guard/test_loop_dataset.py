@@ -58,8 +58,10 @@ def test_size_and_balance() -> None:
     assert len(TRAJS) >= 60
     assert len(legit) >= 25
     assert {t["class"] for t in loops} == LOOP_CLASSES
-    holdout = sum(t["split"] == "holdout" for t in TRAJS) / len(TRAJS)
+    first = [t for t in TRAJS if t["split"] != "fresh"]
+    holdout = sum(t["split"] == "holdout" for t in first) / len(first)
     assert 0.25 <= holdout <= 0.4
+    assert sum(t["split"] == "fresh" and t["loop"] for t in TRAJS) >= 15
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
@@ -82,7 +84,7 @@ def test_builder_output_is_committed(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_trajectory_is_well_formed(traj: dict[str, Any]) -> None:
     src = traj["source"]
     assert ("repo" in src and "path" in src) or "url" in src or "issue" in src
-    assert traj["split"] in {"dev", "holdout"}
+    assert traj["split"] in {"dev", "holdout", "fresh"}
     events = traj["events"]
     assert events[0]["type"] == "user"
     for ev in events:

@@ -5,6 +5,7 @@ See `Guard` and docs/guard-api.md.
 
 from crs.guard._fingerprint import ProjectFingerprint, workspace_fingerprint
 from crs.guard._guard import Guard, GuardedCall
+from crs.guard._observe import GuardEvent, GuardEventKind, GuardObserver
 from crs.guard._policy import HARD_MAX_POLLS, HARD_MAX_REPEATS, GuardPolicy, ToolPolicy
 from crs.guard._verdict import (
     Action,
@@ -25,6 +26,9 @@ __all__ = [
     "GuardBlockedError",
     "GuardPolicy",
     "GuardedCall",
+    "GuardEvent",
+    "GuardEventKind",
+    "GuardObserver",
     "GuardStoppedError",
     "LearnedFailure",
     "ProjectFingerprint",

@@ -41,8 +41,14 @@ def _stat(h: hashlib._Hash, root: Path, rel: str) -> None:
         h.update(f"{rel}\0gone\0".encode("utf-8", "surrogatepass"))
 
 
-def git_fingerprint(root: str | os.PathLike[str]) -> str | None:
-    """The fingerprint from git, or None when `root` is not in a git work tree."""
+def _skip(rel: str, exclude: tuple[str, ...]) -> bool:
+    return any(rel == e or rel.startswith(e + "/") for e in exclude)
+
+
+def git_fingerprint(root: str | os.PathLike[str], exclude: tuple[str, ...] = ()) -> str | None:
+    """The fingerprint from git, or None when `root` is not in a git work tree.
+
+    `exclude`: paths relative to `root` to leave out (crs's own data directory)."""
     path = Path(root)
     try:
         out = subprocess.run(
@@ -73,12 +79,17 @@ def git_fingerprint(root: str | os.PathLike[str]) -> str | None:
         tok = raw.decode("utf-8", "surrogateescape")
         if tok.startswith("# branch.oid "):
             h.update(tok.encode("utf-8", "surrogateescape") + b"\0")
-        elif tok[:2] == "1 ":
-            _stat(h, top, tok.split(" ", 8)[8])
+            continue
+        if tok[:2] == "1 ":
+            rel = tok.split(" ", 8)[8]
         elif tok[:2] == "u ":
-            _stat(h, top, tok.split(" ", 10)[10])
+            rel = tok.split(" ", 10)[10]
         elif tok[:2] == "? ":
-            _stat(h, top, tok[2:])
+            rel = tok[2:]
+        else:
+            continue
+        if not _skip(rel, exclude):
+            _stat(h, top, rel)
     return h.hexdigest()[:16]
 
 
@@ -96,15 +107,22 @@ def _toplevel(path: Path) -> Path:
     return Path(out.stdout.strip()) if out.returncode == 0 and out.stdout.strip() else path
 
 
-def walk_fingerprint(root: str | os.PathLike[str]) -> str:
+def walk_fingerprint(root: str | os.PathLike[str], exclude: tuple[str, ...] = ()) -> str:
     """Sizes and mtimes of the files under `root` (at most `MAX_WALK_FILES`)."""
     base = Path(root)
     h = hashlib.sha256(b"walk\0")
     count = 0
     for dirpath, dirnames, filenames in os.walk(base):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        here = os.path.relpath(dirpath, base)
+        dirnames[:] = sorted(
+            d
+            for d in dirnames
+            if d not in SKIP_DIRS and not _skip(os.path.normpath(os.path.join(here, d)), exclude)
+        )
         for name in sorted(filenames):
-            rel = os.path.relpath(os.path.join(dirpath, name), base)
+            rel = os.path.normpath(os.path.join(here, name))
+            if _skip(rel, exclude):
+                continue
             _stat(h, base, rel)
             count += 1
             if count >= MAX_WALK_FILES:
@@ -120,17 +138,35 @@ def workspace_fingerprint(root: str | os.PathLike[str]) -> str:
 
 
 class ProjectFingerprint:
-    """`workspace_fingerprint` of a project, as a callable (paths relative to git's top)."""
+    """`workspace_fingerprint` of a project, as a callable.
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    Args:
+        root: The project directory.
+        exclude: Directories to leave out (the guard passes crs's data directory when it
+            lies inside the project, so its own journal never changes the fingerprint).
+    """
+
+    def __init__(
+        self, root: str | os.PathLike[str], exclude: tuple[str | os.PathLike[str], ...] = ()
+    ) -> None:
         self.root = Path(root).resolve()
+        self._exclude = tuple(Path(e).resolve() for e in exclude)
         self._top: Path | None = None
+
+    def _relative(self, base: Path) -> tuple[str, ...]:
+        out = []
+        for e in self._exclude:
+            try:
+                out.append(e.relative_to(base).as_posix())
+            except ValueError:
+                continue
+        return tuple(r for r in out if r not in ("", "."))
 
     def __call__(self) -> str:
         if self._top is None:
             self._top = _toplevel(self.root)
-        fp = git_fingerprint(self._top)
-        return fp if fp is not None else walk_fingerprint(self.root)
+        fp = git_fingerprint(self._top, self._relative(self._top))
+        return fp if fp is not None else walk_fingerprint(self.root, self._relative(self.root))
 
     def __repr__(self) -> str:
         return f"<ProjectFingerprint {self.root}>"

@@ -18,18 +18,22 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import logging
 import os
 import re
+import reprlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar, overload
 
 from crs import _core
 from crs._errors import InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
-from crs.guard._policy import GuardPolicy, Limits, limits_for
+from crs.guard._observe import GuardEventKind, GuardObserver, Observers, observed
+from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
 from crs.guard._verdict import (
     Action,
@@ -44,6 +48,7 @@ from crs.guard._verdict import (
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 _READONLY_SHELL = re.compile(
@@ -57,8 +62,15 @@ FP_CACHE_S = 1.0
 _DIGITS = re.compile(r"\d+")
 
 
+_time_ns = time.time_ns
+
+
 def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
+    return _time_ns() // 1_000_000
+
+
+_BOUNDED = reprlib.Repr()  # keyword arguments need Python 3.12
+_BOUNDED.maxlevel, _BOUNDED.maxstring, _BOUNDED.maxother, _BOUNDED.maxlong = 3, 200, 200, 40
 
 
 def _short(text: str, limit: int = 240) -> str:
@@ -86,9 +98,11 @@ class Guard:
         *,
         session: str = "default",
         fingerprint: Callable[[], str] | None = None,
+        observers: Iterable[GuardObserver] = (),
         _crs: Any = None,
         _owns: bool = True,
         _durable: bool = False,
+        _observers: Observers | None = None,
     ) -> None:
         if policy is None:
             policy = GuardPolicy()
@@ -126,6 +140,8 @@ class Guard:
         self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._last_msg = ""
+        # Shared by every session of the engine (with_session); see crs.guard._observe.
+        self._observers = _observers if _observers is not None else Observers(observers)
 
     # ------------------------------------------------------------------ construction
 
@@ -138,6 +154,7 @@ class Guard:
         policy: GuardPolicy | None = None,
         *,
         fingerprint: Callable[[], str] | None = None,
+        observers: Iterable[GuardObserver] = (),
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
 
@@ -153,10 +170,25 @@ class Guard:
         from crs.guard._fingerprint import ProjectFingerprint
 
         if fingerprint is None:
-            fingerprint = ProjectFingerprint(project)
+            from crs._home import default_home
+            from crs._persistence._session_restore import compute_project_hash
+
+            data = Path(home).expanduser() if home is not None else default_home()
+            key = compute_project_hash(str(Path(project).resolve()))
+            # crs's own files never change the workspace's fingerprint
+            fingerprint = ProjectFingerprint(
+                project, exclude=(data, data / key, data / "index.json")
+            )
         crs = open_project(project, home, session_id=session)
         try:
-            return cls(policy, session=session, fingerprint=fingerprint, _crs=crs, _durable=True)
+            return cls(
+                policy,
+                session=session,
+                fingerprint=fingerprint,
+                observers=observers,
+                _crs=crs,
+                _durable=True,
+            )
         except BaseException:
             crs.close()
             raise
@@ -170,7 +202,17 @@ class Guard:
             _crs=self._crs,
             _owns=False,
             _durable=self._durable,
+            _observers=self._observers,
         )
+
+    def add_observer(self, observer: GuardObserver) -> None:
+        """Call `observer(event)` on every decision of this engine's guards (all sessions);
+        see `crs.guard.GuardEvent`. Adding the same observer twice adds it once."""
+        self._observers.add(observer)
+
+    def remove_observer(self, observer: GuardObserver) -> bool:
+        """Stop calling `observer`; False if it was not registered."""
+        return self._observers.remove(observer)
 
     @property
     def crs(self) -> Any:
@@ -209,9 +251,22 @@ class Guard:
         cache = self._fp_cache
         if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
             return cache[2]
-        value = self._fingerprint()
+        try:
+            value = self._fingerprint()
+        except Exception as exc:  # a broken fingerprint must not break the agent's calls
+            _log.warning(
+                "fingerprint %r failed (%s): the workspace counts as changed",
+                self._fingerprint,
+                exc,
+            )
+            value = None
         if not isinstance(value, str) or not value:
-            raise InvalidArgumentError(f"fingerprint: must return a non-empty str, got {value!r}")
+            if value is not None:
+                _log.warning(
+                    "fingerprint %r returned %r, not a non-empty str", self._fingerprint, value
+                )
+            # An unknown workspace matches nothing: a failure learned in it is never refused.
+            return f"unknown:{os.urandom(8).hex()}"
         self._fp_cache = (key, now, value)
         return value
 
@@ -263,6 +318,7 @@ class Guard:
 
     # ------------------------------------------------------------------ before
 
+    @observed(GuardEventKind.BEFORE_CALL)
     def before_call(
         self, tool: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
     ) -> Verdict:
@@ -272,10 +328,12 @@ class Guard:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
                 (the message names the argument); nothing is recorded.
         """
-        self._check_open()
+        if self._closed:
+            self._check_open()
         call, lim = self._make_call(tool, args, call_id)
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             v = self._decide(s, call, lim)
             if v is None:
                 sig = s.sigs.get(call.signature)
@@ -298,7 +356,9 @@ class Guard:
                         "t": call.tool,
                         "g": call.signature,
                         "c": str(v.code),
+                        "act": str(v.action),
                         "ts": _now_ms(),
+                        **self._previews(call.call_id, None),
                     },
                     bump_generation=False,
                 )
@@ -406,7 +466,7 @@ class Guard:
                     (),
                 )
             if s.level >= NUDGED and sig.epoch == s.epoch:
-                pair = f"{call.signature}:{sig.res}"
+                pair = f"{sig.cluster or call.signature}:{sig.res}"
                 if pair in s.loop_pairs or (
                     s.loop_code == VerdictCode.NO_PROGRESS and pair in s.pairs
                 ):
@@ -466,6 +526,14 @@ class Guard:
             if lf["fingerprint"] != fp:
                 continue
             where = f"in session {lf['session_id']}"
+            # The model gets the error without the call's own argument values in it.
+            pending = self._pending.get(call.call_id)
+            echo: list[str] = []
+            for k, val in (pending[2] if pending else {}).items():
+                if type(val) is str:
+                    words = val.split()[1:] if k in self._commands else [val]
+                    echo += [w for w in words if len(w) >= 3]
+            told = _canon.without(lf["error"], echo).replace("\x00", "…")
             return self._refuse(
                 s,
                 call,
@@ -473,7 +541,7 @@ class Guard:
                 f"{call.tool} failed {where} (step {lf['step']}) in this same workspace: "
                 f"{_short(lf['error'], 200)} [learned failure {fid}]",
                 "This exact call already failed in this unchanged workspace, with: "
-                f"{_short(lf['error'], 200)}. Change something first (fix the cause, or "
+                f"{_short(told, 200)}. Change something first (fix the cause, or "
                 "change the arguments) instead of running it again.",
                 (lf["step"],) if lf["session_id"] == self.session_id else (),
             )
@@ -481,6 +549,7 @@ class Guard:
 
     # ------------------------------------------------------------------ after
 
+    @observed(GuardEventKind.AFTER_CALL)
     def after_call(
         self,
         call: Call,
@@ -496,8 +565,9 @@ class Guard:
             InvalidArgumentError: `call` is not a `Call` of this session, or `result` /
                 `error` cannot be digested; nothing is recorded.
         """
-        self._check_open()
-        if not isinstance(call, Call):
+        if self._closed:
+            self._check_open()
+        if type(call) is not Call and not isinstance(call, Call):
             raise InvalidArgumentError(
                 f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
             )
@@ -521,7 +591,7 @@ class Guard:
             kind = OK
             res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
-        ts = _now_ms()
+        ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
@@ -540,8 +610,11 @@ class Guard:
             feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
             if feat:
                 p["x"] = feat[:2000]
+        if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
+            p.update(self._previews("", canon, error if error is not None else result))
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             alias = ""
             if feat:
                 alias = self._near_duplicate(s, call, res, feat)
@@ -555,7 +628,7 @@ class Guard:
             if kind == HARD and lim.learn_failures:
                 fp = self._fp(s)
                 p["lf"] = {
-                    "id": f"{call.signature[:12]}-{fp[:8]}",
+                    "id": f"{call.signature[:12]}-{_canon.short_digest(fp)}",
                     "tool": call.tool,
                     "signature": call.signature,
                     "error": p["e"],
@@ -574,6 +647,26 @@ class Guard:
             if v is None:
                 return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             return v
+
+    def _previews(
+        self, call_id: str, canon: dict[str, Any] | None, outcome: Any = None
+    ) -> dict[str, str]:
+        """Short sanitized views of the arguments (and result) for people, durable guards only."""
+        if not self._durable:
+            return {}
+        if canon is None:
+            pending = self._pending.get(call_id)
+            canon = pending[2] if pending is not None else {}
+        out = {"pv": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160)}
+        if outcome is not None:
+            if isinstance(outcome, str):
+                text = outcome
+            elif isinstance(outcome, BaseException):
+                text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
+            else:
+                text = _BOUNDED.repr(outcome)  # bounded depth and length: no RecursionError
+            out["rv"] = _short(_SANITIZER.sanitize(" ".join(text[:400].split())), 120)
+        return out
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
         ev = set(v.evidence)
@@ -665,7 +758,8 @@ class Guard:
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
         # 3. the same pair again and again, however far apart (not for polling)
-        if stale and not polling and seen is not None and seen[0] + 1 >= pol.repeat_in_session:
+        need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
+        if stale and not polling and seen is not None and seen[0] + 1 >= need:
             return self._nudge(
                 s,
                 call,
@@ -678,8 +772,13 @@ class Guard:
                 (seen[2], n),
             )
         # 4. nothing new for a while
-        if stale and s.stale + 1 >= pol.no_progress_window:
-            ev = (*(t[0] for t in list(tail)[-(pol.no_progress_window - 1) :]), n)
+        window = pol.no_progress_window
+        if (
+            stale
+            and s.stale + 1 >= window
+            and len({t[2] for t in list(tail)[-(window - 1) :]} | {call.signature}) > 1
+        ):  # (one call repeating is the rules above, with its own thresholds)
+            ev = (*(t[0] for t in list(tail)[-(window - 1) :]), n)
             return self._nudge(
                 s,
                 call,
@@ -734,6 +833,7 @@ class Guard:
 
     # ------------------------------------------------------------------ messages, turns
 
+    @observed(GuardEventKind.MESSAGE)
     def on_message(self, text: str) -> Verdict:
         """An agent turn with no tool call (monologue check); journaled."""
         self._check_open()
@@ -921,6 +1021,10 @@ class Guard:
 
     # ------------------------------------------------------------------ plain Python tools
 
+    @overload
+    def tool(self, fn: _F, *, name: str | None = None) -> _F: ...
+    @overload
+    def tool(self, fn: None = None, *, name: str | None = None) -> Callable[[_F], _F]: ...
     def tool(self, fn: Callable[..., Any] | None = None, *, name: str | None = None) -> Any:
         """Decorator: guard a plain Python function (sync or async) as a tool.
 

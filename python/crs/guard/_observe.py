@@ -1,0 +1,198 @@
+"""What the guard tells the world about each decision: the `crs.guard` log and observers.
+
+Every decision of `Guard.before_call`, `after_call` and `on_message` becomes one `GuardEvent`.
+Verdicts other than ALLOW are logged on the `crs.guard` logger with the code, tool, session and
+step as structured `extra` fields; every event goes to the guard's observers (plain callables,
+e.g. `crs.integrations.prometheus.GuardMetrics`, `crs.integrations.otel.GuardTracer`), shared by
+every session of the engine (`Guard.with_session`). An observer that raises is logged and
+skipped: observing never changes a verdict or breaks a tool call.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from crs._errors import InvalidArgumentError
+from crs.guard._verdict import Action, Call, LearnedFailure, Verdict
+
+logger = logging.getLogger("crs.guard")
+# A library leaves output to the application: without a configured handler, nothing is printed
+# (no "last resort" lines on stderr); with one, every non-ALLOW verdict arrives there.
+logger.addHandler(logging.NullHandler())
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_LEVELS = {Action.NUDGE: logging.INFO, Action.BLOCK: logging.WARNING, Action.STOP: logging.WARNING}
+
+
+class GuardEventKind(enum.StrEnum):
+    """Which decision an event reports."""
+
+    BEFORE_CALL = "before_call"  # a call about to run: allow, nudge, block or stop
+    AFTER_CALL = "after_call"  # a finished call recorded: allow, nudge or stop
+    MESSAGE = "message"  # an agent turn without a tool call (monologue check)
+
+
+@dataclass(frozen=True, slots=True)
+class GuardEvent:
+    """One decision of the guard, as its observers see it."""
+
+    kind: GuardEventKind
+    verdict: Verdict
+    session_id: str
+    tool: str | None  # None for a message
+    call_id: str | None
+    step: int | None
+    seconds: float  # wall time the guard took to decide (perf_counter)
+    error: str | None = None  # after_call: the call's error, shortened
+    learned: LearnedFailure | None = None  # after_call: the failure this call taught the guard
+
+    @property
+    def call(self) -> Call | None:
+        return self.verdict.call
+
+
+GuardObserver = Callable[[GuardEvent], None]
+"""An observer: called once per decision, in the deciding thread; keep it fast."""
+
+
+class Observers:
+    """The observers of one engine's guards (shared by `with_session`); thread-safe."""
+
+    __slots__ = ("_items", "_lock")
+
+    def __init__(self, observers: Iterable[GuardObserver] = ()) -> None:
+        self._lock = threading.Lock()
+        self._items: tuple[GuardObserver, ...] = ()
+        if isinstance(observers, str | bytes) or not isinstance(observers, Iterable):
+            raise InvalidArgumentError(
+                f"observers: must be an iterable of callables, got {type(observers).__name__}"
+            )
+        for fn in observers:
+            self.add(fn)
+
+    def add(self, fn: GuardObserver) -> None:
+        if not callable(fn):
+            raise InvalidArgumentError(f"observer: must be callable, got {fn!r}")
+        with self._lock:
+            if fn not in self._items:
+                self._items = (*self._items, fn)
+
+    def remove(self, fn: GuardObserver) -> bool:
+        with self._lock:
+            if fn not in self._items:
+                return False
+            self._items = tuple(o for o in self._items if o is not fn and o != fn)
+            return True
+
+    def __iter__(self) -> Iterator[GuardObserver]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def _emit(event: GuardEvent, observers: Observers) -> None:
+    v = event.verdict
+    if v.action is not Action.ALLOW and logger.isEnabledFor(_LEVELS[v.action]):
+        logger.log(
+            _LEVELS[v.action],
+            "%s %s (%s) on %s: %s",
+            event.kind,
+            v.action,
+            v.code,
+            event.tool or "message",
+            v.reason,
+            extra={
+                "action": str(v.action),
+                "code": str(v.code),
+                "tool": event.tool,
+                "session": event.session_id,
+                "step": event.step,
+                "call_id": event.call_id,
+                "kind": str(event.kind),
+                "evidence": list(v.evidence),
+            },
+        )
+    if event.learned is not None and logger.isEnabledFor(logging.INFO):
+        f = event.learned
+        logger.info(
+            "learned failure %s of %s: %s",
+            f.id,
+            f.tool,
+            f.error,
+            extra={
+                "code": "learned_failure",
+                "tool": f.tool,
+                "session": f.session_id,
+                "step": f.step,
+                "failure_id": f.id,
+            },
+        )
+    for fn in observers:
+        try:
+            fn(event)
+        except Exception:
+            logger.exception("guard observer %r failed; skipped", fn)
+
+
+def _short(text: str, limit: int = 400) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def observed(kind: GuardEventKind) -> Callable[[_F], _F]:
+    """Decorate a `Guard` decision method so its verdict is timed, logged and observed."""
+
+    def deco(method: _F) -> _F:
+        @functools.wraps(method)
+        def wrapper(self: Any, *args: Any, **kwargs: Any) -> Verdict:
+            t0 = time.perf_counter()
+            v: Verdict = method(self, *args, **kwargs)
+            seconds = time.perf_counter() - t0
+            observers: Observers = self._observers
+            err = None
+            if kind is GuardEventKind.AFTER_CALL:
+                err = kwargs.get("error", args[2] if len(args) > 2 else None)
+            if v.action is Action.ALLOW and err is None and not len(observers):
+                return v  # the common case costs two clock reads
+            call = v.call
+            error: str | None = None
+            learned: LearnedFailure | None = None
+            if err is not None:
+                error = _short(err if isinstance(err, str) else f"{type(err).__name__}: {err}")
+                if call is not None:
+                    learned = next(
+                        (
+                            f
+                            for f in self.learned()
+                            if f.signature == call.signature
+                            and f.session_id == call.session_id
+                            and f.step == call.step
+                        ),
+                        None,
+                    )
+            _emit(
+                GuardEvent(
+                    kind=kind,
+                    verdict=v,
+                    session_id=self.session_id,
+                    tool=None if call is None else call.tool,
+                    call_id=None if call is None else call.call_id,
+                    step=None if call is None else call.step,
+                    seconds=seconds,
+                    error=error,
+                    learned=learned,
+                ),
+                observers,
+            )
+            return v
+
+        return wrapper  # type: ignore[return-value]
+
+    return deco

@@ -1,0 +1,349 @@
+"""OpenAI Agents SDK: guard every function tool of an `Agent` (`pip install
+'crs-agent[openai-agents]'`).
+
+```python
+from agents import Agent, Runner
+from crs import Guard
+from crs.integrations.openai_agents import GuardRunHooks, guard_agent
+
+guard = Guard.open("/path/to/repo", session="default")
+agent = guard_agent(Agent(name="dev", tools=[run_tests, read_file]), guard)
+result = await Runner.run(agent, "fix the build", hooks=GuardRunHooks(guard))
+```
+
+`guard_agent` adds to every `FunctionTool` of the agent (in place) a tool input guardrail
+(`Guard.before_call`), a tool output guardrail (`Guard.after_call`) and a
+`failure_error_function` that records the tool's exception as a failure before the model gets
+the error message. A BLOCK rejects the call: the model gets the guard's message instead of a
+result (`reject_content`); a STOP, before or after a call, raises the SDK's own tripwire
+(`ToolInputGuardrailTripwireTriggered` / `ToolOutputGuardrailTripwireTriggered`), which ends the
+run; the verdict is its `output.output_info`. A NUDGE is appended to the tool's output.
+`GuardRunHooks` starts a new turn per run and checks text-only model turns (`on_message`).
+
+Sessions: by default every run is `guard`'s session; pass `session=lambda ctx: ...` (a
+`RunContextWrapper` to a session id, e.g. `ctx.context.thread_id`) to map runs to sessions
+(`guard.with_session(id)` each).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import weakref
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from typing import Any
+
+from agents import (
+    Agent,
+    FunctionTool,
+    ModelResponse,
+    RunContextWrapper,
+    RunHooks,
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrail,
+    ToolInputGuardrailData,
+    ToolOutputGuardrail,
+    ToolOutputGuardrailData,
+)
+from agents.tool import (
+    resolve_function_tool_failure_error_function,
+    set_function_tool_failure_error_function,
+)
+from agents.tool_context import ToolContext
+
+from crs._errors import InvalidArgumentError
+from crs.guard import Guard
+from crs.guard._verdict import Action, Verdict
+
+__all__ = ["GuardRunHooks", "GuardToolGuardrails", "guard_agent"]
+
+log = logging.getLogger("crs.guard")
+
+SessionResolver = Callable[[RunContextWrapper[Any]], "str | None"]
+_MAX_SESSIONS = 1024
+_MAX_PENDING = 4096
+_MARK = "crs_guard"
+
+
+def _args(raw: str) -> dict[str, Any]:
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return {"input": raw}
+    return value if isinstance(value, dict) else {"input": value}
+
+
+def _info(v: Verdict) -> dict[str, Any]:
+    return v.to_dict()
+
+
+def _log_exit(v: Verdict, what: str) -> None:
+    call = v.call
+    log.warning(
+        "openai-agents: %s on %s (%s) of %s",
+        what,
+        v.action,
+        v.code,
+        call.tool if call else "message",
+        extra={
+            "code": str(v.code),
+            "tool": call.tool if call else None,
+            "session": call.session_id if call else None,
+            "step": call.step if call else None,
+        },
+    )
+
+
+class _Sessions:
+    """The guard of each session (`guard.with_session`), least recently used evicted."""
+
+    def __init__(self, guard: Guard, session: SessionResolver | None) -> None:
+        self.guard = guard
+        self.resolve = session
+        self._lock = threading.Lock()
+        self._by_id: OrderedDict[str, Guard] = OrderedDict()
+
+    def for_context(self, ctx: RunContextWrapper[Any]) -> Guard:
+        sid = self.resolve(ctx) if self.resolve is not None else None
+        if sid is None or sid == self.guard.session_id:
+            return self.guard
+        if not isinstance(sid, str) or not sid:
+            raise InvalidArgumentError(f"session: the resolver must return a str, got {sid!r}")
+        with self._lock:
+            g = self._by_id.get(sid)
+            if g is None:
+                g = self._by_id[sid] = self.guard.with_session(sid)
+                while len(self._by_id) > _MAX_SESSIONS:
+                    self._by_id.popitem(last=False)
+            else:
+                self._by_id.move_to_end(sid)
+            return g
+
+
+class GuardToolGuardrails:
+    """The tool guardrails and failure function of one guard (what `guard_agent` installs).
+
+    Use them on single tools: `function_tool(fn, tool_input_guardrails=[g.input],
+    tool_output_guardrails=[g.output], failure_error_function=g.failure_error_function())`.
+    """
+
+    def __init__(self, guard: Guard, *, session: SessionResolver | None = None) -> None:
+        if not isinstance(guard, Guard):
+            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {guard!r}")
+        if session is not None and not callable(session):
+            raise InvalidArgumentError(f"session: must be a callable or None, got {session!r}")
+        self.sessions = _Sessions(guard, session)
+        self._lock = threading.Lock()
+        # (session, call id) -> the before_call verdict, or ("failed", after verdict)
+        self._pending: OrderedDict[tuple[str, str], tuple[str, Verdict]] = OrderedDict()
+        self.input: ToolInputGuardrail[Any] = ToolInputGuardrail(
+            guardrail_function=self._check_input, name="crs_guard_input"
+        )
+        self.output: ToolOutputGuardrail[Any] = ToolOutputGuardrail(
+            guardrail_function=self._check_output, name="crs_guard_output"
+        )
+
+    @property
+    def guard(self) -> Guard:
+        return self.sessions.guard
+
+    def _put(self, key: tuple[str, str], value: tuple[str, Verdict]) -> None:
+        with self._lock:
+            self._pending[key] = value
+            while len(self._pending) > _MAX_PENDING:
+                self._pending.popitem(last=False)
+
+    def _take(self, key: tuple[str, str]) -> tuple[str, Verdict] | None:
+        with self._lock:
+            return self._pending.pop(key, None)
+
+    @staticmethod
+    def _tool_name(ctx: ToolContext[Any]) -> str:
+        return ctx.qualified_tool_name or ctx.tool_name
+
+    async def _check_input(self, data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        ctx = data.context
+        guard = self.sessions.for_context(ctx)
+        v = await guard.abefore_call(
+            self._tool_name(ctx), _args(ctx.tool_arguments), call_id=ctx.tool_call_id
+        )
+        if v.allowed:
+            self._put((guard.session_id, ctx.tool_call_id), ("ran", v))
+            return ToolGuardrailFunctionOutput.allow(output_info=_info(v))
+        if v.action is Action.STOP:
+            _log_exit(v, "tripwire")
+            return ToolGuardrailFunctionOutput.raise_exception(output_info=_info(v))
+        return ToolGuardrailFunctionOutput.reject_content(v.message, output_info=_info(v))
+
+    async def _check_output(self, data: ToolOutputGuardrailData) -> ToolGuardrailFunctionOutput:
+        ctx = data.context
+        guard = self.sessions.for_context(ctx)
+        entry = self._take((guard.session_id, ctx.tool_call_id))
+        if entry is not None and entry[0] == "failed":
+            after = entry[1]  # recorded by the failure function; the model has its message
+            if after.action is Action.STOP:
+                _log_exit(after, "tripwire")
+                return ToolGuardrailFunctionOutput.raise_exception(output_info=_info(after))
+            return ToolGuardrailFunctionOutput.allow(output_info=_info(after))
+        if entry is None:  # the input guardrail did not run (e.g. resumed after approval)
+            before = None
+            call = guard.call_for(self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id)
+        else:
+            before = entry[1]
+            assert before.call is not None
+            call = before.call
+        after = await guard.aafter_call(call, result=data.output)
+        if after.action is Action.STOP:
+            _log_exit(after, "tripwire")
+            return ToolGuardrailFunctionOutput.raise_exception(output_info=_info(after))
+        notes = [
+            v.message
+            for v in (before, after)
+            if v is not None and v.action is not Action.ALLOW and v.message
+        ]
+        if notes and isinstance(data.output, str):
+            # The SDK can replace an output only through a "rejection": the model gets the
+            # tool's output followed by the guard's note.
+            note = " ".join(dict.fromkeys(notes))
+            return ToolGuardrailFunctionOutput.reject_content(
+                f"{data.output}\n\n[crs] {note}", output_info=_info(after)
+            )
+        return ToolGuardrailFunctionOutput.allow(output_info=_info(after))
+
+    def failure_error_function(
+        self, fallback: Callable[[RunContextWrapper[Any], Exception], Any] | None = None
+    ) -> Callable[[RunContextWrapper[Any], Exception], Any]:
+        """A `failure_error_function` that records the tool's exception with the guard (a
+        failure it may learn), then answers the model as `fallback` does (the SDK's default
+        message if None), with the guard's note appended on a NUDGE or STOP."""
+        from agents import default_tool_error_function
+
+        message_for = fallback or default_tool_error_function
+
+        async def crs_failure_error_function(ctx: RunContextWrapper[Any], error: Exception) -> str:
+            after = await self._record_failure(ctx, error)
+            text = message_for(ctx, error)
+            if hasattr(text, "__await__"):
+                text = await text
+            if after is not None and after.action is not Action.ALLOW and after.message:
+                return f"{text}\n\n[crs] {after.message}"
+            return str(text)
+
+        return crs_failure_error_function
+
+    def _raising_failure_function(self) -> Callable[[RunContextWrapper[Any], Exception], Any]:
+        """For a tool whose errors fail the run: record, then re-raise."""
+
+        async def crs_failure_reraise(ctx: RunContextWrapper[Any], error: Exception) -> str:
+            await self._record_failure(ctx, error)
+            raise error
+
+        return crs_failure_reraise
+
+    async def _record_failure(
+        self, ctx: RunContextWrapper[Any], error: Exception
+    ) -> Verdict | None:
+        if not isinstance(ctx, ToolContext):
+            return None
+        guard = self.sessions.for_context(ctx)
+        key = (guard.session_id, ctx.tool_call_id)
+        entry = self._take(key)
+        if entry is not None and entry[0] == "ran":
+            call = entry[1].call
+            assert call is not None
+        else:
+            call = guard.call_for(self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id)
+        after = await guard.aafter_call(call, error=error)
+        self._put(key, ("failed", after))
+        return after
+
+
+class GuardRunHooks(RunHooks[Any]):
+    """Run hooks: a new guard turn when a run starts, and `on_message` for a model turn
+    without tool calls. Pass to `Runner.run(..., hooks=GuardRunHooks(guard))`."""
+
+    def __init__(self, guard: Guard, *, session: SessionResolver | None = None) -> None:
+        if not isinstance(guard, Guard):
+            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {guard!r}")
+        if session is not None and not callable(session):
+            raise InvalidArgumentError(f"session: must be a callable or None, got {session!r}")
+        self.sessions = _Sessions(guard, session)
+        # The runs already started, by their `Usage` object (one per run, shared by the run's
+        # contexts); weakly held so finished runs are forgotten.
+        self._runs: deque[weakref.ref[Any]] = deque(maxlen=256)
+        self._lock = threading.Lock()
+
+    def _first_start(self, usage: Any) -> bool:
+        with self._lock:
+            if any(r() is usage for r in self._runs):
+                return False
+            self._runs.append(weakref.ref(usage))
+            return True
+
+    async def on_agent_start(self, context: Any, agent: Any) -> None:
+        if self._first_start(context.usage):
+            guard = self.sessions.for_context(context)
+            guard.new_turn()
+
+    async def on_llm_end(
+        self, context: RunContextWrapper[Any], agent: Agent[Any], response: ModelResponse
+    ) -> None:
+        texts: list[str] = []
+        for item in response.output:
+            kind = getattr(item, "type", None)
+            if kind in ("function_call", "custom_tool_call", "computer_call", "shell_call"):
+                return  # a tool turn: the tool guardrails decide it
+            if kind == "message":
+                for part in getattr(item, "content", ()):
+                    text = getattr(part, "text", None)
+                    if isinstance(text, str):
+                        texts.append(text)
+        if texts:
+            await self.sessions.for_context(context).aon_message("".join(texts))
+
+
+def guard_agent(
+    agent: Agent[Any], guard: Guard, *, session: SessionResolver | None = None
+) -> Agent[Any]:
+    """Guard every function tool of `agent` (in place; returns the agent).
+
+    Adds the guard's tool input and output guardrails to each `FunctionTool` and wraps its
+    failure function so a tool's exception is recorded as a failure (the model still gets the
+    tool's usual error message; a tool configured to raise still raises). Calling it again
+    with the same guard is a no-op; with another guard, that guard replaces the first. Hosted
+    and MCP tools are left alone.
+    """
+    if not isinstance(agent, Agent):
+        raise InvalidArgumentError(f"agent: must be an agents.Agent, got {agent!r}")
+    rails = GuardToolGuardrails(guard, session=session)
+    for tool in agent.tools:
+        if not isinstance(tool, FunctionTool):
+            continue
+        mark: tuple[GuardToolGuardrails, Any] | None = getattr(tool, _MARK, None)
+        if mark is not None:
+            old, previous = mark
+            if old.guard is guard and old.sessions.resolve is session:
+                continue  # already guarded so
+            # Guarded by another guard (e.g. an earlier, closed one): replace it.
+            tool.tool_input_guardrails = [
+                g for g in tool.tool_input_guardrails or [] if g is not old.input
+            ]
+            tool.tool_output_guardrails = [
+                g for g in tool.tool_output_guardrails or [] if g is not old.output
+            ]
+        else:
+            previous = resolve_function_tool_failure_error_function(tool)
+        tool.tool_input_guardrails = [*(tool.tool_input_guardrails or []), rails.input]
+        tool.tool_output_guardrails = [*(tool.tool_output_guardrails or []), rails.output]
+        set_function_tool_failure_error_function(
+            tool,
+            rails.failure_error_function(previous)
+            if previous is not None
+            else rails._raising_failure_function(),
+        )
+        setattr(tool, _MARK, (rails, previous))
+    return agent

@@ -1,0 +1,68 @@
+"""The crs half of the labelled loop benchmark (bench/loops, issue 12) as a CI gate: on every
+trajectory `crs.Guard` with its defaults catches at least 90% of the loops, raises no false
+alarm on the legitimate trajectories and never flags a loop before its repetition has fully
+happened once. The peers' half runs in `bench/loops/run.py` (it needs their own venv)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RECALL_FLOOR = 0.90
+FALSE_ALARMS_CEILING = 0
+EARLY_CEILING = 0
+
+
+def load_loopbench() -> ModuleType:
+    name = "loopbench"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "loops" / "loopbench.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+lb = load_loopbench()
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> list[Any]:
+    trajs = lb.load()
+    t0 = time.perf_counter()
+    flags = lb.run_crs(trajs)
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 60, f"the crs half took {elapsed:.1f} s"
+    result: list[Any] = lb.outcomes_for(trajs, flags)
+    return result
+
+
+def _ids(outs: list[Any], verdict: str) -> list[str]:
+    return [f"{o.id} ({o.split}, step {o.flag})" for o in outs if o.verdict == verdict]
+
+
+def test_recall(outcomes: list[Any]) -> None:
+    s = lb.score(outcomes)
+    missed = _ids(outcomes, "missed") + _ids(outcomes, "late") + _ids(outcomes, "early")
+    assert s.recall >= RECALL_FLOOR, f"caught {s.caught}/{s.loops}; not caught: {missed}"
+
+
+def test_no_false_alarm(outcomes: list[Any]) -> None:
+    s = lb.score(outcomes)
+    assert s.false_alarms <= FALSE_ALARMS_CEILING, _ids(outcomes, "false_alarm")
+
+
+def test_no_loop_flagged_before_it_repeated(outcomes: list[Any]) -> None:
+    s = lb.score(outcomes)
+    assert s.early <= EARLY_CEILING, _ids(outcomes, "early")
