@@ -116,6 +116,14 @@ def _parse_segment_header(data: bytes, path: Path) -> int:
     return result
 
 
+def _header_ok(data: bytes, path: Path) -> bool:
+    try:
+        _parse_segment_header(data, path)
+    except JournalCorruptedError:
+        return False
+    return True
+
+
 def _zero_from(data: bytes, start: int) -> bool:
     return start >= len(data) or data.count(0, start) == len(data) - start
 
@@ -173,6 +181,7 @@ class LocalJournal(JournalBase):
         JournalCorruptedError: The last segment is damaged (not merely torn) and
             `skip_corrupted_deltas` is off.
         JournalDegradedError: The directory cannot be used and `allow_degraded` is off.
+        JournalFullError: The disk is full (opening needs only a segment header's space).
     """
 
     # Lock waits of every journal of this process (count, total, longest) and longest hold.
@@ -803,6 +812,10 @@ class LocalJournal(JournalBase):
         """Yield the records of one segment; return the next expected sequence number."""
         try:
             data = _read_file(seg.path, -1 if end is None else end)
+            if not _header_ok(data, seg.path):
+                # A writer may be sealing it (rewriting its 32-byte header) as we read: once
+                # more, then the header decides.
+                data = _read_file(seg.path, -1 if end is None else end)
             self._segment_first(data, seg.path)
         except (OSError, JournalCorruptedError) as exc:
             if isinstance(exc, FileNotFoundError) and self._checkpoint_seq >= upto - 1:
