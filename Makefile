@@ -19,7 +19,7 @@ SYS_STAMP := $(VENV)/.system-stamp
 # the pins come from requirements-dev.txt (one source per version).
 DEMO_STAMP := $(VENV)/.demo-stamp
 DEMO_BUILD_STAMP := $(VENV)/.demo-build-stamp
-DEMO_PINS := ^(maturin|crc32c|lz4)==
+DEMO_PINS := ^(maturin|lz4)==
 
 .PHONY: help demo test test-python test-rust bench lint wheel clean format
 

@@ -21,7 +21,7 @@ import fastjsonschema
 import jsonschema
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "helpers"))
 from _sessions_tmux import TmuxServer
 from crs.sessions import (
     DmuxTmuxAdapter,

@@ -143,11 +143,12 @@ def test_bench_record_step_unsanitised(benchmark: Any) -> None:
 
 
 def coverage() -> dict[str, tuple[int, int]]:
-    """How many of the labelled secrets in tests/test_sanitizer.py each approach removes."""
+    """How many of the labelled secrets in tests/reasoning/test_sanitizer.py each approach
+    removes."""
     import sys
     from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+    sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "reasoning"))
     from detect_secrets.settings import default_settings, get_plugins
 
     import test_sanitizer as t

@@ -3,18 +3,19 @@
 Records every step, detects loops, fires circuit breakers on disproven tool paths, learns
 clauses from failures, journals every change to a crash-safe log and restores state in the
 next session. The implementation lives in private modules; this file is the public API.
+
+Every public name is loaded on first use (PEP 562 `__getattr__`): `import crs` itself loads
+only the exception tree, so a one-shot process (a hook) pays only for the subsystems it touches.
+`_EXPORTS` maps each private module to the public names it defines, grouped by subsystem (the
+same grouping as the `TYPE_CHECKING` imports, which are what type checkers see); `__all__` is
+the same names, sorted. docs/layout.md describes the private modules.
 """
 
 import contextlib as _contextlib
+import typing as _typing
 
-from crs import _core
-from crs._crs import (
-    CRS,
-    MAX_HISTORY_ENTRIES,
-    MAX_SIMILARITY_PAIRS,
-    ApplyMetrics,
-    Checkpoint,
-)
+# The exception tree is loaded eagerly: it is small, and an error raised from any subsystem
+# must report `crs` as its module even when nothing else has been touched through `crs`.
 from crs._errors import (
     ApplyRollbackError,
     BackupCorruptedError,
@@ -64,274 +65,598 @@ from crs._errors import (
     UnknownQueryTypeError,
 )
 
-# ---- evaluable
-from crs._evaluable import (
-    Evaluable,
-    HealthCheck,
-    HealthState,
-    HealthStatus,
-    Metric,
-    MetricKind,
-    PropertyResult,
-)
-from crs._journal._base import (
-    BytesCodec,
-    DefaultJournalConfig,
-    DeltaOrError,
-    Journal,
-    JournalCodec,
-    JournalConfig,
-    JournalStats,
-    JsonCodec,
-    MemoryJournal,
-    SyncPolicy,
-)
-from crs._journal._local import (
-    FORMAT_VERSION as JOURNAL_FORMAT_VERSION,
-)
-from crs._journal._local import (
-    LocalJournal,
-)
-from crs._journal._nats import (
-    JournalFollower,
-    NATSJournal,
-)
-from crs._journal._nats_async import (
-    AsyncNATSJournal,
-    NATSJournalConfig,
-    NATSStreamConfig,
-)
-from crs._journal._watch import (
-    StreamDelta,
-    delta_to_stream_delta,
-)
-from crs._persistence._backup_format import (
-    BACKUP_FORMAT_VERSION,
-    CURRENT_SCHEMA_VERSION,
-    BackupImage,
-    BackupMetadata,
-    LoadedBackup,
-)
-from crs._persistence._crs_persist import ProjectInfo
-from crs._persistence._manager import (
-    BackupOptions,
-    BackupSource,
-    BackupTarget,
-    DefaultPersistenceConfig,
-    JSONExportSource,
-    PersistenceConfig,
-    PersistenceManager,
-    validate_project_hash,
-)
-from crs._persistence._session_restore import (
-    CHECKPOINT_KEY_HASH_BYTES,
-    DEFAULT_CHECKPOINT_MAX_AGE,
-    DEFAULT_MAX_FILES_TO_REFRESH,
-    DEFAULT_SESSION_RESTORE_RETRIES,
-    LOCK_FILE_NAMES,
-    PROJECT_HASH_LENGTH,
-    DefaultSessionRestorerConfig,
-    ReplayJournal,
-    ReplayRecord,
-    RestoreResult,
-    RestoreTarget,
-    SessionIdentifier,
-    SessionRestoredEvent,
-    SessionRestoreFailedEvent,
-    SessionRestorer,
-    SessionRestorerConfig,
-    compute_lock_file_hash,
-    compute_project_hash,
-    find_files_modified_since,
-)
-from crs._project import open_project
-from crs._reasoning._clauses import (
-    CLAUSE_SCOPE_TTL,
-    DEFAULT_CLAUSE_CONFIG,
-    Clause,
-    ClauseCheckResult,
-    ClausePersistence,
-    DecisionCheck,
-    FailureEvent,
-    Literal,
-)
-from crs._reasoning._cycle import (
-    CycleDetectionResult,
-    CycleDetector,
-    CycleDetectorConfig,
-    CycleDetectorStats,
-    DefaultCycleDetectorConfig,
-)
-from crs._reasoning._cycles_session import (
-    CycleAnalysis,
-    DecisionGraph,
-    analyze_session_cycles,
-    build_decision_graph,
-    check_cycle_on_step,
-    get_state_key,
-    get_tool_state_key,
-    params_hash,
-)
-from crs._reasoning._sanitizer import (
-    REDACTED,
-    Sanitizer,
-    SecretSanitizer,
-    is_secret_key,
-)
-from crs._reasoning._semantic import (
-    MAX_QUERIES_PER_SESSION,
-)
-from crs._reasoning._steps import (
-    MAX_SESSIONS,
-)
-from crs._reasoning._trace import (
-    DEFAULT_TRACE_MAX_STEPS,
-    DefaultTraceConfig,
-    ReasoningTrace,
-    SecureTraceConfig,
-    TraceConfig,
-    TraceRecorder,
-    TraceStep,
-    TraceStepBuilder,
-    trace_step_to_step_record,
-)
-from crs._replica import (
-    ReadOnlyCRS,
-    ReadReplica,
-)
-from crs._state._analytics import (
-    MAX_ANALYTICS_HISTORY_RECORDS,
-    MAX_RESULTS_PER_RECORD,
-    PROOF_KEY_ANALYTICS_COUPLING_DONE,
-    PROOF_KEY_ANALYTICS_COUPLING_FOUND,
-    PROOF_KEY_ANALYTICS_CYCLES_DONE,
-    PROOF_KEY_ANALYTICS_CYCLES_FOUND,
-    PROOF_KEY_ANALYTICS_DEAD_CODE_DONE,
-    PROOF_KEY_ANALYTICS_DEAD_CODE_FOUND,
-    PROOF_KEY_ANALYTICS_HOTSPOTS_DONE,
-    PROOF_KEY_ANALYTICS_HOTSPOTS_FOUND,
-    PROOF_KEY_ANALYTICS_PATH_DONE,
-    PROOF_KEY_ANALYTICS_PATH_FOUND,
-    PROOF_KEY_ANALYTICS_REFERENCES_DONE,
-    PROOF_KEY_ANALYTICS_REFERENCES_FOUND,
-    AnalyticsHistory,
-    AnalyticsQueryParams,
-    AnalyticsQueryType,
-    AnalyticsRecord,
-)
-from crs._state._codec import (
-    DeltaCodec,
-)
-from crs._state._delta_history import (
-    DEFAULT_MAX_DELTA_RECORDS,
-    DeltaHistoryView,
-    DeltaHistoryWorker,
-    DeltaRecord,
-)
-from crs._state._deltas import (
-    AnalyticsDelta,
-    CompositeDelta,
-    ConstraintDelta,
-    Delta,
-    DeltaType,
-    DependencyDelta,
-    HistoryDelta,
-    ProofDelta,
-    SimilarityDelta,
-    StreamingDelta,
-    create_analytics_delta,
-    delta_from_dict,
-)
-from crs._state._graph import (
-    DefaultGraphQueryConfig,
-    GraphAnalyticsQuery,
-    GraphBackedDependencyIndex,
-    GraphCommunity,
-    GraphHotSpot,
-    GraphQuery,
-    GraphQueryConfig,
-    GraphRefreshCoordinator,
-    GraphSymbol,
-    InMemoryGraph,
-)
-from crs._state._index_mask import IndexMask
-from crs._state._serializer import (
-    DEFAULT_MAX_DEPENDENCY_EDGES,
-    DEFAULT_MAX_SIMILARITY_PAIRS,
-    ConstraintEntry,
-    ConstraintIndexExport,
-    CRSExport,
-    DefaultImportOptions,
-    DependencyEdgeExport,
-    DependencyIndexExport,
-    ExportOptions,
-    ExportResult,
-    HistoryEntryExport,
-    HistoryIndexExport,
-    ImportedState,
-    ImportOptions,
-    IndexesExport,
-    ProofEntry,
-    ProofIndexExport,
-    ReasoningSummary,
-    Serializer,
-    SimilarityIndexExport,
-    SimilarityPairExport,
-    StreamingIndexExport,
-)
-from crs._state._snapshot import (
-    ConstraintIndexView,
-    DependencyIndexView,
-    HistoryIndexView,
-    NodeStats,
-    PairsResult,
-    ProofIndexView,
-    QueryAPI,
-    SimilarityIndexView,
-    SimilarityPairData,
-    Snapshot,
-    StreamingIndexView,
-)
-from crs._types import (
-    DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
-    DEFAULT_CIRCUIT_BREAKER_THRESHOLDS,
-    DEFAULT_DELTA_QUERY_CHANNEL_SIZE,
-    DEFAULT_DELTA_RECORD_CHANNEL_SIZE,
-    DEFAULT_INITIAL_PROOF_NUMBER,
-    DEFAULT_SNAPSHOT_EPOCH_LIMIT,
-    MAX_PROPAGATION_DEPTH,
-    MAX_STEPS_PER_SESSION,
-    PROOF_NUMBER_INFINITE,
-    Actor,
-    CircuitBreakerResult,
-    ClauseScope,
-    Config,
-    Constraint,
-    ConstraintType,
-    ConstraintUpdate,
-    Decision,
-    DefaultConfig,
-    DependencyEdge,
-    ErrorCategory,
-    FailureType,
-    HistoryEntry,
-    KeyValue,
-    NodeFrequency,
-    Outcome,
-    ProofNumber,
-    ProofStatus,
-    ProofUpdate,
-    ProofUpdateType,
-    SignalSource,
-    SimilarityMatch,
-    StepRecord,
-    ToolParams,
-)
+# isort: off
+if _typing.TYPE_CHECKING:
+    from crs._core import __version__ as __version__
 
-__version__: str = _core.__version__
+    # ---- The CRS facade: one object holding the state, its guards, journal and backups -----------
+    from crs._crs import (
+        ApplyMetrics,
+        CRS,
+        Checkpoint,
+        MAX_HISTORY_ENTRIES,
+        MAX_SIMILARITY_PAIRS,
+    )
+    from crs._project import open_project
+    from crs._replica import ReadOnlyCRS, ReadReplica
+    from crs._evaluable import (
+        Evaluable,
+        HealthCheck,
+        HealthState,
+        HealthStatus,
+        Metric,
+        MetricKind,
+        PropertyResult,
+    )
+
+    # ---- The guard: one object that decides every tool call of an agent (crs.guard, issue 12) ----
+    from crs.guard import (
+        Action,
+        Call,
+        Guard,
+        GuardBlockedError,
+        GuardPolicy,
+        GuardStoppedError,
+        LearnedFailure,
+        ToolPolicy,
+        Verdict,
+        VerdictCode,
+    )
+
+    # ---- Values and configuration shared by every subsystem --------------------------------------
+    from crs._types import (
+        Actor,
+        CircuitBreakerResult,
+        ClauseScope,
+        Config,
+        Constraint,
+        ConstraintType,
+        ConstraintUpdate,
+        DEFAULT_CIRCUIT_BREAKER_THRESHOLD,
+        DEFAULT_CIRCUIT_BREAKER_THRESHOLDS,
+        DEFAULT_DELTA_QUERY_CHANNEL_SIZE,
+        DEFAULT_DELTA_RECORD_CHANNEL_SIZE,
+        DEFAULT_INITIAL_PROOF_NUMBER,
+        DEFAULT_SNAPSHOT_EPOCH_LIMIT,
+        Decision,
+        DefaultConfig,
+        DependencyEdge,
+        ErrorCategory,
+        FailureType,
+        HistoryEntry,
+        KeyValue,
+        MAX_PROPAGATION_DEPTH,
+        MAX_STEPS_PER_SESSION,
+        NodeFrequency,
+        Outcome,
+        PROOF_NUMBER_INFINITE,
+        ProofNumber,
+        ProofStatus,
+        ProofUpdate,
+        ProofUpdateType,
+        SignalSource,
+        SimilarityMatch,
+        StepRecord,
+        ToolParams,
+    )
+
+    # ---- State: deltas, snapshots and their views, delta history, analytics, graph, export -------
+    from crs._state._deltas import (
+        AnalyticsDelta,
+        CompositeDelta,
+        ConstraintDelta,
+        Delta,
+        DeltaType,
+        DependencyDelta,
+        HistoryDelta,
+        ProofDelta,
+        SimilarityDelta,
+        StreamingDelta,
+        create_analytics_delta,
+        delta_from_dict,
+    )
+    from crs._state._index_mask import IndexMask
+    from crs._state._snapshot import (
+        ConstraintIndexView,
+        DependencyIndexView,
+        HistoryIndexView,
+        NodeStats,
+        PairsResult,
+        ProofIndexView,
+        QueryAPI,
+        SimilarityIndexView,
+        SimilarityPairData,
+        Snapshot,
+        StreamingIndexView,
+    )
+    from crs._state._delta_history import (
+        DEFAULT_MAX_DELTA_RECORDS,
+        DeltaHistoryView,
+        DeltaHistoryWorker,
+        DeltaRecord,
+    )
+    from crs._state._analytics import (
+        AnalyticsHistory,
+        AnalyticsQueryParams,
+        AnalyticsQueryType,
+        AnalyticsRecord,
+        MAX_ANALYTICS_HISTORY_RECORDS,
+        MAX_RESULTS_PER_RECORD,
+        PROOF_KEY_ANALYTICS_COUPLING_DONE,
+        PROOF_KEY_ANALYTICS_COUPLING_FOUND,
+        PROOF_KEY_ANALYTICS_CYCLES_DONE,
+        PROOF_KEY_ANALYTICS_CYCLES_FOUND,
+        PROOF_KEY_ANALYTICS_DEAD_CODE_DONE,
+        PROOF_KEY_ANALYTICS_DEAD_CODE_FOUND,
+        PROOF_KEY_ANALYTICS_HOTSPOTS_DONE,
+        PROOF_KEY_ANALYTICS_HOTSPOTS_FOUND,
+        PROOF_KEY_ANALYTICS_PATH_DONE,
+        PROOF_KEY_ANALYTICS_PATH_FOUND,
+        PROOF_KEY_ANALYTICS_REFERENCES_DONE,
+        PROOF_KEY_ANALYTICS_REFERENCES_FOUND,
+    )
+    from crs._state._graph import (
+        DefaultGraphQueryConfig,
+        GraphAnalyticsQuery,
+        GraphBackedDependencyIndex,
+        GraphCommunity,
+        GraphHotSpot,
+        GraphQuery,
+        GraphQueryConfig,
+        GraphRefreshCoordinator,
+        GraphSymbol,
+        InMemoryGraph,
+    )
+    from crs._state._serializer import (
+        CRSExport,
+        ConstraintEntry,
+        ConstraintIndexExport,
+        DEFAULT_MAX_DEPENDENCY_EDGES,
+        DEFAULT_MAX_SIMILARITY_PAIRS,
+        DefaultImportOptions,
+        DependencyEdgeExport,
+        DependencyIndexExport,
+        ExportOptions,
+        ExportResult,
+        HistoryEntryExport,
+        HistoryIndexExport,
+        ImportOptions,
+        ImportedState,
+        IndexesExport,
+        ProofEntry,
+        ProofIndexExport,
+        ReasoningSummary,
+        Serializer,
+        SimilarityIndexExport,
+        SimilarityPairExport,
+        StreamingIndexExport,
+    )
+    from crs._state._codec import DeltaCodec
+
+    # ---- Reasoning: steps, proof numbers, learned clauses, cycles, similarity, traces ------------
+    from crs._reasoning._steps import MAX_SESSIONS
+    from crs._reasoning._semantic import MAX_QUERIES_PER_SESSION
+    from crs._reasoning._clauses import (
+        CLAUSE_SCOPE_TTL,
+        Clause,
+        ClauseCheckResult,
+        ClausePersistence,
+        DEFAULT_CLAUSE_CONFIG,
+        DecisionCheck,
+        FailureEvent,
+        Literal,
+    )
+    from crs._reasoning._cycle import (
+        CycleDetectionResult,
+        CycleDetector,
+        CycleDetectorConfig,
+        CycleDetectorStats,
+        DefaultCycleDetectorConfig,
+    )
+    from crs._reasoning._cycles_session import (
+        CycleAnalysis,
+        DecisionGraph,
+        analyze_session_cycles,
+        build_decision_graph,
+        check_cycle_on_step,
+        get_state_key,
+        get_tool_state_key,
+        params_hash,
+    )
+    from crs._reasoning._trace import (
+        DEFAULT_TRACE_MAX_STEPS,
+        DefaultTraceConfig,
+        ReasoningTrace,
+        SecureTraceConfig,
+        TraceConfig,
+        TraceRecorder,
+        TraceStep,
+        TraceStepBuilder,
+        trace_step_to_step_record,
+    )
+    from crs._reasoning._sanitizer import (
+        REDACTED,
+        Sanitizer,
+        SecretSanitizer,
+        is_secret_key,
+    )
+
+    # ---- Journals: the append-only log of every change (memory, local disk, NATS JetStream) ------
+    from crs._journal._base import (
+        BytesCodec,
+        DefaultJournalConfig,
+        DeltaOrError,
+        Journal,
+        JournalCodec,
+        JournalConfig,
+        JournalStats,
+        JsonCodec,
+        MemoryJournal,
+        SyncPolicy,
+    )
+    from crs._journal._local import FORMAT_VERSION as JOURNAL_FORMAT_VERSION, LocalJournal
+    from crs._journal._nats import JournalFollower, NATSJournal
+    from crs._journal._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
+    from crs._journal._watch import StreamDelta, delta_to_stream_delta
+
+    # ---- Persistence: backups on disk, session restore, project keys -----------------------------
+    from crs._persistence._backup_format import (
+        BACKUP_FORMAT_VERSION,
+        BackupImage,
+        BackupMetadata,
+        CURRENT_SCHEMA_VERSION,
+        LoadedBackup,
+    )
+    from crs._persistence._manager import (
+        BackupOptions,
+        BackupSource,
+        BackupTarget,
+        DefaultPersistenceConfig,
+        JSONExportSource,
+        PersistenceConfig,
+        PersistenceManager,
+        validate_project_hash,
+    )
+    from crs._persistence._session_restore import (
+        CHECKPOINT_KEY_HASH_BYTES,
+        DEFAULT_CHECKPOINT_MAX_AGE,
+        DEFAULT_MAX_FILES_TO_REFRESH,
+        DEFAULT_SESSION_RESTORE_RETRIES,
+        DefaultSessionRestorerConfig,
+        LOCK_FILE_NAMES,
+        PROJECT_HASH_LENGTH,
+        ReplayJournal,
+        ReplayRecord,
+        RestoreResult,
+        RestoreTarget,
+        SessionIdentifier,
+        SessionRestoreFailedEvent,
+        SessionRestoredEvent,
+        SessionRestorer,
+        SessionRestorerConfig,
+        compute_lock_file_hash,
+        compute_project_hash,
+        find_files_modified_since,
+    )
+    from crs._persistence._crs_persist import ProjectInfo
+# isort: on
+
+# Private module -> the public names it defines ("public=attribute" for a renamed one).
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "crs._core": ("__version__",),
+    # ---- Errors: one tree under CRSError, each a typed subclass naming what went wrong -----------
+    "crs._errors": (
+        "ApplyRollbackError",
+        "BackupCorruptedError",
+        "BackupLockFailedError",
+        "BackupNotFoundError",
+        "BackupVersionMismatchError",
+        "CRSClosedError",
+        "CRSError",
+        "CheckpointTooOldError",
+        "ContractError",
+        "ContractErrorDetails",
+        "DeltaConflictError",
+        "DeltaHistoryClosedError",
+        "DeltaTargetNotFoundError",
+        "DeltaValidationError",
+        "GraphNotAvailableError",
+        "GraphQueryClosedError",
+        "HardSoftBoundaryViolationError",
+        "IndexNotFoundError",
+        "InvalidArgumentError",
+        "JournalClosedError",
+        "JournalCorruptedError",
+        "JournalDegradedError",
+        "JournalError",
+        "JournalFullError",
+        "JournalLockedError",
+        "JournalSequenceGapError",
+        "JournalUnavailableError",
+        "MetadataCorruptedError",
+        "NilDeltaError",
+        "NilDeltaJournalError",
+        "PersistenceError",
+        "PersistenceManagerClosedError",
+        "ProjectHashMismatchError",
+        "ProjectPathEmptyError",
+        "ReadOnlyReplicaError",
+        "RestoreInProgressError",
+        "SanitizationError",
+        "SchemaVersionMismatchError",
+        "SessionError",
+        "SessionIdentifierNilError",
+        "SessionRestoreError",
+        "SnapshotStaleError",
+        "TmuxNotFoundError",
+        "TooManyModifiedFilesError",
+        "UnknownAdapterError",
+        "UnknownQueryTypeError",
+    ),
+    # ---- The CRS facade: one object holding the state, its guards, journal and backups -----------
+    "crs._crs": (
+        "ApplyMetrics",
+        "CRS",
+        "Checkpoint",
+        "MAX_HISTORY_ENTRIES",
+        "MAX_SIMILARITY_PAIRS",
+    ),
+    "crs._project": ("open_project",),
+    "crs._replica": ("ReadOnlyCRS", "ReadReplica"),
+    "crs._evaluable": (
+        "Evaluable",
+        "HealthCheck",
+        "HealthState",
+        "HealthStatus",
+        "Metric",
+        "MetricKind",
+        "PropertyResult",
+    ),
+    # ---- The guard: one object that decides every tool call of an agent (crs.guard, issue 12) ----
+    "crs.guard": (
+        "Action",
+        "Call",
+        "Guard",
+        "GuardBlockedError",
+        "GuardPolicy",
+        "GuardStoppedError",
+        "LearnedFailure",
+        "ToolPolicy",
+        "Verdict",
+        "VerdictCode",
+    ),
+    # ---- Values and configuration shared by every subsystem --------------------------------------
+    "crs._types": (
+        "Actor",
+        "CircuitBreakerResult",
+        "ClauseScope",
+        "Config",
+        "Constraint",
+        "ConstraintType",
+        "ConstraintUpdate",
+        "DEFAULT_CIRCUIT_BREAKER_THRESHOLD",
+        "DEFAULT_CIRCUIT_BREAKER_THRESHOLDS",
+        "DEFAULT_DELTA_QUERY_CHANNEL_SIZE",
+        "DEFAULT_DELTA_RECORD_CHANNEL_SIZE",
+        "DEFAULT_INITIAL_PROOF_NUMBER",
+        "DEFAULT_SNAPSHOT_EPOCH_LIMIT",
+        "Decision",
+        "DefaultConfig",
+        "DependencyEdge",
+        "ErrorCategory",
+        "FailureType",
+        "HistoryEntry",
+        "KeyValue",
+        "MAX_PROPAGATION_DEPTH",
+        "MAX_STEPS_PER_SESSION",
+        "NodeFrequency",
+        "Outcome",
+        "PROOF_NUMBER_INFINITE",
+        "ProofNumber",
+        "ProofStatus",
+        "ProofUpdate",
+        "ProofUpdateType",
+        "SignalSource",
+        "SimilarityMatch",
+        "StepRecord",
+        "ToolParams",
+    ),
+    # ---- State: deltas, snapshots and their views, delta history, analytics, graph, export -------
+    "crs._state._deltas": (
+        "AnalyticsDelta",
+        "CompositeDelta",
+        "ConstraintDelta",
+        "Delta",
+        "DeltaType",
+        "DependencyDelta",
+        "HistoryDelta",
+        "ProofDelta",
+        "SimilarityDelta",
+        "StreamingDelta",
+        "create_analytics_delta",
+        "delta_from_dict",
+    ),
+    "crs._state._index_mask": ("IndexMask",),
+    "crs._state._snapshot": (
+        "ConstraintIndexView",
+        "DependencyIndexView",
+        "HistoryIndexView",
+        "NodeStats",
+        "PairsResult",
+        "ProofIndexView",
+        "QueryAPI",
+        "SimilarityIndexView",
+        "SimilarityPairData",
+        "Snapshot",
+        "StreamingIndexView",
+    ),
+    "crs._state._delta_history": (
+        "DEFAULT_MAX_DELTA_RECORDS",
+        "DeltaHistoryView",
+        "DeltaHistoryWorker",
+        "DeltaRecord",
+    ),
+    "crs._state._analytics": (
+        "AnalyticsHistory",
+        "AnalyticsQueryParams",
+        "AnalyticsQueryType",
+        "AnalyticsRecord",
+        "MAX_ANALYTICS_HISTORY_RECORDS",
+        "MAX_RESULTS_PER_RECORD",
+        "PROOF_KEY_ANALYTICS_COUPLING_DONE",
+        "PROOF_KEY_ANALYTICS_COUPLING_FOUND",
+        "PROOF_KEY_ANALYTICS_CYCLES_DONE",
+        "PROOF_KEY_ANALYTICS_CYCLES_FOUND",
+        "PROOF_KEY_ANALYTICS_DEAD_CODE_DONE",
+        "PROOF_KEY_ANALYTICS_DEAD_CODE_FOUND",
+        "PROOF_KEY_ANALYTICS_HOTSPOTS_DONE",
+        "PROOF_KEY_ANALYTICS_HOTSPOTS_FOUND",
+        "PROOF_KEY_ANALYTICS_PATH_DONE",
+        "PROOF_KEY_ANALYTICS_PATH_FOUND",
+        "PROOF_KEY_ANALYTICS_REFERENCES_DONE",
+        "PROOF_KEY_ANALYTICS_REFERENCES_FOUND",
+    ),
+    "crs._state._graph": (
+        "DefaultGraphQueryConfig",
+        "GraphAnalyticsQuery",
+        "GraphBackedDependencyIndex",
+        "GraphCommunity",
+        "GraphHotSpot",
+        "GraphQuery",
+        "GraphQueryConfig",
+        "GraphRefreshCoordinator",
+        "GraphSymbol",
+        "InMemoryGraph",
+    ),
+    "crs._state._serializer": (
+        "CRSExport",
+        "ConstraintEntry",
+        "ConstraintIndexExport",
+        "DEFAULT_MAX_DEPENDENCY_EDGES",
+        "DEFAULT_MAX_SIMILARITY_PAIRS",
+        "DefaultImportOptions",
+        "DependencyEdgeExport",
+        "DependencyIndexExport",
+        "ExportOptions",
+        "ExportResult",
+        "HistoryEntryExport",
+        "HistoryIndexExport",
+        "ImportOptions",
+        "ImportedState",
+        "IndexesExport",
+        "ProofEntry",
+        "ProofIndexExport",
+        "ReasoningSummary",
+        "Serializer",
+        "SimilarityIndexExport",
+        "SimilarityPairExport",
+        "StreamingIndexExport",
+    ),
+    "crs._state._codec": ("DeltaCodec",),
+    # ---- Reasoning: steps, proof numbers, learned clauses, cycles, similarity, traces ------------
+    "crs._reasoning._steps": ("MAX_SESSIONS",),
+    "crs._reasoning._semantic": ("MAX_QUERIES_PER_SESSION",),
+    "crs._reasoning._clauses": (
+        "CLAUSE_SCOPE_TTL",
+        "Clause",
+        "ClauseCheckResult",
+        "ClausePersistence",
+        "DEFAULT_CLAUSE_CONFIG",
+        "DecisionCheck",
+        "FailureEvent",
+        "Literal",
+    ),
+    "crs._reasoning._cycle": (
+        "CycleDetectionResult",
+        "CycleDetector",
+        "CycleDetectorConfig",
+        "CycleDetectorStats",
+        "DefaultCycleDetectorConfig",
+    ),
+    "crs._reasoning._cycles_session": (
+        "CycleAnalysis",
+        "DecisionGraph",
+        "analyze_session_cycles",
+        "build_decision_graph",
+        "check_cycle_on_step",
+        "get_state_key",
+        "get_tool_state_key",
+        "params_hash",
+    ),
+    "crs._reasoning._trace": (
+        "DEFAULT_TRACE_MAX_STEPS",
+        "DefaultTraceConfig",
+        "ReasoningTrace",
+        "SecureTraceConfig",
+        "TraceConfig",
+        "TraceRecorder",
+        "TraceStep",
+        "TraceStepBuilder",
+        "trace_step_to_step_record",
+    ),
+    "crs._reasoning._sanitizer": ("REDACTED", "Sanitizer", "SecretSanitizer", "is_secret_key"),
+    # ---- Journals: the append-only log of every change (memory, local disk, NATS JetStream) ------
+    "crs._journal._base": (
+        "BytesCodec",
+        "DefaultJournalConfig",
+        "DeltaOrError",
+        "Journal",
+        "JournalCodec",
+        "JournalConfig",
+        "JournalStats",
+        "JsonCodec",
+        "MemoryJournal",
+        "SyncPolicy",
+    ),
+    "crs._journal._local": ("JOURNAL_FORMAT_VERSION=FORMAT_VERSION", "LocalJournal"),
+    "crs._journal._nats": ("JournalFollower", "NATSJournal"),
+    "crs._journal._nats_async": ("AsyncNATSJournal", "NATSJournalConfig", "NATSStreamConfig"),
+    "crs._journal._watch": ("StreamDelta", "delta_to_stream_delta"),
+    # ---- Persistence: backups on disk, session restore, project keys -----------------------------
+    "crs._persistence._backup_format": (
+        "BACKUP_FORMAT_VERSION",
+        "BackupImage",
+        "BackupMetadata",
+        "CURRENT_SCHEMA_VERSION",
+        "LoadedBackup",
+    ),
+    "crs._persistence._manager": (
+        "BackupOptions",
+        "BackupSource",
+        "BackupTarget",
+        "DefaultPersistenceConfig",
+        "JSONExportSource",
+        "PersistenceConfig",
+        "PersistenceManager",
+        "validate_project_hash",
+    ),
+    "crs._persistence._session_restore": (
+        "CHECKPOINT_KEY_HASH_BYTES",
+        "DEFAULT_CHECKPOINT_MAX_AGE",
+        "DEFAULT_MAX_FILES_TO_REFRESH",
+        "DEFAULT_SESSION_RESTORE_RETRIES",
+        "DefaultSessionRestorerConfig",
+        "LOCK_FILE_NAMES",
+        "PROJECT_HASH_LENGTH",
+        "ReplayJournal",
+        "ReplayRecord",
+        "RestoreResult",
+        "RestoreTarget",
+        "SessionIdentifier",
+        "SessionRestoreFailedEvent",
+        "SessionRestoredEvent",
+        "SessionRestorer",
+        "SessionRestorerConfig",
+        "compute_lock_file_hash",
+        "compute_project_hash",
+        "find_files_modified_since",
+    ),
+    "crs._persistence._crs_persist": ("ProjectInfo",),
+}
 
 # This is the public API. Each name is also listed in __all__ (sorted; a test checks it).
 __all__ = [
+    "Action",
     "Actor",
     "AnalyticsDelta",
     "AnalyticsHistory",
@@ -359,6 +684,7 @@ __all__ = [
     "CRSError",
     "CRSExport",
     "CURRENT_SCHEMA_VERSION",
+    "Call",
     "Checkpoint",
     "CheckpointTooOldError",
     "CircuitBreakerResult",
@@ -439,6 +765,10 @@ __all__ = [
     "GraphQueryConfig",
     "GraphRefreshCoordinator",
     "GraphSymbol",
+    "Guard",
+    "GuardBlockedError",
+    "GuardPolicy",
+    "GuardStoppedError",
     "HardSoftBoundaryViolationError",
     "HealthCheck",
     "HealthState",
@@ -473,6 +803,7 @@ __all__ = [
     "JsonCodec",
     "KeyValue",
     "LOCK_FILE_NAMES",
+    "LearnedFailure",
     "Literal",
     "LoadedBackup",
     "LocalJournal",
@@ -571,12 +902,15 @@ __all__ = [
     "TmuxNotFoundError",
     "TooManyModifiedFilesError",
     "ToolParams",
+    "ToolPolicy",
     "TraceConfig",
     "TraceRecorder",
     "TraceStep",
     "TraceStepBuilder",
     "UnknownAdapterError",
     "UnknownQueryTypeError",
+    "Verdict",
+    "VerdictCode",
     "__version__",
     "analyze_session_cycles",
     "build_decision_graph",
@@ -596,39 +930,17 @@ __all__ = [
     "validate_project_hash",
 ]
 
-# The guard (issue 12): `crs.Guard` and its data types, also importable from `crs.guard`.
-from crs.guard import (
-    Action,
-    Call,
-    Guard,
-    GuardBlockedError,
-    GuardPolicy,
-    GuardStoppedError,
-    LearnedFailure,
-    ToolPolicy,
-    Verdict,
-    VerdictCode,
-)
-
-__all__ += [
-    "Action",
-    "Call",
-    "Guard",
-    "GuardBlockedError",
-    "GuardPolicy",
-    "GuardStoppedError",
-    "LearnedFailure",
-    "ToolPolicy",
-    "Verdict",
-    "VerdictCode",
-]
-__all__.sort()
+_WHERE: dict[str, tuple[str, str]] = {
+    entry.partition("=")[0]: (module, entry.partition("=")[2] or entry)
+    for module, entries in _EXPORTS.items()
+    for entry in entries
+}
 
 
-def _publish() -> None:
+def _publish(names: list[str] | tuple[str, ...]) -> None:
     # Public objects report `crs` as their module, so reprs and docs show the import path
     # users write (as httpx does), not the private module that defines them.
-    for name in __all__:
+    for name in names:
         obj = globals()[name]
         if hasattr(obj, "__module__") and not isinstance(obj, str | int | float):
             # Builtins and constants refuse the assignment; they keep their module.
@@ -636,4 +948,47 @@ def _publish() -> None:
                 obj.__module__ = "crs"
 
 
-_publish()
+def _bind_loaded() -> None:
+    """Bind (and publish) the public names of every exporting module imported so far."""
+    import sys  # inside: start-up (already imported by the interpreter; a dict lookup)
+
+    bound = []
+    for module, entries in _EXPORTS.items():
+        mod = sys.modules.get(module)
+        if mod is None:
+            continue
+        for entry in entries:
+            public, _, attr = entry.partition("=")
+            if public not in globals() and hasattr(mod, attr or public):
+                globals()[public] = getattr(mod, attr or public)
+                bound.append(public)
+    _publish(bound)
+
+
+if not _typing.TYPE_CHECKING:  # type checkers see the imports above, not a catch-all
+
+    def __getattr__(name: str) -> object:
+        where = _WHERE.get(name)
+        if where is None:
+            if name.startswith("_") and not name.startswith("__"):
+                # A private submodule (`crs._core`), as when this file imported them eagerly.
+                import importlib  # inside: start-up (only for private submodule access)
+
+                try:
+                    return importlib.import_module(f"crs.{name}")
+                except ModuleNotFoundError as exc:
+                    if exc.name != f"crs.{name}":
+                        raise
+            raise AttributeError(f"module 'crs' has no attribute {name!r}")
+        import importlib  # inside: start-up, as above
+
+        value = getattr(importlib.import_module(where[0]), where[1])
+        _bind_loaded()
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+_publish(_EXPORTS["crs._errors"])

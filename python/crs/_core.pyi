@@ -7,6 +7,15 @@ from typing_extensions import Buffer
 
 __version__: str
 
+class ApplyNotFoundError(ValueError):
+    """A state apply named something the state does not hold."""
+
+class ApplyInvalidError(ValueError):
+    """A state apply is not valid against the state."""
+
+OP_KINDS: dict[str, int]
+"""The kinds of state operations (`rust/state/apply.rs` `OpKind`): name -> number."""
+
 # ---------------------------------------------------------------- cycle detection
 
 @final
@@ -200,6 +209,9 @@ class LshIndex:
     def __contains__(self, key: int, /) -> bool: ...
 
 # ---------------------------------------------------------------- journal framing
+
+def crc32c(data: bytes) -> int:
+    """CRC-32C (Castagnoli) of `data`, as the `crc32c` package computes it."""
 
 def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
     """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`.

@@ -45,6 +45,7 @@ from crs._state._deltas import Delta, DeltaType, ProofDelta
 from crs._state._graph import GraphBackedDependencyIndex, GraphQuery
 from crs._state._image import STATE_IMAGE_VERSION, state_image
 from crs._state._index_mask import IndexMask
+from crs._state._ops import OpKind
 from crs._state._serializer import Serializer
 from crs._state._snapshot import Snapshot, _raise_apply
 from crs._types import Config, DefaultConfig, now_ms
@@ -595,11 +596,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             )
         try:
             ops: list[tuple[Any, ...]] = [
-                (1, [tuple(r) for r in image["proof"]]),
-                (2, [tuple(r) for r in image["constraints"]], [], []),
-                (3, [tuple(p) for p in image["similarity"]]),
-                (4, [tuple(e) for e in image["dependency"]], []),
-                (5, [(*r[:6], [tuple(kv) for kv in r[6]]) for r in image["history"]]),
+                (OpKind.PROOF, [tuple(r) for r in image["proof"]]),
+                (OpKind.CONSTRAINT, [tuple(r) for r in image["constraints"]], [], []),
+                (OpKind.SIMILARITY, [tuple(p) for p in image["similarity"]]),
+                (OpKind.DEPENDENCY, [tuple(e) for e in image["dependency"]], []),
+                (OpKind.HISTORY, [(*r[:6], [tuple(kv) for kv in r[6]]) for r in image["history"]]),
             ]
             sketch = base64.b64decode(image["streaming"])
             sim_ev, hist_ev = image["evicted"]

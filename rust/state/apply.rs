@@ -36,7 +36,70 @@ pub enum Op {
     },
 }
 
-/// Why an apply was refused; nothing was changed.
+/// The kind of an [`Op`], as a number on the Python boundary (`(kind, ...)` tuples; the
+/// Python side names them with `crs._state._ops.OpKind`, which mirrors this enum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum OpKind {
+    Proof = 1,
+    Constraint = 2,
+    Similarity = 3,
+    Dependency = 4,
+    History = 5,
+    Streaming = 6,
+}
+
+impl OpKind {
+    /// Every kind, in number order.
+    pub const ALL: [Self; 6] = [
+        Self::Proof,
+        Self::Constraint,
+        Self::Similarity,
+        Self::Dependency,
+        Self::History,
+        Self::Streaming,
+    ];
+
+    /// The kind's name, as the Python `IntEnum` member (`PROOF`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Proof => "PROOF",
+            Self::Constraint => "CONSTRAINT",
+            Self::Similarity => "SIMILARITY",
+            Self::Dependency => "DEPENDENCY",
+            Self::History => "HISTORY",
+            Self::Streaming => "STREAMING",
+        }
+    }
+}
+
+impl TryFrom<u8> for OpKind {
+    type Error = ApplyError;
+
+    fn try_from(value: u8) -> Result<Self, ApplyError> {
+        Self::ALL
+            .into_iter()
+            .find(|k| *k as u8 == value)
+            .ok_or_else(|| inv(format!("unknown operation kind {value}")))
+    }
+}
+
+impl Op {
+    /// This operation's kind.
+    pub fn kind(&self) -> OpKind {
+        match self {
+            Self::Proof(_) => OpKind::Proof,
+            Self::Constraint { .. } => OpKind::Constraint,
+            Self::Similarity(_) => OpKind::Similarity,
+            Self::Dependency { .. } => OpKind::Dependency,
+            Self::History(_) => OpKind::History,
+            Self::Streaming { .. } => OpKind::Streaming,
+        }
+    }
+}
+
+/// Why an apply was refused; nothing was changed. Each kind crosses into Python as its own
+/// exception class (`crs._core.ApplyNotFoundError`, `ApplyInvalidError`; see `rust/py`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApplyError {
     /// A constraint to remove or update does not exist.
@@ -48,8 +111,7 @@ pub enum ApplyError {
 impl std::fmt::Display for ApplyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::NotFound(m) => write!(f, "not_found: {m}"),
-            Self::Invalid(m) => write!(f, "invalid: {m}"),
+            Self::NotFound(m) | Self::Invalid(m) => f.write_str(m),
         }
     }
 }

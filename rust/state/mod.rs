@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use imbl::{HashMap, OrdMap, OrdSet, Vector};
 
-pub use apply::{ApplyError, Op};
+pub use apply::{ApplyError, Op, OpKind};
 use sketch::Sketch;
 
 /// Interned-by-refcount string used as key everywhere (16 bytes, cheap to clone).

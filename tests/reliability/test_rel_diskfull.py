@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from rel_common import clause, image, step
+from tests.journal.test_journal_diskfull import small_fs  # noqa: F401 - the size-limited tmpfs fixture
 
 import crs
-from test_journal_diskfull import small_fs  # noqa: F401 - the size-limited tmpfs fixture
 
 
 def test_a_project_on_a_full_disk(small_fs: Path) -> None:  # noqa: F811

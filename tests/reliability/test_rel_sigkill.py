@@ -1,7 +1,7 @@
 """Issue 11, item 10: SIGKILL at random points, aimed at backups, checkpoints and segment
 rolls, never loses an acknowledged change.
 
-Like tests/test_wiring_crash.py (whose changes and checks it reuses), but the child saves a
+Like tests/wiring/test_wiring_crash.py (whose changes and checks it reuses), but the child saves a
 backup every `BACKUP_EVERY` changes on a journal of 4 KiB segments, so a kill often lands
 inside a backup, the checkpoint after it (which seals and drops segments) or a segment roll.
 `CRS_REL_KILLS` sets the number of runs (default 60 in CI; 300 were run once, see
@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.wiring.test_wiring_crash import change, present
 
 import crs
 from crash_helpers import ACK, fork_child, read_acks
-from test_wiring_crash import change, present
 
 RUNS = int(os.environ.get("CRS_REL_KILLS", "60"))
 BACKUP_EVERY = 3

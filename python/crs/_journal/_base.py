@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Protocol, Self, runtime_checkable
 
-import crc32c
-
+from crs._core import crc32c
 from crs._errors import (
     InvalidArgumentError,
     JournalClosedError,
@@ -457,7 +456,7 @@ def write_backup_stream(
     count, last = 0, checkpoint_seq
     for seq, payload in records:
         seq_payload = struct.pack(">Q", seq) + payload
-        _write_frame(stream, struct.pack(">I", crc32c.crc32c(seq_payload)) + seq_payload)
+        _write_frame(stream, struct.pack(">I", crc32c(seq_payload)) + seq_payload)
         count, last = count + 1, seq
     _write_frame(stream, _BACKUP_TAIL.pack(_BACKUP_END, count, last))
     return count
@@ -512,7 +511,7 @@ def read_backup_stream(stream: IO[bytes]) -> tuple[int, Iterator[tuple[int, byte
             if n < _BACKUP_REC.size:
                 raise JournalCorruptedError(f"backup frame of {n} bytes is too short")
             crc, seq = _BACKUP_REC.unpack_from(frame)
-            if crc32c.crc32c(frame[4:]) != crc:
+            if crc32c(frame[4:]) != crc:
                 raise JournalCorruptedError(f"backup record {count + 1} fails its CRC-32C")
             if seq != expected:
                 raise JournalSequenceGapError(f"backup stream: expected seq {expected}, got {seq}")

@@ -24,9 +24,8 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import IO, ClassVar
 
-import crc32c
-
 from crs import _core
+from crs._core import crc32c
 from crs._errors import (
     JournalCorruptedError,
     JournalDegradedError,
@@ -96,7 +95,7 @@ def _segment_header(first_seq: int, flags: int = 0) -> bytes:
     head = SEGMENT_HEADER.pack(
         SEGMENT_MAGIC, FORMAT_VERSION, SEGMENT_HEADER.size, flags, first_seq, 0, 0
     )
-    return head[:28] + struct.pack("<I", crc32c.crc32c(head[:28]))
+    return head[:28] + struct.pack("<I", crc32c(head[:28]))
 
 
 def _parse_segment_header(data: bytes, path: Path) -> int:
@@ -104,7 +103,7 @@ def _parse_segment_header(data: bytes, path: Path) -> int:
     if len(data) < SEGMENT_HEADER.size:
         raise JournalCorruptedError(f"{path}: segment header is cut short")
     magic, version, size, _, first, _, crc = SEGMENT_HEADER.unpack_from(data)
-    if magic != SEGMENT_MAGIC or crc != crc32c.crc32c(data[:28]):
+    if magic != SEGMENT_MAGIC or crc != crc32c(data[:28]):
         raise JournalCorruptedError(f"{path}: segment header is damaged (magic or CRC-32C)")
     if version != FORMAT_VERSION or size != SEGMENT_HEADER.size:
         raise JournalError(
@@ -570,7 +569,7 @@ class LocalJournal(JournalBase):
         seq = -1
         if len(data) == CHECKPOINT_FILE.size:
             magic, version, seq, crc = CHECKPOINT_FILE.unpack(data)
-            if magic != CHECKPOINT_MAGIC or crc != crc32c.crc32c(data[:20]) or version != 1:
+            if magic != CHECKPOINT_MAGIC or crc != crc32c(data[:20]) or version != 1:
                 seq = -1
         if seq >= 0:
             result: int = seq
@@ -899,7 +898,7 @@ class LocalJournal(JournalBase):
             tmp.unlink()  # a symlink planted there is removed, never followed
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
         with os.fdopen(fd, "wb") as f:
-            f.write(head + struct.pack("<I", crc32c.crc32c(head)))
+            f.write(head + struct.pack("<I", crc32c(head)))
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, directory / "CHECKPOINT")

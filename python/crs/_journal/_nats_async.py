@@ -41,8 +41,7 @@ from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Coroutine, Sequence
 from typing import IO, Any, TypeVar
 
-import crc32c
-
+from crs._core import crc32c
 from crs._errors import (
     InvalidArgumentError,
     JournalClosedError,
@@ -211,7 +210,7 @@ class NATSJournalConfig:
 
 def seal(payload: bytes) -> bytes:
     """A NATS journal record: 4-byte big-endian CRC-32C of `payload`, then `payload`."""
-    return crc32c.crc32c(payload).to_bytes(4, "big") + payload
+    return crc32c(payload).to_bytes(4, "big") + payload
 
 
 def unseal(record: bytes, *, what: str) -> bytes:
@@ -220,7 +219,7 @@ def unseal(record: bytes, *, what: str) -> bytes:
         raise JournalCorruptedError(f"{what}: record too short ({len(record)} bytes)")
     stored = int.from_bytes(record[:4], "big")
     payload = record[4:]
-    computed = crc32c.crc32c(payload)
+    computed = crc32c(payload)
     if stored != computed:
         raise JournalCorruptedError(
             f"{what}: CRC-32C mismatch stored={stored:08x} computed={computed:08x}"

@@ -24,6 +24,7 @@ from crs._errors import (
     InvalidArgumentError,
 )
 from crs._state._analytics import MAX_RESULTS_PER_RECORD, AnalyticsQueryType, AnalyticsRecord
+from crs._state._ops import OpKind
 from crs._state._snapshot import Snapshot
 from crs._types import (
     PROOF_NUMBER_INFINITE,
@@ -310,7 +311,7 @@ class ProofDelta(Delta):
             )
 
     def _ops(self) -> list[tuple[Any, ...]]:
-        return [(1, self._rows)]
+        return [(OpKind.PROOF, self._rows)]
 
     def _merge_same(self, other: ProofDelta) -> Delta:
         merged = dict(self.updates)
@@ -399,7 +400,7 @@ class ConstraintDelta(Delta):
             raise DeltaValidationError("add: constraint ids must be unique within a delta")
 
     def _ops(self) -> list[tuple[Any, ...]]:
-        return [(2, self._addrows, list(self.remove), self._updrows)]
+        return [(OpKind.CONSTRAINT, self._addrows, list(self.remove), self._updrows)]
 
     def _merge_same(self, other: ConstraintDelta) -> Delta:
         return ConstraintDelta(
@@ -485,7 +486,7 @@ class SimilarityDelta(Delta):
                 )
 
     def _ops(self) -> list[tuple[Any, ...]]:
-        return [(3, self._rows)]
+        return [(OpKind.SIMILARITY, self._rows)]
 
     def _merge_same(self, other: SimilarityDelta) -> Delta:
         merged: dict[tuple[str, str], float] = {}
@@ -547,7 +548,7 @@ class DependencyDelta(Delta):
                 raise DeltaValidationError(f"self-dependency not allowed ({brief(f)})")
 
     def _ops(self) -> list[tuple[Any, ...]]:
-        return [(4, list(self.add_edges), list(self.remove_edges))]
+        return [(OpKind.DEPENDENCY, list(self.add_edges), list(self.remove_edges))]
 
     def _merge_same(self, other: DependencyDelta) -> Delta:
         return DependencyDelta(
@@ -622,7 +623,7 @@ class HistoryDelta(Delta):
             )
             for e in self.entries
         ]
-        return [(5, rows)]
+        return [(OpKind.HISTORY, rows)]
 
     def _merge_same(self, other: HistoryDelta) -> Delta:
         return HistoryDelta(
@@ -665,7 +666,7 @@ class StreamingDelta(Delta):
         )
 
     def _ops(self) -> list[tuple[Any, ...]]:
-        return [(6, list(self.increments.items()), list(self.cardinality_items))]
+        return [(OpKind.STREAMING, list(self.increments.items()), list(self.cardinality_items))]
 
     def _merge_same(self, other: StreamingDelta) -> Delta:
         inc = dict(self.increments)
@@ -781,7 +782,7 @@ class AnalyticsDelta(Delta):
         rows = [(r.get_proof_done_key(), *row)]
         if r.has_results():
             rows.append((r.get_proof_found_key(), *row))
-        return [(1, rows)]
+        return [(OpKind.PROOF, rows)]
 
     def _analytics(self) -> list[AnalyticsRecord]:
         rec = self.record

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self
 
 from crs._check import INT64_MAX, INT64_MIN, U64, brief, check
 from crs._errors import InvalidArgumentError
+from crs._state._ops import OpKind
 from crs._state._snapshot import Snapshot
 from crs._types import (
     Constraint,
@@ -299,11 +300,11 @@ class ImportedState:
             for e in self.history_data
         ]
         ops: list[tuple[Any, ...]] = [
-            (1, proof),
-            (2, cons, [], []),
-            (3, sims),
-            (4, edges, []),
-            (5, hist),
+            (OpKind.PROOF, proof),
+            (OpKind.CONSTRAINT, cons, [], []),
+            (OpKind.SIMILARITY, sims),
+            (OpKind.DEPENDENCY, edges, []),
+            (OpKind.HISTORY, hist),
         ]
         return crs._install(ops, ())
 

@@ -92,12 +92,12 @@ def _int(name: str, value: Any) -> int:
 
 
 def _raise_apply(err: ValueError) -> None:
-    msg = str(err)
-    if msg.startswith("not_found: "):
-        raise DeltaTargetNotFoundError(msg[len("not_found: ") :]) from None
-    if msg.startswith("invalid: "):
-        raise DeltaValidationError(msg[len("invalid: ") :]) from None
-    raise InvalidArgumentError(f"delta: content the state cannot take ({msg})") from None
+    """The typed error of a refused apply: the core raises one class per `ApplyError` kind."""
+    if isinstance(err, _core.ApplyNotFoundError):
+        raise DeltaTargetNotFoundError(str(err)) from None
+    if isinstance(err, _core.ApplyInvalidError):
+        raise DeltaValidationError(str(err)) from None
+    raise InvalidArgumentError(f"delta: content the state cannot take ({err})") from None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

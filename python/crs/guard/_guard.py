@@ -15,7 +15,6 @@ and, once the session was nudged, refuses it (block), and stops after blocks per
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import inspect
@@ -918,6 +917,8 @@ class Guard:
         """`before_call` that never blocks the event loop on an fsync."""
         if not self._durable:
             return self.before_call(tool, args, call_id=call_id)
+        import asyncio  # inside: start-up (`import crs` stays asyncio-free; a loop has it)
+
         return await asyncio.to_thread(self.before_call, tool, args, call_id=call_id)
 
     async def aafter_call(
@@ -927,11 +928,15 @@ class Guard:
         in a worker thread)."""
         if not self._durable:
             return self.after_call(call, result=result, error=error)
+        import asyncio  # inside: start-up (`import crs` stays asyncio-free; a loop has it)
+
         return await asyncio.to_thread(self.after_call, call, result, error)
 
     async def aon_message(self, text: str) -> Verdict:
         if not self._durable:
             return self.on_message(text)
+        import asyncio  # inside: start-up (`import crs` stays asyncio-free; a loop has it)
+
         return await asyncio.to_thread(self.on_message, text)
 
     # ------------------------------------------------------------------ memory

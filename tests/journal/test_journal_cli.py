@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from crs import JournalConfig, LocalJournal
+from steps import tool_step
 
 
 def crs_cli(*args: str, stderr: int = subprocess.PIPE) -> subprocess.CompletedProcess[str]:
@@ -87,15 +88,7 @@ def test_crs_journal_is_decoded_with_the_delta_codec(tmp_path: Path) -> None:
     with crs.CRS.open(tmp_path / "j") as state:
         state.apply(crs.ProofDelta(crs.SignalSource.HARD, {"a": crs.ProofNumber(proof=4)}))
         state.apply(crs.DependencyDelta(crs.SignalSource.HARD, add_edges=[("a", "b")]))
-        state.record_step(
-            crs.StepRecord(
-                session_id="s",
-                actor=crs.Actor.MAIN_AGENT,
-                decision=crs.Decision.EXECUTE_TOOL,
-                tool="grep",
-                outcome=crs.Outcome.SUCCESS,
-            )
-        )
+        state.record_step(tool_step("grep"))
     done = crs_cli("verify", str(tmp_path / "j"), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)

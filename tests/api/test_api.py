@@ -14,6 +14,9 @@ def test_all_is_sorted() -> None:
 
 
 def test_all_is_complete() -> None:
+    for name in crs.__all__:  # names are bound on first use (PEP 562): load them all
+        getattr(crs, name)
+    assert set(crs.__all__) <= set(dir(crs))
     public = {
         name
         for name, obj in vars(crs).items()
@@ -41,7 +44,7 @@ def test_version_matches_cargo() -> None:
     import tomllib
     from pathlib import Path
 
-    cargo = tomllib.loads((Path(__file__).parents[1] / "Cargo.toml").read_text())
+    cargo = tomllib.loads((Path(__file__).parents[2] / "Cargo.toml").read_text())
     assert crs.__version__ == cargo["package"]["version"]
 
 

@@ -6,22 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.test_journal_diskfull import small_fs  # noqa: F401 - the fixture
+from tests.journal.test_journal_diskfull import small_fs  # noqa: F401 - the fixture
 
 import crs
+from steps import tool_step
 
 
 def change(c: crs.CRS, i: int) -> None:
     if i % 4 == 3:
-        c.record_step(
-            crs.StepRecord(
-                session_id="s",
-                actor=crs.Actor.MAIN_AGENT,
-                decision=crs.Decision.EXECUTE_TOOL,
-                tool=f"t{i}",
-                outcome=crs.Outcome.SUCCESS,
-            )
-        )
+        c.record_step(tool_step(f"t{i}"))
     elif i % 4 == 2:
         c.apply(crs.HistoryDelta(crs.SignalSource.SOFT, [crs.HistoryEntry(id=f"h{i}")]))
     else:

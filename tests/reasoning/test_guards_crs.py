@@ -42,6 +42,7 @@ from crs import (
     StepRecord,
 )
 from crs._state._deltas import Delta, delta_from_dict
+from steps import tool_step
 
 MAX = crs.PROOF_NUMBER_INFINITE
 
@@ -53,14 +54,7 @@ def step(
     sid: str = "s",
     decision: Decision = Decision.EXECUTE_TOOL,
 ) -> StepRecord:
-    return StepRecord(
-        session_id=sid,
-        actor=Actor.MAIN_AGENT,
-        decision=decision,
-        tool=tool,
-        outcome=outcome,
-        error_category=err,
-    )
+    return tool_step(tool, outcome, session=sid, error=err, decision=decision)
 
 
 def neg(v: str) -> Literal:

@@ -49,6 +49,7 @@ from crs._types import (
     ToolParams,
 )
 from guards_reference import sccs
+from steps import tool_step
 
 
 def step(
@@ -58,15 +59,7 @@ def step(
     decision: Decision = Decision.EXECUTE_TOOL,
     n: int = 0,
 ) -> StepRecord:
-    return StepRecord(
-        session_id="s",
-        step_number=n,
-        actor=Actor.MAIN_AGENT,
-        decision=decision,
-        tool=tool,
-        outcome=outcome,
-        error_category=err,
-    )
+    return tool_step(tool, outcome, error=err, decision=decision, step_number=n)
 
 
 # ---------------------------------------------------------------- steps

@@ -15,6 +15,7 @@ from crs import BackupOptions, PersistenceManager
 from crs._cli import _backup as backup_cli
 from crs._cli import main
 from persist_state import ProofState
+from steps import tool_step
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -88,15 +89,7 @@ def project_with_state(tmp_path: Path) -> tuple[Path, Path, int]:
             state.apply(crs.ProofDelta(1, {f"n{i}": crs.ProofNumber(proof=i)}))
         state.save_project_backup()
         state.apply(crs.DependencyDelta(1, add_edges=[("n1", "n2")]))
-        state.record_step(
-            crs.StepRecord(
-                session_id="s",
-                actor=crs.Actor.MAIN_AGENT,
-                decision=crs.Decision.EXECUTE_TOOL,
-                tool="grep",
-                outcome=crs.Outcome.SUCCESS,
-            )
-        )
+        state.record_step(tool_step("grep"))
         return home, proj, state.generation()
 
 

@@ -13,18 +13,16 @@ import dataclasses
 
 from crs import (
     CRS,
-    Actor,
     CycleDetector,
-    Decision,
     ErrorCategory,
     FailureEvent,
     FailureType,
     Outcome,
     SignalSource,
-    StepRecord,
     analyze_session_cycles,
     check_cycle_on_step,
 )
+from steps import tool_step
 
 SID = "agent-1"
 
@@ -50,18 +48,8 @@ class Agent:
         if blocked is not None:
             self.log.append((tool, blocked))
             return f"blocked: {blocked}"
-        err = ErrorCategory.INTERNAL if outcome == Outcome.FAILURE else ErrorCategory.NONE
         before = self.crs.get_step_history(SID)
-        step = self.crs.record_step(
-            StepRecord(
-                session_id=SID,
-                actor=Actor.MAIN_AGENT,
-                decision=Decision.EXECUTE_TOOL,
-                tool=tool,
-                outcome=outcome,
-                error_category=err,
-            )
-        )
+        step = self.crs.record_step(tool_step(tool, outcome, session=SID))
         found = check_cycle_on_step(self.crs, step, self.detector)
         said = "ok"
         if found.detected:
@@ -73,7 +61,7 @@ class Agent:
                     failure_type=FailureType.TOOL_ERROR,
                     decision_path=tuple(before),
                     failed_step=step,
-                    error_category=err,
+                    error_category=step.error_category,
                     tool=tool,
                     source=SignalSource.HARD,  # the build's exit code is a hard signal
                 )
@@ -124,14 +112,7 @@ def test_scripted_session_is_stopped_by_loop_breaker_and_learned_clause() -> Non
 
     # In a new session the breaker starts afresh, but the project-scoped clause still
     # forbids retrying the build right after it failed with an internal error.
-    build = StepRecord(
-        session_id="agent-2",
-        actor=Actor.MAIN_AGENT,
-        decision=Decision.EXECUTE_TOOL,
-        tool="build",
-        outcome=Outcome.FAILURE,
-        error_category=ErrorCategory.INTERNAL,
-    )
+    build = tool_step("build", Outcome.FAILURE, session="agent-2")
     crs.record_step(build)
     assert not crs.check_circuit_breaker("agent-2", "build").should_fire
     assert crs.check_decision_allowed("agent-2", "build").reason.endswith(repeat)

@@ -16,7 +16,6 @@ from crs import (
     Actor,
     CycleDetector,
     Decision,
-    ErrorCategory,
     Outcome,
     ProofStatus,
     StepRecord,
@@ -26,6 +25,7 @@ from crs import (
     get_tool_state_key,
 )
 from crs._reasoning._cycles_session import StateKeyFunction
+from steps import tool_step
 
 
 def reference_detections(keys: list[str]) -> list[list[str] | None]:
@@ -61,15 +61,7 @@ def test_detections_and_disproofs_match_the_reference(
     c = CRS()
     detector = CycleDetector()
     steps = [
-        StepRecord(
-            session_id="s",
-            actor=Actor.MAIN_AGENT,
-            decision=Decision.EXECUTE_TOOL,
-            tool=tool,
-            outcome=Outcome.SUCCESS if ok else Outcome.FAILURE,
-            error_category=ErrorCategory.NONE if ok else ErrorCategory.INTERNAL,
-            tool_params=ToolParams(query=q),
-        )
+        tool_step(tool, Outcome.SUCCESS if ok else Outcome.FAILURE, tool_params=ToolParams(query=q))
         for tool, ok, q in script
     ]
     expected = reference_detections([key(s) for s in steps])

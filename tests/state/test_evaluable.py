@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.test_guards_crs import hard, neg, step
-from tests.test_wiring_crs import journal
+from tests.reasoning.test_guards_crs import hard, neg, step
+from tests.wiring.test_wiring_crs import journal
 
 import crs
 from crs import (

@@ -32,6 +32,7 @@ from crs._types import (
     StepRecord,
 )
 from guards_reference import first_violated_explicit, first_violated_one_hot, observed_families
+from steps import tool_step
 
 DAY_MS = 86_400_000
 
@@ -140,15 +141,7 @@ def test_clause_persistence_defaults_and_validation() -> None:
 
 
 def step(tool: str, outcome: Outcome, err: ErrorCategory = ErrorCategory.NONE) -> StepRecord:
-    return StepRecord(
-        session_id="s",
-        step_number=1,
-        actor=Actor.MAIN_AGENT,
-        decision=Decision.EXECUTE_TOOL,
-        tool=tool,
-        outcome=outcome,
-        error_category=err,
-    )
+    return tool_step(tool, outcome, error=err, step_number=1)
 
 
 def test_decision_context_reads_the_last_two_steps() -> None:
@@ -373,16 +366,7 @@ def test_check_decision_allowed_matches_reference(
     for tool, ok, err in history:
         outcome = Outcome.SUCCESS if ok else Outcome.FAILURE
         cat = ErrorCategory.NONE if ok else ErrorCategory(err)
-        c.record_step(
-            StepRecord(
-                session_id="s",
-                actor=Actor.MAIN_AGENT,
-                decision=Decision.EXECUTE_TOOL,
-                tool=tool,
-                outcome=outcome,
-                error_category=cat,
-            )
-        )
+        c.record_step(tool_step(tool, outcome, error=cat))
         rows.append((tool, outcome.value, cat.value))
     want = first_violated_one_hot(ref, observed_families(rows, proposal))
     allowed, reason = c.check_decision_allowed("s", proposal)

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.test_state_model import deltas
+from tests.state.test_state_model import deltas
 
 import crs
+from steps import tool_step
 
 SESSIONS = ["s1", "s2"]
 TOOLS = ["grep", "read", "build"]
@@ -40,16 +41,7 @@ def image(c: crs.CRS) -> tuple[dict[str, Any], int]:
 
 
 def step(sid: str, tool: str, outcome: str) -> crs.StepRecord:
-    return crs.StepRecord(
-        session_id=sid,
-        actor=crs.Actor.MAIN_AGENT,
-        decision=crs.Decision.EXECUTE_TOOL,
-        tool=tool,
-        outcome=crs.Outcome(outcome),
-        error_category=crs.ErrorCategory.INTERNAL
-        if outcome == "failure"
-        else crs.ErrorCategory.NONE,
-    )
+    return tool_step(tool, outcome, session=sid)
 
 
 def clause(tool: str, prev: str) -> crs.Clause:

@@ -9,9 +9,9 @@ import time
 
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.state_model import Model, ModelError
 
 import crs
+from state_model import Model, ModelError
 
 NODES = ["a", "b", "c", "d", "e"]
 CIDS = ["c1", "c2", "c3"]

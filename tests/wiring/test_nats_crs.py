@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.test_wiring_crs import MUTATORS, clause, image, mutations, run, seeded, step
+from tests.wiring.test_wiring_crs import MUTATORS, clause, image, mutations, run, seeded, step
 
 import crs
 from nats_server import NatsServer, nats_server_binary
@@ -28,7 +28,7 @@ pytestmark = [
     pytest.mark.timeout(180),
 ]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +132,7 @@ def test_replay_after_a_nats_checkpoint_needs_the_backup(server: NatsServer) -> 
 
 # ---------------------------------------------------------------- sharing across processes
 
-AGENT = ROOT / "tests" / "replica_agent.py"
+AGENT = ROOT / "tests" / "helpers" / "replica_agent.py"
 
 
 def agent(*args: str) -> subprocess.Popen[str]:
