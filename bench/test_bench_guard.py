@@ -117,3 +117,21 @@ def test_raw_pwrite_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
         benchmark.pedantic(write, rounds=300 if not benchmark.disabled else 3, warmup_rounds=5)
     finally:
         os.close(fd)
+
+
+def test_reference_record_step_in_memory(benchmark: Any) -> None:
+    # The engine's own step record (about 20 us on a quiet machine, issue 12): run beside
+    # the guard so a loaded machine's figures can be compared.
+    import crs
+
+    state = crs.CRS()
+    step = crs.StepRecord(
+        session_id="s",
+        actor=crs.Actor.MAIN_AGENT,
+        decision=crs.Decision.EXECUTE_TOOL,
+        tool="read_file",
+        outcome=crs.Outcome.SUCCESS,
+    )
+    for _ in range(history(benchmark)):
+        state.record_step(step)
+    benchmark(state.record_step, step)

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs the system programs the tests drive for real: tmux (dmux adapter tests) and
-# nats-server (NATSJournal tests), from Debian's packages, when they are missing.
+# Installs the system programs the tests drive for real: tmux (dmux adapter tests),
+# nats-server (NATSJournal tests) and chromium with its WebDriver (the dashboard's browser
+# tests), from Debian's packages, when they are missing.
 set -euo pipefail
 missing=()
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 # Debian installs nats-server in /usr/sbin, which is not on every user's PATH.
 command -v nats-server >/dev/null 2>&1 || [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
 fi

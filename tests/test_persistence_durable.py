@@ -37,7 +37,7 @@ def test_makedirs_durable(tmp_path: Path) -> None:
     deep = tmp_path / "a" / "b" / "c"
     durable.makedirs_durable(deep)
     assert deep.is_dir()
-    assert os.stat(deep).st_mode & 0o777 == 0o750 & ~_umask()
+    assert os.stat(deep).st_mode & 0o777 == 0o700 & ~_umask()  # private (issue 11)
     durable.makedirs_durable(deep)  # idempotent
 
 

@@ -213,7 +213,7 @@ def test_failed_apply_leaves_no_trace(loaded: crs.CRS) -> None:
 def test_guards_seam() -> None:
     c = crs.CRS()
     seen: list[dict[str, object]] = []
-    c._register_op("note", seen.append)
+    c._register_op("note", lambda p: lambda: seen.append(p))
     assert c._commit_op("note", {"x": 1}, bump_generation=True) == 1
     assert c._commit_op("note", {"x": 2}, bump_generation=False) == 1
     assert seen == [{"x": 1}, {"x": 2}]

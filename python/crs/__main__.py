@@ -1,5 +1,12 @@
 """`python -m crs` runs the command-line interface."""
 
+import sys
+
+if sys.argv[1:3] == ["hook", "claude-code"]:  # the hot path: no parser, no other subsystem
+    from crs.integrations.claude_code import main as _hook
+
+    raise SystemExit(_hook(sys.argv[3:]))
+
 from crs._cli import main
 
 raise SystemExit(main())

@@ -25,6 +25,7 @@ from crs._errors import (
     CRSClosedError,
     DeltaConflictError,
     InvalidArgumentError,
+    JournalCorruptedError,
     NilDeltaError,
     SnapshotStaleError,
 )
@@ -177,12 +178,16 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         self._analytics: tuple[AnalyticsRecord, ...] = ()
         self._frozen: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] | None = None
         self._journal = journal
+        # A journal other processes write too (LocalJournal with `shared`): each commit
+        # takes its lock and first applies what the others appended (`_writing`).
+        self._shared_journal = bool(getattr(journal, "shared", False))
+        self._wdepth = 0
         self._journal_seq = 0  # sequence number of the last journal record in the state
         self._history = DeltaHistoryWorker(max_delta_records)
         self._session_id = ""
         self._graph: GraphQuery | None = None
         self._graph_index: GraphBackedDependencyIndex | None = None
-        self._op_handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+        self._op_handlers: dict[str, Callable[[dict[str, Any]], Callable[[], None] | None]] = {
             "restore": self._op_restore
         }
         self._life = _Lifecycle.OPEN
@@ -301,6 +306,19 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         *,
         journal: bool = True,
     ) -> ApplyMetrics:
+        if self._shared_journal and journal:
+            with self._writing():
+                return self._commit_now(delta, source, metadata, base, journal)
+        return self._commit_now(delta, source, metadata, base, journal)
+
+    def _commit_now(
+        self,
+        delta: Delta,
+        source: str | None,
+        metadata: Mapping[str, str] | None,
+        base: Snapshot | None,
+        journal: bool,
+    ) -> ApplyMetrics:
         if not isinstance(delta, Delta):
             if delta is None:
                 raise NilDeltaError("delta: must be a Delta, got None")
@@ -414,7 +432,14 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
 
     # ------------------------------------------------------------ ops for guards
 
-    def _register_op(self, kind: str, handler: Callable[[dict[str, Any]], None]) -> None:
+    def _register_op(
+        self, kind: str, handler: Callable[[dict[str, Any]], Callable[[], None] | None]
+    ) -> None:
+        """Register the handler of a journaled op: `handler(payload)` checks the payload and
+        computes the op's effect without changing anything (raising if it cannot be applied)
+        and returns the function that applies it, which must not fail. (A handler returning
+        None applied its effect itself, before the record is written: only for effects that
+        cannot fail, as a failure then leaves the state ahead of its journal.)"""
         if not isinstance(kind, str) or not kind or not callable(handler):
             raise InvalidArgumentError("kind: must be a non-empty str and handler a callable")
         self._op_handlers[kind] = handler
@@ -425,13 +450,15 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             raise InvalidArgumentError(
                 f"kind: no handler registered for {kind!r}; known: {sorted(self._op_handlers)}"
             )
-        with self._lock:
+        with self._writing() if self._shared_journal else self._lock:
             self._check_open(kind)
+            apply = handler(payload)  # validated, effect computed: nothing changed yet
             if self._journal is not None:
                 self._journal_seq = self._journal.append(
                     {"op": kind, "payload": payload, "bump_generation": bump_generation}
                 )
-            handler(payload)
+            if apply is not None:
+                apply()
             if bump_generation:
                 self._gen += 1
                 self._frozen = None
@@ -448,7 +475,15 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             )
         with self._lock:
             self._check_open("replay")
-            self._op_handlers[record["op"]](record["payload"])
+            try:
+                apply = self._op_handlers[record["op"]](record["payload"])
+            except Exception as exc:  # a record that cannot be applied is a damaged record
+                raise JournalCorruptedError(
+                    f"journal op record {record['op']!r} cannot be applied: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
+            if apply is not None:
+                apply()
             if record.get("bump_generation", False):
                 self._gen += 1
                 self._frozen = None
@@ -572,14 +607,19 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             _raise_apply(err)
         return head, analytics, gen_img, image.get("guards") or {}
 
-    def _op_restore(self, payload: dict[str, Any]) -> None:
+    def _op_restore(self, payload: dict[str, Any]) -> Callable[[], None]:
         # Handler of the journaled "restore" op: content only (the caller bumps the generation).
         head, analytics, _, guards = self._parse_image(payload["image"])
-        with self._lock:
-            self._guards_import(guards)
-            self._head = head
-            self._analytics = analytics
-            self._frozen = None
+        install_guards = self._guards_parse(guards)
+
+        def apply() -> None:
+            with self._lock:
+                install_guards()
+                self._head = head
+                self._analytics = analytics
+                self._frozen = None
+
+        return apply
 
     def _load_state_image(self, image: dict[str, Any]) -> int:
         """Install a `_state_image()`: the content comes back and the generation becomes the

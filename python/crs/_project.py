@@ -11,8 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from crs._crs import CRS
+from crs._errors import InvalidArgumentError
 from crs._home import default_home
-from crs._journal._base import JournalConfig
+from crs._journal._base import DefaultJournalConfig, JournalConfig
 from crs._persistence._crs_persist import project_journal
 from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
 from crs._persistence._session_restore import compute_project_hash
@@ -28,6 +29,7 @@ def open_project(
     config: Config | None = None,
     session_id: str = "crs",
     journal_config: JournalConfig | None = None,
+    accept_journal_loss: bool = False,
 ) -> CRS:
     """The CRS of a project, as an agent opens it at startup.
 
@@ -45,21 +47,34 @@ def open_project(
         journal_config: The journal's configuration (path and session id are set here);
             None means `DefaultJournalConfig()`. With `auto_checkpoint`, a journal that
             reaches `max_journal_bytes` saves a backup and drops what it covers.
+            None means `DefaultJournalConfig()` with `shared=True`: several processes
+            (hooks, servers, agents) write the project, each holding the journal's lock for
+            one append (docs/concurrency.md).
+        accept_journal_loss: Open a project whose journal ends before its backup's position
+            (deleted or truncated) with the backup's state; without it that raises
+            `JournalCorruptedError` and changes nothing (see `load_checkpoint_from_disk`).
 
     Returns:
         The restored `CRS`.
     """
+    if not isinstance(accept_journal_loss, bool):
+        raise InvalidArgumentError(
+            f"accept_journal_loss: must be a bool, got {accept_journal_loss!r}"
+        )
     project = str(Path(path).resolve())
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()
     pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
+    if journal_config is None:  # several processes (hooks, servers, agents) share a project
+        journal_config = replace(DefaultJournalConfig(), shared=True)
     journal = project_journal(pm, key, session_id, journal_config)
     try:
         crs = CRS(config, journal=journal)
         crs._own(journal)
         crs._own(pm)
         crs._attach_project(pm, key, project)
-        crs._from_backup = crs.load_checkpoint_from_disk(pm, key) is not None
+        meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
+        crs._from_backup = meta is not None
         journal.set_full_handler(crs._backup_for_full_journal)
     except BaseException:
         journal.close()

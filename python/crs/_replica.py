@@ -101,7 +101,9 @@ class ReadOnlyCRS(CRS):
     def replay_journal(self, journal: Any = None, *, after_seq: int | None = None) -> int:
         self._refuse("replay_journal")
 
-    def load_checkpoint_from_disk(self, pm: Any, project_hash: str, journal: Any = None) -> Any:
+    def load_checkpoint_from_disk(
+        self, pm: Any, project_hash: str, journal: Any = None, **kwargs: Any
+    ) -> Any:
         self._refuse("load_checkpoint_from_disk")
 
     def _apply_entry(self, item: DeltaOrError, contiguous: bool = False) -> bool:

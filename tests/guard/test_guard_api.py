@@ -344,3 +344,24 @@ def test_cli_status_learned_forget(tmp_path: Path) -> None:
     with Guard.open(project, "agent-2", home=home) as g:
         assert g.before_call("bash", {"command": "make build"}).action is Action.ALLOW
     assert run_cli("status", "--session", "nope", home=home, cwd=project).returncode == 1
+
+
+def test_a_broken_fingerprint_never_breaks_calls_nor_refuses_them() -> None:
+    def broken() -> str:
+        raise OSError("git is gone")
+
+    g = Guard(fingerprint=broken)
+    ran(g, "build", {"t": "all"}, error="exit 2")
+    assert g.with_session("later").before_call("build", {"t": "all"}).action is Action.ALLOW
+    odd = Guard(fingerprint=lambda: "")
+    ran(odd, "build", {"t": "all"}, error="exit 2")
+    assert odd.with_session("later").before_call("build", {"t": "all"}).action is Action.ALLOW
+
+
+def test_a_nudged_reworded_loop_blocks_its_exact_repeats() -> None:
+    g = Guard()
+    queries = ["dentist appointment", "appointment with the dentist", "the dentist appointment"]
+    for q in queries:
+        ran(g, "memory_search", {"query": q}, "(empty)")
+    v = g.before_call("memory_search", {"query": "appointment with the dentist"})
+    assert v.action is Action.BLOCK

@@ -100,3 +100,39 @@ def test_nudge_then_block_then_stop(n: int) -> None:
     ladder = ["allow", "allow", "nudge", "block", "block", "stop"]
     assert actions[: len(ladder)] == ladder[: len(actions)]
     assert set(actions[len(ladder) :]) <= {"stop"}
+
+
+BAD = st.one_of(
+    st.just(float("nan")),
+    st.just(float("inf")),
+    st.builds(object),
+    st.sets(st.integers(), min_size=1, max_size=2),
+    st.just(b"bytes"),
+    st.text(alphabet="\ud800\udfff", min_size=1, max_size=2),
+)
+
+
+@given(good=st.dictionaries(NAMES, VALUES, max_size=3), key=NAMES, bad=BAD)
+def test_bad_arguments_are_typed_errors_that_change_nothing(
+    good: dict[str, Any], key: str, bad: Any
+) -> None:
+    import json
+
+    import pytest
+
+    import crs
+
+    g = Guard()
+    v = g.before_call("t", good)
+    assert v.call is not None
+    g.after_call(v.call, result="ok")
+    before = json.dumps(g.explain(), sort_keys=True)
+    args = {**good, key: {"nested": [bad]}}
+    with pytest.raises(crs.InvalidArgumentError, match="args"):
+        g.before_call("t", args)
+    if isinstance(bad, str):  # text that is not UTF-8 is refused in results too
+        with pytest.raises(crs.InvalidArgumentError, match="result"):
+            g.after_call(v.call, result={"out": [bad]})
+    assert json.dumps(g.explain(), sort_keys=True) == before
+    if not isinstance(bad, str):  # other non-JSON results are digested by their text
+        assert g.after_call(v.call, result={"out": [bad]}).allowed

@@ -11,9 +11,10 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, TextIO
 
-from crs._errors import CRSError, JournalCorruptedError
+from crs._errors import CRSError, JournalCorruptedError, JournalError
 from crs._journal._base import BytesCodec, DeltaOrError, JournalConfig
 from crs._journal._local import LocalJournal
 from crs._state._codec import DeltaCodec
@@ -68,6 +69,12 @@ def _decode(payload: bytes) -> tuple[str, Any]:
 
 
 def _open(args: argparse.Namespace) -> LocalJournal:
+    path = Path(args.path)
+    if not path.is_dir() or not (any(path.glob("*.wal")) or (path / "CHECKPOINT").exists()):
+        raise JournalError(
+            f"no journal at {args.path}: no segment file (*.wal) or CHECKPOINT there; "
+            "pass the journal directory (<home>/<project key>/journal)"
+        )
     cfg = JournalConfig(
         path=args.path,
         session_id="cli",

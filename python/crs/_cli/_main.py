@@ -12,6 +12,7 @@ from crs._cli import _backup as _backup_cli
 from crs._cli import _journal as _journal_cli
 from crs._cli import _state as _cli_state
 from crs._journal import _watch as _journal_watch
+from crs.integrations import _mcp_cli, claude_code
 from crs.sessions import _cli as sessions_cli
 
 
@@ -39,9 +40,14 @@ def build_parser() -> argparse.ArgumentParser:
     _journal_cli.register(sub)
     _cli_state.register(sub)
     _journal_watch.register(sub)  # adds `watch` to `crs journal`
+    from crs.dashboard import _cli as dashboard_cli
+
+    dashboard_cli.register(sub)
+    claude_code.register(sub)  # `crs hook claude-code`, `crs hook install claude-code`
     from crs.guard import _cli as guard_cli
 
     guard_cli.register(sub)
+    _mcp_cli.register(sub)
     return parser
 
 

@@ -38,6 +38,8 @@ from crs._errors import (
     JournalSequenceGapError,
     NilDeltaJournalError,
 )
+from crs._state._codec import DeltaCodec
+from crs._state._deltas import Delta
 
 __all__ = [
     "DEFAULT_MAX_JOURNAL_BYTES",
@@ -91,6 +93,7 @@ _BOOL_FIELDS = (
     "preallocate",
     "auto_checkpoint",
     "read_only",
+    "shared",
 )
 
 
@@ -146,12 +149,18 @@ class JournalConfig:
         sync_policy: `SyncPolicy` (or its string value); None derives it from `sync_writes`.
         batch_interval: Seconds a group-commit leader waits for more appends before its fsync.
         segment_bytes: Size of a segment file; 0 means `DEFAULT_SEGMENT_BYTES`.
-        preallocate: Zero-fill each new segment so appends overwrite instead of growing it.
+        preallocate: Kept for compatibility; it has no effect. Segments grow as records are
+            appended (a zero-filled segment cost its whole size on disk and at every open,
+            stalled the append that started it, and made a torn write look like data).
         auto_checkpoint: When the size limit is reached, checkpoint (via the handler given to
             `set_full_handler`, else at the last sequence number) instead of raising
             `JournalFullError`.
         lock_timeout: Seconds to wait for another writer's lock; 0 fails at once.
         read_only: Open for reading only (no lock, no repair of a torn tail, no appends).
+        shared: Several processes write the directory (`LocalJournal`): the writer lock is
+            held for one append (or checkpoint, restore), not for the journal's life, and
+            each writer reads what the others appended before it writes. Off: one writer
+            holds the lock until it closes. `crs.open_project` turns it on.
     """
 
     path: str = ""
@@ -169,6 +178,7 @@ class JournalConfig:
     auto_checkpoint: bool = False
     lock_timeout: float = 0.0
     read_only: bool = False
+    shared: bool = False
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first field that is not acceptable."""
@@ -208,7 +218,7 @@ class JournalConfig:
 
 
 def DefaultJournalConfig() -> JournalConfig:
-    """Production defaults: fsync on every append, 1 GiB limit, preallocated 16 MiB segments.
+    """Production defaults: fsync on every append, 1 GiB limit, 16 MiB segments.
 
     `path` and `session_id` are left empty: set them with `dataclasses.replace`.
     """
@@ -282,16 +292,24 @@ class JournalCodec(Protocol):
         ...
 
 
-class JsonCodec:
-    """Plain JSON entries (dicts, lists, strings, numbers) as compact UTF-8 JSON, version 1.
+_DELTAS = DeltaCodec()
 
-    The payload is `{"v":1,"e":<entry>}`; decoding checks the version.
+
+class JsonCodec:
+    """Plain JSON entries (dicts, lists, strings, numbers) as compact UTF-8 JSON, version 1,
+    and CRS deltas in the `DeltaCodec` format, so a journal built with defaults stores every
+    delta type.
+
+    The payload of a JSON entry is `{"v":1,"e":<entry>}` (it starts with `{`); a delta's
+    starts with `DeltaCodec`'s kind byte (`P` or `J`). Decoding checks the version.
     """
 
     VERSION = 1
 
     def encode(self, entry: Any) -> bytes:
-        """Encode a JSON-safe entry (no NaN or infinity)."""
+        """Encode a JSON-safe entry (no NaN or infinity) or a `crs` delta."""
+        if isinstance(entry, Delta):
+            return _DELTAS.encode(entry)
         try:
             text = json.dumps(
                 {"v": self.VERSION, "e": entry},
@@ -305,6 +323,8 @@ class JsonCodec:
 
     def decode(self, data: bytes) -> Any:
         """Decode a payload written by `encode`."""
+        if data[:1] in (b"P", b"J"):
+            return _DELTAS.decode(data)
         try:
             obj = json.loads(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -3,7 +3,8 @@
 The on-disk layout (format version 1) is documented in docs/journal-format.md: segment files
 `<first seq, 20 digits>.wal` with a 32-byte header, then records framed by `crs._core`
 (24-byte header with its own CRC-32C, payload CRC-32C, sequence number and batch flags); a
-`CHECKPOINT` file; a `LOCK` file held with `flock` by the one writer.
+`CHECKPOINT` file; a `LOCK` file held with `flock` by the one writer, or, with
+`JournalConfig.shared`, by each writer for one append (see `LocalJournal.exclusive`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, ClassVar
 
 import crc32c
 
@@ -57,6 +58,7 @@ SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flag
 RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
 CHECKPOINT_FILE = struct.Struct("<8sIQI")  # magic, version, seq, crc of the first 20 bytes
+SEGMENT_SEALED = 1  # header flag: a segment after this one was created (the log goes on there)
 SEGMENT_SUFFIX = ".wal"
 RESTORE_DIR = "restore.tmp"
 MANIFEST = "COMPLETE"
@@ -71,7 +73,9 @@ _REASONS = {
     _BAD_BATCH: "has inconsistent batch flags",
 }
 _SCAN_RECORDS = 65536  # records handed to Python per scan call (bounds replay memory)
-_ZEROS = bytes(1 << 20)
+_NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC  # a planted symlink is never followed
+FILE_MODE = 0o600  # every file of a journal is private to its owner
+DIR_MODE = 0o700
 
 
 @dataclasses.dataclass
@@ -81,16 +85,16 @@ class _Segment:
 
 
 def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | _NOFOLLOW)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
 
 
-def _segment_header(first_seq: int) -> bytes:
+def _segment_header(first_seq: int, flags: int = 0) -> bytes:
     head = SEGMENT_HEADER.pack(
-        SEGMENT_MAGIC, FORMAT_VERSION, SEGMENT_HEADER.size, 0, first_seq, 0, 0
+        SEGMENT_MAGIC, FORMAT_VERSION, SEGMENT_HEADER.size, flags, first_seq, 0, 0
     )
     return head[:28] + struct.pack("<I", crc32c.crc32c(head[:28]))
 
@@ -117,24 +121,41 @@ def _zero_from(data: bytes, start: int) -> bool:
     return start >= len(data) or data.count(0, start) == len(data) - start
 
 
-def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
-    """Whether the damage at `stop_pos` looks like an interrupted final write.
+def _makedirs_private(path: Path) -> None:
+    """Create `path` and its missing parents 0700, fsyncing the parent of each one."""
+    if path.is_dir():
+        return
+    _makedirs_private(path.parent)
+    try:
+        path.mkdir(mode=DIR_MODE)
+    except FileExistsError:
+        return
+    _fsync_dir(path.parent)
 
-    A write cut short leaves a record running past the end of the file, or followed only by
-    zero bytes (preallocated space). A bit flip leaves the bytes after it in place, so it is
-    reported as corruption instead.
+
+def _read_file(path: Path, limit: int = -1) -> bytes:
+    """The bytes of `path` (at most `limit`), never through a symlink."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+    with os.fdopen(fd, "rb") as f:
+        return f.read(limit)
+
+
+def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
+    """Whether the damage at `stop_pos` is an interrupted final write, not corruption.
+
+    A torn write is a record that runs past the end of what was written: past the end of
+    the file, or into the zero bytes after the written data (a segment zero-filled by an
+    older crs). A complete record with a bad checksum, or a damaged header followed by data,
+    is corruption: a bit flip leaves the bytes around it in place.
     """
     if stop == _INCOMPLETE:
         return True
     if stop == _ZERO:
         return _zero_from(data, stop_pos)
     if stop == _BAD_HEADER:
+        # A header whose record holds nothing after it: its payload was never written.
         return _zero_from(data, stop_pos + RECORD_HEADER.size)
-    if stop == _BAD_PAYLOAD:
-        length = RECORD_HEADER.unpack_from(data, stop_pos)[1]
-        end = stop_pos + RECORD_HEADER.size + length
-        return length > 0 and end <= len(data) and data[end - 1] == 0 and _zero_from(data, end)
-    return False
+    return False  # _BAD_PAYLOAD: the record is complete, its checksum is wrong
 
 
 class LocalJournal(JournalBase):
@@ -154,6 +175,9 @@ class LocalJournal(JournalBase):
             `skip_corrupted_deltas` is off.
         JournalDegradedError: The directory cannot be used and `allow_degraded` is off.
     """
+
+    # Lock waits of every journal of this process (count, total, longest) and longest hold.
+    _process_waits: ClassVar[list[float]] = [0, 0.0, 0.0, 0.0]
 
     def __init__(self, config: JournalConfig, codec: JournalCodec | None = None) -> None:
         super().__init__(config, codec)
@@ -175,6 +199,14 @@ class LocalJournal(JournalBase):
         self._written = 0  # bytes written this session; `_synced` trails it (group commit)
         self._synced = 0
         self._syncing = False
+        # Shared mode: the flock is taken per append (`exclusive`); `_sig` is the directory
+        # as this writer left it (segment and checkpoint files by name and inode).
+        self._shared = config.shared and not config.read_only
+        self._xdepth = 0
+        self._unsynced = False
+        self._just_opened = False
+        self._sig: tuple[tuple[str, int], ...] = ()
+        self._lock_waits: list[float] = [0, 0.0, 0.0]  # flocks taken, total, longest wait (s)
         if config.in_memory:
             self._memory = MemoryJournal(config, self._codec)
             return
@@ -185,6 +217,10 @@ class LocalJournal(JournalBase):
             raise
         except OSError as exc:
             self._release()
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise JournalFullError(
+                    f"no space left to open journal {self._dir}: free disk space and retry"
+                ) from exc
             if not config.allow_degraded:
                 raise JournalDegradedError(
                     f"cannot open journal at {self._dir}: {exc}; fix the directory or pass "
@@ -202,35 +238,186 @@ class LocalJournal(JournalBase):
             if not self._dir.is_dir():
                 raise JournalError(f"no journal at {self._dir} (not a directory)")
         else:
-            self._dir.mkdir(parents=True, exist_ok=True)
+            _makedirs_private(self._dir)
             self._acquire_lock()
+            held = time.monotonic()
             self._finish_restore()
         self._load_state()
+        if self._shared:
+            self._sig = self._signature()
+            self._just_opened = True  # the first replay needs no second lock (`_iter_chunks`)
+            self._unflock()
+            held = time.monotonic() - held
+            LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
 
     def _acquire_lock(self) -> None:
-        fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        deadline = time.monotonic() + self._config.lock_timeout
+        self._lock_fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
+        self._flock()
+
+    def _flock(self) -> None:
+        """Take the writer lock, polling (0.5 ms, doubling to 2 ms) until `lock_timeout`."""
+        fd = self._lock_fd
+        t0 = time.monotonic()
+        deadline = t0 + self._config.lock_timeout
+        pause = 0.0005
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-                    os.close(fd)
+                now = time.monotonic()
+                if now >= deadline:
+                    pid, _, mode = os.pread(fd, 40, 0).decode(errors="replace").partition(" ")
+                    what = "an append" if mode.strip() == "shared" else "its life"
                     raise JournalLockedError(
-                        f"journal {self._dir} is locked by another writer (pid {holder}); "
-                        f"waited {self._config.lock_timeout:g} s: close the other journal, "
-                        "raise lock_timeout, or open with read_only=True"
+                        f"journal {self._dir} is locked by another writer (pid "
+                        f"{pid.strip() or '?'}, which holds it for {what}); waited "
+                        f"{self._config.lock_timeout:g} s: close the other journal, raise "
+                        "lock_timeout, or open with read_only=True"
                     ) from None
-                time.sleep(0.01)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._lock_fd = fd
+                time.sleep(min(pause, deadline - now))
+                pause = min(pause * 2, 0.002)
+        waited = time.monotonic() - t0
+        for stats in (self._lock_waits, LocalJournal._process_waits):
+            stats[0] += 1
+            stats[1] += waited
+            stats[2] = max(stats[2], waited)
+        mode = "shared" if self._shared else "exclusive"
+        os.pwrite(fd, f"{os.getpid()} {mode:<30}\n".encode()[:40], 0)  # fixed width
+
+    def _unflock(self) -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    @property
+    def shared(self) -> bool:
+        """True when several processes may write this journal (`JournalConfig.shared`)."""
+        return self._shared and self._memory is None
+
+    @staticmethod
+    def process_lock_waits() -> tuple[int, float, float]:
+        """`lock_wait_stats` summed over every LocalJournal of this process."""
+        n, total, longest, _ = LocalJournal._process_waits
+        return int(n), total, longest
+
+    @staticmethod
+    def process_lock_hold_max() -> float:
+        """The longest time (s) a LocalJournal of this process held a shared writer lock."""
+        return LocalJournal._process_waits[3]
+
+    def lock_wait_stats(self) -> tuple[int, float, float]:
+        """(locks taken, total seconds waited, longest wait) of this journal's writer lock."""
+        n, total, longest = self._lock_waits
+        return int(n), total, longest
+
+    def last_seq(self) -> int:
+        """The last sequence number this journal knows (shared: as of its last lock)."""
+        if self._memory is not None:
+            return self._memory.stats().last_seq_num
+        return self._next_seq - 1
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the writer lock for the block; re-entrant, also across this process's threads.
+
+        In shared mode, entering takes the `LOCK` flock and reads what other writers
+        appended (or checkpointed, rolled, restored) since this journal last held it, so the
+        block sees the whole log and its appends continue it. A CRS wraps each commit in it
+        and first applies the records it has not seen. Otherwise the lock is held already.
+        """
+        with self._lock:
+            self._check_open()
+            if not self._shared or self._memory is not None or self._xdepth:
+                self._xdepth += 1
+                try:
+                    yield
+                finally:
+                    self._xdepth -= 1
+                return
+            try:
+                self._flock()
+                held = time.monotonic()
+                self._just_opened = False
+                self._xdepth = 1
+                fresh = False
+                try:
+                    self._refresh()
+                    fresh = True
+                    yield
+                finally:
+                    self._xdepth = 0
+                    try:
+                        # What this writer leaves; after a failure, look again next time.
+                        self._sig = self._signature() if fresh and self._failed is None else ()
+                    finally:
+                        self._unflock()
+                        held = time.monotonic() - held
+                        waits = LocalJournal._process_waits
+                        waits[3] = max(waits[3], held)
+            finally:
+                if self._unsynced:
+                    # The records are written (other writers read them from the page cache);
+                    # the fsync runs once the lock is released, so no writer waits for
+                    # another's disk flush; the append returns (is acknowledged) after it.
+                    self._unsynced = False
+                    try:
+                        os.fdatasync(self._fd)
+                    except OSError as exc:
+                        self._failed = f"fsync of journal {self._dir} failed ({exc})"
+                        raise self._os_error(exc, "sync") from exc
+
+    def _signature(self) -> tuple[tuple[str, int], ...]:
+        """The segment and checkpoint files (and a restore in progress) by name and inode."""
+        with os.scandir(self._dir) as it:
+            return tuple(
+                sorted(
+                    (e.name, e.inode())
+                    for e in it
+                    if e.name.endswith(SEGMENT_SUFFIX) or e.name in ("CHECKPOINT", RESTORE_DIR)
+                )
+            )
+
+    def _refresh(self) -> None:
+        """Take in other writers' work (shared mode, under the flock)."""
+        if self._fd >= 0 and self._signature() == self._sig and self._read_tail():
+            return
+        # Another writer rolled, checkpointed or restored (or left a torn tail): reopen.
+        with self._cond:
+            written = self._written
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.fdatasync(self._fd)
+            os.close(self._fd)
+            self._fd = -1
+        self._guard_os("reopen", self._finish_restore)
+        self._guard_os("reopen", self._load_state)
+        with self._cond:  # group commit: what this writer wrote is synced
+            self._written = self._synced = written
+
+    def _read_tail(self) -> bool:
+        """Read the records other writers added to the active segment; False when the tail
+        is not a clean end (a crashed writer's torn record, damage): reopen instead."""
+        pos, expected, size = self._end, self._next_seq, 1 << 16
+        while True:
+            data = os.pread(self._fd, size, pos)
+            payloads, commit, stop_pos, stop, _ = _core.wal_scan(data, 0, expected, 1 << 62)
+            pos += commit
+            expected += len(payloads)
+            if len(data) == size and stop in (_END, _INCOMPLETE):
+                if not commit:
+                    size *= 2  # a record (or batch) larger than the chunk
+                continue
+            clean = (stop == _END and commit == len(data)) or (
+                stop == _ZERO and commit == stop_pos and _zero_from(data, commit)
+            )
+            if not clean:
+                return False
+            self._total += pos - self._end
+            self._end, self._next_seq = pos, expected
+            return True
 
     def _load_state(self) -> None:
         """Read the checkpoint and the segment list; find (and repair) the end of the log."""
-        self._checkpoint_seq = self._read_checkpoint()
         self._segments = sorted(
             (
                 _Segment(int(p.name[: -len(SEGMENT_SUFFIX)]), p)
@@ -239,9 +426,17 @@ class LocalJournal(JournalBase):
             ),
             key=lambda s: s.first_seq,
         )
+        self._checkpoint_seq = self._read_checkpoint()
         self._drop_torn_creation()
         self._torn = 0
         if not self._segments:
+            if (self._dir / "CHECKPOINT").exists():
+                # A checkpoint never drops the active segment: the log's end is gone.
+                self._lost(
+                    f"journal {self._dir} has a CHECKPOINT (seq {self._checkpoint_seq}) but "
+                    "no segment: its active segment was deleted, with every record after "
+                    "the checkpoint"
+                )
             self._next_seq = self._checkpoint_seq + 1
             if not self._read_only:
                 self._fd = self._create_segment(self._next_seq)
@@ -253,17 +448,18 @@ class LocalJournal(JournalBase):
         self._written = self._synced = 0
 
     def _drop_torn_creation(self) -> None:
-        """Remove a last segment whose creation was interrupted (no valid header, no data)."""
+        """Remove a last segment whose creation was interrupted: no valid header, and
+        provably no record (the file is no longer than a header). A damaged header on a
+        longer file is corruption (`_segment_first`), never a reason to delete it."""
         while self._segments:
             path = self._segments[-1].path
-            with open(path, "rb") as f:
-                data = f.read(SEGMENT_HEADER.size)
+            data = _read_file(path, SEGMENT_HEADER.size + 1)
             try:
                 _parse_segment_header(data, path)
                 return
             except JournalCorruptedError:
-                if not _zero_from(data, 0) and len(data) == SEGMENT_HEADER.size:
-                    raise
+                if len(data) > SEGMENT_HEADER.size:
+                    return  # it may hold records: `_recover_tail` reports (or skips) it
             if self._read_only:
                 self._segments.pop()
                 continue
@@ -272,10 +468,43 @@ class LocalJournal(JournalBase):
             _fsync_dir(self._dir)
             self._segments.pop()
 
+    def _segment_first(self, data: bytes, path: Path) -> tuple[int, bool]:
+        """The segment's first sequence number, and whether its header is valid.
+
+        A damaged header raises `JournalCorruptedError`, unless `skip_corrupted_deltas`: then
+        the first number comes from the file name and the records (each with its own
+        checksums and sequence number) are read as usual."""
+        try:
+            return _parse_segment_header(data, path), True
+        except JournalCorruptedError as exc:
+            if len(data) < SEGMENT_HEADER.size:
+                raise
+            if not self._config.skip_corrupted_deltas:
+                raise JournalCorruptedError(
+                    f"{exc}; it holds records: restore a backup, or open with "
+                    "skip_corrupted_deltas=True to read its records by their own checksums"
+                ) from None
+            self._log.warning("journal: %s; reading its records by their checksums", exc)
+            return int(path.name[: -len(SEGMENT_SUFFIX)]), False
+
+    def _lost(self, why: str) -> None:
+        """Missing records: `JournalCorruptedError`, or (skipping) a logged warning."""
+        if not (self._config.skip_corrupted_deltas or self._read_only):
+            raise JournalCorruptedError(
+                f"{why}; restore the journal directory or a backup, or open with "
+                "skip_corrupted_deltas=True to go on without them"
+            )
+        self._log.warning("journal: %s; going on without them", why)
+
     def _recover_tail(self) -> None:
         last = self._segments[-1]
-        data = last.path.read_bytes()
-        first = _parse_segment_header(data, last.path)
+        data = _read_file(last.path)
+        first, header_ok = self._segment_first(data, last.path)
+        if header_ok and SEGMENT_HEADER.unpack_from(data)[3] & SEGMENT_SEALED:
+            self._lost(
+                f"{last.path} was sealed when the next segment was created, and that segment "
+                "is missing (deleted): the records after it are lost"
+            )
         payloads, commit, stop_pos, stop, found = _core.wal_scan(
             data, SEGMENT_HEADER.size, first, 1 << 62
         )
@@ -288,6 +517,8 @@ class LocalJournal(JournalBase):
             # at least, so appends go after it.
             next_seq = self._last_valid_seq(data, stop_pos, next_seq + 1)
             end = len(data)  # the damaged segment is left as it is; appends go to a new one
+        elif not header_ok:
+            end = len(data)  # its records are read; appends go to a new segment
         written = len(data.rstrip(b"\0"))
         if written > end:
             self._torn = written - end
@@ -300,14 +531,12 @@ class LocalJournal(JournalBase):
         self._end = end
         if self._read_only:
             return
-        fd = os.open(last.path, os.O_RDWR | os.O_CLOEXEC)
+        fd = os.open(last.path, os.O_RDWR | _NOFOLLOW)
         self._fd = fd
-        if end == len(data) and stop != _END:  # damaged, skipped: start a fresh segment
+        if end == len(data) and (stop != _END or not header_ok):  # damaged: a fresh segment
             self._roll()
-        elif written > end:
-            os.ftruncate(fd, end)
-            if self._config.preallocate:
-                self._preallocate(fd, end)
+        elif written > end or len(data) > end:
+            os.ftruncate(fd, end)  # the torn write, and zero fill left by an older crs
             os.fsync(fd)
 
     def _last_valid_seq(self, data: bytes, pos: int, next_seq: int) -> int:
@@ -318,37 +547,47 @@ class LocalJournal(JournalBase):
         return next_seq
 
     def _read_checkpoint(self) -> int:
+        """The checkpoint's sequence number (0 without one).
+
+        A damaged CHECKPOINT file is replaced by the lowest position consistent with the
+        segments on disk (the one before the first segment's first record): replay then
+        returns every record still stored, and a reader whose state (a backup) covers the
+        dropped ones loses nothing; one that needs a dropped record gets a sequence gap."""
         path = self._dir / "CHECKPOINT"
         try:
-            data = path.read_bytes()
+            data = _read_file(path)
         except FileNotFoundError:
             return 0
-        if len(data) != CHECKPOINT_FILE.size:
-            raise JournalCorruptedError(f"{path} is damaged (wrong size)")
-        magic, version, seq, crc = CHECKPOINT_FILE.unpack(data)
-        if magic != CHECKPOINT_MAGIC or crc != crc32c.crc32c(data[:20]) or version != 1:
-            raise JournalCorruptedError(f"{path} is damaged (magic, version or CRC-32C)")
-        result: int = seq
-        return result
+        seq = -1
+        if len(data) == CHECKPOINT_FILE.size:
+            magic, version, seq, crc = CHECKPOINT_FILE.unpack(data)
+            if magic != CHECKPOINT_MAGIC or crc != crc32c.crc32c(data[:20]) or version != 1:
+                seq = -1
+        if seq >= 0:
+            result: int = seq
+            return result
+        seq = self._segments[0].first_seq - 1 if self._segments else 0
+        self._log.warning(
+            "journal: %s is damaged; using position %d (before the first stored record)",
+            path,
+            seq,
+        )
+        if not self._read_only:
+            self._write_checkpoint(self._dir, seq)
+        return seq
 
     # ---------------------------------------------------------------- segments
 
     def _seg_path(self, first_seq: int, directory: Path | None = None) -> Path:
         return (directory or self._dir) / f"{first_seq:020d}{SEGMENT_SUFFIX}"
 
-    def _preallocate(self, fd: int, start: int) -> None:
-        """Zero-fill `fd` from `start` to the segment size, so appends overwrite in place."""
-        pos = start
-        while pos < self._seg_bytes:
-            pos += os.pwrite(fd, _ZEROS[: min(len(_ZEROS), self._seg_bytes - pos)], pos)
-
     def _create_segment(self, first_seq: int, directory: Path | None = None) -> int:
+        """Create a segment holding only its header (it grows as records are appended: no
+        zero fill, so a new journal costs 32 bytes and opening reads only written data)."""
         path = self._seg_path(first_seq, directory)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
         try:
             os.write(fd, _segment_header(first_seq))
-            if self._config.preallocate and directory is None:
-                self._preallocate(fd, SEGMENT_HEADER.size)
             os.fsync(fd)
             _fsync_dir(path.parent)
         except BaseException:
@@ -361,16 +600,25 @@ class LocalJournal(JournalBase):
     def _roll(self) -> None:
         """Seal the active segment and start a new one at the next sequence number."""
         fd = self._create_segment(self._next_seq)
-        old = self._fd
+        old, old_first = self._fd, self._segments[-1].first_seq
+        sealed = False
         try:
-            os.fdatasync(old)
             if os.fstat(old).st_size > self._end:
                 os.ftruncate(old, self._end)
+            # Seal it: the log goes on in the new segment (already durable), so a journal
+            # that ends here later has lost its last segment (detected on open). One fsync
+            # makes its records, its length and the seal durable.
+            sealed = os.pwrite(old, _segment_header(old_first, SEGMENT_SEALED), 0) > 0
             os.fsync(old)
         except BaseException:
             os.close(fd)  # keep the old segment active; a later roll creates the new one again
-            with contextlib.suppress(OSError):
+            try:
+                if sealed:
+                    os.pwrite(old, _segment_header(old_first), 0)
+                    os.fsync(old)
                 self._seg_path(self._next_seq).unlink()
+            except OSError as exc:
+                self._failed = f"a failed segment roll could not be undone ({exc})"
             raise
         os.close(old)
         self._fd = fd
@@ -385,8 +633,7 @@ class LocalJournal(JournalBase):
     def _write_unit(self, payloads: list[bytes]) -> int:
         if self._memory is not None:
             return self._memory._write_unit(payloads)
-        with self._lock:
-            self._check_open()
+        with self.exclusive():
             if self._read_only:
                 raise JournalError(f"journal {self._dir} was opened read_only; it takes no appends")
             if self._failed:
@@ -409,7 +656,10 @@ class LocalJournal(JournalBase):
                         raise OSError(errno.ENOSPC, "short write")
                     done += n
                 if self._policy is SyncPolicy.ALWAYS:
-                    os.fdatasync(self._fd)
+                    if self._xdepth and self._shared:
+                        self._unsynced = True  # synced as the lock is released (`exclusive`)
+                    else:
+                        os.fdatasync(self._fd)
             except OSError as exc:
                 self._repair(pos)
                 raise self._os_error(exc, "append to") from exc
@@ -429,8 +679,6 @@ class LocalJournal(JournalBase):
         if self._config.auto_checkpoint:
             seq = self._full_checkpoint_seq(self._next_seq - 1)
             self._log.warning("journal: size limit reached; automatic checkpoint at seq %d", seq)
-            if self._end > SEGMENT_HEADER.size and seq >= self._next_seq - 1:
-                self._guard_os("start a new segment in", self._roll)
             self._checkpoint_locked(seq)
             if self._total + size <= limit:
                 return
@@ -443,9 +691,6 @@ class LocalJournal(JournalBase):
         """Cut a failed write back off the active segment so the log ends at `pos`."""
         try:
             os.ftruncate(self._fd, pos)
-            if self._config.preallocate:
-                with contextlib.suppress(OSError):
-                    self._preallocate(self._fd, pos)
         except OSError as exc:
             self._failed = f"a failed append could not be undone ({exc})"
 
@@ -509,7 +754,10 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             yield from self._memory._iter_chunks(after_seq)
             return
-        with self._lock:
+        # Shared: a brief lock reads what other writers appended, so replay sees it too
+        # (not for the replay right after opening, which read the log under the lock).
+        fresh, self._just_opened = self._just_opened, False
+        with self.exclusive() if self._shared and not fresh else self._lock:
             segments = list(self._segments)
             last_end, next_seq = self._end, self._next_seq
             start = max(after_seq, self._checkpoint_seq)
@@ -555,9 +803,8 @@ class LocalJournal(JournalBase):
     ) -> Generator[tuple[int, list[bytes]] | DeltaOrError, None, int]:
         """Yield the records of one segment; return the next expected sequence number."""
         try:
-            with open(seg.path, "rb") as f:
-                data = f.read() if end is None else f.read(end)
-            _parse_segment_header(data, seg.path)
+            data = _read_file(seg.path, -1 if end is None else end)
+            self._segment_first(data, seg.path)
         except (OSError, JournalCorruptedError) as exc:
             if isinstance(exc, FileNotFoundError) and self._checkpoint_seq >= upto - 1:
                 return upto  # a checkpoint dropped it while we read; nothing in it is replayed
@@ -605,8 +852,7 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             self._memory.checkpoint(seq)
             return
-        with self._lock:
-            self._check_open()
+        with self.exclusive():
             if self._read_only:
                 raise JournalError(f"journal {self._dir} was opened read_only; cannot checkpoint")
             last = self._next_seq - 1
@@ -616,6 +862,10 @@ class LocalJournal(JournalBase):
         self._last_checkpoint = _dt.datetime.now(_dt.UTC)
         if seq <= self._checkpoint_seq:
             return
+        if seq >= self._next_seq - 1 and self._end > SEGMENT_HEADER.size:
+            # Every record is covered: seal the active segment too, so it can be dropped
+            # (a size limit below one segment is then freed by checkpointing, as advised).
+            self._guard_os("start a new segment in", self._roll)
         self._guard_os("checkpoint", lambda: self._write_checkpoint(self._dir, seq))
         self._checkpoint_seq = seq
         dropped = False
@@ -632,7 +882,10 @@ class LocalJournal(JournalBase):
     def _write_checkpoint(directory: Path, seq: int) -> None:
         head = CHECKPOINT_FILE.pack(CHECKPOINT_MAGIC, 1, seq, 0)[:20]
         tmp = directory / "CHECKPOINT.tmp"
-        with open(tmp, "wb") as f:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()  # a symlink planted there is removed, never followed
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+        with os.fdopen(fd, "wb") as f:
             f.write(head + struct.pack("<I", crc32c.crc32c(head)))
             f.flush()
             os.fsync(f.fileno())
@@ -670,18 +923,19 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             self._memory.restore(stream)
             return
-        with self._lock:
-            self._check_open()
+        with self.exclusive():
             if self._read_only:
                 raise JournalError(f"journal {self._dir} was opened read_only; cannot restore")
             tmp = self._dir / RESTORE_DIR
             try:
                 shutil.rmtree(tmp, ignore_errors=True)
-                tmp.mkdir()
+                tmp.mkdir(mode=DIR_MODE)
                 names = self._write_restored(tmp, stream)
                 manifest = tmp / (MANIFEST + ".tmp")
-                manifest.write_text(json.dumps(names))
-                with open(manifest, "rb+") as f:
+                fd = os.open(manifest, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(json.dumps(names).encode())
+                    f.flush()
                     os.fsync(f.fileno())
                 os.replace(manifest, tmp / MANIFEST)
                 _fsync_dir(tmp)
@@ -730,7 +984,7 @@ class LocalJournal(JournalBase):
         if not tmp.exists():
             return
         try:
-            names = set(json.loads((tmp / MANIFEST).read_text()))
+            names = set(json.loads(_read_file(tmp / MANIFEST)))
         except FileNotFoundError:
             shutil.rmtree(tmp)
             return

@@ -20,6 +20,7 @@ columnar so that a million entries encode and decode at C speed::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -27,7 +28,7 @@ import struct
 import sys
 import threading
 from array import array
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
@@ -41,6 +42,7 @@ from crs._errors import (
 )
 from crs._journal._base import DefaultJournalConfig, JournalConfig, pause_gc
 from crs._persistence._backup_format import BackupImage, BackupMetadata
+from crs._persistence._durable import link_durable
 from crs._persistence._manager import BackupOptions, PersistenceManager
 from crs._state._codec import DeltaCodec, ProofPayloads
 from crs._state._deltas import Delta, ProofDelta
@@ -192,6 +194,8 @@ class PersistenceMixin:
         _frozen: Any
         _head: Any
         _op_handlers: dict[str, Any]
+        _shared_journal: bool
+        _wdepth: int
 
         def __init__(self, config: Config | None = None, *, journal: Any = None) -> None: ...
         def _current(self) -> tuple[Any, int, tuple[Any, ...]]: ...
@@ -217,6 +221,48 @@ class PersistenceMixin:
     _project: tuple[PersistenceManager, str, str] | None = None
 
     # ---------------------------------------------------------------- journal
+
+    @contextlib.contextmanager
+    def _writing(self) -> Generator[None, None, None]:
+        """Hold the CRS lock and, on a shared journal, its writer lock, having applied what
+        other processes appended first: a decision made and committed inside the block
+        sees every earlier record of every writer. Re-entrant."""
+        with self._lock:
+            if not self._shared_journal or self._wdepth:
+                yield
+                return
+            with self._journal.exclusive():
+                self._wdepth = 1
+                try:
+                    self._catch_up()
+                    yield
+                finally:
+                    self._wdepth = 0
+
+    def _catch_up(self) -> int:
+        """Apply the records other writers appended (shared journal, under its lock)."""
+        if self._journal.last_seq() <= self._journal_seq:
+            return 0
+        try:
+            return self.replay_journal()
+        except JournalSequenceGapError:
+            # Another writer saved a backup and checkpointed past this state: load it.
+            project = self._project
+            if project is None:
+                raise
+            pm, key, _ = project
+            self.load_checkpoint_from_disk(pm, key)
+            return 0
+
+    def refresh(self) -> int:
+        """Apply what other processes appended to a shared project journal since this CRS
+        last read it (`open_project` journals are shared); returns the records applied.
+        Every commit does this first; call it to read their latest state without writing."""
+        self._check_open("refresh")
+        if not self._shared_journal:
+            return 0
+        with self._lock, self._journal.exclusive():
+            return self._catch_up()
 
     def journal_position(self) -> int:
         """Sequence number of the last journal record the state includes (0 = none)."""
@@ -248,6 +294,15 @@ class PersistenceMixin:
         applied = 0
         # Stream sequences (NATSJournal) are shared with other sessions: they grow but skip.
         sparse = bool(getattr(j, "sparse_sequences", False))
+        if after_seq is not None and (
+            isinstance(after_seq, bool) or not isinstance(after_seq, int) or after_seq < 0
+        ):
+            raise InvalidArgumentError(f"after_seq: must be an int >= 0 or None, got {after_seq!r}")
+        if after_seq is not None and after_seq >= 1 << 63:
+            raise InvalidArgumentError(
+                f"after_seq: must be below 2**63 (a journal sequence number), got {after_seq}"
+            )
+        skip = bool(getattr(getattr(j, "_config", None), "skip_corrupted_deltas", False))
         with self._lock:
             if after_seq is not None:  # the caller says the state covers up to there
                 self._journal_seq = after_seq
@@ -276,7 +331,7 @@ class PersistenceMixin:
                         if type(entry) is ProofPayloads:  # ProofDeltas, decoded in Rust
                             pos = self._put_payloads(entry.payloads, pos)
                             continue
-                        self._apply_replayed(entry)
+                        self._apply_replayed(entry, j if skip else None, pos + 1)
                         pos += 1
                         self._journal_seq = pos
                     self._flush_proofs(rows, pos)
@@ -314,11 +369,19 @@ class PersistenceMixin:
         self._journal_seq = pos + len(payloads)
         return self._journal_seq
 
-    def _apply_replayed(self, entry: Any) -> None:
-        if isinstance(entry, Delta):
-            self._commit(entry, journal=False)
-        else:
-            self._replay(entry)
+    def _apply_replayed(self, entry: Any, skipper: Any = None, seq: int = 0) -> None:
+        """Apply one replayed record. One that cannot be applied raises
+        `JournalCorruptedError`; with a `skipper` (a journal with `skip_corrupted_deltas`) it
+        is skipped and counted there instead (nothing of it was applied)."""
+        try:
+            if isinstance(entry, Delta):
+                self._commit(entry, journal=False)
+            else:
+                self._replay(entry)
+        except JournalCorruptedError as exc:
+            if skipper is None or not callable(getattr(skipper, "_skip", None)):
+                raise JournalCorruptedError(f"journal record {seq}: {exc}") from exc
+            skipper._skip(1, f"record {seq} cannot be applied: {exc}")
 
     @classmethod
     def open(
@@ -434,7 +497,12 @@ class PersistenceMixin:
         return meta
 
     def load_checkpoint_from_disk(
-        self, pm: PersistenceManager, project_hash: str, journal: Any = None
+        self,
+        pm: PersistenceManager,
+        project_hash: str,
+        journal: Any = None,
+        *,
+        accept_journal_loss: bool = False,
     ) -> BackupMetadata | None:
         """Load the project's backup, then replay the journal records after it.
 
@@ -444,8 +512,15 @@ class PersistenceMixin:
             pm: The persistence manager.
             project_hash: The project key.
             journal: The journal to replay; None means the CRS's own (if any).
+            accept_journal_loss: Go on when the journal ends before the backup's position
+                (it was deleted or truncated): the state is the backup's, the backups are
+                kept beside as `*.journal-loss-<position>` and saved again at the journal's
+                position. Without it that case raises.
 
         Raises:
+            JournalCorruptedError: The journal ends before the backup's position (it was
+                deleted or truncated; acknowledged records may be lost) and
+                `accept_journal_loss` is off. Nothing was changed on disk.
             BackupCorruptedError, MetadataCorruptedError, BackupVersionMismatchError: No
                 usable backup.
             JournalSequenceGapError, JournalCorruptedError: The tail cannot be replayed.
@@ -460,16 +535,27 @@ class PersistenceMixin:
         elif meta is not None and j is not None and callable(getattr(j, "stats", None)):
             last = j.stats().last_seq_num
             if last < self._journal_seq:
-                # The journal is younger than the backup (deleted or replaced): its numbers
-                # restart below the backup's position. Rebase both backups on it, or records
-                # appended from now on would look covered by them and be skipped on restore.
+                # The journal is younger than the backup (deleted or truncated): records the
+                # backup covers, and any acknowledged after it, are gone from the journal.
+                if not accept_journal_loss:
+                    raise JournalCorruptedError(
+                        f"journal ends at record {last}, before the backup's position "
+                        f"{self._journal_seq}: the journal was deleted or truncated, and the "
+                        f"changes journaled after record {self._journal_seq} (if any) are "
+                        "lost. Restore the journal directory from a copy, or accept the "
+                        "backup's state with open_project(..., accept_journal_loss=True) "
+                        "(the backups are kept beside as *.journal-loss-<position>)"
+                    )
                 _log.warning(
-                    "journal ends at record %d, before the backup's position %d: the journal "
-                    "was replaced; saving the state as new backups at position %d",
+                    "journal ends at record %d, before the backup's position %d: accepted; "
+                    "keeping the backups as *.journal-loss-%d and saving the state as new "
+                    "backups at position %d",
                     last,
+                    self._journal_seq,
                     self._journal_seq,
                     last,
                 )
+                _keep_backups(pm, project_hash, self._journal_seq)
                 with self._lock:
                     self._journal_seq = last
                     pm.save_backup(project_hash, self)
@@ -517,6 +603,21 @@ class PersistenceMixin:
         pm, key, path = project
         opts = BackupOptions(create_json_export=export_json, project_path=path)
         return self.save_checkpoint_to_disk(pm, key, options=opts)
+
+
+def _keep_backups(pm: PersistenceManager, project_hash: str, position: int) -> None:
+    """Keep the project's backup files (both pairs) as `<name>.journal-loss-<position>`
+    before they are saved again over a lost journal (never overwritten: the first copy of a
+    position stays)."""
+    for path in (
+        pm.backup_path(project_hash),
+        pm.prev_backup_path(project_hash),
+        pm.metadata_path(project_hash),
+        pm.prev_metadata_path(project_hash),
+    ):
+        keep = path.with_name(f"{path.name}.journal-loss-{position}")
+        if path.exists() and not keep.exists():
+            link_durable(path, keep)
 
 
 def project_journal(

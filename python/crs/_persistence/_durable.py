@@ -14,6 +14,13 @@ from pathlib import Path
 
 from crs._errors import BackupLockFailedError
 
+FILE_MODE = 0o600
+"""Mode of every file crs creates: private to its owner."""
+DIR_MODE = 0o700
+"""Mode of every directory crs creates."""
+NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+"""Open flags of every crs file: a planted symlink is refused, never followed."""
+
 _LOCK_BACKOFF_START = 0.01
 _LOCK_BACKOFF_CAP = 0.2
 
@@ -24,7 +31,7 @@ def fsync_dir(path: Path) -> None:
     File systems that cannot fsync a directory (EINVAL/ENOTSUP, e.g. some network file
     systems) commit directory changes on their own terms; there is nothing more to do there.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | NOFOLLOW)
     try:
         os.fsync(fd)
     except OSError as exc:
@@ -34,7 +41,7 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def makedirs_durable(path: Path, mode: int = 0o750) -> None:
+def makedirs_durable(path: Path, mode: int = DIR_MODE) -> None:
     """Create `path` and missing parents; fsync the parent of each directory created."""
     if path.is_dir():
         return
@@ -46,9 +53,19 @@ def makedirs_durable(path: Path, mode: int = 0o750) -> None:
     fsync_dir(path.parent)
 
 
+def read_file(path: Path) -> bytes:
+    """The bytes of `path`, never through a symlink (`OSError` ELOOP for one)."""
+    fd = os.open(path, os.O_RDONLY | NOFOLLOW)
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
 def write_file_durable(path: Path, chunks: tuple[bytes | memoryview, ...]) -> None:
-    """Write `chunks` to `path` (truncating) and fsync it; remove it on failure."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o640)
+    """Write `chunks` to a new file `path` (0600; whatever was there, a planted symlink
+    included, is removed first, never followed) and fsync it; remove it on failure."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW, FILE_MODE)
     try:
         try:
             for chunk in chunks:
@@ -95,7 +112,8 @@ def write_json_atomic(path: Path, doc: object) -> None:
 
 @contextlib.contextmanager
 def file_lock(path: Path, exclusive: bool, timeout: float) -> Iterator[None]:
-    """Hold an flock on `path` (created 0640, never deleted) for the `with` block.
+    """Hold an flock on `path` (created 0600, never deleted, never through a symlink) for
+    the `with` block.
 
     Tries without blocking first, then retries with doubling backoff (10 ms up to 200 ms) until
     `timeout` seconds have passed.
@@ -103,7 +121,7 @@ def file_lock(path: Path, exclusive: bool, timeout: float) -> Iterator[None]:
     Raises:
         BackupLockFailedError: The lock was not acquired within `timeout`.
     """
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
     try:
         op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
         deadline = time.monotonic() + timeout

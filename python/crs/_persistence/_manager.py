@@ -64,6 +64,7 @@ from crs._persistence._durable import (
     file_lock,
     link_durable,
     makedirs_durable,
+    read_file,
     replace_durable,
     write_file_durable,
     write_json_atomic,
@@ -414,7 +415,7 @@ class PersistenceManager:
         with file_lock(self._lock_file(project_hash), False, self._config.lock_timeout_sec):
             for backup, meta_path in self._pairs(project_hash):
                 try:
-                    meta = parse_metadata(meta_path.read_bytes(), meta_path)
+                    meta = parse_metadata(read_file(meta_path), meta_path)
                     size = backup.stat().st_size
                 except (OSError, PersistenceError):
                     continue
@@ -575,8 +576,8 @@ class PersistenceManager:
 
     def _pair_is_whole(self, backup: Path, meta_path: Path) -> bool:
         try:
-            meta = parse_metadata(meta_path.read_bytes(), meta_path)
-            blob = backup.read_bytes()
+            meta = parse_metadata(read_file(meta_path), meta_path)
+            blob = read_file(backup)
         except (OSError, PersistenceError):
             return False
         return (
@@ -733,7 +734,7 @@ class PersistenceManager:
 
 def _read(path: Path, missing: type[PersistenceError]) -> bytes:
     try:
-        return path.read_bytes()
+        return read_file(path)
     except FileNotFoundError:
         raise missing(f"{path} not found") from None
     except OSError as exc:

@@ -5,17 +5,24 @@ similarity, as methods of `CRS`. The state ("state" helper) provides the lock, `
 for deltas and `_commit_op` for journaled operations that are not deltas (see CONTRACT.md);
 every op handler here is a deterministic function of its payload, and every time a handler
 needs is decided before journaling and put into the payload, so replay is exact.
+
+Each handler has two phases: called with the payload, it checks it and computes the effect,
+changing nothing (and raising if the op cannot be applied); it returns the function that
+applies the effect, which cannot fail. `_commit_op` journals the record between the two, so
+a record that cannot be applied is never written (it would brick every later replay).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from crs._errors import InvalidArgumentError
+from crs._errors import InvalidArgumentError, JournalError
 from crs._reasoning._clause_store import (
     ClauseStore,
     ClauseView,
@@ -42,7 +49,13 @@ from crs._reasoning._proof import (
     validate_update,
 )
 from crs._reasoning._semantic import SemanticMemory, query_key
-from crs._reasoning._steps import StepStore, require_encodable, require_id, step_payload
+from crs._reasoning._steps import (
+    StepStore,
+    check_storable,
+    require_encodable,
+    require_id,
+    step_payload,
+)
 from crs._types import (
     MAX_PROPAGATION_DEPTH,
     Actor,
@@ -59,6 +72,8 @@ from crs._types import (
     now_ms,
 )
 
+_log = logging.getLogger("crs.guards")
+
 GUARDS_EXPORT_VERSION = 1
 MAX_STATE_KEYS_PER_SESSION = 10_000
 
@@ -72,6 +87,13 @@ def _check_distance(value: object, name: str) -> float:
     ):
         raise InvalidArgumentError(f"{name}: must be a finite number >= 0, got {value!r}")
     return float(value)
+
+
+def _check_ms(value: object) -> int:
+    """A journaled time in ms (an int within 64 bits), else `InvalidArgumentError`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not -(1 << 63) <= value < 1 << 63:
+        raise InvalidArgumentError(f"now: must be an int time in ms, got {value!r}")
+    return value
 
 
 _E = TypeVar("_E", Actor, Outcome)
@@ -90,12 +112,17 @@ class GuardsMixin:
     if TYPE_CHECKING:
         _lock: threading.RLock
         _config: Config
+        _shared_journal: bool
+
+        def _writing(self) -> contextlib.AbstractContextManager[None]: ...
 
         def _commit(self, delta: Any) -> Any: ...
         def _commit_op(
             self, kind: str, payload: dict[str, Any], *, bump_generation: bool
         ) -> int: ...
-        def _register_op(self, kind: str, handler: Callable[[dict[str, Any]], None]) -> None: ...
+        def _register_op(
+            self, kind: str, handler: Callable[[dict[str, Any]], Callable[[], None] | None]
+        ) -> None: ...
         def snapshot(self) -> Any: ...
         def _check_open(self, what: str) -> None: ...
         def _bfs_depended_by(self, start: str, max_depth: int) -> list[tuple[str, str, int]]: ...
@@ -131,20 +158,27 @@ class GuardsMixin:
             }
 
     def _guards_import(self, data: dict[str, Any]) -> None:
-        with self._lock:
-            if not data:
-                self._guards_reset()
-                return
-            if data.get("version") != GUARDS_EXPORT_VERSION:
-                raise InvalidArgumentError(
-                    f"guards: unsupported export version {data.get('version')!r}, "
-                    f"expected {GUARDS_EXPORT_VERSION}"
-                )
-            steps = StepStore.from_export(data["steps"])
-            clauses = ClauseStore.from_export(data["clauses"])
-            semantic = SemanticMemory.from_export(data["semantic"])
-            self._steps, self._clauses, self._semantic = steps, clauses, semantic
-            self._state_tools = {}
+        self._guards_parse(data)()
+
+    def _guards_parse(self, data: dict[str, Any]) -> Callable[[], None]:
+        """Check and build an export's guard state; returns what installs it (cannot fail)."""
+        if not data:
+            return self._guards_reset
+        if data.get("version") != GUARDS_EXPORT_VERSION:
+            raise InvalidArgumentError(
+                f"guards: unsupported export version {data.get('version')!r}, "
+                f"expected {GUARDS_EXPORT_VERSION}"
+            )
+        steps = StepStore.from_export(data["steps"])
+        clauses = ClauseStore.from_export(data["clauses"])
+        semantic = SemanticMemory.from_export(data["semantic"])
+
+        def install() -> None:
+            with self._lock:
+                self._steps, self._clauses, self._semantic = steps, clauses, semantic
+                self._state_tools = {}
+
+        return install
 
     def _guards_reset(self) -> None:
         self._steps = StepStore()
@@ -165,7 +199,8 @@ class GuardsMixin:
             InvalidArgumentError: a field is invalid (named); nothing is recorded.
         """
         self._check_open("record_step")
-        with self._lock:
+        # On a shared journal, first take in other processes' steps (numbers continue them).
+        with self._writing() if self._shared_journal else self._lock:
             prepared = self._steps.prepare(step)
             self._pending_step = prepared
             try:
@@ -176,13 +211,18 @@ class GuardsMixin:
                 self._pending_step = None
             return prepared
 
-    def _op_record_step(self, payload: dict[str, Any]) -> None:
+    def _op_record_step(self, payload: dict[str, Any]) -> Callable[[], None]:
         step = self._pending_step
         if step is None:  # replay: rebuild from the journaled form
             step = StepRecord.from_dict(payload["step"])
-        gone = self._steps.append(step)
-        if gone is not None:
-            self._end_session(gone)
+        check_storable(step)
+
+        def apply() -> None:
+            gone = self._steps.append(step)
+            if gone is not None:
+                self._end_session(gone)
+
+        return apply
 
     def get_step_history(self, session_id: str) -> list[StepRecord]:
         """Every kept step of the session, oldest first ([] for an unknown session)."""
@@ -224,9 +264,14 @@ class GuardsMixin:
         with self._lock:
             self._commit_op("clear_step_history", {"session_id": session_id}, bump_generation=False)
 
-    def _op_clear_step_history(self, payload: dict[str, Any]) -> None:
-        self._steps.clear(payload["session_id"])
-        self._end_session(payload["session_id"])
+    def _op_clear_step_history(self, payload: dict[str, Any]) -> Callable[[], None]:
+        sid = require_id(payload["session_id"], "session_id")
+
+        def apply() -> None:
+            self._steps.clear(sid)
+            self._end_session(sid)
+
+        return apply
 
     def _end_session(self, sid: str) -> None:
         self._clauses.end_session(sid)
@@ -347,8 +392,10 @@ class GuardsMixin:
         with self._lock:
             self._commit_op("set_clause_config", {"config": config.to_dict()}, bump_generation=True)
 
-    def _op_set_clause_config(self, payload: dict[str, Any]) -> None:
-        self._clauses.set_config(ClausePersistence.from_dict(payload["config"]))
+    def _op_set_clause_config(self, payload: dict[str, Any]) -> Callable[[], None]:
+        config = ClausePersistence.from_dict(payload["config"])
+        config.validate()
+        return lambda: self._clauses.set_config(config)
 
     @property
     def clause_config(self) -> ClausePersistence:
@@ -376,8 +423,15 @@ class GuardsMixin:
             assert stored is not None
             return stored
 
-    def _op_add_clause(self, payload: dict[str, Any]) -> None:
-        self._last_clause = self._clauses.add(Clause.from_dict(payload["clause"]), payload["now"])
+    def _op_add_clause(self, payload: dict[str, Any]) -> Callable[[], None]:
+        clause = Clause.from_dict(payload["clause"])
+        clause.validate()
+        now = _check_ms(payload["now"])
+
+        def apply() -> None:
+            self._last_clause = self._clauses.add(clause, now)
+
+        return apply
 
     def _guards_clause_view(self) -> ClauseView:
         """The learned clauses for `snapshot().constraint_index()` (immutable, cached)."""
@@ -393,6 +447,11 @@ class GuardsMixin:
         The oldest violated clause blocks, and its use is recorded (journaled): on a closed
         CRS a blocking check therefore raises `CRSClosedError` ("clause_used"), while a
         check that blocks nothing is a plain read and still answers.
+
+        The answer never depends on the bookkeeping: when the use cannot be journaled (a
+        full disk, `JournalFullError`, or another `JournalError`) it is not recorded (the
+        state stays equal to its journal), a warning is logged, and the check still answers
+        "blocked".
         """
         require_id(session_id, "session_id")
         require_id(tool, "tool")
@@ -402,13 +461,20 @@ class GuardsMixin:
             clause = self._clauses.first_violated(session_id, observed)
             if clause is None:
                 return DecisionCheck(True, "")
-            self._commit_op(
-                "clause_used", {"id": clause.id, "now": now_ms()}, bump_generation=False
-            )
+            self._bookkeep("clause_used", {"id": clause.id, "now": now_ms()})
             return DecisionCheck(False, f"violates learned clause {clause.id}: {clause}")
 
-    def _op_clause_used(self, payload: dict[str, Any]) -> None:
-        self._clauses.record_use(payload["id"], payload["now"])
+    def _bookkeep(self, kind: str, payload: dict[str, Any]) -> None:
+        """Journal a guard query's bookkeeping op; a journal failure skips it (logged)."""
+        try:
+            self._commit_op(kind, payload, bump_generation=False)
+        except JournalError as exc:
+            _log.warning("%s not recorded (the answer stands): %s", kind, exc)
+
+    def _op_clause_used(self, payload: dict[str, Any]) -> Callable[[], None]:
+        cid = require_id(payload["id"], "id")
+        now = _check_ms(payload["now"])
+        return lambda: self._clauses.record_use(cid, now)
 
     def check_assignment(self, assignment: Mapping[str, bool]) -> ClauseCheckResult:
         """Check an explicit assignment (`{"tool:grep": True, ...}`) against every clause.
@@ -440,8 +506,13 @@ class GuardsMixin:
             self._commit_op("gc_clauses", {"now": now}, bump_generation=True)
             return len(self._last_gc)
 
-    def _op_gc_clauses(self, payload: dict[str, Any]) -> None:
-        self._last_gc = self._clauses.garbage_collect(payload["now"])
+    def _op_gc_clauses(self, payload: dict[str, Any]) -> Callable[[], None]:
+        now = _check_ms(payload["now"])
+
+        def apply() -> None:
+            self._last_gc = self._clauses.garbage_collect(now)
+
+        return apply
 
     def learn_from_failure(
         self, event: FailureEvent, *, context: int = 1, scope: ClauseScope | None = None
@@ -493,6 +564,9 @@ class GuardsMixin:
         Distances are 1 - estimated Jaccard similarity (MinHash, 128 permutations) of the
         keys' shingles; matches within `threshold` are returned nearest first. A non-empty
         result means the caller may report `FailureType.SEMANTIC_REPETITION`.
+
+        When the query cannot be journaled (a full disk, or another `JournalError`) it is
+        not remembered (logged), and the matches are still returned.
         """
         self._check_open("check_semantic_repetition")
         require_id(session_id, "session_id")
@@ -506,10 +580,10 @@ class GuardsMixin:
         key = query_key(tool, query)
         with self._lock:
             found = self._semantic.matches(session_id, key, t)
-            self._commit_op(
-                "record_query", {"session_id": session_id, "key": key}, bump_generation=False
-            )
+            self._bookkeep("record_query", {"session_id": session_id, "key": key})
             return found
 
-    def _op_record_query(self, payload: dict[str, Any]) -> None:
-        self._semantic.add(payload["session_id"], payload["key"])
+    def _op_record_query(self, payload: dict[str, Any]) -> Callable[[], None]:
+        sid = require_id(payload["session_id"], "session_id")
+        key = require_id(payload["key"], "key")
+        return lambda: self._semantic.add(sid, key)

@@ -56,6 +56,21 @@ _FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(StepRecord))
 _NESTED = ("proof_updates", "constraints_added", "dependencies_found")
 
 
+def check_storable(step: StepRecord) -> None:
+    """`InvalidArgumentError` unless `StepStore.append` can store `step` without failing:
+    the fields it keys and counts by must be a str (`session_id`, `tool`) and an int
+    (`step_number`). Checked before a step is journaled, and again on replay."""
+    if not isinstance(step.session_id, str) or not step.session_id:
+        raise InvalidArgumentError(
+            f"step.session_id: must be a non-empty string, got {step.session_id!r}"
+        )
+    if not isinstance(step.tool, str):
+        raise InvalidArgumentError(f"step.tool: must be a str, got {type(step.tool).__name__}")
+    n = step.step_number
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise InvalidArgumentError(f"step.step_number: must be an int, got {type(n).__name__}")
+
+
 def _replace(step: StepRecord, changes: dict[str, Any]) -> StepRecord:
     """`dataclasses.replace` without its overhead (this runs on every recorded step)."""
     new = object.__new__(StepRecord)
@@ -131,6 +146,7 @@ class StepStore:
             step.validate()
         except InvalidArgumentError as exc:
             raise InvalidArgumentError(f"step.{exc}") from None
+        check_storable(step)
         return step
 
     def append(self, step: StepRecord) -> str | None:

@@ -173,6 +173,11 @@ class Delta(abc.ABC):
     def _merge_same(self, other: Any) -> Delta:  # pragma: no cover - every leaf overrides
         return CompositeDelta(self, other)
 
+    def _merged_src(self, other: Delta) -> SignalSource:
+        """The source of a merge: hard if either side is hard (as `CompositeDelta.merge`
+        does), so `soft.merge(hard)` can do what `hard.merge(soft)` can."""
+        return SignalSource.HARD if other.source().is_hard() else SignalSource(self._src)
+
     def _conflicts_same(self, other: Any) -> bool:
         return False
 
@@ -307,7 +312,7 @@ class ProofDelta(Delta):
         for k, v in other.updates.items():
             if k not in merged or v.updated_at > merged[k].updated_at:
                 merged[k] = v
-        return ProofDelta(self._src, merged, timestamp=max(self._ts, other._ts))
+        return ProofDelta(self._merged_src(other), merged, timestamp=max(self._ts, other._ts))
 
     def _conflicts_same(self, other: ProofDelta) -> bool:
         return not self.updates.keys().isdisjoint(other.updates.keys())
@@ -388,7 +393,7 @@ class ConstraintDelta(Delta):
 
     def _merge_same(self, other: ConstraintDelta) -> Delta:
         return ConstraintDelta(
-            self._src,
+            self._merged_src(other),
             add=self.add + other.add,
             remove=dict.fromkeys(self.remove + other.remove),
             update={**self.update, **other.update},
@@ -474,7 +479,7 @@ class SimilarityDelta(Delta):
             merged.pop(_canon(a, b), None)
             merged.pop(_canon(a, b)[::-1], None)
             merged[(a, b)] = d
-        return SimilarityDelta(self._src, merged, timestamp=max(self._ts, other._ts))
+        return SimilarityDelta(self._merged_src(other), merged, timestamp=max(self._ts, other._ts))
 
     def _conflicts_same(self, other: SimilarityDelta) -> bool:
         mine = {_canon(a, b) for a, b in self.updates}
@@ -530,7 +535,7 @@ class DependencyDelta(Delta):
 
     def _merge_same(self, other: DependencyDelta) -> Delta:
         return DependencyDelta(
-            self._src,
+            self._merged_src(other),
             add_edges=self.add_edges + other.add_edges,
             remove_edges=self.remove_edges + other.remove_edges,
             timestamp=max(self._ts, other._ts),
@@ -603,7 +608,9 @@ class HistoryDelta(Delta):
 
     def _merge_same(self, other: HistoryDelta) -> Delta:
         return HistoryDelta(
-            self._src, self.entries + other.entries, timestamp=max(self._ts, other._ts)
+            self._merged_src(other),
+            self.entries + other.entries,
+            timestamp=max(self._ts, other._ts),
         )
 
     def _data(self) -> dict[str, Any]:
@@ -646,7 +653,7 @@ class StreamingDelta(Delta):
         for k, n in other.increments.items():
             inc[k] = min(_U64, inc.get(k, 0) + n)
         return StreamingDelta(
-            self._src,
+            self._merged_src(other),
             increments=inc,
             cardinality_items=self.cardinality_items + other.cardinality_items,
             timestamp=max(self._ts, other._ts),

@@ -151,7 +151,7 @@ def _find_surrogate(value: Any, path: str) -> str:
             p = _find_surrogate(k, f"{path} key") or _find_surrogate(v, f"{path}[{k!r}]")
             if p:
                 return p
-    elif isinstance(value, list):
+    elif isinstance(value, list | tuple | set | frozenset):
         for i, v in enumerate(value):
             p = _find_surrogate(v, f"{path}[{i}]")
             if p:
@@ -370,6 +370,11 @@ def similar(a: str, b: str, threshold: float) -> bool:
     return len(sa & sb) >= threshold * len(sa | sb)
 
 
+def short_digest(text: str) -> str:
+    """8 hex digits of a digest of `text` (ids)."""
+    return _blake(text.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+
+
 def without(text: str, echo: Iterable[str]) -> str:
     """`text` with each of the `echo` strings replaced by a placeholder."""
     for e in echo:
@@ -408,6 +413,11 @@ def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
     try:
         doc = _norm(result, "result", 0)
     except InvalidArgumentError:
+        # Not JSON data (a NaN, a datetime, a set inside): results are only digested, so
+        # their text form serves, unless it hides text that is not valid UTF-8.
+        where = _find_surrogate(result, "result")
+        if where:
+            raise _surrogate(where) from None
         cls: Any = type(result)
         if cls.__repr__ is object.__repr__ and cls.__str__ is object.__str__:
             raise InvalidArgumentError(

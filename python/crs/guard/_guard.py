@@ -19,8 +19,10 @@ import asyncio
 import contextlib
 import functools
 import inspect
+import logging
 import os
 import re
+import reprlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -47,6 +49,7 @@ from crs.guard._verdict import (
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 _READONLY_SHELL = re.compile(
@@ -60,8 +63,15 @@ FP_CACHE_S = 1.0
 _DIGITS = re.compile(r"\d+")
 
 
+_time_ns = time.time_ns
+
+
 def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
+    return _time_ns() // 1_000_000
+
+
+_BOUNDED = reprlib.Repr()  # keyword arguments need Python 3.12
+_BOUNDED.maxlevel, _BOUNDED.maxstring, _BOUNDED.maxother, _BOUNDED.maxlong = 3, 200, 200, 40
 
 
 def _short(text: str, limit: int = 240) -> str:
@@ -242,9 +252,22 @@ class Guard:
         cache = self._fp_cache
         if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
             return cache[2]
-        value = self._fingerprint()
+        try:
+            value = self._fingerprint()
+        except Exception as exc:  # a broken fingerprint must not break the agent's calls
+            _log.warning(
+                "fingerprint %r failed (%s): the workspace counts as changed",
+                self._fingerprint,
+                exc,
+            )
+            value = None
         if not isinstance(value, str) or not value:
-            raise InvalidArgumentError(f"fingerprint: must return a non-empty str, got {value!r}")
+            if value is not None:
+                _log.warning(
+                    "fingerprint %r returned %r, not a non-empty str", self._fingerprint, value
+                )
+            # An unknown workspace matches nothing: a failure learned in it is never refused.
+            return f"unknown:{os.urandom(8).hex()}"
         self._fp_cache = (key, now, value)
         return value
 
@@ -306,10 +329,12 @@ class Guard:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
                 (the message names the argument); nothing is recorded.
         """
-        self._check_open()
+        if self._closed:
+            self._check_open()
         call, lim = self._make_call(tool, args, call_id)
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             v = self._decide(s, call, lim)
             if v is None:
                 sig = s.sigs.get(call.signature)
@@ -332,7 +357,9 @@ class Guard:
                         "t": call.tool,
                         "g": call.signature,
                         "c": str(v.code),
+                        "act": str(v.action),
                         "ts": _now_ms(),
+                        **self._previews(call.call_id, None),
                     },
                     bump_generation=False,
                 )
@@ -440,7 +467,7 @@ class Guard:
                     (),
                 )
             if s.level >= NUDGED and sig.epoch == s.epoch:
-                pair = f"{call.signature}:{sig.res}"
+                pair = f"{sig.cluster or call.signature}:{sig.res}"
                 if pair in s.loop_pairs or (
                     s.loop_code == VerdictCode.NO_PROGRESS and pair in s.pairs
                 ):
@@ -500,6 +527,14 @@ class Guard:
             if lf["fingerprint"] != fp:
                 continue
             where = f"in session {lf['session_id']}"
+            # The model gets the error without the call's own argument values in it.
+            pending = self._pending.get(call.call_id)
+            echo: list[str] = []
+            for k, val in (pending[2] if pending else {}).items():
+                if type(val) is str:
+                    words = val.split()[1:] if k in self._commands else [val]
+                    echo += [w for w in words if len(w) >= 3]
+            told = _canon.without(lf["error"], echo).replace("\x00", "…")
             return self._refuse(
                 s,
                 call,
@@ -507,7 +542,7 @@ class Guard:
                 f"{call.tool} failed {where} (step {lf['step']}) in this same workspace: "
                 f"{_short(lf['error'], 200)} [learned failure {fid}]",
                 "This exact call already failed in this unchanged workspace, with: "
-                f"{_short(lf['error'], 200)}. Change something first (fix the cause, or "
+                f"{_short(told, 200)}. Change something first (fix the cause, or "
                 "change the arguments) instead of running it again.",
                 (lf["step"],) if lf["session_id"] == self.session_id else (),
             )
@@ -531,8 +566,9 @@ class Guard:
             InvalidArgumentError: `call` is not a `Call` of this session, or `result` /
                 `error` cannot be digested; nothing is recorded.
         """
-        self._check_open()
-        if not isinstance(call, Call):
+        if self._closed:
+            self._check_open()
+        if type(call) is not Call and not isinstance(call, Call):
             raise InvalidArgumentError(
                 f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
             )
@@ -556,7 +592,7 @@ class Guard:
             kind = OK
             res = _canon.result_digest(result, echo)
         polling = lim.polling or poll
-        ts = _now_ms()
+        ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
@@ -575,8 +611,11 @@ class Guard:
             feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
             if feat:
                 p["x"] = feat[:2000]
+        if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
+            p.update(self._previews("", canon, error if error is not None else result))
         with self._lock:
-            s = self._session()
+            part = self._part
+            s = part.sessions.get(call.session_id) or part.session(call.session_id)
             alias = ""
             if feat:
                 alias = self._near_duplicate(s, call, res, feat)
@@ -590,7 +629,7 @@ class Guard:
             if kind == HARD and lim.learn_failures:
                 fp = self._fp(s)
                 p["lf"] = {
-                    "id": f"{call.signature[:12]}-{fp[:8]}",
+                    "id": f"{call.signature[:12]}-{_canon.short_digest(fp)}",
                     "tool": call.tool,
                     "signature": call.signature,
                     "error": p["e"],
@@ -609,6 +648,26 @@ class Guard:
             if v is None:
                 return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
             return v
+
+    def _previews(
+        self, call_id: str, canon: dict[str, Any] | None, outcome: Any = None
+    ) -> dict[str, str]:
+        """Short sanitized views of the arguments (and result) for people, durable guards only."""
+        if not self._durable:
+            return {}
+        if canon is None:
+            pending = self._pending.get(call_id)
+            canon = pending[2] if pending is not None else {}
+        out = {"pv": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160)}
+        if outcome is not None:
+            if isinstance(outcome, str):
+                text = outcome
+            elif isinstance(outcome, BaseException):
+                text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
+            else:
+                text = _BOUNDED.repr(outcome)  # bounded depth and length: no RecursionError
+            out["rv"] = _short(_SANITIZER.sanitize(" ".join(text[:400].split())), 120)
+        return out
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
         ev = set(v.evidence)

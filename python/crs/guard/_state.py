@@ -15,10 +15,13 @@ messages and argument previews after `SecretSanitizer`.
 
 from __future__ import annotations
 
+import json
 from collections import deque
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crs._errors import InvalidArgumentError
+from crs.guard._lazy import LazyMap, encodable
 
 if TYPE_CHECKING:
     from crs._crs import CRS
@@ -28,7 +31,7 @@ TAIL = 64  # pairs kept for cycle detection (>= 2 x the longest period)
 RECENT = 256  # step records kept per session for explain() and evidence
 TEXTS = 64  # free-text arguments kept per session for near-duplicate checks
 MAX_KEYS = 20_000  # pairs and signatures remembered per session (oldest dropped first)
-MAX_SESSIONS = 1_000  # sessions kept (oldest dropped first)
+MAX_SESSIONS = 500  # sessions kept (oldest dropped first)
 MAX_FAILURES = 1_000  # learned failures kept (oldest dropped first)
 
 # step kinds
@@ -50,6 +53,7 @@ class SigState:
 
     __slots__ = (
         "changes",
+        "cluster",
         "epoch",
         "fail_ms",
         "fail_step",
@@ -65,6 +69,7 @@ class SigState:
 
     def __init__(self, tool: str) -> None:
         self.tool = tool
+        self.cluster = ""  # the earlier call this one is a near-duplicate of ("" = itself)
         self.res = ""  # last result (or error) digest
         self.epoch = -1  # epoch of the last run
         self.runs = 0  # completed runs in the session
@@ -91,6 +96,7 @@ class SigState:
             self.fail_ms,
             self.last_err,
             self.polls,
+            self.cluster,
         ]
 
     @classmethod
@@ -109,7 +115,27 @@ class SigState:
             s.last_err,
         ) = row[1:11]
         s.polls = int(row[11]) if len(row) > 11 else s.runs
+        s.cluster = str(row[12]) if len(row) > 12 else ""
         return s
+
+
+def _pair_row(raw: str) -> list[int]:
+    return [int(x) for x in json.loads(raw)]
+
+
+def _sig_row(raw: str) -> SigState:
+    return SigState.from_export(json.loads(raw))
+
+
+_LAZY_FROM = 256  # maps with fewer entries are exported as plain JSON objects
+
+
+def _export_map(name: str, m: dict[str, Any], row: Callable[[Any], Any]) -> dict[str, Any]:
+    if isinstance(m, LazyMap) or (len(m) >= _LAZY_FROM and encodable(m)):
+        if not isinstance(m, LazyMap):
+            m = LazyMap(_sig_row if name == "sigs" else _pair_row, m.items())
+        return {f"{name}_lazy": m.encode(row)}
+    return {name: {k: row(v) for k, v in m.items()}}
 
 
 class SessionState:
@@ -201,6 +227,7 @@ class SessionState:
         s.polls = s.polls + 1 if same_epoch else 1
         s.runs += 1
         s.res = res
+        s.cluster = cluster if cluster != sig else ""
         s.epoch = after
         if kind == HARD:
             # a failure after the workspace changed starts a new streak (edit, test, edit...)
@@ -248,7 +275,9 @@ class SessionState:
             self.loop_code = ""
             self.loop_pairs = frozenset()
             self.loop_steps = ()
-        self.recent.append([n, tool, sig, res, kind, v or "", p["ts"]])
+        self.recent.append(
+            [n, tool, sig, res, kind, v or "", p["ts"], p.get("pv", ""), p.get("rv", "")]
+        )
         return changed
 
     def apply_refuse(self, p: dict[str, Any]) -> None:
@@ -256,7 +285,9 @@ class SessionState:
         if n > self.last_step:
             self.last_step = n
         self.blocks += 1
-        self.recent.append([n, p["t"], p["g"], "", -1, p["c"], p["ts"]])
+        self.recent.append(
+            [n, p["t"], p["g"], "", -1, p["c"], p["ts"], p.get("pv", ""), "", p.get("act", "")]
+        )
 
     def apply_msg(self, p: dict[str, Any]) -> None:
         self.msg_streak += 1
@@ -284,8 +315,9 @@ class SessionState:
             "epoch": self.epoch,
             "last_mut": self.last_mut,
             "tail": [list(t) for t in self.tail],
-            "pairs": {k: list(v) for k, v in self.pairs.items()},
-            "sigs": {k: v.export() for k, v in self.sigs.items()},
+            # Large maps as lazy text (`_lazy`): a reopen decodes only the entries it reads.
+            **_export_map("pairs", self.pairs, list),
+            **_export_map("sigs", self.sigs, SigState.export),
             "stale": self.stale,
             "last_ok_step": self.last_ok_step,
             "level": self.level,
@@ -310,8 +342,14 @@ class SessionState:
         s.epoch = int(d["epoch"])
         s.last_mut = str(d["last_mut"])
         s.tail.extend((int(a), str(b), str(c)) for a, b, c in d["tail"])
-        s.pairs = {str(k): [int(x) for x in v] for k, v in d["pairs"].items()}
-        s.sigs = {str(k): SigState.from_export(v) for k, v in d["sigs"].items()}
+        if "pairs_lazy" in d:
+            s.pairs = LazyMap.decode(d["pairs_lazy"], _pair_row)
+        else:
+            s.pairs = {str(k): [int(x) for x in v] for k, v in d["pairs"].items()}
+        if "sigs_lazy" in d:
+            s.sigs = LazyMap.decode(d["sigs_lazy"], _sig_row)
+        else:
+            s.sigs = {str(k): SigState.from_export(v) for k, v in d["sigs"].items()}
         s.stale = int(d["stale"])
         s.last_ok_step = int(d["last_ok_step"])
         s.level = int(d["level"])

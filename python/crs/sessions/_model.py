@@ -181,9 +181,16 @@ def sanitize_path_segment(value: object) -> str:
     'session_id_with_chars'
     >>> sanitize_path_segment("../../etc/passwd")
     '.._.._etc_passwd'
+
+    A result made only of dots (`.`, `..`: a path segment that names a directory) is
+    `unknown` too.
+
+    >>> sanitize_path_segment("..")
+    'unknown'
     """
     text = js_trim(value if isinstance(value, str) and value else str(value or "unknown"))
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text, flags=re.ASCII).strip("_") or "unknown"
+    out = re.sub(r"[^A-Za-z0-9._-]+", "_", text, flags=re.ASCII).strip("_")
+    return "unknown" if not out.strip(".") else out
 
 
 def dumps_json(value: object) -> str:

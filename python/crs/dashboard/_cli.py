@@ -1,0 +1,76 @@
+"""`crs dashboard [--home DIR] [--project PATH] [--host H] [--port N] [--token T]`."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import secrets
+import sys
+from typing import Any
+
+__all__ = ["register"]
+
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _is_loopback(host: str) -> bool:
+    if host in _LOOPBACK:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _cmd_dashboard(args: argparse.Namespace) -> int:
+    from crs._home import default_home
+
+    try:
+        import uvicorn  # the optional extra crs-agent[dashboard]
+
+        from crs.dashboard._data import Dashboard
+        from crs.dashboard._server import create_app
+    except ImportError as exc:
+        print(
+            f"crs dashboard: needs the optional extra: pip install 'crs-agent[dashboard]' ({exc})",
+            file=sys.stderr,
+        )
+        return 2
+    host: str = args.host
+    token: str | None = args.token
+    if not _is_loopback(host):
+        if not args.allow_remote:
+            print(
+                f"crs dashboard: --host {host} is not a loopback address; pass --allow-remote "
+                "(and a --token, or one is generated) to serve beyond this machine",
+                file=sys.stderr,
+            )
+            return 2
+        token = token or secrets.token_urlsafe(24)
+    home = args.home or default_home()
+    data = Dashboard(home, [args.project] if args.project else None)
+    allowed: tuple[str, ...] = () if not _is_loopback(host) else ("127.0.0.1", "localhost", "::1")
+    app = create_app(data, token=token, allowed_hosts=allowed)
+    config = uvicorn.Config(app, host=host, port=args.port, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{args.port}/" + (f"?token={token}" if token else "")
+    print(f"crs dashboard: serving {home} on {url}", flush=True)
+    try:
+        server.run()
+    finally:
+        data.close()
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("dashboard", help="serve a live local web page of the guard's sessions")
+    p.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
+    p.add_argument("--project", help="show only this project directory")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 = any free)")
+    p.add_argument("--token", help="require this token on every request")
+    p.add_argument(
+        "--allow-remote", action="store_true", help="allow a non-loopback --host (needs a token)"
+    )
+    p.set_defaults(func=_cmd_dashboard)

@@ -1,0 +1,515 @@
+"""Claude Code hooks: the guard on every tool call of a Claude Code session.
+
+`crs hook claude-code` is the hook command. Claude Code runs it once per event, a fresh
+process each time, with the event's JSON on stdin (hooks reference, code.claude.com/docs/en/
+hooks: `session_id`, `cwd`, `hook_event_name`, and for tool events `tool_name`,
+`tool_input`, `tool_use_id`, `tool_response` or `error`). The project is the payload's `cwd`
+(its `$CLAUDE_PROJECT_DIR` when the cwd lies inside it), the session is `session_id`; the
+guard's state is the project's (`Guard.open`), shared by every session and every parallel
+hook process of the project.
+
+- `PreToolUse`: `before_call`. BLOCK or STOP: `permissionDecision` `deny` (`ask` with
+  `--on-block ask`), with the guard's message for the model as `permissionDecisionReason`;
+  NUDGE: the message as `additionalContext`; ALLOW: no output.
+- `PostToolUse`, `PostToolUseFailure`: `after_call(result=tool_response)` or
+  `after_call(error=error)` (a user's interrupt records nothing); a nudge as
+  `additionalContext` (a refusal of what comes next also as `decision: block`).
+- `UserPromptSubmit`: `new_turn`. `Stop`: nothing (saves a backup when the journal tail is
+  long, between turns, where time is cheap).
+- `SessionStart`: the failures learned in earlier sessions, as `additionalContext`.
+
+The hook fails open: any internal error (a bad payload, a locked or damaged journal, a bug)
+is logged to stderr and to `<home>/logs/claude-code.log`, and the hook exits 0 with no
+output, so the tool runs as if crs were not installed. Only exit code 2 would block, and the
+hook never uses it: its refusals are the documented JSON.
+
+`crs hook install claude-code [--user|--project|--local] [--print]` merges the hooks block
+into the chosen `settings.json`, keeping every other setting and hook.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = [
+    "EVENTS",
+    "HookReply",
+    "SettingsError",
+    "handle",
+    "hook_command",
+    "install",
+    "main",
+    "merge_settings",
+    "settings_path",
+]
+
+EVENTS: tuple[str, ...] = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+)
+"""The Claude Code hook events `crs hook claude-code` answers."""
+
+_TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+MARKER = "crs hook claude-code"
+"""Every hook command crs installs contains this text (how a reinstall finds its own)."""
+HOOK_TIMEOUT_S = 10
+BACKUP_AFTER = 512  # journal records replayed on open above which a hook saves a backup
+BACKUP_AFTER_ON_STOP = 64  # the same at Stop (between turns, where time is cheap)
+_MAX_REMEMBERED = 10
+
+
+@dataclass(frozen=True, slots=True)
+class HookReply:
+    """What the hook process writes: `stdout` (a JSON document or ""), its exit code."""
+
+    stdout: str = ""
+    exit_code: int = 0
+
+    @staticmethod
+    def of(doc: Mapping[str, Any] | None) -> HookReply:
+        return HookReply(json.dumps(doc, separators=(",", ":")) if doc else "")
+
+
+class SettingsError(Exception):
+    """A settings file crs refuses to change (malformed JSON, or `hooks` of the wrong shape)."""
+
+
+# ---------------------------------------------------------------------------- logging
+
+
+def _home(home: str | os.PathLike[str] | None) -> Path:
+    if home is not None:
+        return Path(home).expanduser()
+    env = os.environ.get("CRS_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".crs"
+
+
+def _log(home: Path, message: str, stderr: IO[str] | None) -> None:
+    """One line to stderr and to `<home>/logs/claude-code.log`; never raises."""
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    line = f"{stamp} crs hook claude-code [{os.getpid()}]: {message}\n"
+    with contextlib.suppress(Exception):
+        if stderr is not None:
+            stderr.write(line)
+            stderr.flush()
+    with contextlib.suppress(Exception):
+        logs = home / "logs"
+        logs.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(logs / "claude-code.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode(errors="replace"))
+        finally:
+            os.close(fd)
+
+
+# ---------------------------------------------------------------------------- the hook
+
+
+def _project(payload: Mapping[str, Any]) -> str:
+    cwd = payload.get("cwd")
+    if not isinstance(cwd, str) or not cwd:
+        cwd = os.getcwd()
+    root = os.environ.get("CLAUDE_PROJECT_DIR")
+    if root:
+        with contextlib.suppress(ValueError, OSError):
+            if os.path.commonpath([os.path.realpath(cwd), os.path.realpath(root)]) == (
+                os.path.realpath(root)
+            ):
+                return root
+    return cwd
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"payload field {name!r} must be a non-empty string, got {value!r}")
+    return value
+
+
+@contextlib.contextmanager
+def _decision(guard: Any) -> Iterator[None]:
+    """Hold the project's writer lock across a decision and its record: a parallel hook of
+    the same project decides after this one, on a state that includes it."""
+    writing = getattr(guard.crs, "_writing", None)
+    if writing is None:
+        yield
+        return
+    with writing():
+        yield
+
+
+def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
+    tool = _text(payload.get("tool_name"), "tool_name")
+    args = payload.get("tool_input")
+    call_id = payload.get("tool_use_id") or None
+    with _decision(guard):
+        v = guard.before_call(tool, args if isinstance(args, Mapping) else None, call_id=call_id)
+    action = str(v.action)
+    if action == "allow":
+        return HookReply()
+    if action == "nudge":
+        return HookReply.of(_specific("PreToolUse", additionalContext=_for_model(v)))
+    ask = on_block == "ask" and action == "block"
+    return HookReply.of(
+        _specific(
+            "PreToolUse",
+            permissionDecision="ask" if ask else "deny",
+            permissionDecisionReason=v.reason if ask else _for_model(v),
+        )
+    )
+
+
+def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> HookReply:
+    event = "PostToolUseFailure" if failed else "PostToolUse"
+    tool = _text(payload.get("tool_name"), "tool_name")
+    args = payload.get("tool_input")
+    call_id = payload.get("tool_use_id") or None
+    if failed and payload.get("is_interrupt"):
+        return HookReply()  # the user stopped it: not the tool's failure
+    with _decision(guard):
+        call = guard.call_for(tool, args if isinstance(args, Mapping) else None, call_id)
+        if failed:
+            error = payload.get("error")
+            v = guard.after_call(call, error=str(error) if error else "the tool call failed")
+        else:
+            v = guard.after_call(call, result=payload.get("tool_response"))
+    action = str(v.action)
+    if action == "allow" or not v.message:
+        return HookReply()
+    doc: dict[str, Any] = _specific(event, additionalContext=_for_model(v))
+    if action in ("block", "stop") and not failed:
+        doc.update(decision="block", reason=_for_model(v))
+    return HookReply.of(doc)
+
+
+def _session_start(guard: Any) -> HookReply:
+    remembered = guard.learned()
+    if not remembered:
+        return HookReply()
+    lines = [
+        f"crs (the loop guard of this project) remembers {len(remembered)} failed tool "
+        "call(s) from earlier work here. The identical call is refused while the workspace "
+        "is unchanged; change the code or the command first:"
+    ]
+    for f in remembered[:_MAX_REMEMBERED]:
+        what = f" {f.preview}" if getattr(f, "preview", "") else ""
+        lines.append(f"- {f.tool}{what}: {_one_line(f.error)}")
+    if len(remembered) > _MAX_REMEMBERED:
+        lines.append(f"- ... and {len(remembered) - _MAX_REMEMBERED} more")
+    return HookReply.of(_specific("SessionStart", additionalContext="\n".join(lines)))
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _for_model(v: Any) -> str:
+    return str(v.message or v.reason or "crs: this call repeats what already failed")
+
+
+def _specific(event: str, **fields: Any) -> dict[str, Any]:
+    return {"hookSpecificOutput": {"hookEventName": event, **fields}}
+
+
+def _maybe_backup(guard: Any, threshold: int) -> None:
+    """Save the project's backup when opening it replayed more than `threshold` records,
+    so the next hook loads the backup and a short tail instead of the whole journal."""
+    crs = guard.crs
+    info = getattr(crs, "project_info", None)
+    if info is not None and info().replayed_records > threshold:
+        crs.save_project_backup()
+
+
+def handle(
+    payload: Mapping[str, Any],
+    *,
+    home: str | os.PathLike[str] | None = None,
+    on_block: str = "deny",
+) -> HookReply:
+    """Answer one hook event (raises on a bad payload or an internal error; `main` fails
+    open around it)."""
+    if not isinstance(payload, Mapping):
+        raise ValueError(f"the hook payload must be a JSON object, got {type(payload).__name__}")
+    event = payload.get("hook_event_name")
+    if event not in EVENTS:
+        return HookReply()  # an event crs does not handle: no opinion
+    session = _text(payload.get("session_id"), "session_id")
+    from crs.guard import Guard
+
+    project = _project(payload)
+    fingerprint = None
+    if event in _TOOL_EVENTS:
+        # One hook process sees one moment of the workspace: compute its fingerprint (a git
+        # process) once, before any lock is taken, not while parallel hooks wait.
+        from crs.guard import workspace_fingerprint
+
+        value = workspace_fingerprint(project)
+        fingerprint = lambda: value  # noqa: E731
+    guard = Guard.open(project, session, home, fingerprint=fingerprint)
+    try:
+        if event == "PreToolUse":
+            reply = _pre_tool_use(guard, payload, on_block)
+        elif event in ("PostToolUse", "PostToolUseFailure"):
+            reply = _post_tool_use(guard, payload, event == "PostToolUseFailure")
+        elif event == "UserPromptSubmit":
+            with _decision(guard):
+                guard.new_turn()
+            reply = HookReply()
+        elif event == "SessionStart":
+            reply = _session_start(guard)
+        else:  # Stop
+            reply = HookReply()
+        _maybe_backup(guard, BACKUP_AFTER_ON_STOP if event == "Stop" else BACKUP_AFTER)
+        return reply
+    finally:
+        guard.close()
+
+
+def _trace(path: str, event: Any, t0: float, guard_error: str) -> None:
+    """One JSON line per invocation to `$CRS_HOOK_TRACE` (benchmarks and tests)."""
+    from crs._journal._local import LocalJournal
+
+    waits = LocalJournal.process_lock_waits()
+    row = {
+        "pid": os.getpid(),
+        "event": event,
+        "ms": round((time.perf_counter() - t0) * 1000, 3),
+        "locks": waits[0],
+        "lock_wait_max_ms": round(waits[2] * 1000, 3),
+        "lock_hold_max_ms": round(LocalJournal.process_lock_hold_max() * 1000, 3),
+        "error": guard_error,
+    }
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(row) + "\n")
+
+
+def run(
+    stdin: IO[str],
+    stdout: IO[str],
+    stderr: IO[str],
+    *,
+    home: str | os.PathLike[str] | None = None,
+    on_block: str = "deny",
+) -> int:
+    """Read one payload from `stdin`, answer on `stdout`; the exit code. Fails open."""
+    t0 = time.perf_counter()
+    base = _home(home)
+    event: Any = None
+    error = ""
+    reply = HookReply()
+    try:
+        payload = json.loads(stdin.read())
+        if isinstance(payload, dict):
+            event = payload.get("hook_event_name")
+        reply = handle(payload, home=home, on_block=on_block)
+    except Exception as exc:  # fail open: the user's tool must run
+        error = f"{type(exc).__name__}: {exc}"
+        _log(base, f"{event or 'hook'} failed open ({error})", stderr)
+        reply = HookReply()
+    if reply.stdout:
+        stdout.write(reply.stdout + "\n")
+        stdout.flush()
+    trace = os.environ.get("CRS_HOOK_TRACE")
+    if trace:
+        with contextlib.suppress(Exception):
+            _trace(trace, event, t0, error)
+    return reply.exit_code
+
+
+# ---------------------------------------------------------------------------- install
+
+
+def hook_command(on_block: str = "deny") -> str:
+    """The command line Claude Code runs: this Python, `-m crs hook claude-code`."""
+    cmd = f"{shlex.quote(sys.executable)} -m {MARKER}"
+    return cmd + (" --on-block ask" if on_block == "ask" else "")
+
+
+def settings_path(scope: str, project_dir: str | os.PathLike[str] | None = None) -> Path:
+    """`user`: `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR` if set); `project`:
+    `<project>/.claude/settings.json`; `local`: `<project>/.claude/settings.local.json`."""
+    if scope == "user":
+        config = os.environ.get("CLAUDE_CONFIG_DIR")
+        return (Path(config).expanduser() if config else Path.home() / ".claude") / "settings.json"
+    base = Path(project_dir if project_dir is not None else os.getcwd()) / ".claude"
+    if scope == "project":
+        return base / "settings.json"
+    if scope == "local":
+        return base / "settings.local.json"
+    raise ValueError(f"scope: must be 'user', 'project' or 'local', got {scope!r}")
+
+
+def _ours(handler: Any) -> bool:
+    return isinstance(handler, Mapping) and MARKER in str(handler.get("command", ""))
+
+
+def merge_settings(settings: Mapping[str, Any], command: str) -> dict[str, Any]:
+    """`settings` with crs's hook on every event of `EVENTS`, everything else kept.
+
+    A crs hook already there (any command containing `MARKER`) is updated in place, so
+    merging twice gives the same result; other hooks, matchers and settings are untouched.
+
+    Raises:
+        SettingsError: `settings` or its `hooks` do not have the documented shape.
+    """
+    if not isinstance(settings, Mapping):
+        raise SettingsError("the settings file does not hold a JSON object")
+    out: dict[str, Any] = json.loads(json.dumps(settings))  # a deep copy of plain JSON
+    hooks = out.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise SettingsError('"hooks" must be an object mapping event names to lists')
+    for event in EVENTS:
+        groups = hooks.setdefault(event, [])
+        if not isinstance(groups, list) or not all(
+            isinstance(g, dict) and isinstance(g.get("hooks", []), list) for g in groups
+        ):
+            raise SettingsError(f'"hooks.{event}" must be a list of {{"hooks": [...]}} objects')
+        mine = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
+        found = False
+        for group in groups:
+            kept = []
+            for h in group.get("hooks", []):
+                if _ours(h):
+                    if not found:
+                        kept.append(mine)
+                        found = True
+                    continue  # a duplicate of ours
+                kept.append(h)
+            if "hooks" in group:
+                group["hooks"] = kept
+        hooks[event] = [g for g in groups if g.get("hooks") or "hooks" not in g]
+        if not found:
+            group_new: dict[str, Any] = {"hooks": [mine]}
+            if event in _TOOL_EVENTS:
+                group_new = {"matcher": "*", **group_new}
+            hooks[event].append(group_new)
+    return out
+
+
+def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool, Path | None]:
+    """Merge crs's hooks into the settings file at `path`.
+
+    Returns (the new file text, whether it differs from the old, the backup path). The
+    old file is copied to `<name>.<UTC time>.bak` before it is replaced (atomically, mode
+    kept); an unchanged file is not rewritten.
+
+    Raises:
+        SettingsError: the file is not valid JSON or not of the documented shape (nothing
+            is written).
+    """
+    old_text = None
+    with contextlib.suppress(FileNotFoundError):
+        old_text = path.read_text(encoding="utf-8")
+    if old_text is not None and old_text.strip():
+        try:
+            settings = json.loads(old_text)
+        except json.JSONDecodeError as exc:
+            raise SettingsError(f"{path}: not valid JSON ({exc}); fix it first") from None
+    else:
+        settings = {}
+    try:
+        merged = merge_settings(settings, command)
+    except SettingsError as exc:
+        raise SettingsError(f"{path}: {exc}") from None
+    text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+    changed = old_text is None or json.loads(old_text or "{}") != merged
+    backup = None
+    if write and changed:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = 0o644
+        if old_text is not None:
+            mode = path.stat().st_mode & 0o777
+            stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            backup = path.with_name(f"{path.name}.{stamp}.bak")
+            shutil.copy2(path, backup)
+        tmp = path.with_name(f".{path.name}.crs-tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        try:
+            os.write(fd, text.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    return text, changed, backup
+
+
+# ---------------------------------------------------------------------------- CLI
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`crs hook claude-code [--on-block deny|ask] [--home DIR]` (the hook itself)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    on_block, home = "deny", None
+    while args:
+        flag = args.pop(0)
+        if flag == "--on-block" and args and args[0] in ("deny", "ask"):
+            on_block = args.pop(0)
+        elif flag == "--home" and args:
+            home = args.pop(0)
+        else:  # an unknown flag must not break the user's tools: note it and go on
+            _log(_home(home), f"ignoring unknown argument {flag!r}", sys.stderr)
+    return run(sys.stdin, sys.stdout, sys.stderr, home=home, on_block=on_block)
+
+
+def main_install(scope: str, project_dir: str | None, print_only: bool, on_block: str) -> int:
+    """`crs hook install claude-code`: exit 0 on success, 1 when the file is refused."""
+    path = settings_path(scope, project_dir)
+    try:
+        text, changed, backup = install(path, hook_command(on_block), write=not print_only)
+    except SettingsError as exc:
+        print(f"crs: {exc}", file=sys.stderr)
+        return 1
+    if print_only:
+        sys.stdout.write(text)
+        return 0
+    if not changed:
+        print(f"crs hooks for Claude Code already installed in {path}")
+    else:
+        saved = f" (previous file saved as {backup})" if backup else ""
+        print(f"crs hooks for Claude Code installed in {path}{saved}")
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add `crs hook claude-code` and `crs hook install claude-code` to the CLI."""
+    hook = sub.add_parser("hook", help="agent hooks: the Claude Code hook and its installer")
+    hsub = hook.add_subparsers(dest="hook_command", metavar="HOOK", required=True)
+    cc = hsub.add_parser(
+        "claude-code", help="the Claude Code hook command: one event's JSON on stdin"
+    )
+    cc.add_argument("--on-block", choices=["deny", "ask"], default="deny")
+    cc.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
+    cc.set_defaults(
+        func=lambda a: run(sys.stdin, sys.stdout, sys.stderr, home=a.home, on_block=a.on_block)
+    )
+    inst = hsub.add_parser("install", help="merge crs's hooks into Claude Code's settings.json")
+    inst.add_argument("target", choices=["claude-code"])
+    where = inst.add_mutually_exclusive_group()
+    for scope, text in (
+        ("user", "~/.claude/settings.json (every project)"),
+        ("project", "<dir>/.claude/settings.json (the default; shared with the repository)"),
+        ("local", "<dir>/.claude/settings.local.json (this checkout only)"),
+    ):
+        where.add_argument(f"--{scope}", dest="scope", action="store_const", const=scope, help=text)
+    inst.add_argument("--dir", help="the project directory (default: the current directory)")
+    inst.add_argument("--print", action="store_true", help="print the merged file, write nothing")
+    inst.add_argument("--on-block", choices=["deny", "ask"], default="deny")
+    inst.set_defaults(
+        scope="project",
+        func=lambda a: main_install(a.scope, a.dir, a.print, a.on_block),
+    )
