@@ -3,6 +3,8 @@ OpenTelemetry GenAI spans (the SDK's in-memory exporter), on real guarded runs."
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import logging
 from pathlib import Path
 
@@ -181,3 +183,9 @@ def test_otel_marks_a_failed_call() -> None:
     )
     with pytest.raises(CRSError, match="tracer_provider"):
         GuardTracer("provider")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("module", ["crs.integrations.prometheus", "crs.integrations.otel"])
+def test_the_module_examples_run(module: str) -> None:
+    mod = importlib.import_module(module)
+    assert doctest.testmod(mod).failed == 0

@@ -173,6 +173,7 @@ def test_sessions_from_the_run_context_share_what_was_learned() -> None:
         )
     assert ws.runs["build"] == 1
     assert guard.with_session("t-1").status()["calls"] == 1
+    assert guard.with_session("t-1").status()["turns"] == 1  # GuardRunHooks: a run, a turn
     assert guard.with_session("t-2").status()["calls"] == 0  # refused, not recorded as run
 
 
@@ -242,3 +243,20 @@ def test_bad_arguments_raise_typed_errors() -> None:
         GuardToolGuardrails(None)  # type: ignore[arg-type]
     with pytest.raises(CRSError, match="session"):
         GuardRunHooks(Guard(), session="t-1")  # type: ignore[arg-type]
+
+
+def test_a_result_the_guard_cannot_digest_is_recorded_by_its_type() -> None:
+    class Opaque:
+        __slots__ = ()
+
+    @function_tool
+    def fetch(url: str) -> Any:
+        """Fetch a URL."""
+        return Opaque()
+
+    guard = Guard()
+    model = ScriptedModel([step("fetch", url="http://x"), [assistant_message("done")]])
+    agent = guard_agent(Agent(name="dev", model=model, tools=[fetch]), guard)
+    result = run(agent, guard)
+    assert result.final_output == "done"
+    assert guard.status()["calls"] == 1

@@ -60,6 +60,7 @@ from langgraph.types import Command
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, GuardBlockedError, GuardStoppedError, Verdict
+from crs.integrations._common import arecord_result, record_result
 
 __all__ = ["ExitBehavior", "GuardMiddleware"]
 
@@ -393,7 +394,7 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             guard.after_call(before.call, error=exc)
             raise
         value, error = self._outcome(result)
-        after = guard.after_call(before.call, result=value, error=error)
+        after = record_result(guard, before.call, value, error)
         return self._finish(guard, before, result, after)
 
     async def awrap_tool_call(
@@ -417,5 +418,5 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             await guard.aafter_call(before.call, error=exc)
             raise
         value, error = self._outcome(result)
-        after = await guard.aafter_call(before.call, result=value, error=error)
+        after = await arecord_result(guard, before.call, value, error)
         return self._finish(guard, before, result, after)

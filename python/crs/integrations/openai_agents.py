@@ -56,6 +56,7 @@ from agents.tool_context import ToolContext
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, Verdict
+from crs.integrations._common import arecord_result
 
 __all__ = ["GuardRunHooks", "GuardToolGuardrails", "guard_agent"]
 
@@ -196,7 +197,7 @@ class GuardToolGuardrails:
             before = entry[1]
             assert before.call is not None
             call = before.call
-        after = await guard.aafter_call(call, result=data.output)
+        after = await arecord_result(guard, call, data.output, None)
         if after.action is Action.STOP:
             _log_exit(after, "tripwire")
             return ToolGuardrailFunctionOutput.raise_exception(output_info=_info(after))
