@@ -78,6 +78,7 @@ def test_acknowledged_appends_survive_sigkill(tmp_path: Path) -> None:
     path = tmp_path
     kills_during_work = 0
     started = time.monotonic()
+    window = 0.025
     for run in range(RUNS):
         if run % 20 == 0:  # a fresh journal now and then keeps verification cheap
             path = tmp_path / f"j{run // 20}"
@@ -88,12 +89,15 @@ def test_acknowledged_appends_survive_sigkill(tmp_path: Path) -> None:
             os.close(r)
             child(path, run, w)
         os.close(w)
-        time.sleep(rnd.uniform(0.0, 0.025))
+        time.sleep(rnd.uniform(0.0, window))
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         with os.fdopen(r, "rb") as f:
             lines = f.read().decode().split("\n")
         done = [tuple(map(int, ln.split())) for ln in lines if ln.count(" ") == 1]
+        # A loaded machine starts children late: widen the window after a kill that came
+        # before the first append, narrow it back after one that landed among the appends.
+        window = max(0.025, window * 0.9) if done else min(1.0, window * 1.5)
         if done:
             kills_during_work += 1
             seq, k = done[-1]
@@ -102,7 +106,7 @@ def test_acknowledged_appends_survive_sigkill(tmp_path: Path) -> None:
     assert kills_during_work >= RUNS // 4, "the child was rarely killed while appending"
     elapsed = time.monotonic() - started
     print(f"crash runs: {RUNS}, killed while appending: {kills_during_work}, {elapsed:.1f} s")
-    assert elapsed < 60 + RUNS * 0.25
+    assert elapsed < 120 + RUNS * 0.5
 
 
 RESTORE_RUNS = int(os.environ.get("CRS_RESTORE_CRASH_RUNS", "30"))

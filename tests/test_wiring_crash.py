@@ -85,7 +85,7 @@ def test_random_sigkill_of_a_crs_keeps_every_acknowledged_change(tmp_path: Path)
     startup = 0.0  # how long opening the project takes (measured by `check`), grows a little
     held = BACKUP_EVERY
     rng = random.Random(20261130)
-    deadline = time.monotonic() + max(90.0, 0.45 * RUNS)
+    deadline = time.monotonic() + max(240.0, 1.2 * RUNS)  # a bound, not a speed test
     killed_mid_run = 0
     for run in range(RUNS):
         assert time.monotonic() < deadline, f"crash test too slow at run {run}"

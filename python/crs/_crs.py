@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from crs import _core
+from crs._check import brief
 from crs._crs_eval import EvaluableMixin
 from crs._errors import (
     CRSClosedError,
@@ -32,6 +33,7 @@ from crs._errors import (
 from crs._journal._base import BytesCodec, JsonCodec
 from crs._persistence._crs_persist import PersistenceMixin
 from crs._reasoning._guards import GuardsMixin
+from crs._reasoning._sanitizer import default_sanitizer, redact_delta, redact_metadata
 from crs._state._analytics import (
     MAX_ANALYTICS_HISTORY_RECORDS,
     AnalyticsQueryType,
@@ -115,7 +117,9 @@ class Checkpoint:
 
 def _cap(name: str, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise InvalidArgumentError(f"{name}: must be an int >= 0 (0 = unlimited), got {value!r}")
+        raise InvalidArgumentError(
+            f"{name}: must be an int >= 0 (0 = unlimited), got {brief(value)}"
+        )
     return value
 
 
@@ -153,11 +157,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         if config is None:
             config = DefaultConfig()
         if not isinstance(config, Config):
-            raise InvalidArgumentError(f"config: must be a crs.Config or None, got {config!r}")
+            raise InvalidArgumentError(f"config: must be a crs.Config or None, got {brief(config)}")
         config.validate()
         if journal is not None and not callable(getattr(journal, "append", None)):
             raise InvalidArgumentError(
-                f"journal: must have an append() method (a crs Journal), got {journal!r}"
+                f"journal: must have an append() method (a crs Journal), got {brief(journal)}"
             )
         if isinstance(getattr(journal, "_codec", None), JsonCodec | BytesCodec):
             raise InvalidArgumentError(
@@ -276,6 +280,8 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             NilDeltaError: `delta` is None.
             DeltaValidationError: the delta is invalid (nothing changed).
         """
+        if self._config.sanitize_secrets:
+            delta = redact_delta(delta, default_sanitizer())
         return self._commit(delta, None, None, base)
 
     def apply_with_source(
@@ -287,14 +293,17 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
     ) -> ApplyMetrics:
         """`apply`, recording `source` and `metadata` in the delta history."""
         if not isinstance(source, str):
-            raise InvalidArgumentError(f"source: must be a str, got {source!r}")
+            raise InvalidArgumentError(f"source: must be a str, got {brief(source)}")
         if metadata is not None and (
             not isinstance(metadata, Mapping)
             or not all(isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())
         ):
             raise InvalidArgumentError(
-                f"metadata: must be a dict[str, str] or None, got {metadata!r}"
+                f"metadata: must be a dict[str, str] or None, got {brief(metadata)}"
             )
+        if self._config.sanitize_secrets:
+            delta = redact_delta(delta, default_sanitizer())
+            metadata = redact_metadata(metadata, default_sanitizer())
         return self._commit(delta, source, metadata, base)
 
     def _commit(
@@ -322,7 +331,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         if not isinstance(delta, Delta):
             if delta is None:
                 raise NilDeltaError("delta: must be a Delta, got None")
-            raise InvalidArgumentError(f"delta: must be a crs Delta, got {delta!r}")
+            raise InvalidArgumentError(f"delta: must be a crs Delta, got {brief(delta)}")
         t0 = time.perf_counter()
         delta._check()
         t1 = time.perf_counter()
@@ -391,7 +400,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
 
     def _check_base(self, base: Snapshot, delta: Delta, gen: int) -> None:
         if not isinstance(base, Snapshot):
-            raise InvalidArgumentError(f"base: must be a Snapshot or None, got {base!r}")
+            raise InvalidArgumentError(f"base: must be a Snapshot or None, got {brief(base)}")
         lag = gen - base.generation()
         limit = self._config.snapshot_epoch_limit
         if limit > 0 and lag > limit:
@@ -448,7 +457,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         handler = self._op_handlers.get(kind)
         if handler is None:
             raise InvalidArgumentError(
-                f"kind: no handler registered for {kind!r}; known: {sorted(self._op_handlers)}"
+                f"kind: no handler registered for {brief(kind)}; known: {sorted(self._op_handlers)}"
             )
         with self._writing() if self._shared_journal else self._lock:
             self._check_open(kind)
@@ -471,7 +480,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             return
         if not isinstance(record, dict) or record.get("op") not in self._op_handlers:
             raise InvalidArgumentError(
-                f"record: must be a Delta or a registered op, got {record!r}"
+                f"record: must be a Delta or a registered op, got {brief(record)}"
             )
         with self._lock:
             self._check_open("replay")
@@ -533,7 +542,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         """Bring back `cp`'s content under a NEW generation (generations never go back)."""
         if not isinstance(cp, Checkpoint) or not isinstance(cp._state, _core.StateCore):
             raise InvalidArgumentError(
-                f"cp: must be a Checkpoint from CRS.checkpoint(), got {cp!r}"
+                f"cp: must be a Checkpoint from CRS.checkpoint(), got {brief(cp)}"
             )
         self._check_open("restore")
         if self._journal is not None:  # journaled as a whole-state image, so replay restores
@@ -639,7 +648,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
     def set_session_id(self, session_id: str) -> None:
         """Session recorded with later deltas in the delta history ("" clears it)."""
         if not isinstance(session_id, str):
-            raise InvalidArgumentError(f"session_id: must be a str, got {session_id!r}")
+            raise InvalidArgumentError(f"session_id: must be a str, got {brief(session_id)}")
         self._check_open("set_session_id")
         self._session_id = session_id
 
@@ -651,7 +660,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         ):
             raise InvalidArgumentError(
                 f"provider: must implement GraphQuery (find_callers, find_callees, close, ...), "
-                f"got {provider!r}"
+                f"got {brief(provider)}"
             )
         with self._lock:
             self._check_open("set_graph_provider")

@@ -10,6 +10,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from crs._check import brief, require_instance, require_path
 from crs._crs import CRS
 from crs._errors import InvalidArgumentError
 from crs._home import default_home
@@ -17,9 +18,26 @@ from crs._journal._base import DefaultJournalConfig, JournalConfig
 from crs._persistence._crs_persist import project_journal
 from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
 from crs._persistence._session_restore import compute_project_hash
+from crs._reasoning._steps import require_id
 from crs._types import Config
 
 __all__ = ["open_project"]
+
+
+def _check_open_args(
+    path: object, home: object, config: object, session_id: object, journal_config: object
+) -> None:
+    """`open_project`'s arguments, each named when wrong (before anything is created)."""
+    for name, value in (("path", path), ("home", home)):
+        if value is None and name == "home":
+            continue
+        require_instance(value, (str, os.PathLike), name)
+        text = os.fspath(value)  # type: ignore[call-overload]
+        require_instance(text, str, name)
+        require_path(text, name)
+    require_instance(config, (Config, type(None)), "config")
+    require_id(session_id, "session_id")
+    require_instance(journal_config, (JournalConfig, type(None)), "journal_config")
 
 
 def open_project(
@@ -59,8 +77,9 @@ def open_project(
     """
     if not isinstance(accept_journal_loss, bool):
         raise InvalidArgumentError(
-            f"accept_journal_loss: must be a bool, got {accept_journal_loss!r}"
+            f"accept_journal_loss: must be a bool, got {brief(accept_journal_loss)}"
         )
+    _check_open_args(path, home, config, session_id, journal_config)
     project = str(Path(path).resolve())
     key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()

@@ -15,8 +15,11 @@ import sys
 import time
 import types
 import typing
-from typing import Any, ClassVar, Self
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Self
 
+from crs._check import U64, brief, check
+from crs._check import is_encodable as is_encodable  # re-exported (one check, in _check)
 from crs._errors import InvalidArgumentError
 
 # ---------------------------------------------------------------- constants
@@ -213,7 +216,7 @@ def _to_json(value: Any) -> Any:
         return value.value
     if isinstance(value, list | tuple):
         return [_to_json(v) for v in value]
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): _to_json(v) for k, v in value.items()}
     return value
 
@@ -236,7 +239,7 @@ def _from_json(tp: Any, value: Any) -> Any:
         (item,) = typing.get_args(tp)[:1]
         seq = [_from_json(item, v) for v in value]
         return tuple(seq) if origin is tuple else seq
-    if origin is dict:
+    if origin is dict or origin is Mapping:
         _, vt = typing.get_args(tp)
         return {k: _from_json(vt, v) for k, v in value.items()}
     if isinstance(tp, type) and issubclass(tp, _Record):
@@ -283,18 +286,6 @@ class _Record:
         return cls(**kwargs)
 
 
-def is_encodable(text: str) -> bool:
-    """Whether UTF-8 can encode `text`: lone surrogates such as '\\ud800' cannot be stored by
-    the native core or the journal. ASCII text (the common case) is answered without encoding."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _require(cond: bool, message: str) -> None:
     if not cond:
         raise InvalidArgumentError(message)
@@ -307,8 +298,8 @@ def _require(cond: bool, message: str) -> None:
 class ProofNumber(_Record):
     """Proof-number-search costs of a node. `proof` = cost to prove (MAX = disproven)."""
 
-    proof: int = 0
-    disproof: int = 0
+    proof: Annotated[int, U64] = 0
+    disproof: Annotated[int, U64] = 0
     status: ProofStatus = ProofStatus.UNKNOWN
     source: SignalSource = SignalSource.UNKNOWN
     updated_at: int = 0
@@ -320,13 +311,14 @@ class ProofUpdate(_Record):
 
     node_id: str = ""
     type: ProofUpdateType = ProofUpdateType.UNKNOWN
-    delta: int = 0
+    delta: Annotated[int, U64] = 0
     reason: str = ""
     source: SignalSource = SignalSource.UNKNOWN
     status: str = ""
 
-    def validate(self) -> None:
+    def validate(self, prefix: str = "") -> None:
         """Raise `InvalidArgumentError` naming the first invalid field."""
+        check(self, prefix)
         _require(bool(self.node_id), "node_id: must be a non-empty string")
         _require(
             self.type in (1, 2, 3, 4, 5),
@@ -420,23 +412,30 @@ class StepRecord(_Record):
     dependencies_found: tuple[DependencyEdge, ...] = ()
 
     def validate(self) -> None:
-        """Raise `InvalidArgumentError` naming the first invalid field (Go's order)."""
+        """Raise `InvalidArgumentError` naming the first invalid field: every field's type
+        (`crs._check`), then Go's rules in Go's order."""
+        check(self)
+        self.validate_rules()
+
+    def validate_rules(self) -> None:
+        """Go's rules, in Go's order, for a step whose field types `check` accepted."""
         # Messages are built only on failure: this runs on every recorded step.
         _require(bool(self.session_id), "session_id: must be a non-empty string")
         _require(self.step_number >= 1, "step_number: must be >= 1")
         if not isinstance(self.actor, str) or self.actor not in _ACTORS:
             raise InvalidArgumentError(
-                f"actor: must be one of {', '.join(a.value for a in Actor)}, got {self.actor!r}"
+                f"actor: must be one of {', '.join(a.value for a in Actor)}"
+                f", got {brief(self.actor)}"
             )
         if not isinstance(self.decision, str) or self.decision not in _DECISIONS:
             raise InvalidArgumentError(
                 f"decision: must be one of {', '.join(d.value for d in Decision)}, "
-                f"got {self.decision!r}"
+                f"got {brief(self.decision)}"
             )
         if not isinstance(self.outcome, str) or self.outcome not in _OUTCOMES:
             raise InvalidArgumentError(
                 f"outcome: must be one of {', '.join(o.value for o in Outcome)}, "
-                f"got {self.outcome!r}"
+                f"got {brief(self.outcome)}"
             )
         if self.outcome == Outcome.FAILURE:
             _require(
@@ -517,23 +516,39 @@ class Config(_Record):
         enable_metrics: Record apply and snapshot durations for `CRS.metrics()` (a running
             count, total and maximum; a few tens of nanoseconds per call).
         enable_tracing: Accepted for compatibility; the CRS itself does not read it.
-        circuit_breaker_thresholds: Failures per tool before the circuit breaker fires.
+        circuit_breaker_thresholds: Failures per tool before the circuit breaker fires
+            (kept as a read-only copy).
+        sanitize_secrets: Redact secrets (`SecretSanitizer`) from what the state records, on
+            the way in: step text (reasoning, results, errors, tool parameters) and history
+            entries (action, result, metadata), so the journal, backups, exports and replicas
+            never hold them. On by default; False records everything verbatim.
     """
 
     max_generation: int = 0
     snapshot_epoch_limit: int = 0
     enable_metrics: bool = False
     enable_tracing: bool = False
-    circuit_breaker_thresholds: dict[str, int] = dataclasses.field(default_factory=dict)
+    circuit_breaker_thresholds: Mapping[str, int] = dataclasses.field(default_factory=dict)
+    sanitize_secrets: bool = True
+
+    def __post_init__(self) -> None:
+        # A read-only copy: the caller mutating its dict later must not change the breaker.
+        thresholds = self.circuit_breaker_thresholds
+        if isinstance(thresholds, Mapping) and not isinstance(thresholds, types.MappingProxyType):
+            object.__setattr__(
+                self, "circuit_breaker_thresholds", types.MappingProxyType(dict(thresholds))
+            )
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first invalid field."""
+        check(self)
         _require(self.max_generation >= 0, "max_generation: must be >= 0 (0 = unlimited)")
         _require(self.snapshot_epoch_limit >= 0, "snapshot_epoch_limit: must be >= 0")
         for tool, n in self.circuit_breaker_thresholds.items():
             _require(
                 bool(tool) and isinstance(n, int) and n > 0,
-                f"circuit_breaker_thresholds[{tool!r}]: must be a positive int, got {n!r}",
+                f"circuit_breaker_thresholds[{brief(tool)}]: must be a positive int, "
+                f"got {brief(n)}",
             )
 
 

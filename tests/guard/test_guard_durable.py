@@ -259,3 +259,26 @@ def test_a_read_replica_follows_what_the_guard_knows(tmp_path: Path) -> None:
                 )
                 is not None
             )
+
+
+def test_a_failed_journal_append_changes_nothing(tmp_path: Path) -> None:
+    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    with g:
+        loop(g, 1)
+        before = g.explain()
+        journal = g.crs._journal
+        real = journal.append
+
+        def full(entry: Any) -> Any:
+            raise crs.JournalFullError("journal: disk full (test)")
+
+        journal.append = full
+        v = g.before_call("read_file", {"path": "b.py"})
+        assert v.call is not None
+        with pytest.raises(crs.JournalFullError):
+            g.after_call(v.call, result="x")
+        with pytest.raises(crs.JournalFullError):
+            g.new_turn()
+        assert g.explain() == before
+        journal.append = real
+        assert g.after_call(v.call, result="x").allowed

@@ -195,9 +195,12 @@ def test_guard_failure_fails_open_with_a_log_line(
 
     with caplog.at_level(logging.ERROR, logger="crs.integrations.mcp"):
         asyncio.run(main())
-    records = [r for r in caplog.records if r.name == "crs.integrations.mcp"]
-    assert records
-    assert "unguarded" in records[0].getMessage()
+    records = [
+        r
+        for r in caplog.records
+        if r.name == "crs.integrations.mcp" and "unguarded" in r.getMessage()
+    ]
+    assert len(records) == 1
     assert records[0].exc_info is not None
     assert isinstance(records[0].exc_info[1], CRSClosedError)
 
@@ -227,3 +230,30 @@ def test_the_tool_exception_reaches_after_call_as_itself() -> None:
 def test_middleware_takes_only_a_guard() -> None:
     with pytest.raises(InvalidArgumentError, match="guard"):
         GuardMiddleware(object())  # type: ignore[arg-type]
+
+
+def test_two_servers_at_once_on_one_project_share_what_they_learn(
+    dirs: tuple[Path, Path],
+) -> None:
+    """Two engines open on one project at the same time (the journal is shared): a failure
+    one server learns is refused by the other on its very next try, without a write between."""
+    project, home = dirs
+    ws = Workspace(project)
+    ws.make_files(1)
+
+    async def main() -> None:
+        with (
+            Guard.open(project, "one", home=home) as g1,
+            Guard.open(project, "two", home=home) as g2,
+        ):
+            async with Client(user_server(g1, ws)) as c1, Client(user_server(g2, ws)) as c2:
+                assert not (await call(c2, "read_file", {"path": "src/mod0.py"})).is_error
+                assert (await call(c1, "build", BROKEN_BUILD)).is_error  # learned by one
+                refused = await call(c2, "build", BROKEN_BUILD)
+                v = verdict(refused)
+                assert refused.is_error
+                assert v is not None
+                assert v["code"] == "known_failure", v
+        assert ws.ran.count(("build", BROKEN_BUILD)) == 1
+
+    asyncio.run(main())

@@ -21,6 +21,7 @@ from typing import Any
 from fastmcp import Client
 from fastmcp.client.transports import StdioTransport
 from mcp_scenarios import (
+    BROKEN_BUILD,
     GuardServerAgent,
     Workspace,
     failing_build_refused_then_fixed_runs,
@@ -93,6 +94,26 @@ def test_stdio_server_process(tmp_path: Path) -> None:
         async with stdio_client(project, home, log) as client:
             assert await server_pid(client) != pid
             await sees_learned_build_failure(GuardServerAgent(client, ws))
+
+    asyncio.run(main())
+
+
+def test_two_stdio_servers_at_once_share_what_they_learn(tmp_path: Path) -> None:
+    """Two `crs mcp` processes on one project at the same time (two agents, one repository):
+    neither waits for the other, and a failure one learns the other refuses at once."""
+    project, home, ws, paths = setup(tmp_path)
+    log = tmp_path / "server.log"
+
+    async def main() -> None:
+        async with stdio_client(project, home, log) as a, stdio_client(project, home, log) as b:
+            assert await server_pid(a) != await server_pid(b)
+            one, two = GuardServerAgent(a, ws), GuardServerAgent(b, ws)
+            await ten_reads_never_blocked(two, paths)
+            assert (await one.step("build", BROKEN_BUILD)).ran
+            refused = await two.step("build", BROKEN_BUILD)
+            assert not refused.ran
+            assert refused.before["code"] == "known_failure", refused.before
+        assert ws.ran.count(("build", BROKEN_BUILD)) == 1
 
     asyncio.run(main())
 

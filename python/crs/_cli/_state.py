@@ -20,6 +20,8 @@ def _read(path: str) -> dict[str, Any]:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
         raise CRSError(f"FILE: cannot read an export from {path}: {err}") from None
+    except RecursionError:
+        raise CRSError(f"FILE: {path} nests JSON too deeply to be an export") from None
     if not isinstance(data, dict):
         raise CRSError(f"FILE: {path} does not hold a JSON object")
     return data

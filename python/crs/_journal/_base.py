@@ -317,9 +317,11 @@ class JsonCodec:
                 ensure_ascii=False,
                 allow_nan=False,
             )
-        except (TypeError, ValueError) as exc:
-            raise InvalidArgumentError(f"entry must be JSON-safe: {exc}") from exc
-        return text.encode()
+            return text.encode()
+        except (TypeError, ValueError, RecursionError) as exc:  # (UnicodeEncodeError too)
+            raise InvalidArgumentError(
+                f"entry must be JSON-safe: {type(exc).__name__}: {str(exc)[:200]}"
+            ) from None
 
     def decode(self, data: bytes) -> Any:
         """Decode a payload written by `encode`."""
@@ -619,7 +621,8 @@ class JournalBase:
         """
         if handler is not None and not callable(handler):
             raise InvalidArgumentError(
-                f"handler: must be a callable returning int | None, or None; got {handler!r}"
+                "handler: must be a callable returning int | None, or None; got a "
+                f"{type(handler).__name__}"
             )
         self._full_handler = handler
 

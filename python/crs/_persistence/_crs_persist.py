@@ -34,6 +34,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
+from crs._check import brief
 from crs._errors import (
     InvalidArgumentError,
     JournalCorruptedError,
@@ -140,7 +141,7 @@ def decode_image(data: bytes) -> dict[str, Any]:
     if magic != _MAGIC or version != IMAGE_VERSION:
         raise InvalidArgumentError(
             f"image: not a crs state image of version {IMAGE_VERSION} "
-            f"(magic {magic!r}, version {version}); written by another or a newer crs?"
+            f"(magic {brief(magic)}, version {version}); written by another or a newer crs?"
         )
     view = memoryview(data)
     try:
@@ -290,7 +291,7 @@ class PersistenceMixin:
         self._check_open("replay_journal")
         j = self._journal if journal is None else journal
         if j is None or not callable(getattr(j, "replay_stream", None)):
-            raise InvalidArgumentError(f"journal: must be a crs Journal, got {j!r}")
+            raise InvalidArgumentError(f"journal: must be a crs Journal, got {brief(j)}")
         applied = 0
         # Stream sequences (NATSJournal) are shared with other sessions: they grow but skip.
         sparse = bool(getattr(j, "sparse_sequences", False))
@@ -458,7 +459,7 @@ class PersistenceMixin:
         image's; otherwise it moves forward (generations never go back)."""
         self._check_open("load_image")
         if not isinstance(image, BackupImage):
-            raise InvalidArgumentError(f"image: must be a BackupImage, got {image!r}")
+            raise InvalidArgumentError(f"image: must be a BackupImage, got {brief(image)}")
         with pause_gc():
             doc = decode_image(image.data)
         with self._lock:
@@ -487,7 +488,7 @@ class PersistenceMixin:
         """
         self._check_open("save_checkpoint_to_disk")
         if not isinstance(pm, PersistenceManager):
-            raise InvalidArgumentError(f"pm: must be a PersistenceManager, got {pm!r}")
+            raise InvalidArgumentError(f"pm: must be a PersistenceManager, got {brief(pm)}")
         meta = pm.save_backup(project_hash, self, options)
         j = self._journal if journal is None else journal
         if j is not None and callable(getattr(j, "checkpoint", None)):
@@ -526,7 +527,13 @@ class PersistenceMixin:
             JournalSequenceGapError, JournalCorruptedError: The tail cannot be replayed.
         """
         self._check_open("load_checkpoint_from_disk")
+        from crs._check import fail, require_instance
         from crs._persistence._session_restore import load_checkpoint
+
+        require_instance(pm, PersistenceManager, "pm")
+        require_instance(project_hash, str, "project_hash")
+        if journal is not None and not callable(getattr(type(journal), "replay", None)):
+            fail("journal", "a crs Journal or None", journal)
 
         j = self._journal if journal is None else journal
         meta = load_checkpoint(pm, project_hash, self, j)  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from crs._check import brief, require_instance, require_path
 from crs._errors import (
     BackupCorruptedError,
     BackupNotFoundError,
@@ -137,6 +138,7 @@ def _canonical(project_path: str | os.PathLike[str]) -> str:
         )
     if not raw:
         raise ProjectPathEmptyError("project path must not be empty")
+    require_path(raw, "project_path")  # a lone surrogate or NUL cannot name a directory
     return os.path.realpath(os.path.abspath(raw))
 
 
@@ -278,19 +280,21 @@ class SessionRestorerConfig:
             self.checkpoint_max_age, int | float
         ):
             raise InvalidArgumentError(
-                f"checkpoint_max_age must be a number of seconds, got {self.checkpoint_max_age!r}"
+                f"checkpoint_max_age must be a number of seconds"
+                f", got {brief(self.checkpoint_max_age)}"
             )
         if not self.checkpoint_max_age > 0:
             raise InvalidArgumentError(
-                f"checkpoint_max_age must be positive, got {self.checkpoint_max_age!r}"
+                f"checkpoint_max_age must be positive, got {brief(self.checkpoint_max_age)}"
             )
         if not _is_int(self.max_files_to_refresh) or self.max_files_to_refresh <= 0:
             raise InvalidArgumentError(
-                f"max_files_to_refresh must be a positive int, got {self.max_files_to_refresh!r}"
+                f"max_files_to_refresh must be a positive int"
+                f", got {brief(self.max_files_to_refresh)}"
             )
         if not _is_int(self.max_retries) or self.max_retries < 0:
             raise InvalidArgumentError(
-                f"max_retries must be a non-negative int, got {self.max_retries!r}"
+                f"max_retries must be a non-negative int, got {brief(self.max_retries)}"
             )
 
 
@@ -321,7 +325,7 @@ def _since_ns(since: _dt.datetime | float) -> int:
             f"since must be a datetime or Unix seconds, got {type(since).__name__}"
         )
     if not math.isfinite(since):
-        raise InvalidArgumentError(f"since must be finite Unix seconds, got {since!r}")
+        raise InvalidArgumentError(f"since must be finite Unix seconds, got {brief(since)}")
     return int(since * 1_000_000_000)
 
 
@@ -433,6 +437,7 @@ def find_files_modified_since(
         TooManyModifiedFilesError: More than `max_files_to_refresh` files changed.
     """
     cfg = DefaultSessionRestorerConfig() if config is None else config
+    require_instance(cfg, SessionRestorerConfig, "config")
     cfg.validate()
     root = _canonical(project_path)
     if not os.path.isdir(root):
@@ -696,8 +701,8 @@ class SessionRestorer:
     def _validate(self, meta: BackupMetadata, session_id: SessionIdentifier) -> None:
         if meta.schema_version != CURRENT_SCHEMA_VERSION:
             raise SchemaVersionMismatchError(
-                f"schema version mismatch: checkpoint has {meta.schema_version!r}, "
-                f"this crs reads {CURRENT_SCHEMA_VERSION!r}"
+                f"schema version mismatch: checkpoint has {brief(meta.schema_version)}, "
+                f"this crs reads {brief(CURRENT_SCHEMA_VERSION)}"
             )
         if meta.age() > self._config.checkpoint_max_age:
             raise CheckpointTooOldError(

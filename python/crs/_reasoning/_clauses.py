@@ -19,6 +19,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from crs._check import brief, check
 from crs._errors import HardSoftBoundaryViolationError, InvalidArgumentError
 from crs._reasoning._steps import require_encodable
 from crs._types import (
@@ -127,6 +128,7 @@ class Clause(_Record):
             InvalidArgumentError: empty id, no literals, an empty variable, unknown enums.
             HardSoftBoundaryViolationError: the source is not HARD or SAFETY (CDCL rule).
         """
+        check(self, "clause.")
         if not isinstance(self.id, str) or not self.id:
             raise InvalidArgumentError("clause.id: must be a non-empty string")
         require_encodable(self.id, "clause.id")
@@ -134,7 +136,9 @@ class Clause(_Record):
             raise InvalidArgumentError("clause.literals: a clause needs at least one Literal")
         for i, lit in enumerate(self.literals):
             if not isinstance(lit, Literal):
-                raise InvalidArgumentError(f"clause.literals[{i}]: must be a Literal, got {lit!r}")
+                raise InvalidArgumentError(
+                    f"clause.literals[{i}]: must be a Literal, got {brief(lit)}"
+                )
             if not isinstance(lit.variable, str) or not lit.variable:
                 raise InvalidArgumentError(
                     f"clause.literals[{i}].variable: must be a non-empty '<family>:<value>' name"
@@ -142,7 +146,7 @@ class Clause(_Record):
             require_encodable(lit.variable, f"clause.literals[{i}].variable")
         if self.source not in (0, 1, 2, 3):
             raise InvalidArgumentError(
-                f"clause.source: must be SignalSource.HARD or SAFETY, got {self.source!r}"
+                f"clause.source: must be SignalSource.HARD or SAFETY, got {brief(self.source)}"
             )
         if not SignalSource(self.source).is_hard():
             raise HardSoftBoundaryViolationError(
@@ -151,12 +155,13 @@ class Clause(_Record):
             )
         if self.failure_type and self.failure_type not in FailureType.__members__.values():
             raise InvalidArgumentError(
-                f"clause.failure_type: must be a FailureType or empty, got {self.failure_type!r}"
+                "clause.failure_type: must be a FailureType or empty"
+                f", got {brief(self.failure_type)}"
             )
         if self.scope is not None and self.scope not in ClauseScope.__members__.values():
             raise InvalidArgumentError(
                 f"clause.scope: must be a ClauseScope (session, project, global) or None, "
-                f"got {self.scope!r}"
+                f"got {brief(self.scope)}"
             )
 
 
@@ -185,14 +190,16 @@ class ClausePersistence(_Record):
     max_clauses: int = 0
 
     def validate(self) -> None:
+        """Raise `InvalidArgumentError` naming the first invalid field."""
+        check(self)
         if self.scope not in ClauseScope.__members__.values():
             raise InvalidArgumentError(
-                f"scope: must be a ClauseScope (session, project, global), got {self.scope!r}"
+                f"scope: must be a ClauseScope (session, project, global), got {brief(self.scope)}"
             )
         if not isinstance(self.ttl, int | float) or not self.ttl > 0:
             raise InvalidArgumentError(f"ttl: must be a positive number of seconds, got {self.ttl}")
         if not isinstance(self.max_clauses, int) or self.max_clauses < 1:
-            raise InvalidArgumentError(f"max_clauses: must be >= 1, got {self.max_clauses!r}")
+            raise InvalidArgumentError(f"max_clauses: must be >= 1, got {brief(self.max_clauses)}")
 
     def ttl_of(self, scope: ClauseScope) -> float | None:
         """TTL in seconds of a clause of `scope` (`None` = until its session ends)."""
@@ -220,25 +227,26 @@ class FailureEvent(_Record):
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first invalid field."""
+        check(self, "event.")
         if not isinstance(self.session_id, str) or not self.session_id:
             raise InvalidArgumentError("event.session_id: must be a non-empty string")
         if self.failure_type not in FailureType.__members__.values():
             raise InvalidArgumentError(
                 f"event.failure_type: must be one of {', '.join(f.value for f in FailureType)}, "
-                f"got {self.failure_type!r}"
+                f"got {brief(self.failure_type)}"
             )
         if self.source not in (1, 2, 3):
             raise InvalidArgumentError(
-                f"event.source: must be SignalSource.HARD, SOFT or SAFETY, got {self.source!r}"
+                f"event.source: must be SignalSource.HARD, SOFT or SAFETY, got {brief(self.source)}"
             )
         if self.error_category not in ErrorCategory.__members__.values():
             raise InvalidArgumentError(
-                f"event.error_category: must be an ErrorCategory, got {self.error_category!r}"
+                f"event.error_category: must be an ErrorCategory, got {brief(self.error_category)}"
             )
         for i, step in enumerate(self.decision_path):
             if not isinstance(step, StepRecord):
                 raise InvalidArgumentError(
-                    f"event.decision_path[{i}]: must be a StepRecord, got {step!r}"
+                    f"event.decision_path[{i}]: must be a StepRecord, got {brief(step)}"
                 )
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from crs import _core
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 
 # `CycleDetectorConfig.max_history` when left at 0 (the Go default).
@@ -96,7 +97,7 @@ _NO_CYCLE = CycleDetectionResult()
 def _bad_state(value: object) -> InvalidArgumentError:
     return InvalidArgumentError(
         f"state: must be a non-empty str (a state key such as 'execute_tool:grep:success:"
-        f"router'), got {value!r}"
+        f"router'), got {brief(value)}"
     )
 
 
@@ -127,7 +128,7 @@ class CycleDetector:
         if isinstance(mh, bool) or not isinstance(mh, int) or not 0 <= mh <= _MAX_HISTORY:
             raise InvalidArgumentError(
                 f"config.max_history: must be an int in [0, 2**63 - 1] (0 means "
-                f"{_DEFAULT_MAX_HISTORY}), got {mh!r}"
+                f"{_DEFAULT_MAX_HISTORY}), got {brief(mh)}"
             )
         self._max_history = mh or _DEFAULT_MAX_HISTORY
         self._core = _core.KeyCycleDetector(self._max_history)
@@ -173,7 +174,7 @@ class CycleDetector:
             raise InvalidArgumentError("states: must be an iterable of str, not a single string")
         try:
             found = self._core.add_many(states)
-        except (TypeError, ValueError) as e:
+        except Exception as e:  # a hostile iterable included: named, nothing recorded
             raise InvalidArgumentError(
                 f"states: must be an iterable of non-empty str ({e})"
             ) from None

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from crs import _core
+from crs._check import brief, check, fail, require_instance
+from crs._errors import CRSError, InvalidArgumentError
 from crs._reasoning._cycle import CycleDetectionResult, CycleDetector
 from crs._reasoning._steps import require_id
 from crs._types import (
@@ -37,6 +39,8 @@ def params_hash(params: ToolParams | None) -> str:
     """A canonical 12-hex hash of tool arguments (flag and extra order ignored); "" for None."""
     if params is None:
         return ""
+    require_instance(params, ToolParams, "params")
+    check(params, "params.")
     d = params.to_dict()
     d["flags"] = sorted(d["flags"])
     d["extra"] = sorted((kv["key"], kv["value"]) for kv in d["extra"])
@@ -53,6 +57,7 @@ def get_state_key(step: StepRecord, *, with_params: bool = False) -> str:
     >>> get_state_key(StepRecord())
     ':::'
     """
+    _check_step(step, with_params)
     key = f"{step.decision}:{step.tool}:{step.outcome}:{step.actor}"
     return f"{key}:{params_hash(step.tool_params)}" if with_params else key
 
@@ -63,8 +68,35 @@ def get_tool_state_key(step: StepRecord, *, with_params: bool = False) -> str:
     >>> get_tool_state_key(StepRecord(tool="list_packages", outcome=Outcome.SUCCESS))
     'list_packages:success'
     """
+    _check_step(step, with_params)
     key = f"{step.tool or 'no_tool'}:{step.outcome}"
     return f"{key}:{params_hash(step.tool_params)}" if with_params else key
+
+
+def _check_step(step: object, with_params: object) -> None:
+    require_instance(step, StepRecord, "step")
+    check(step, "step.")
+    require_instance(with_params, bool, "with_params")
+
+
+def _state_key(key: StateKeyFunction, step: StepRecord) -> str:
+    """`key(step)`, which must be a non-empty str; what it raises is named as `key`'s."""
+    try:
+        state = key(step)
+    except CRSError:
+        raise
+    except Exception as exc:
+        raise InvalidArgumentError(
+            f"key: the state key function raised {type(exc).__name__}: {brief(str(exc))}"
+        ) from exc
+    if not isinstance(state, str) or not state:
+        fail("key", "a function returning a non-empty str", state)
+    return state
+
+
+def _check_key(key: object) -> None:
+    if not callable(key):
+        fail("key", "a function StepRecord -> str", key)
 
 
 def check_cycle_on_step(
@@ -91,8 +123,15 @@ def check_cycle_on_step(
     Returns:
         The detector's `CycleDetectionResult` (with `errors` filled on partial failure).
     """
+    from crs._reasoning._guards import GuardsMixin
+
+    require_instance(crs, GuardsMixin, "crs")
+    require_instance(step, StepRecord, "step")
+    check(step, "step.")
+    require_instance(detector, CycleDetector, "detector")
+    _check_key(key)
     require_id(step.session_id, "step.session_id")
-    state = key(step)
+    state = _state_key(key, step)
     crs._note_state_key(step.session_id, state, step.tool)
     result = detector.add_step(state)
     if not result.detected:
@@ -139,11 +178,15 @@ def build_decision_graph(
     >>> g.nodes, g.edges[":A::"]
     ((':A::', ':B::'), (':B::', ':B::'))
     """
+    if not isinstance(steps, list | tuple):
+        fail("steps", "a list or tuple of StepRecord", steps)
+    _check_key(key)
     nodes: dict[str, None] = {}
     edges: dict[str, list[str]] = {}
     prev: str | None = None
-    for s in steps:
-        k = key(s)
+    for i, s in enumerate(steps):
+        require_instance(s, StepRecord, f"steps[{i}]")
+        k = _state_key(key, s)
         nodes.setdefault(k)
         if prev is not None and prev != k:
             edges.setdefault(prev, []).append(k)
@@ -186,6 +229,10 @@ def analyze_session_cycles(
     crs: GuardsMixin, session_id: str, *, key: StateKeyFunction = get_state_key
 ) -> CycleAnalysis:
     """Find every cycle of decisions in a session's step history (all SCCs > 1 node)."""
+    from crs._reasoning._guards import GuardsMixin
+
+    require_instance(crs, GuardsMixin, "crs")
+    _check_key(key)
     require_id(session_id, "session_id")
     started = time.perf_counter()
     at = now_ms()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import logging
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs._reasoning._clauses import Clause, FailureEvent, Literal
 from crs._types import ClauseScope, Decision, ErrorCategory, SignalSource, StepRecord
@@ -70,7 +71,7 @@ def derive_clause(
     '(¬tool:build ∨ ¬prev_tool:build ∨ ¬outcome:failure ∨ ¬error:internal)'
     """
     if context not in (1, 2):
-        raise InvalidArgumentError(f"context: must be 1 or 2 previous steps, got {context!r}")
+        raise InvalidArgumentError(f"context: must be 1 or 2 previous steps, got {brief(context)}")
     if not SignalSource(event.source).is_hard():
         log.info("not learning from a soft failure signal in session %s", event.session_id)
         return None

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError, JournalError
 from crs._reasoning._clause_store import (
     ClauseStore,
@@ -48,6 +49,7 @@ from crs._reasoning._proof import (
     tool_node_id,
     validate_update,
 )
+from crs._reasoning._sanitizer import default_sanitizer, redact_step
 from crs._reasoning._semantic import SemanticMemory, query_key
 from crs._reasoning._steps import (
     StepStore,
@@ -85,7 +87,7 @@ def _check_distance(value: object, name: str) -> float:
         or not math.isfinite(value)
         or value < 0
     ):
-        raise InvalidArgumentError(f"{name}: must be a finite number >= 0, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be a finite number >= 0, got {brief(value)}")
     return float(value)
 
 
@@ -103,7 +105,7 @@ def _member(enum_type: type[_E], value: object, name: str) -> _E:
     if isinstance(value, str) and value in enum_type.__members__.values():
         return enum_type(value)
     allowed = ", ".join(m.value for m in enum_type)
-    raise InvalidArgumentError(f"{name}: must be one of {allowed}, got {value!r}")
+    raise InvalidArgumentError(f"{name}: must be one of {allowed}, got {brief(value)}")
 
 
 class GuardsMixin:
@@ -202,6 +204,8 @@ class GuardsMixin:
         # On a shared journal, first take in other processes' steps (numbers continue them).
         with self._writing() if self._shared_journal else self._lock:
             prepared = self._steps.prepare(step)
+            if self._config.sanitize_secrets:  # no secret reaches the journal (issue 11)
+                prepared = redact_step(prepared, default_sanitizer())
             self._pending_step = prepared
             try:
                 self._commit_op(

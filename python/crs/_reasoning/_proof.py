@@ -7,7 +7,7 @@ The CRS reads the current `ProofNumber`, calls these, and commits the result as 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from crs._errors import HardSoftBoundaryViolationError, InvalidArgumentError
 from crs._reasoning._steps import require_id
@@ -141,7 +141,7 @@ def circuit_breaker(
     )
 
 
-def threshold_for(thresholds: dict[str, int], tool: str) -> int:
+def threshold_for(thresholds: Mapping[str, int], tool: str) -> int:
     """The per-tool threshold if configured and positive, else the default (2)."""
     n = thresholds.get(tool, 0)
     return n if n > 0 else DEFAULT_CIRCUIT_BREAKER_THRESHOLD

@@ -60,6 +60,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Protocol, overload, runtime_checkable
 
+from crs._check import brief, items_of
 from crs._errors import InvalidArgumentError, SanitizationError
 
 REDACTED: Final = "[REDACTED]"
@@ -150,6 +151,7 @@ _SECRET_COMPOUNDS: Final = (
     "apikey", "accesskey", "secretkey", "privatekey", "clientsecret", "accesstoken",
     "refreshtoken", "authtoken", "sessiontoken", "idtoken", "bearertoken", "signingkey",
     "encryptionkey", "masterkey", "sessionkey", "connectionstring", "passphrase",
+    "accountkey", "sharedaccesskey",
 )  # fmt: skip
 _ABOUT_WORDS: Final = frozenset(
     {
@@ -180,6 +182,8 @@ def is_secret_key(key: str) -> bool:
     >>> is_secret_key("x-api-key"), is_secret_key("Authorization"), is_secret_key("max_tokens")
     (True, True, False)
     """
+    if not isinstance(key, str):
+        raise InvalidArgumentError(f"key: must be a str, got {brief(key)}")
     words = _key_words(key)
     if not words or _ABOUT_WORDS.intersection(words):
         return False
@@ -401,8 +405,16 @@ class _AnchoredPass(_Pass):
         return _splice(text, [at + size for at in _find_all(text, (self.anchor,))], replace_at)
 
 
+_ESCAPED_QUOTED: Final = re.compile(r'(\\+")([^"\\]*)(\\+")?', re.ASCII)
+
+
 def _quoted_or_bare(value: str) -> tuple[str, str, str]:
-    """Split a matched value into (opening quote, inner text, closing quote)."""
+    """Split a matched value into (opening quote, inner text, closing quote); a quote may be
+    escaped (``\\"``, JSON inside a JSON string)."""
+    if value[:1] == "\\":
+        m = _ESCAPED_QUOTED.fullmatch(value)
+        if m is not None:
+            return m.group(1), m.group(2), m.group(3) or ""
     if value[:1] in ("'", '"'):
         q = value[0]
         inner = value[1:]
@@ -413,6 +425,13 @@ def _quoted_or_bare(value: str) -> tuple[str, str, str]:
 
 
 _NUMBER: Final = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_LITERALS: Final = frozenset({"true", "false", "null", "none"})
+_PATH: Final = re.compile(r"(?:/|~/|\$HOME/|[A-Za-z]:\\)", re.ASCII)
+
+
+def _is_working_dir(key: str, value: object) -> bool:
+    """`PWD=/home/user/project`: the shell's working directory, not a password."""
+    return key.lower() == "pwd" and isinstance(value, str) and _PATH.match(value) is not None
 
 
 def _redact_pair(m: re.Match[str]) -> str | None:
@@ -426,6 +445,10 @@ def _redact_pair(m: re.Match[str]) -> str | None:
         return m.group(0)
     if _NUMBER.fullmatch(stripped) and not _is_password_key(key):
         return m.group(0)
+    if stripped.lower() in _LITERALS:  # `pwd_changed: true`: a flag, not a secret
+        return m.group(0)
+    if _is_working_dir(key, stripped):
+        return m.group(0)
     head = m.string[m.start() : m.start("value")]
     return f"{head}{open_q}{REDACTED}{close_q or inner[len(stripped) :]}"
 
@@ -436,11 +459,12 @@ _PEM_END: Final = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 # Value of a key/value pair: a quoted string (closing quote optional: output may be truncated),
 # else after `=` one word, after `:` the rest of the line up to , ; braces or quotes.
 _PAIR_VALUE: Final = (
-    r"(?P<value>\"(?:[^\"\\\r\n]|\\.){0,512}+\"?|'(?:[^'\\\r\n]|\\.){0,512}+'?"
+    r"(?P<value>\\++\"[^\"\\\r\n]{0,512}+(?:\\++\")?"
+    r"|\"(?:[^\"\\\r\n]|\\.){0,512}+\"?|'(?:[^'\\\r\n]|\\.){0,512}+'?"
     r"|(?(eq)[^\s\"'&,;<>(){}]{1,512}+|[^\r\n\"'<>,;{}]{1,512}+))"
 )
 _PAIR: Final = re.compile(
-    r"(?<![\w.-])(?P<key>[A-Za-z_][\w.-]{0,63}+)[\"']?[ \t]*(?:(?P<eq>=)|:)[ \t]*"
+    r"(?<![\w.-])(?P<key>[A-Za-z_][\w.-]{0,63}+)(?:\\*+[\"'])?[ \t]*(?:(?P<eq>=)|:)[ \t]*"
     r"(?:(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Dd]igest)[ \t]+)?" + _PAIR_VALUE,
     re.ASCII,
 )
@@ -465,16 +489,36 @@ _KNOWN_TOKENS: Final = re.compile(
     r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"
     r"|dop_v1_[a-f0-9]{64}"
     r"|eyJ[A-Za-z0-9_-]{5,}+\.eyJ[A-Za-z0-9_-]{5,}+\.[A-Za-z0-9_-]*+"
+    r"|key-[0-9a-f]{32}(?![A-Za-z0-9])"
+    r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"
+    r"|dapi[0-9a-f]{32}(?:-\d)?"
+    r"|lin_api_[A-Za-z0-9]{40}"
+    r"|NRAK-[A-Z0-9]{27}"
+    r"|dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"
+    r"|rubygems_[0-9a-f]{48}"
+    r"|do[opr]_v1_[a-f0-9]{64}"
+    r"|[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])"
     r")",
     re.ASCII,
 )
 _KNOWN_TOKEN_PREFIXES: Final = (
     "sk-", "gh", "xox", "xapp-", "glpat-", "hf_", "ya29.", "k_live_", "k_test_", "whsec_",
-    "shp", "dop_v1_", "eyJ",
+    "shp", "_v1_", "eyJ", "key-", "AGE-SECRET-KEY-1", "dapi", "lin_api_", "NRAK-", "dt0c01.",
+    "rubygems_", "-us",
 )  # fmt: skip
 
 # Matched right after each "://": the user-info part, then "@".
-_URL_CREDENTIALS: Final = re.compile(r"[^\s:/?#@\"'<>\[\]]++:[^\s/?#@\"'<>]*+@", re.ASCII)
+_URL_CREDENTIALS: Final = re.compile(r"[^\s:/?#@\"'<>\[\]]*+:[^\s/?#@\"'<>]*+@", re.ASCII)
+# A key alone in a URL's user part (Sentry DSNs: https://<32 hex>@o1.ingest.sentry.io/2).
+_URL_KEY: Final = re.compile(r"[0-9a-f]{32,}+@", re.ASCII)
+# Passwords given on command lines and in netrc files: the command and flag stay.
+_CLI_PASSWORD: Final = re.compile(
+    r"(?P<head>\b(?:machine|login|default)\b[^\r\n]{0,200}?\bpassword[ \t]++"
+    r"|\bsshpass(?:[ \t]++-[A-Za-oq-z]\S*+)*+[ \t]++-p[ \t]*+"
+    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n|;&]{0,200}?[ \t]-p(?=[^\s\"'-]))"
+    r"(?!\[REDACTED\])[^\s\"']++",
+    re.ASCII,
+)
 _BEARER: Final = re.compile(
     r"\b(?P<scheme>(?i:bearer|basic)[ \t]+)(?!\[REDACTED\])[A-Za-z0-9._~+/-]{8,}+=*", re.ASCII
 )
@@ -537,6 +581,13 @@ def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -
     passes += [
         _Pass("known_token", _KNOWN_TOKENS, gate=_any_in_text(_KNOWN_TOKEN_PREFIXES)),
         _AnchoredPass("url_credentials", _URL_CREDENTIALS, REDACTED + "@", "://"),
+        _AnchoredPass("url_key", _URL_KEY, REDACTED + "@", "://"),
+        _Pass(
+            "cli_password",
+            _CLI_PASSWORD,
+            r"\g<head>" + REDACTED,
+            _any_in_lowered(("password", "sshpass", "mysql", "mariadb")),
+        ),
         _Pass("bearer", _BEARER, r"\g<scheme>" + REDACTED, _any_in_lowered(("bearer", "basic"))),
         _KeyPass(),
     ]
@@ -544,6 +595,38 @@ def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -
     if detect_high_entropy:
         passes.append(_Pass("high_entropy", _ENTROPY_CANDIDATE, _redact_random))
     return passes
+
+
+# Every built-in pass but the high-entropy one needs one of these to match (a superset: each
+# pass's gate hints, anchors and literal prefixes; a property test checks the claim). Text
+# that holds none (most reasoning and tool output) skips straight to the high-entropy pass.
+_TRIGGERS: Final = (
+    "A3T", "AKIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA", "ASIA", "AIza", "ghp_",
+    "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "xapp-", "_live_", "_test_",
+    "-----BEGIN", "SG.", "SK", "npm_", "pypi-", "sk-", "glpat-", "hf_", "ya29.", "whsec_",
+    "shp", "_v1_", "eyJ", "AGE-SECRET", "dapi", "lin_api_", "NRAK-", "dt0c01.", "rubygems_",
+    "-us", "://",
+)  # fmt: skip
+_TRIGGERS_LOWER: Final = (
+    "secret", "api", "pass", "pwd", "postgres", "mysql", "mongodb", "redis", "jwt", "signing",
+    "token", "cred", "heroku", "bearer", "basic", "auth", "key", "cookie", "sig", "connection",
+    "mariadb",
+)  # fmt: skip
+
+
+def _triggered(text: str) -> bool:
+    """False when no built-in pass but the high-entropy one can match `text`.
+
+    A superset of every pass's gate hints, anchors and literal prefixes (a property test
+    checks the claim); the discord pattern needs its tail (``.xxxxxx.``). `str` membership
+    tests are several times faster than one regex alternation of the same words.
+    """
+    if any(t in text for t in _TRIGGERS):
+        return True
+    lowered = text.lower()
+    if any(t in lowered for t in _TRIGGERS_LOWER):
+        return True
+    return text.count(".") >= 2 and _DISCORD_TAIL.search(text) is not None
 
 
 def _cannot_hold_secret(text: str) -> bool:
@@ -588,7 +671,7 @@ class SecretSanitizer:
     {'api_key': '[REDACTED]', 'note': 'key [REDACTED]'}
     """
 
-    __slots__ = ("_passes", "_short_cut")
+    __slots__ = ("_entropy", "_passes", "_short_cut")
 
     def __init__(
         self,
@@ -596,8 +679,17 @@ class SecretSanitizer:
         extra_patterns: Iterable[str | re.Pattern[str]] = (),
         detect_high_entropy: bool = True,
     ) -> None:
+        if not isinstance(detect_high_entropy, bool):
+            raise InvalidArgumentError(
+                f"detect_high_entropy: must be a bool, got {brief(detect_high_entropy)}"
+            )
+        if isinstance(extra_patterns, str | bytes | re.Pattern):
+            raise InvalidArgumentError(
+                "extra_patterns: must be a list of regexes (strings or re.Pattern), not one "
+                f"{type(extra_patterns).__name__}: wrap it, [{brief(extra_patterns)}]"
+            )
         compiled: list[re.Pattern[str]] = []
-        for i, p in enumerate(extra_patterns):
+        for i, p in enumerate(items_of(extra_patterns, "extra_patterns")):
             if isinstance(p, re.Pattern):
                 compiled.append(p)
                 continue
@@ -611,6 +703,7 @@ class SecretSanitizer:
                 raise InvalidArgumentError(f"extra_patterns[{i}]: invalid regex: {exc}") from None
         self._passes = _build_passes(bool(detect_high_entropy), compiled)
         self._short_cut = not compiled
+        self._entropy = self._passes[-1] if detect_high_entropy else None
 
     def __repr__(self) -> str:
         return f"<SecretSanitizer passes={len(self._passes)}>"
@@ -630,6 +723,9 @@ class SecretSanitizer:
             raise InvalidArgumentError(f"text: must be a str, got {type(text).__name__}")
         if not text or (self._short_cut and _cannot_hold_secret(text)):
             return text
+        if self._short_cut and not _triggered(text):
+            # No built-in pass but the high-entropy one can match; its marker holds no trigger.
+            return text if self._entropy is None else self._entropy.apply(text, "")
         for _ in range(_MAX_ROUNDS):
             out = self._round(text)
             if out == text:
@@ -655,9 +751,9 @@ class SecretSanitizer:
 
         Strings are sanitised; under a key that names a secret (`is_secret_key`: ``api_key``,
         ``Authorization``, ``x-api-key``, ``password``…) every non-empty string or number is
-        replaced by ``[REDACTED]``, however innocent it looks. Keys are sanitised too (a key
-        that becomes a duplicate gets a ``#2``, ``#3``… suffix). Dicts, lists, tuples and sets
-        are walked; `None`, booleans and numbers are kept. `None` gives `None`.
+        replaced by ``[REDACTED]``, however innocent it looks. Keys are kept unchanged.
+        Dicts, lists, tuples and sets are walked; `None`, booleans and numbers are kept.
+        `None` gives `None`.
 
         Raises:
             SanitizationError: a value of another type, or nesting deeper than 64 levels
@@ -674,15 +770,11 @@ class SecretSanitizer:
             raise SanitizationError(f"{path}: nested deeper than {_MAX_DEPTH} levels")
         out: dict[Any, Any] = {}
         for key, value in m.items():
-            new_key: Any = key
-            if isinstance(key, str):
-                new_key = self.sanitize(key)
-                n = 2
-                while new_key in out:
-                    new_key = f"{self.sanitize(key)}#{n}"
-                    n += 1
-            secret = force or (isinstance(key, str) and is_secret_key(key))
-            out[new_key] = self._value(value, secret, f"{path}[{new_key!r}]", depth + 1)
+            # Keys are kept as they are (the seed: keys name fields, values hold secrets).
+            secret = force or (
+                isinstance(key, str) and is_secret_key(key) and not _is_working_dir(key, value)
+            )
+            out[key] = self._value(value, secret, f"{path}[{brief(key)}]", depth + 1)
         return out
 
     def _value(self, value: Any, force: bool, path: str, depth: int) -> Any:
@@ -705,3 +797,101 @@ class SecretSanitizer:
             f"{path}: cannot sanitise a {type(value).__name__}; "
             "allowed are str, int, float, bool, None, dict, list, tuple and set"
         )
+
+
+# ---------------------------------------------------------------- the state's boundary
+
+_DEFAULT: SecretSanitizer | None = None
+
+
+def default_sanitizer() -> SecretSanitizer:
+    """The shared `SecretSanitizer()` the state redacts with (`Config.sanitize_secrets`)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = SecretSanitizer()
+    return _DEFAULT
+
+
+_STEP_TEXT: Final = ("reasoning", "error_message", "result_summary", "next_hint", "model")
+
+
+def redact_step(step: Any, s: SecretSanitizer) -> Any:
+    """`step` (a checked `StepRecord`) with secrets redacted from its free text: reasoning,
+    error message, result summary, hint, model, tool parameters (target, query, flags, extra
+    values; a value under a secret key such as ``api_key`` entirely) and proof-update reasons.
+    Identifiers (session id, tool, node ids) are kept. The same object when nothing changes:
+    the fields are joined and sanitised once, so a clean step costs one pass over its text."""
+    tp = step.tool_params
+    parts = [getattr(step, name) for name in _STEP_TEXT]
+    forced = False
+    if tp is not None:
+        parts += (tp.target, tp.query, *tp.flags)
+        for kv in tp.extra:
+            parts.append(kv.value)
+            forced = forced or (bool(kv.value) and is_secret_key(kv.key))
+    parts += [u.reason for u in step.proof_updates]
+    joined = "\n".join(p for p in parts if p)
+    if not forced and (not joined or s.sanitize(joined) == joined):
+        return step
+    from dataclasses import replace
+
+    from crs._types import KeyValue
+
+    changes: dict[str, Any] = {name: s.sanitize(getattr(step, name)) for name in _STEP_TEXT}
+    if tp is not None:
+        extra = tuple(
+            KeyValue(
+                key=kv.key,
+                value=REDACTED if kv.value and is_secret_key(kv.key) else s.sanitize(kv.value),
+            )
+            for kv in tp.extra
+        )
+        changes["tool_params"] = replace(
+            tp,
+            target=s.sanitize(tp.target),
+            query=s.sanitize(tp.query),
+            flags=tuple(s.sanitize(f) for f in tp.flags),
+            extra=extra,
+        )
+    if step.proof_updates:
+        changes["proof_updates"] = tuple(
+            replace(u, reason=s.sanitize(u.reason)) for u in step.proof_updates
+        )
+    return replace(step, **changes)
+
+
+def redact_metadata(m: Mapping[str, str] | None, s: SecretSanitizer) -> Mapping[str, str] | None:
+    """`sanitize_map(m)` (keys kept, values under secret keys redacted), or `m` if clean."""
+    if not m:
+        return m
+    out = s.sanitize_map(m)
+    return m if out == m else out
+
+
+def redact_delta(delta: Any, s: SecretSanitizer) -> Any:
+    """`delta` with secrets redacted from its history entries (action, result, metadata),
+    composites walked; the same object when nothing changes (source and time are kept)."""
+    from crs._state._deltas import CompositeDelta, HistoryDelta
+
+    if isinstance(delta, HistoryDelta):
+        from dataclasses import replace
+
+        entries = []
+        for e in delta.entries:
+            meta = dict(redact_metadata(e.metadata, s) or {})
+            new = replace(
+                e,
+                action=s.sanitize(e.action) if isinstance(e.action, str) else e.action,
+                result=s.sanitize(e.result) if isinstance(e.result, str) else e.result,
+                metadata=meta,
+            )
+            entries.append(e if new == e else new)
+        if all(a is b for a, b in zip(entries, delta.entries, strict=True)):
+            return delta
+        return HistoryDelta(delta.source(), entries, timestamp=delta.timestamp())
+    if isinstance(delta, CompositeDelta):
+        children = [redact_delta(d, s) for d in delta.deltas]
+        if all(a is b for a, b in zip(children, delta.deltas, strict=True)):
+            return delta
+        return CompositeDelta(*children, source=delta.source(), timestamp=delta.timestamp())
+    return delta

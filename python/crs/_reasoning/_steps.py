@@ -14,6 +14,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Mapping
 from typing import Any
 
+from crs._check import brief, check
 from crs._errors import InvalidArgumentError
 from crs._types import (
     MAX_STEPS_PER_SESSION,
@@ -21,6 +22,7 @@ from crs._types import (
     Decision,
     Outcome,
     StepRecord,
+    ToolParams,
     is_encodable,
     now_ms,
 )
@@ -35,7 +37,7 @@ steps, remembered queries and session-scoped clauses, as if the session had ende
 def require_id(value: object, name: str) -> str:
     """`value` if it is a non-empty string, else `InvalidArgumentError` naming `name`."""
     if not isinstance(value, str) or not value:
-        raise InvalidArgumentError(f"{name}: must be a non-empty string, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be a non-empty string, got {brief(value)}")
     require_encodable(value, name)
     return value
 
@@ -47,12 +49,17 @@ def require_encodable(value: str, name: str) -> str:
         at = next(i for i, ch in enumerate(value) if "\ud800" <= ch <= "\udfff")
         raise InvalidArgumentError(
             f"{name}: must be valid Unicode text; it holds a lone surrogate at index "
-            f"{at} ({value[at]!r}); decode bytes with errors='replace'"
+            f"{at} ({brief(value[at])}); decode bytes with errors='replace'"
         )
     return value
 
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(StepRecord))
+_ENUM_FIELDS: tuple[tuple[str, Any], ...] = (
+    ("actor", Actor),
+    ("decision", Decision),
+    ("outcome", Outcome),
+)
 _NESTED = ("proof_updates", "constraints_added", "dependencies_found")
 
 
@@ -71,12 +78,21 @@ def check_storable(step: StepRecord) -> None:
         raise InvalidArgumentError(f"step.step_number: must be an int, got {type(n).__name__}")
 
 
-def _replace(step: StepRecord, changes: dict[str, Any]) -> StepRecord:
-    """`dataclasses.replace` without its overhead (this runs on every recorded step)."""
-    new = object.__new__(StepRecord)
-    for name in _FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(step, name))
-    return new
+def _make_replace() -> Any:
+    """`dataclasses.replace` for StepRecord without its overhead (this runs on every recorded
+    step): straight-line code that fills the slots of a new record through their descriptors."""
+    lines = ["def _replace(step, changes):", "    new = _new(_cls)", "    get = changes.get"]
+    for i, name in enumerate(_FIELDS):
+        lines.append(f"    _s{i}(new, get({name!r}, step.{name}))")
+    lines.append("    return new")
+    ns: dict[str, Any] = {"_new": object.__new__, "_cls": StepRecord}
+    for i, name in enumerate(_FIELDS):
+        ns[f"_s{i}"] = getattr(StepRecord, name).__set__
+    exec("\n".join(lines), ns)
+    return ns["_replace"]
+
+
+_replace: Any = _make_replace()
 
 
 def step_payload(step: StepRecord) -> dict[str, Any]:
@@ -128,22 +144,38 @@ class StepStore:
         """
         if not isinstance(step, StepRecord):
             raise InvalidArgumentError(f"step: must be a StepRecord, got {type(step).__name__}")
-        require_id(step.session_id, "step.session_id")
+        check(step, "step.")  # every field's type, before any is used
         changes: dict[str, Any] = {}
         if step.step_number < 1:
             s = self._sessions.get(step.session_id)
             changes["step_number"] = 1 if s is None else s.next_number
         if step.timestamp == 0:
             changes["timestamp"] = now_ms()
+        for name in _NESTED:  # a caller's list becomes the tuple that replay gives back
+            if type(getattr(step, name)) is list:
+                changes[name] = tuple(getattr(step, name))
+        tp = step.tool_params
+        if tp is not None and (isinstance(tp.flags, list) or isinstance(tp.extra, list)):
+            changes["tool_params"] = ToolParams(
+                target=tp.target,
+                query=tp.query,
+                depth=tp.depth,
+                limit=tp.limit,
+                flags=tuple(tp.flags),
+                extra=tuple(tp.extra),
+            )
         # Normalise enum fields so stored steps compare and print as enums.
-        for name, enum_t in (("actor", Actor), ("decision", Decision), ("outcome", Outcome)):
+        # (`check` accepted each as an enum member or a str, so the lookups cannot raise.)
+        for name, enum_t in _ENUM_FIELDS:
             value = getattr(step, name)
-            if value in enum_t.__members__.values() and not isinstance(value, enum_t):
-                changes[name] = enum_t(value)
+            if type(value) is not enum_t:
+                member = enum_t._value2member_map_.get(value)
+                if member is not None:
+                    changes[name] = member
         if changes:
             step = _replace(step, changes)
         try:
-            step.validate()
+            step.validate_rules()
         except InvalidArgumentError as exc:
             raise InvalidArgumentError(f"step.{exc}") from None
         check_storable(step)

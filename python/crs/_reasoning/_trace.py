@@ -27,6 +27,7 @@ import typing
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Self
 
+from crs._check import brief, items_of
 from crs._errors import InvalidArgumentError, SanitizationError
 from crs._reasoning._sanitizer import Sanitizer, SecretSanitizer
 from crs._types import (
@@ -126,7 +127,7 @@ def parse_go_duration(text: str) -> float:
     body = text[1:] if text.startswith("-") else text
     parts = _GO_DURATION_PART.findall(body)
     if (body != "0" and "".join(a + b for a, b in parts) != body) or not body:
-        raise InvalidArgumentError(f"total_duration: not a Go duration string: {text!r}")
+        raise InvalidArgumentError(f"total_duration: not a Go duration string: {brief(text)}")
     total = sum(float(a) * _GO_UNIT_SECONDS[b] for a, b in parts)
     return -total if text.startswith("-") else total
 
@@ -278,7 +279,7 @@ class TraceStepBuilder:
         if isinstance(symbols, str):
             raise InvalidArgumentError("symbols: must be an iterable of str, not one str")
         self._fields["symbols_found"] = tuple(
-            _require_str(f"symbols[{i}]", s) for i, s in enumerate(symbols)
+            _require_str(f"symbols[{i}]", s) for i, s in enumerate(items_of(symbols, "symbols"))
         )
         return self
 
@@ -343,7 +344,9 @@ class TraceStepBuilder:
             )
         if isinstance(nodes, str):
             raise InvalidArgumentError("nodes: must be an iterable of str, not one str")
-        node_ids = tuple(_require_str(f"nodes[{i}]", n) for i, n in enumerate(nodes))
+        node_ids = tuple(
+            _require_str(f"nodes[{i}]", n) for i, n in enumerate(items_of(nodes, "nodes"))
+        )
         update = ConstraintUpdate(id=id, type=ctype, nodes=node_ids)
         self._fields["constraints_added"] = (*self._fields.get("constraints_added", ()), update)
         return self
@@ -581,7 +584,7 @@ def _check_step(step: object) -> None:
         raise InvalidArgumentError("step.metadata: must be a dict of str to str")
     for key, value in step.metadata.items():
         _require_str("step.metadata key", key)
-        _require_str(f"step.metadata[{key!r}]", value)
+        _require_str(f"step.metadata[{brief(key)}]", value)
     for name, kind in (
         ("proof_updates", ProofUpdate),
         ("constraints_added", ConstraintUpdate),
@@ -625,7 +628,14 @@ def _sanitize_step(step: TraceStep, sanitizer: Sanitizer) -> TraceStep:
                 isinstance(k, str) and isinstance(v, str) for k, v in cleaned.items()
             ):
                 raise _FieldError("sanitizing metadata did not return a str -> str mapping")
-            metadata = dict(cleaned)
+            # `sanitize_map` keeps keys; a trace is an audit record, so a key that holds a
+            # secret is redacted too (a duplicate gets a #2, #3... suffix).
+            for i, (k, v) in enumerate(cleaned.items()):
+                key = base = clean(f"metadata key #{i}", k)
+                n = 2
+                while key in metadata:
+                    key, n = f"{base}#{n}", n + 1
+                metadata[key] = v
         else:
             for i, (k, v) in enumerate(step.metadata.items()):
                 metadata[clean(f"metadata key #{i}", k)] = clean(f"metadata[#{i}]", v)

@@ -13,6 +13,7 @@ import itertools
 import threading
 from typing import Any, Self
 
+from crs._check import brief, items_of
 from crs._errors import InvalidArgumentError
 from crs._types import _Record
 
@@ -87,17 +88,20 @@ class AnalyticsRecord(_Record):
     def __post_init__(self) -> None:
         if not isinstance(self.query_type, str):
             raise InvalidArgumentError(
-                f"query_type: must be an AnalyticsQueryType or str, got {self.query_type!r}"
+                f"query_type: must be an AnalyticsQueryType or str, got {brief(self.query_type)}"
             )
         for name in ("query_time", "result_count", "execution_ms", "graph_generation"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
-                raise InvalidArgumentError(f"{name}: must be an int, got {value!r}")
+                raise InvalidArgumentError(f"{name}: must be an int, got {brief(value)}")
         if self.query_type in AnalyticsQueryType.__members__.values():
             object.__setattr__(self, "query_type", AnalyticsQueryType(self.query_type))
         for name in ("results", "path"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
-        object.__setattr__(self, "cycles", tuple(tuple(c) for c in self.cycles))
+            object.__setattr__(self, name, items_of(getattr(self, name), name))
+        cycles = items_of(self.cycles, "cycles")
+        object.__setattr__(
+            self, "cycles", tuple(items_of(c, f"cycles[{i}]") for i, c in enumerate(cycles))
+        )
         if not self.id:
             n = next(_record_counter)
             object.__setattr__(self, "id", f"analytics-{self.query_type}-{self.query_time}-{n}")
@@ -162,7 +166,7 @@ class AnalyticsHistory:
 
     def __init__(self, max_size: int = MAX_ANALYTICS_HISTORY_RECORDS) -> None:
         if not isinstance(max_size, int) or isinstance(max_size, bool):
-            raise InvalidArgumentError(f"max_size: must be an int, got {max_size!r}")
+            raise InvalidArgumentError(f"max_size: must be an int, got {brief(max_size)}")
         self._max = max_size if max_size > 0 else MAX_ANALYTICS_HISTORY_RECORDS
         self._records: list[AnalyticsRecord] = []
         self._lock = threading.Lock()
@@ -170,7 +174,7 @@ class AnalyticsHistory:
     def add(self, record: AnalyticsRecord) -> None:
         """Store `record`, dropping the oldest when full."""
         if not isinstance(record, AnalyticsRecord):
-            raise InvalidArgumentError(f"record: must be an AnalyticsRecord, got {record!r}")
+            raise InvalidArgumentError(f"record: must be an AnalyticsRecord, got {brief(record)}")
         with self._lock:
             self._records.append(record)
             if len(self._records) > self._max:
@@ -199,7 +203,7 @@ def _last_of(
 ) -> AnalyticsRecord | None:
     if not isinstance(query_type, str):
         raise InvalidArgumentError(
-            f"query_type: must be an AnalyticsQueryType or str, got {query_type!r}"
+            f"query_type: must be an AnalyticsQueryType or str, got {brief(query_type)}"
         )
     for rec in reversed(records):
         if rec.query_type == query_type:

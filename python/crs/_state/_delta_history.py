@@ -17,8 +17,9 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from crs._check import brief, mapping_of
 from crs._errors import DeltaHistoryClosedError, InvalidArgumentError
-from crs._state._deltas import Delta, DeltaType, delta_from_dict
+from crs._state._deltas import Delta, DeltaType, ProofDelta, delta_from_dict
 from crs._types import _Record, now_ms
 
 DEFAULT_MAX_DELTA_RECORDS: int = 1000
@@ -70,18 +71,35 @@ class DeltaHistoryView(Protocol):
     def size(self) -> int: ...
 
 
+_COMPACT_ROWS = 64
+"""A ProofDelta with more entries than this is kept packed (`_PackedProof`)."""
+
+
+def _kept(delta: Delta) -> Delta:
+    """What the history keeps of `delta`: a large ProofDelta without its `updates` mapping
+    (the ProofNumber objects it was built from), only its rows, shared and immutable. O(1);
+    the mapping is rebuilt when a query asks for it."""
+    if type(delta) is ProofDelta and delta._updates is not None and len(delta._rows) > 64:
+        return ProofDelta._from_rows(delta._src, delta._rows, delta._ts)
+    return delta
+
+
+def _delta_of(kept: Delta) -> Delta:
+    return kept
+
+
 _Entry = tuple[int, int, int, Delta, str | None, str, dict[str, str] | None]
 
 
 def _int(name: str, v: Any) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise InvalidArgumentError(f"{name}: must be an int, got {v!r}")
+        raise InvalidArgumentError(f"{name}: must be an int, got {brief(v)}")
     return v
 
 
 def _str(name: str, v: Any) -> str:
     if not isinstance(v, str):
-        raise InvalidArgumentError(f"{name}: must be a str, got {v!r}")
+        raise InvalidArgumentError(f"{name}: must be a str, got {brief(v)}")
     return v
 
 
@@ -110,8 +128,15 @@ class DeltaHistoryWorker:
         if delta is None:
             return
         if not isinstance(delta, Delta):
-            raise InvalidArgumentError(f"delta: must be a Delta, got {delta!r}")
-        meta = dict(metadata) if metadata else None
+            raise InvalidArgumentError(f"delta: must be a Delta, got {brief(delta)}")
+        meta = mapping_of(metadata, "metadata") or None
+        if meta is not None:
+            for k, v in meta.items():
+                if not isinstance(k, str) or not isinstance(v, str):
+                    raise InvalidArgumentError(
+                        f"metadata: must map str to str, got {brief(k)}: {brief(v)}"
+                    )
+        kept = _kept(delta)
         with self._lock:
             if self._closed:
                 return
@@ -119,7 +144,7 @@ class DeltaHistoryWorker:
                 old = self._items.popleft()
                 self._evicted += 1
                 self._evicted_gen = old[1]
-            self._items.append((next(self._ids), gen, now_ms(), delta, source, session_id, meta))
+            self._items.append((next(self._ids), gen, now_ms(), kept, source, session_id, meta))
 
     def _items_append(
         self,
@@ -131,6 +156,7 @@ class DeltaHistoryWorker:
     ) -> None:
         """`record` for the CRS's commit path: arguments already checked; source None means
         the delta's own source."""
+        kept = _kept(delta)
         with self._lock:
             if self._closed:
                 return
@@ -149,7 +175,7 @@ class DeltaHistoryWorker:
                     next(self._ids),
                     gen,
                     now_ms(),
-                    delta,
+                    kept,
                     source,
                     session_id,
                     dict(metadata) if metadata else None,
@@ -164,7 +190,8 @@ class DeltaHistoryWorker:
 
     @staticmethod
     def _build(e: _Entry) -> DeltaRecord:
-        n, gen, ts, delta, source, session, meta = e
+        n, gen, ts, kept, source, session, meta = e
+        delta = _delta_of(kept)
         if source is None:
             source = str(delta.source())
         data = {"type": str(delta.type()), "data": delta.to_dict()}
@@ -189,7 +216,7 @@ class DeltaHistoryWorker:
     def get_by_node(self, node_id: str) -> list[DeltaRecord]:
         """Records whose delta touched `node_id`, by generation."""
         n = _str("node_id", node_id)
-        rows = [e for e in self._snapshot() if n in e[3]._affected()]
+        rows = [e for e in self._snapshot() if n in _delta_of(e[3])._affected()]
         return [self._build(e) for e in sorted(rows, key=lambda e: (e[1], e[0]))]
 
     def explain(self, node_id: str) -> list[DeltaRecord]:
@@ -220,7 +247,8 @@ class DeltaHistoryWorker:
         with self._lock:
             if self._evicted_gen > gen:
                 return None
-            return [e[3] for e in self._items if e[1] > gen]
+            kept = [e[3] for e in self._items if e[1] > gen]
+        return [_delta_of(k) for k in kept]
 
     def close(self) -> None:
         """Stop accepting records and queries (idempotent)."""

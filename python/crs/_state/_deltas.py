@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from crs._check import brief, check, items_of, mapping_of
 from crs._errors import (
     DeltaValidationError,
     HardSoftBoundaryViolationError,
@@ -62,9 +63,9 @@ _HARD_SOURCES = frozenset((1, 3))  # SignalSource.is_hard(), as a set of values
 
 
 def _source(value: Any) -> SignalSource:
-    if isinstance(value, bool) or value not in (0, 1, 2, 3):
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1, 2, 3):
         raise InvalidArgumentError(
-            f"source: must be a SignalSource (UNKNOWN, HARD, SOFT, SAFETY), got {value!r}"
+            f"source: must be a SignalSource (UNKNOWN, HARD, SOFT, SAFETY), got {brief(value)}"
         )
     return SignalSource(value)
 
@@ -73,19 +74,19 @@ def _timestamp(value: int | None) -> int:
     if value is None:
         return now_ms()
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidArgumentError(f"timestamp: must be an int of Unix ms, got {value!r}")
+        raise InvalidArgumentError(f"timestamp: must be an int of Unix ms, got {brief(value)}")
     return value
 
 
 def _text(name: str, value: Any) -> str:
     if not isinstance(value, str) or not value:
-        raise InvalidArgumentError(f"{name}: must be a non-empty str, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be a non-empty str, got {brief(value)}")
     return value
 
 
 def _int_in(name: str, value: Any, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise InvalidArgumentError(f"{name}: must be an int in [{lo}, {hi}], got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be an int in [{lo}, {hi}], got {brief(value)}")
     return int(value)
 
 
@@ -95,7 +96,7 @@ def _enum_in(name: str, value: Any, tp: type[_NamedIntEnum]) -> int:
     except ValueError:
         allowed = ", ".join(m.name for m in tp)
         raise InvalidArgumentError(
-            f"{name}: must be a {tp.__name__} ({allowed}), got {value!r}"
+            f"{name}: must be a {tp.__name__} ({allowed}), got {brief(value)}"
         ) from None
 
 
@@ -130,7 +131,7 @@ class Delta(abc.ABC):
         children see the state earlier children leave.
         """
         if not isinstance(snapshot, Snapshot):
-            raise InvalidArgumentError(f"snapshot: must be a Snapshot, got {snapshot!r}")
+            raise InvalidArgumentError(f"snapshot: must be a Snapshot, got {brief(snapshot)}")
         self._check()
         if self._stateful():
             snapshot._trial(self._ops())
@@ -203,7 +204,7 @@ class Delta(abc.ABC):
 
 def _need_delta(name: str, value: Any) -> None:
     if not isinstance(value, Delta):
-        raise InvalidArgumentError(f"{name}: must be a Delta, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be a Delta, got {brief(value)}")
 
 
 class ProofDelta(Delta):
@@ -223,7 +224,7 @@ class ProofDelta(Delta):
         super().__init__(source, timestamp)
         if not isinstance(updates, Mapping):
             raise InvalidArgumentError(
-                f"updates: must be a dict of node id -> ProofNumber, got {updates!r}"
+                f"updates: must be a dict of node id -> ProofNumber, got {brief(updates)}"
             )
         rows = []
         disproven = None
@@ -231,10 +232,12 @@ class ProofDelta(Delta):
             if not isinstance(k, str) or not k or not is_encodable(k):
                 raise InvalidArgumentError(
                     f"updates: node ids must be non-empty str of valid Unicode (no lone "
-                    f"surrogates), got {k!r}"
+                    f"surrogates), got {brief(k)}"
                 )
             if not isinstance(v, ProofNumber):
-                raise InvalidArgumentError(f"updates[{k!r}]: must be a ProofNumber, got {v!r}")
+                raise InvalidArgumentError(
+                    f"updates[{brief(k)}]: must be a ProofNumber, got {brief(v)}"
+                )
             p, dp, st, src, ts = v.proof, v.disproof, v.status, v.source, v.updated_at
             if not (  # fast path; the checks below name the bad field
                 type(p) is int
@@ -243,16 +246,18 @@ class ProofDelta(Delta):
                 and 0 <= p <= _U64
                 and 0 <= dp <= _U64
                 and _I64_MIN <= ts <= _I64_MAX
+                and isinstance(st, int)  # (an unhashable value must not reach `in`)
+                and isinstance(src, int)
                 and not isinstance(st, bool)
                 and not isinstance(src, bool)
                 and st in _STATUS_VALUES
                 and src in _SOURCE_VALUES
             ):
-                _int_in(f"updates[{k!r}].proof", p, 0, _U64)
-                _int_in(f"updates[{k!r}].disproof", dp, 0, _U64)
-                _enum_in(f"updates[{k!r}].status", st, ProofStatus)
-                _enum_in(f"updates[{k!r}].source", src, SignalSource)
-                _int_in(f"updates[{k!r}].updated_at", ts, _I64_MIN, _I64_MAX)
+                _int_in(f"updates[{brief(k)}].proof", p, 0, _U64)
+                _int_in(f"updates[{brief(k)}].disproof", dp, 0, _U64)
+                _enum_in(f"updates[{brief(k)}].status", st, ProofStatus)
+                _enum_in(f"updates[{brief(k)}].source", src, SignalSource)
+                _int_in(f"updates[{brief(k)}].updated_at", ts, _I64_MIN, _I64_MAX)
             if st == 2 and disproven is None:
                 disproven = k
             rows.append((k, int(p), int(dp), int(st), int(src), int(ts)))
@@ -326,14 +331,14 @@ class ProofDelta(Delta):
 
 def _constraint(name: str, c: Any) -> Constraint:
     if not isinstance(c, Constraint):
-        raise InvalidArgumentError(f"{name}: must be a Constraint, got {c!r}")
+        raise InvalidArgumentError(f"{name}: must be a Constraint, got {brief(c)}")
     return c
 
 
 def _crow(c: Constraint, where: str) -> tuple[Any, ...]:
     nodes = list(c.nodes)
     if not all(isinstance(n, str) for n in nodes):
-        raise InvalidArgumentError(f"{where}.nodes: must be a tuple of str, got {c.nodes!r}")
+        raise InvalidArgumentError(f"{where}.nodes: must be a tuple of str, got {brief(c.nodes)}")
     if not isinstance(c.expression, str) or not isinstance(c.active, bool):
         raise InvalidArgumentError(f"{where}: expression must be str and active bool")
     return (
@@ -364,21 +369,26 @@ class ConstraintDelta(Delta):
         timestamp: int | None = None,
     ) -> None:
         super().__init__(source, timestamp)
-        self.add: tuple[Constraint, ...] = tuple(_constraint("add[]", c) for c in add)
-        self.remove: tuple[str, ...] = tuple(_text("remove[]", r) for r in remove)
-        upd = dict(update or {})
+        self.add: tuple[Constraint, ...] = tuple(
+            _constraint("add[]", c) for c in items_of(add, "add")
+        )
+        self.remove: tuple[str, ...] = tuple(
+            _text("remove[]", r) for r in items_of(remove, "remove")
+        )
+        upd = mapping_of(update, "update")
         for k, c in upd.items():
             _text("update key", k)
-            _constraint(f"update[{k!r}]", c)
+            _constraint(f"update[{brief(k)}]", c)
             if c.id not in ("", k):
                 raise InvalidArgumentError(
-                    f"update[{k!r}]: the constraint's id must be {k!r} or empty, got {c.id!r}"
+                    f"update[{brief(k)}]: the constraint's id must be {brief(k)} or empty"
+                    f", got {brief(c.id)}"
                 )
         for c in self.add:
             _text("add[].id", c.id)
         self.update: Mapping[str, Constraint] = MappingProxyType(upd)
-        self._addrows = [_crow(c, f"add[{c.id!r}]") for c in self.add]
-        self._updrows = [(k, _crow(c, f"update[{k!r}]")) for k, c in upd.items()]
+        self._addrows = [_crow(c, f"add[{brief(c.id)}]") for c in self.add]
+        self._updrows = [(k, _crow(c, f"update[{brief(k)}]")) for k, c in upd.items()]
 
     def _stateful(self) -> bool:
         return True
@@ -445,15 +455,19 @@ class SimilarityDelta(Delta):
     ) -> None:
         super().__init__(source, timestamp)
         upd: dict[tuple[str, str], float] = {}
-        for key, d in dict(updates or {}).items():
+        for key, d in mapping_of(updates, "updates").items():
             if (
                 not isinstance(key, tuple)
                 or len(key) != 2
                 or not all(isinstance(x, str) for x in key)
             ):
-                raise InvalidArgumentError(f"updates: keys must be (str, str) pairs, got {key!r}")
+                raise InvalidArgumentError(
+                    f"updates: keys must be (str, str) pairs, got {brief(key)}"
+                )
             if not isinstance(d, int | float) or isinstance(d, bool):
-                raise InvalidArgumentError(f"updates[{key!r}]: must be a float distance, got {d!r}")
+                raise InvalidArgumentError(
+                    f"updates[{brief(key)}]: must be a float distance, got {brief(d)}"
+                )
             upd[key] = float(d)
         self.updates: Mapping[tuple[str, str], float] = MappingProxyType(upd)
         self._rows = [(a, b, d) for (a, b), d in upd.items()]
@@ -463,11 +477,11 @@ class SimilarityDelta(Delta):
             if not a or not b:
                 raise DeltaValidationError("similarity keys must not be empty")
             if a == b:
-                raise DeltaValidationError(f"self-similarity not allowed ({a!r})")
+                raise DeltaValidationError(f"self-similarity not allowed ({brief(a)})")
             if not math.isfinite(d) or d < 0:
                 raise DeltaValidationError(
                     f"similarity distance must be a finite number >= 0, "
-                    f"got {d!r} for ({a!r}, {b!r})"
+                    f"got {brief(d)} for ({brief(a)}, {brief(b)})"
                 )
 
     def _ops(self) -> list[tuple[Any, ...]]:
@@ -494,9 +508,11 @@ class SimilarityDelta(Delta):
 
 def _edges(name: str, edges: Iterable[Any]) -> tuple[tuple[str, str], ...]:
     out = []
-    for e in edges:
+    for e in items_of(edges, name):
         if not isinstance(e, tuple | list) or len(e) != 2 or not all(isinstance(x, str) for x in e):
-            raise InvalidArgumentError(f"{name}: edges must be (from, to) str pairs, got {e!r}")
+            raise InvalidArgumentError(
+                f"{name}: edges must be (from, to) str pairs, got {brief(e)}"
+            )
         out.append((e[0], e[1]))
     return tuple(out)
 
@@ -528,7 +544,7 @@ class DependencyDelta(Delta):
             if not f or not t:
                 raise DeltaValidationError("dependency edge ends must not be empty")
             if f == t:
-                raise DeltaValidationError(f"self-dependency not allowed ({f!r})")
+                raise DeltaValidationError(f"self-dependency not allowed ({brief(f)})")
 
     def _ops(self) -> list[tuple[Any, ...]]:
         return [(4, list(self.add_edges), list(self.remove_edges))]
@@ -572,10 +588,11 @@ class HistoryDelta(Delta):
         timestamp: int | None = None,
     ) -> None:
         super().__init__(source, timestamp)
-        self.entries: tuple[HistoryEntry, ...] = tuple(entries)
-        for e in self.entries:
+        self.entries: tuple[HistoryEntry, ...] = items_of(entries, "entries")
+        for i, e in enumerate(self.entries):
             if not isinstance(e, HistoryEntry):
-                raise InvalidArgumentError(f"entries: must be HistoryEntry values, got {e!r}")
+                raise InvalidArgumentError(f"entries: must be HistoryEntry values, got {brief(e)}")
+            check(e, f"entries[{i}].")  # every field's type (crs._check)
 
     def _check(self) -> None:
         for e in self.entries:
@@ -584,11 +601,12 @@ class HistoryDelta(Delta):
             for k, v in e.metadata.items():
                 if not isinstance(k, str) or not k or len(k.encode()) > 256:
                     raise DeltaValidationError(
-                        f"history entry {e.id!r}: metadata keys must be non-empty str <= 256 bytes"
+                        f"history entry {brief(e.id)}: metadata keys must be non-empty str "
+                        "<= 256 bytes"
                     )
                 if not isinstance(v, str) or len(v.encode()) > 4096:
                     raise DeltaValidationError(
-                        f"history entry {e.id!r}: metadata values must be str <= 4096 bytes"
+                        f"history entry {brief(e.id)}: metadata values must be str <= 4096 bytes"
                     )
 
     def _ops(self) -> list[tuple[Any, ...]]:
@@ -636,13 +654,14 @@ class StreamingDelta(Delta):
         timestamp: int | None = None,
     ) -> None:
         super().__init__(source, timestamp)
-        inc = dict(increments or {})
+        inc = mapping_of(increments, "increments")
         for k, n in inc.items():
             _text("increments key", k)
-            _int_in(f"increments[{k!r}]", n, 0, _U64)
+            _int_in(f"increments[{brief(k)}]", n, 0, _U64)
         self.increments: Mapping[str, int] = MappingProxyType(inc)
         self.cardinality_items: tuple[str, ...] = tuple(
-            _text("cardinality_items[]", i) for i in cardinality_items
+            _text("cardinality_items[]", i)
+            for i in items_of(cardinality_items, "cardinality_items")
         )
 
     def _ops(self) -> list[tuple[Any, ...]]:
@@ -738,7 +757,7 @@ class AnalyticsDelta(Delta):
     ) -> None:
         super().__init__(source, timestamp)
         if not isinstance(record, AnalyticsRecord):
-            raise InvalidArgumentError(f"record: must be an AnalyticsRecord, got {record!r}")
+            raise InvalidArgumentError(f"record: must be an AnalyticsRecord, got {brief(record)}")
         self.record = record
 
     def _check(self) -> None:
@@ -787,7 +806,7 @@ def create_analytics_delta(
 def delta_from_dict(d: Mapping[str, Any]) -> Delta:
     """Inverse of `Delta.to_dict` (exact: type, source, timestamp and content)."""
     if not isinstance(d, Mapping) or "type" not in d:
-        raise InvalidArgumentError(f"d: must be a dict from Delta.to_dict(), got {d!r}")
+        raise InvalidArgumentError(f"d: must be a dict from Delta.to_dict(), got {brief(d)}")
     kind, src, ts = d["type"], d.get("source", 0), d.get("timestamp", 0)
     if kind == "proof":
         ups = {k: ProofNumber.from_dict(v) for k, v in d.get("updates", {}).items()}
@@ -829,5 +848,5 @@ def delta_from_dict(d: Mapping[str, Any]) -> Delta:
         return AnalyticsDelta(src, AnalyticsRecord.from_dict(d["record"]), timestamp=ts)
     raise InvalidArgumentError(
         f"d['type']: must be one of proof, constraint, similarity, dependency, history, "
-        f"streaming, composite, analytics; got {kind!r}"
+        f"streaming, composite, analytics; got {brief(kind)}"
     )

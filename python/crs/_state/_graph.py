@@ -14,6 +14,7 @@ import threading
 from collections import deque
 from typing import Protocol, runtime_checkable
 
+from crs._check import brief, fail, items_of, require_instance
 from crs._errors import GraphQueryClosedError, InvalidArgumentError
 from crs._types import _Record
 
@@ -111,7 +112,7 @@ class GraphBackedDependencyIndex:
 
     def __init__(self, adapter: GraphQuery) -> None:
         if adapter is None or not callable(getattr(adapter, "find_callers", None)):
-            raise InvalidArgumentError(f"adapter: must be a GraphQuery, got {adapter!r}")
+            raise InvalidArgumentError(f"adapter: must be a GraphQuery, got {brief(adapter)}")
         self._adapter = adapter
         self._lock = threading.Lock()
         self._size: int | None = None
@@ -186,10 +187,12 @@ class InMemoryGraph:
         generation: int = 0,
         refreshed_at: int = 0,
     ) -> None:
+        symbols = items_of(symbols, "symbols")
+        calls = items_of(calls, "calls")
         for sym in symbols:
             if not isinstance(sym, GraphSymbol) or not sym.id:
                 raise InvalidArgumentError(
-                    f"symbols: must be GraphSymbol values with an id, got {sym!r}"
+                    f"symbols: must be GraphSymbol values with an id, got {brief(sym)}"
                 )
         for edge in calls:
             if (
@@ -198,7 +201,8 @@ class InMemoryGraph:
                 or not all(isinstance(x, str) and x for x in edge)
             ):
                 raise InvalidArgumentError(
-                    f"calls: must be (caller_id, callee_id) pairs of non-empty str, got {edge!r}"
+                    f"calls: must be (caller_id, callee_id) pairs of non-empty str"
+                    f", got {brief(edge)}"
                 )
         if not isinstance(generation, int) or not isinstance(refreshed_at, int):
             raise InvalidArgumentError("generation and refreshed_at: must be ints")
@@ -223,6 +227,7 @@ class InMemoryGraph:
         return [self._symbols[i] for i in ids]
 
     def find_symbol_by_id(self, id: str) -> GraphSymbol | None:
+        require_instance(id, str, "id")
         self._open()
         return self._symbols.get(id)
 
@@ -239,10 +244,12 @@ class InMemoryGraph:
         return [s for s in self._symbols.values() if s.file_path == file_path]
 
     def find_callers(self, symbol_id: str) -> list[GraphSymbol]:
+        require_instance(symbol_id, str, "symbol_id")
         self._open()
         return self._syms(self._callers.get(symbol_id, []))
 
     def find_callees(self, symbol_id: str) -> list[GraphSymbol]:
+        require_instance(symbol_id, str, "symbol_id")
         self._open()
         return self._syms(self._callees.get(symbol_id, []))
 
@@ -254,10 +261,14 @@ class InMemoryGraph:
         return self.find_callers(symbol_id)
 
     def get_call_chain(self, from_id: str, to_id: str, max_depth: int) -> list[str]:
+        if isinstance(max_depth, bool) or not isinstance(max_depth, int):
+            fail("max_depth", "an int", max_depth)
         path = self.shortest_path(from_id, to_id)
         return path if len(path) - 1 <= max_depth else []
 
     def shortest_path(self, from_id: str, to_id: str) -> list[str]:
+        require_instance(from_id, str, "from_id")
+        require_instance(to_id, str, "to_id")
         self._open()
         prev: dict[str, str] = {}
         queue, seen = deque([from_id]), {from_id}
@@ -279,6 +290,7 @@ class InMemoryGraph:
         return bool(self.shortest_path_cycle(node_id))
 
     def shortest_path_cycle(self, node_id: str) -> list[str]:
+        require_instance(node_id, str, "node_id")
         for n in self._callees.get(node_id, []):
             back = self.shortest_path(n, node_id)
             if back:
@@ -311,7 +323,7 @@ class _InMemoryAnalytics:
 
     def hot_spots(self, k: int) -> list[GraphHotSpot]:
         if not isinstance(k, int):
-            raise InvalidArgumentError(f"k: must be an int, got {k!r}")
+            raise InvalidArgumentError(f"k: must be an int, got {brief(k)}")
         g = self._g
         spots = [
             GraphHotSpot(

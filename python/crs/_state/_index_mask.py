@@ -6,6 +6,7 @@ import enum
 from collections.abc import Iterable
 from typing import Any
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs._state._deltas import Delta
 
@@ -35,7 +36,7 @@ class IndexMask(enum.IntFlag):
     def from_delta(cls, delta: Delta) -> IndexMask:
         """Mask of `delta.indexes_affected()`."""
         if not isinstance(delta, Delta):
-            raise InvalidArgumentError(f"delta: must be a Delta, got {delta!r}")
+            raise InvalidArgumentError(f"delta: must be a Delta, got {brief(delta)}")
         return cls.from_strings(delta.indexes_affected())
 
     @classmethod
@@ -46,7 +47,7 @@ class IndexMask(enum.IntFlag):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return cls.from_strings(value)
         raise InvalidArgumentError(
-            f"value: an IndexMask is a list of index names or an int, got {value!r}"
+            f"value: an IndexMask is a list of index names or an int, got {brief(value)}"
         )
 
     def names(self) -> list[str]:

@@ -11,8 +11,9 @@ import dataclasses
 import datetime as _dt
 import logging
 import time
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Self
 
+from crs._check import INT64_MAX, INT64_MIN, U64, brief, check
 from crs._errors import InvalidArgumentError
 from crs._state._snapshot import Snapshot
 from crs._types import (
@@ -51,8 +52,10 @@ def _rfc3339(ms: int) -> str:
     return t.strftime("%Y-%m-%dT%H:%M:%S").rjust(19, "0") + frac + "Z"
 
 
-def _from_rfc3339(s: Any) -> int:
+def _from_rfc3339(s: Any, name: str = "export: time") -> int:
     if isinstance(s, int) and not isinstance(s, bool):
+        if not INT64_MIN <= s <= INT64_MAX:
+            raise InvalidArgumentError(f"{name}: must be Unix ms between -2**63 and 2**63-1")
         return s
     if not isinstance(s, str) or not s or s.startswith("0001-01-01"):
         return 0
@@ -64,14 +67,19 @@ def _from_rfc3339(s: Any) -> int:
     try:
         return (_dt.datetime.fromisoformat(text) - _EPOCH) // _MS
     except ValueError:
-        raise InvalidArgumentError(f"export: {s!r} is not an RFC 3339 time") from None
+        raise InvalidArgumentError(f"export: {brief(s)} is not an RFC 3339 time") from None
 
 
-def _enum_from_name(tp: type[Any], name: Any) -> Any:
+def _enum_from_name(tp: type[Any], name: Any, field: str = "export: value") -> Any:
     for m in tp:
         if str(m) == name:
             return m
-    return tp(0)
+    if name in ("", None):
+        return tp(0)
+    names = ", ".join(str(m) for m in tp)
+    raise InvalidArgumentError(
+        f"{field}: must be a {tp.__name__} name ({names}), got {brief(name)}"
+    )
 
 
 class _Export(_Record):
@@ -96,11 +104,11 @@ class _Export(_Record):
 @dataclasses.dataclass(frozen=True, slots=True)
 class ProofEntry(_Export):
     node_id: str = ""
-    proof: int = 0
-    disproof: int = 0
+    proof: Annotated[int, U64] = 0
+    disproof: Annotated[int, U64] = 0
     status: str = ""
     source: str = ""
-    updated_at: str = ""
+    updated_at: str | int = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -117,7 +125,7 @@ class ConstraintEntry(_Export):
     expression: str = ""
     active: bool = False
     source: str = ""
-    created_at: str = ""
+    created_at: str | int = ""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -259,7 +267,7 @@ class ImportedState:
         """Replace `crs`'s indexes with this state (one new generation); returns it."""
         # Checked by what it needs rather than by class: `crs._crs` imports this module.
         if not callable(getattr(crs, "_install", None)):
-            raise InvalidArgumentError(f"crs: must be a crs.CRS, got {crs!r}")
+            raise InvalidArgumentError(f"crs: must be a crs.CRS, got {brief(crs)}")
         proof = [
             (k, v.proof, v.disproof, int(v.status), int(v.source), v.updated_at)
             for k, v in self.proof_data.items()
@@ -300,9 +308,50 @@ class ImportedState:
         return crs._install(ops, ())
 
 
+def _check_claims(
+    export: CRSExport,
+    proof: dict[str, ProofNumber],
+    cons: dict[str, Constraint],
+    npairs: int,
+    nedges: int,
+) -> None:
+    """Refuse an export whose claimed counts differ from what it holds (strict import)."""
+    ix = export.indexes
+
+    def claim(name: str, claimed: int, held: int, what: str) -> None:
+        if claimed != held:
+            raise InvalidArgumentError(
+                f"export.{name}: claims {claimed} {what}, the export holds {held}"
+            )
+
+    sim, dep = ix.similarity, ix.dependency
+    if sim.pairs and not sim.truncated:
+        claim("indexes.similarity.pair_count", sim.pair_count, npairs, "pairs")
+    if dep.edges and not dep.truncated and dep.source != "graph_backed":
+        claim("indexes.dependency.edge_count", dep.edge_count, nedges, "edges")
+    hist = ix.history
+    if hist.entry_count < len(hist.recent_entries):
+        raise InvalidArgumentError(
+            f"export.indexes.history.entry_count: claims {hist.entry_count} entries, fewer than "
+            f"the {len(hist.recent_entries)} recent entries the export holds"
+        )
+    summary = export.summary
+    if summary != ReasoningSummary():  # a summary was written: its counts must hold
+        statuses = [int(p.status) for p in proof.values()]
+        claim("summary.nodes_explored", summary.nodes_explored, len(proof), "nodes")
+        claim("summary.nodes_proven", summary.nodes_proven, statuses.count(1), "proven nodes")
+        claim(
+            "summary.nodes_disproven",
+            summary.nodes_disproven,
+            statuses.count(2),
+            "disproven nodes",
+        )
+        claim("summary.constraints_applied", summary.constraints_applied, len(cons), "constraints")
+
+
 def _snap(snapshot: Any) -> Snapshot:
     if not isinstance(snapshot, Snapshot):
-        raise InvalidArgumentError(f"snapshot: must be a crs Snapshot, got {snapshot!r}")
+        raise InvalidArgumentError(f"snapshot: must be a crs Snapshot, got {brief(snapshot)}")
     return snapshot
 
 
@@ -396,7 +445,7 @@ class Serializer:
     def export(self, snapshot: Snapshot | None, session_id: str) -> CRSExport:
         """Summary-level export: similarity and dependency as counts only."""
         if not isinstance(session_id, str):
-            raise InvalidArgumentError(f"session_id: must be a str, got {session_id!r}")
+            raise InvalidArgumentError(f"session_id: must be a str, got {brief(session_id)}")
         if snapshot is None:
             return CRSExport(session_id=session_id, timestamp=now_ms())
         s = _snap(snapshot)
@@ -430,11 +479,13 @@ class Serializer:
         if opts is None:
             opts = ExportOptions()
         if not isinstance(opts, ExportOptions):
-            raise InvalidArgumentError(f"opts: must be ExportOptions or None, got {opts!r}")
+            raise InvalidArgumentError(f"opts: must be ExportOptions or None, got {brief(opts)}")
         max_pairs = _limit("max_similarity_pairs", opts.max_similarity_pairs, 100_000)
         max_edges = _limit("max_dependency_edges", opts.max_dependency_edges, 100_000)
         if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0):
-            raise InvalidArgumentError(f"timeout: must be seconds > 0 or None, got {timeout!r}")
+            raise InvalidArgumentError(
+                f"timeout: must be seconds > 0 or None, got {brief(timeout)}"
+            )
         base = self.export(snapshot, session_id)
         if snapshot is None:
             return ExportResult(export=base)
@@ -478,48 +529,62 @@ class Serializer:
     ) -> ImportedState:
         """Rebuild state from an export (a `CRSExport` or its JSON dict); nothing is applied."""
         if isinstance(export, dict):
-            export = CRSExport.from_dict(export)
+            try:
+                export = CRSExport.from_dict(export)
+            except (TypeError, ValueError, AttributeError, KeyError) as err:
+                raise InvalidArgumentError(
+                    f"export: not an export.json layout ({type(err).__name__}: {brief(str(err))})"
+                ) from None
         if not isinstance(export, CRSExport):
-            raise InvalidArgumentError(f"export: must be a CRSExport or dict, got {export!r}")
+            raise InvalidArgumentError(f"export: must be a CRSExport or dict, got {brief(export)}")
         if opts is None:
             opts = DefaultImportOptions()
         if not isinstance(opts, ImportOptions):
-            raise InvalidArgumentError(f"opts: must be ImportOptions or None, got {opts!r}")
+            raise InvalidArgumentError(f"opts: must be ImportOptions or None, got {brief(opts)}")
+        check(export, "export.")  # every field's type and range, named (crs._check)
         ix = export.indexes
         proof: dict[str, ProofNumber] = {}
-        for e in ix.proof.entries:
+        for i, e in enumerate(ix.proof.entries):
+            at = f"export.indexes.proof.entries[{i}]"
             if not e.node_id:
-                raise InvalidArgumentError("export: proof entry without node_id")
+                raise InvalidArgumentError(f"{at}.node_id: must be a non-empty str")
+            if opts.strict_validation and e.node_id in proof:
+                raise InvalidArgumentError(f"{at}.node_id: {brief(e.node_id)} appears twice")
             proof[e.node_id] = ProofNumber(
                 proof=e.proof,
                 disproof=e.disproof,
-                status=_enum_from_name(ProofStatus, e.status),
-                source=_enum_from_name(SignalSource, e.source),
-                updated_at=_from_rfc3339(e.updated_at),
+                status=_enum_from_name(ProofStatus, e.status, f"{at}.status"),
+                source=_enum_from_name(SignalSource, e.source, f"{at}.source"),
+                updated_at=_from_rfc3339(e.updated_at, f"{at}.updated_at"),
             )
         cons: dict[str, Constraint] = {}
-        for c in ix.constraint.constraints:
+        for i, c in enumerate(ix.constraint.constraints):
+            at = f"export.indexes.constraint.constraints[{i}]"
             if not c.id:
-                raise InvalidArgumentError("export: constraint without id")
+                raise InvalidArgumentError(f"{at}.id: must be a non-empty str")
+            if opts.strict_validation and c.id in cons:
+                raise InvalidArgumentError(f"{at}.id: {brief(c.id)} appears twice")
             cons[c.id] = Constraint(
                 id=c.id,
-                type=_enum_from_name(ConstraintType, c.type),
+                type=_enum_from_name(ConstraintType, c.type, f"{at}.type"),
                 nodes=tuple(c.nodes),
                 expression=c.expression,
                 active=c.active,
-                source=_enum_from_name(SignalSource, c.source),
-                created_at=_from_rfc3339(c.created_at),
+                source=_enum_from_name(SignalSource, c.source, f"{at}.source"),
+                created_at=_from_rfc3339(c.created_at, f"{at}.created_at"),
             )
         sim: dict[str, dict[str, float]] = {}
         npairs = 0
         for p in ix.similarity.pairs:
             if not p.from_id or not p.to_id or p.from_id == p.to_id:
                 raise InvalidArgumentError(
-                    f"export: similarity pair needs two different ids, got {p!r}"
+                    f"export: similarity pair needs two different ids, got {brief(p)}"
                 )
             d = float(p.similarity)
             if not d >= 0 or d == float("inf"):
-                raise InvalidArgumentError(f"export: similarity distance must be >= 0, got {p!r}")
+                raise InvalidArgumentError(
+                    f"export: similarity distance must be >= 0, got {brief(p)}"
+                )
             a, b = sorted((p.from_id, p.to_id))
             inner = sim.setdefault(a, {})
             npairs += b not in inner
@@ -540,7 +605,7 @@ class Serializer:
             for edge in ix.dependency.edges:
                 if not edge.from_id or not edge.to_id:
                     raise InvalidArgumentError(
-                        f"export: dependency edge needs both ids, got {edge!r}"
+                        f"export: dependency edge needs both ids, got {brief(edge)}"
                     )
                 if edge.to_id in fwd.get(edge.from_id, set()):
                     continue
@@ -557,20 +622,23 @@ class Serializer:
                     f"edges, got {nedges}"
                 )
         hist = []
-        for h in ix.history.recent_entries:
+        for i, h in enumerate(ix.history.recent_entries):
+            at = f"export.indexes.history.recent_entries[{i}]"
             if not h.id:
-                raise InvalidArgumentError("export: history entry without id")
+                raise InvalidArgumentError(f"{at}.id: must be a non-empty str")
             hist.append(
                 HistoryEntry(
                     id=h.id,
                     node_id=h.node_id,
                     action=h.action,
                     result=h.result,
-                    source=_enum_from_name(SignalSource, h.source),
+                    source=_enum_from_name(SignalSource, h.source, f"{at}.source"),
                     timestamp=h.timestamp,
                     metadata=dict(h.metadata),
                 )
             )
+        if opts.strict_validation:
+            _check_claims(export, proof, cons, npairs, nedges)
         return ImportedState(
             generation=export.generation,
             session_id=export.session_id,

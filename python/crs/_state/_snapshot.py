@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from crs import _core
+from crs._check import brief
 from crs._errors import (
     DeltaTargetNotFoundError,
     DeltaValidationError,
@@ -72,10 +73,10 @@ def _history(r: tuple[Any, ...]) -> HistoryEntry:
 
 def _str(name: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise InvalidArgumentError(f"{name}: must be a str, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be a str, got {brief(value)}")
     if not is_encodable(value):
         raise InvalidArgumentError(
-            f"{name}: must be valid Unicode text (no lone surrogates), got {value!r}"
+            f"{name}: must be valid Unicode text (no lone surrogates), got {brief(value)}"
         )
     return value
 
@@ -86,7 +87,7 @@ _MAX_COUNT = 2**63 - 1
 
 def _int(name: str, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise InvalidArgumentError(f"{name}: must be an int, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be an int, got {brief(value)}")
     return value
 
 
@@ -187,7 +188,9 @@ class ConstraintIndexView:
     def check_assignment(self, assignment: Mapping[str, bool]) -> Any:
         """The first learned clause `assignment` violates (see the guards' ClauseCheckResult)."""
         if not isinstance(assignment, Mapping):
-            raise InvalidArgumentError(f"assignment: must be a dict[str, bool], got {assignment!r}")
+            raise InvalidArgumentError(
+                f"assignment: must be a dict[str, bool], got {brief(assignment)}"
+            )
         return self._clauses.check_assignment(assignment)
 
 

@@ -15,6 +15,7 @@ messages and argument previews after `SecretSanitizer`.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import deque
 from collections.abc import Callable
@@ -46,6 +47,18 @@ def _trim(d: dict[str, Any]) -> None:
     keep = list(d.items())[len(d) - MAX_KEYS // 2 :]
     d.clear()
     d.update(keep)
+
+
+_STEP_KEYS = ("s", "n", "t", "g", "r", "k", "ts")
+_FAILURE_KEYS = ("id", "tool", "signature", "error", "fingerprint", "session_id", "created_at")
+
+
+def _require(p: Any, keys: tuple[str, ...], what: str) -> None:
+    if type(p) is not dict:
+        raise InvalidArgumentError(f"payload: a {what} record must be a dict, got {p!r}")
+    for k in keys:
+        if k not in p:
+            raise InvalidArgumentError(f"payload: a {what} record lacks {k!r}")
 
 
 class SigState:
@@ -393,7 +406,17 @@ class GuardPart:
 
     # -------------------------------------------------------------- handlers
 
-    def _op_step(self, p: dict[str, Any]) -> None:
+    # Each handler checks its payload and returns the function that applies it: the CRS
+    # runs that only once the record is journaled, so a failed append changes nothing.
+
+    def _op_step(self, p: dict[str, Any]) -> Callable[[], None]:
+        _require(p, _STEP_KEYS, "guard.step")
+        lf = p.get("lf")
+        if lf is not None:
+            _require(lf, _FAILURE_KEYS, "guard.step learned failure")
+        return functools.partial(self._apply_step, p)
+
+    def _apply_step(self, p: dict[str, Any]) -> None:
         if self.session(p["s"]).apply_step(p):
             self.changes += 1
         lf = p.get("lf")
@@ -402,17 +425,26 @@ class GuardPart:
         for fid in p.get("fx", ()):  # failures this success shows to be stale
             self._drop(fid)
 
-    def _op_refuse(self, p: dict[str, Any]) -> None:
-        self.session(p["s"]).apply_refuse(p)
+    def _op_refuse(self, p: dict[str, Any]) -> Callable[[], None]:
+        _require(p, ("s", "n", "t", "g", "c", "ts"), "guard.refuse")
+        return lambda: self.session(p["s"]).apply_refuse(p)
 
-    def _op_msg(self, p: dict[str, Any]) -> None:
-        self.session(p["s"]).apply_msg(p)
+    def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
+        _require(p, ("s", "d"), "guard.msg")
+        return lambda: self.session(p["s"]).apply_msg(p)
 
-    def _op_turn(self, p: dict[str, Any]) -> None:
-        self.session(p["s"]).apply_turn()
+    def _op_turn(self, p: dict[str, Any]) -> Callable[[], None]:
+        _require(p, ("s",), "guard.turn")
+        return lambda: self.session(p["s"]).apply_turn()
 
-    def _op_forget(self, p: dict[str, Any]) -> None:
-        self._drop(p["id"])
+    def _op_forget(self, p: dict[str, Any]) -> Callable[[], None]:
+        _require(p, ("id",), "guard.forget")
+        fid = p["id"]
+
+        def forget() -> None:
+            self._drop(fid)
+
+        return forget
 
     def _learn(self, lf: dict[str, Any]) -> None:
         fid = lf["id"]

@@ -36,6 +36,12 @@ client makes. fastmcp's `Context.session_id` is *not* used on 2026-07-28 connect
 of fastmcp's `Client`): there every request is a connection of its own and the id changes on
 every call, which would make every call a session of one and hide every loop.
 
+Several processes. Several `crs mcp` servers (and hooks, and agents) may have one project open
+at once: its journal is shared. A guard sees what the others appended whenever it writes; the
+server and the middleware also read it before each decision (`CRS.refresh`, in the same worker
+thread as `before_call`), so a failure another process learned a moment ago is refused here on
+the very next try.
+
 The framework is imported here only; `import crs` never imports this module.
 """
 
@@ -50,9 +56,9 @@ import signal
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import mcp_types as mt
 from fastmcp import Context, FastMCP
@@ -62,7 +68,7 @@ from fastmcp.server.sessions import current_principal
 from fastmcp.tools import ToolResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from crs import InvalidArgumentError
+from crs import CRSError, InvalidArgumentError
 from crs.guard import Action, Call, Guard, GuardPolicy, Verdict
 
 __all__ = [
@@ -92,6 +98,7 @@ _MAX_SESSIONS = 1024  # guards kept per server, least recently used dropped
 _MAX_PENDING = 4096  # check_call handles awaiting their record_result
 
 Transport = Literal["stdio", "http"]
+_T = TypeVar("_T")
 
 
 def _check_session(value: Any, name: str) -> str:
@@ -161,6 +168,33 @@ class _Sessions:
         return [self.root.session_id, *self._guards]
 
 
+async def _before(g: Guard, tool: str, args: Mapping[str, Any], call_id: str | None) -> Verdict:
+    """`before_call`, having first read what other processes appended to the project's
+    journal (a durable guard's journal is shared): a failure another server or agent learned a
+    moment ago is refused here too. In one worker thread, so the event loop never waits."""
+    if not g.durable:
+        return g.before_call(tool, args, call_id=call_id)
+
+    def decide() -> Verdict:
+        _refresh(g)
+        return g.before_call(tool, args, call_id=call_id)
+
+    return await asyncio.to_thread(decide)
+
+
+def _refresh(g: Guard) -> None:
+    try:
+        g.crs.refresh()
+    except CRSError:  # decide on what this process knows rather than not at all
+        logger.warning("crs guard: could not read the project's latest records", exc_info=True)
+
+
+def _fresh(g: Guard, read: Callable[[], _T]) -> _T:
+    if g.durable:
+        _refresh(g)
+    return read()
+
+
 def _verdict_data(verdict: Verdict) -> dict[str, Any]:
     data = verdict.to_dict()
     if verdict.call is not None:
@@ -197,7 +231,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
         "action" (allow, nudge, block, stop), "code", "message" (what to do instead, for you),
         "reason" (for a person) and "call" (pass call.call_id to record_result)."""
         g = sessions.resolve(ctx, session_id)
-        verdict = await g.abefore_call(tool, arguments or {}, call_id=call_id)
+        verdict = await _before(g, tool, arguments or {}, call_id)
         if verdict.call is not None and verdict.allowed:
             key = (verdict.call.session_id, verdict.call.call_id)
             pending[key] = verdict.call
@@ -240,14 +274,14 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
     async def explain(ctx: Context, session_id: str | None = None) -> dict[str, Any]:
         """What the guard knows about this session: recent calls, loops, learned failures."""
         g = sessions.resolve(ctx, session_id)
-        data = await asyncio.to_thread(g.explain)
+        data = await asyncio.to_thread(_fresh, g, g.explain)
         return {"session_id": g.session_id, **data}
 
     @server.tool(annotations=mt.ToolAnnotations(read_only_hint=True))
     async def learned_failures() -> dict[str, Any]:
         """The failures the guard has learned for this project: calls it refuses to repeat
         while the workspace is unchanged. Each has an "id" forget_failure takes."""
-        failures = await asyncio.to_thread(guard.learned)
+        failures = await asyncio.to_thread(_fresh, guard, guard.learned)
         return {"failures": [f.to_dict() for f in failures]}
 
     @server.tool(annotations=mt.ToolAnnotations(read_only_hint=False, destructive_hint=True))
@@ -260,7 +294,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
     async def status() -> dict[str, Any]:
         """The server's sessions, and the default session's figures (calls, loop state,
         refusals, learned failures)."""
-        data = await asyncio.to_thread(guard.status)
+        data = await asyncio.to_thread(_fresh, guard, guard.status)
         return {
             "server": {
                 "pid": os.getpid(),
@@ -412,7 +446,7 @@ class GuardMiddleware(Middleware):
         args = dict(context.message.arguments or {})
         try:
             g = self._sessions.resolve(context.fastmcp_context)
-            before = await g.abefore_call(name, args)
+            before = await _before(g, name, args, None)
         except InvalidArgumentError as exc:  # the client's input: its error, not the guard's
             raise ToolError(str(exc)) from exc
         except Exception as exc:

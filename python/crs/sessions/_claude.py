@@ -214,7 +214,7 @@ def load_aliases(home: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """The `aliases` map of `session-aliases.json`; empty when missing, unreadable or malformed."""
     try:
         data = json.loads((claude_dir(home) / "session-aliases.json").read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return {}
     aliases = data.get("aliases") if isinstance(data, dict) else None
     return aliases if isinstance(aliases, dict) else {}

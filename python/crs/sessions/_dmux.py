@@ -277,6 +277,8 @@ def _resolve_target(target: str, cwd: Path) -> tuple[str, Path, str]:
             raise SessionError(f"Cannot read plan file {path}: {exc.strerror or exc}") from exc
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise SessionError(f"Plan file {_abspath(path)} is not valid JSON: {exc}") from exc
+        except RecursionError:
+            raise SessionError(f"Plan file {_abspath(path)} nests JSON too deeply") from None
         if not isinstance(plan, dict):
             raise SessionError(f"Plan file {_abspath(path)} must hold a JSON object")
         session_name = plan.get("sessionName")

@@ -288,23 +288,40 @@ def _fast_ok(s: object) -> bool:
     return _counts(states) and _counts(healths)
 
 
+_EXIT = object()
+
+
 def _is_plain_json(value: object) -> bool:
-    stack = [value]
+    """Whether `value` is a tree of plain JSON values. A cycle is not (it cannot be written);
+    a container shared by two parents is looked at once. Iterative: no recursion limit."""
+    stack: list[object] = [value]
+    open_ids: set[int] = set()  # containers on the current path (a cycle returns to one)
+    done: set[int] = set()
     while stack:
         item = stack.pop()
+        if item is _EXIT:
+            closed = stack.pop()
+            open_ids.discard(id(closed))
+            done.add(id(closed))
+            continue
         if item is None or isinstance(item, str | bool | int):
             continue
         if isinstance(item, float):
             if not math.isfinite(item):
                 return False
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            if not all(isinstance(k, str) for k in item):
-                return False
-            stack.extend(item.values())
-        else:
+            continue
+        if not isinstance(item, list | dict):
             return False
+        key = id(item)
+        if key in open_ids:
+            return False  # a cycle
+        if key in done:
+            continue
+        if isinstance(item, dict) and not all(isinstance(k, str) for k in item):
+            return False
+        open_ids.add(key)
+        stack += (item, _EXIT)
+        stack.extend(item.values() if isinstance(item, dict) else item)
     return True
 
 
