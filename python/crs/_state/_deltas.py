@@ -405,7 +405,7 @@ class ConstraintDelta(Delta):
         return ConstraintDelta(
             self._merged_src(other),
             add=self.add + other.add,
-            remove=dict.fromkeys(self.remove + other.remove),
+            remove=list(dict.fromkeys(self.remove + other.remove)),
             update={**self.update, **other.update},
             timestamp=max(self._ts, other._ts),
         )
