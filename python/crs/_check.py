@@ -109,13 +109,11 @@ def require_path(value: object, name: str) -> str:
 
 
 def items_of(value: object, name: str) -> tuple[Any, ...]:
-    """The items of an iterable argument (not a str, bytes or mapping) as a tuple, else
+    """The items of an iterable argument (not a str or bytes; a mapping gives its keys), else
     `InvalidArgumentError` naming `name` (a hostile `__iter__` included)."""
     if isinstance(value, tuple):
         return value
-    if isinstance(value, str | bytes | collections.abc.Mapping) or not isinstance(
-        value, collections.abc.Iterable
-    ):
+    if isinstance(value, str | bytes) or not isinstance(value, collections.abc.Iterable):
         fail(name, "an iterable (a list or tuple)", value)
     try:
         return tuple(value)
