@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar, overload
 
 from crs import _core
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
@@ -107,19 +108,23 @@ class Guard:
         if policy is None:
             policy = GuardPolicy()
         if not isinstance(policy, GuardPolicy):
-            raise InvalidArgumentError(f"policy: must be a GuardPolicy or None, got {policy!r}")
+            raise InvalidArgumentError(
+                f"policy: must be a GuardPolicy or None, got {brief(policy)}"
+            )
         if not isinstance(session, str) or not session or len(session) > 256:
-            raise InvalidArgumentError(f"session: must be a non-empty str, got {session!r}")
+            raise InvalidArgumentError(f"session: must be a non-empty str, got {brief(session)}")
         try:
             session.encode()
         except UnicodeEncodeError:
             raise InvalidArgumentError("session: contains a lone surrogate") from None
         if fingerprint is not None and not callable(fingerprint):
-            raise InvalidArgumentError(f"fingerprint: must be a callable, got {fingerprint!r}")
-        if _crs is None:
-            from crs._crs import CRS
+            raise InvalidArgumentError(f"fingerprint: must be a callable, got {brief(fingerprint)}")
+        from crs._crs import CRS
 
+        if _crs is None:
             _crs = CRS()
+        elif not isinstance(_crs, CRS):
+            raise InvalidArgumentError(f"_crs: must be a crs.CRS, got {brief(_crs)}")
         self._crs = _crs
         self._owns = _owns
         self._durable = _durable
@@ -163,9 +168,9 @@ class Guard:
         The default fingerprint is the project's git state (`ProjectFingerprint`).
         """
         if not isinstance(project, str | os.PathLike):
-            raise InvalidArgumentError(f"project: must be a path, got {project!r}")
+            raise InvalidArgumentError(f"project: must be a path, got {brief(project)}")
         if not isinstance(session, str) or not session:
-            raise InvalidArgumentError(f"session: must be a non-empty str, got {session!r}")
+            raise InvalidArgumentError(f"session: must be a non-empty str, got {brief(session)}")
         from crs._project import open_project
         from crs.guard._fingerprint import ProjectFingerprint
 
@@ -296,7 +301,9 @@ class Guard:
         canon, flat, cmd = _canon.canonical_args(args, lim.ignore_fields, self._commands)
         sig = _canon.signature(tool, canon, flat)
         if call_id is not None and (type(call_id) is not str or not call_id):
-            raise InvalidArgumentError(f"call_id: must be a non-empty str or None, got {call_id!r}")
+            raise InvalidArgumentError(
+                f"call_id: must be a non-empty str or None, got {brief(call_id)}"
+            )
         poll = lim.polling
         mut = lim.mutating
         if cmd:
@@ -573,8 +580,8 @@ class Guard:
             )
         if call.session_id != self.session_id:
             raise InvalidArgumentError(
-                f"call: belongs to session {call.session_id!r}, not {self.session_id!r}; use "
-                "the guard of that session (with_session)"
+                f"call: belongs to session {brief(call.session_id)}, not "
+                f"{brief(self.session_id)}; use the guard of that session (with_session)"
             )
         lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
         extra = self._pending.pop(call.call_id, None)
@@ -967,7 +974,9 @@ class Guard:
         """Forget a learned failure (journaled); False if there is no such failure."""
         self._check_open()
         if not isinstance(failure_id, str) or not failure_id:
-            raise InvalidArgumentError(f"failure_id: must be a non-empty str, got {failure_id!r}")
+            raise InvalidArgumentError(
+                f"failure_id: must be a non-empty str, got {brief(failure_id)}"
+            )
         with self._lock:
             if failure_id not in self._part.failures:
                 return False
@@ -1033,11 +1042,11 @@ class Guard:
         of the function is recorded as a failure and re-raised.
         """
         if name is not None and not isinstance(name, str):
-            raise InvalidArgumentError(f"name: must be a str or None, got {name!r}")
+            raise InvalidArgumentError(f"name: must be a str or None, got {brief(name)}")
 
         def wrap(f: Callable[..., Any]) -> Callable[..., Any]:
             if not callable(f):
-                raise InvalidArgumentError(f"fn: must be a callable, got {f!r}")
+                raise InvalidArgumentError(f"fn: must be a callable, got {brief(f)}")
             tool_name = name or getattr(f, "__name__", None) or "tool"
             sig = inspect.signature(f)
 
@@ -1128,7 +1137,7 @@ class Guard:
 
     def __repr__(self) -> str:
         kind = "durable" if self._durable else "memory"
-        return f"<Guard session={self.session_id!r} {kind} calls={self._session().calls}>"
+        return f"<Guard session={brief(self.session_id)} {kind} calls={self._session().calls}>"
 
 
 class GuardedCall:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 
 COMMENTARY_FIELDS: frozenset[str] = frozenset(
@@ -66,7 +67,7 @@ def _positive(name: str, value: Any, *, optional: bool = False, floor: int = 1) 
     if value is None and optional:
         return
     if isinstance(value, bool) or not isinstance(value, int) or value < floor:
-        raise InvalidArgumentError(f"{name}: must be an int >= {floor}, got {value!r}")
+        raise InvalidArgumentError(f"{name}: must be an int >= {floor}, got {brief(value)}")
 
 
 def _seconds(name: str, value: Any, *, optional: bool = False) -> None:
@@ -79,7 +80,7 @@ def _seconds(name: str, value: Any, *, optional: bool = False) -> None:
         or value < 0
     ):
         raise InvalidArgumentError(
-            f"{name}: must be a finite number of seconds >= 0, got {value!r}"
+            f"{name}: must be a finite number of seconds >= 0, got {brief(value)}"
         )
 
 
@@ -112,15 +113,19 @@ class ToolPolicy:
         for name in ("mutating", "polling", "learn_failures"):
             v = getattr(self, name)
             if v is not None and not isinstance(v, bool):
-                raise InvalidArgumentError(f"ToolPolicy.{name}: must be a bool or None, got {v!r}")
+                raise InvalidArgumentError(
+                    f"ToolPolicy.{name}: must be a bool or None, got {brief(v)}"
+                )
         object.__setattr__(
             self, "ignore_fields", _names("ToolPolicy.ignore_fields", self.ignore_fields)
         )
 
 
 def _names(name: str, value: Any) -> frozenset[str]:
-    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-        raise InvalidArgumentError(f"{name}: must be a collection of str, got {value!r}")
+    if not isinstance(value, set | frozenset | list | tuple) or not all(
+        isinstance(v, str) for v in value
+    ):
+        raise InvalidArgumentError(f"{name}: must be a collection of str, got {brief(value)}")
     return frozenset(value)
 
 
@@ -217,7 +222,9 @@ class GuardPolicy:
         _seconds("GuardPolicy.known_failure_ttl_s", self.known_failure_ttl_s)
         nd = self.near_duplicate
         if isinstance(nd, bool) or not isinstance(nd, int | float) or not 0 < nd <= 1:
-            raise InvalidArgumentError(f"GuardPolicy.near_duplicate: must be in (0, 1], got {nd!r}")
+            raise InvalidArgumentError(
+                f"GuardPolicy.near_duplicate: must be in (0, 1], got {brief(nd)}"
+            )
         if not isinstance(self.learn_failures, bool):
             raise InvalidArgumentError("GuardPolicy.learn_failures: must be a bool")
         object.__setattr__(
@@ -237,7 +244,7 @@ class GuardPolicy:
             isinstance(k, str) and isinstance(v, ToolPolicy) for k, v in self.tools.items()
         ):
             raise InvalidArgumentError(
-                f"GuardPolicy.tools: must map tool names to ToolPolicy, got {self.tools!r}"
+                f"GuardPolicy.tools: must map tool names to ToolPolicy, got {brief(self.tools)}"
             )
         object.__setattr__(self, "tools", dict(self.tools))
 
