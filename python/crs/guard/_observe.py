@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard._verdict import Action, Call, LearnedFailure, Verdict
 
@@ -79,7 +80,7 @@ class Observers:
 
     def add(self, fn: GuardObserver) -> None:
         if not callable(fn):
-            raise InvalidArgumentError(f"observer: must be callable, got {fn!r}")
+            raise InvalidArgumentError(f"observer: must be callable, got {brief(fn)}")
         with self._lock:
             if fn not in self._items:
                 self._items = (*self._items, fn)
