@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import random
+import signal
 import struct
+import time
 from collections.abc import Callable
 
 ACK = struct.Struct("<Q")
@@ -35,3 +38,14 @@ def read_acks(fd: int) -> list[int]:
     blob = b"".join(chunks)
     usable = len(blob) - len(blob) % ACK.size
     return [ACK.unpack_from(blob, i)[0] for i in range(0, usable, ACK.size)]
+
+
+def kill_at_random(body: Callable[[int], None], rng: random.Random, window: float) -> list[int]:
+    """Fork `body`, SIGKILL it after a random delay in [0, window) seconds and return the
+    acknowledgements it wrote before dying (it must not have ended by itself)."""
+    pid, r = fork_child(body)
+    time.sleep(rng.uniform(0.0, window))
+    os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status), "the child stopped before it was killed"
+    return read_acks(r)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
-import signal
 import time
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import pytest
 from tests.wiring.test_wiring_crash import change, present
 
 import crs
-from crash_helpers import ACK, fork_child, read_acks
+from crash_helpers import ACK, kill_at_random
 
 RUNS = int(os.environ.get("CRS_REL_KILLS", "60"))
 BACKUP_EVERY = 3
@@ -66,12 +65,7 @@ def test_sigkill_during_backups_checkpoints_and_rolls_keeps_every_acknowledged_c
     deadline = time.monotonic() + max(60.0, 0.6 * RUNS)
     for run in range(RUNS):
         assert time.monotonic() < deadline, f"too slow at run {run}"
-        pid, r = fork_child(lambda w: child(project, home, w))
-        time.sleep(rng.uniform(0.0, 1.2 * startup + window))
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        assert os.WIFSIGNALED(status), "the child stopped before it was killed"
-        acks = read_acks(r)
+        acks = kill_at_random(lambda w: child(project, home, w), rng, 1.2 * startup + window)
         if acks:
             assert acks == list(range(held, acks[-1] + 1))
             mid += 1

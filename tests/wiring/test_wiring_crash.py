@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import time
 from pathlib import Path
 
 import pytest
 
 import crs
-from crash_helpers import ACK, fork_child, read_acks
+from crash_helpers import ACK, kill_at_random
 
 RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))
 BACKUP_EVERY = 7
@@ -89,12 +88,7 @@ def test_random_sigkill_of_a_crs_keeps_every_acknowledged_change(tmp_path: Path)
     killed_mid_run = 0
     for run in range(RUNS):
         assert time.monotonic() < deadline, f"crash test too slow at run {run}"
-        pid, r = fork_child(lambda w: child(project, home, w))
-        time.sleep(rng.uniform(0.0, 1.2 * startup + window))
-        os.kill(pid, signal.SIGKILL)
-        _, status = os.waitpid(pid, 0)
-        assert os.WIFSIGNALED(status), "the child stopped before it was killed"
-        acks = read_acks(r)
+        acks = kill_at_random(lambda w: child(project, home, w), rng, 1.2 * startup + window)
         if acks:
             assert acks == list(range(held, acks[-1] + 1))
             killed_mid_run += 1
