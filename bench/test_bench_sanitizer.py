@@ -21,24 +21,10 @@ from typing import Any
 import pytest
 
 import crs
+from test_bench_trace import detect_secrets_redact  # the same redaction the trace bench uses
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "secret_corpus.json").read_text())
 SANITIZER = crs.SecretSanitizer()
-
-
-def detect_secrets_redact(text: str, plugins: list[Any]) -> str:
-    out = []
-    for n, line in enumerate(text.split("\n"), 1):
-        values = {
-            s.secret_value
-            for p in plugins
-            for s in p.analyze_line(filename="tool-output.txt", line=line, line_number=n)
-            if s.secret_value
-        }
-        for v in sorted(values, key=len, reverse=True):
-            line = line.replace(v, crs.REDACTED)
-        out.append(line)
-    return "\n".join(out)
 
 
 def score(redact: Callable[[str], str]) -> dict[str, Any]:
