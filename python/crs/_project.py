@@ -63,9 +63,9 @@ def open_project(
         config: CRS configuration (None = `DefaultConfig()`).
         session_id: Session id recorded by the journal.
         journal_config: The journal's configuration (path and session id are set here);
-            None means `DefaultJournalConfig()`. With `auto_checkpoint`, a journal that
-            reaches `max_journal_bytes` saves a backup and drops what it covers.
-            None means `DefaultJournalConfig()` with `shared=True`: several processes
+            With `auto_checkpoint`, a journal that reaches `max_journal_bytes` saves a
+            backup and drops what it covers. None means `DefaultJournalConfig()` with
+            `shared=True`: several processes
             (hooks, servers, agents) write the project, each holding the journal's lock for
             one append (docs/concurrency.md).
         accept_journal_loss: Open a project whose journal ends before its backup's position
@@ -81,8 +81,31 @@ def open_project(
         )
     _check_open_args(path, home, config, session_id, journal_config)
     project = str(Path(path).resolve())
-    key = compute_project_hash(project)
     base = Path(home).expanduser() if home is not None else default_home()
+    return open_project_key(
+        compute_project_hash(project),
+        project,
+        base,
+        config=config,
+        session_id=session_id,
+        journal_config=journal_config,
+        accept_journal_loss=accept_journal_loss,
+    )
+
+
+def open_project_key(
+    key: str,
+    project: str,
+    base: Path,
+    *,
+    config: Config | None = None,
+    session_id: str = "crs",
+    journal_config: JournalConfig | None = None,
+    accept_journal_loss: bool = False,
+) -> CRS:
+    """`open_project` for a project known by its key under the data directory `base`
+    (arguments already checked); `project` is its path, or "" when it is not known (a
+    dashboard that found the project's data but not its directory)."""
     pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
     if journal_config is None:  # several processes (hooks, servers, agents) share a project
         journal_config = replace(DefaultJournalConfig(), shared=True)

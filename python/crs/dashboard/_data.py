@@ -31,9 +31,11 @@ from crs._persistence._manager import (
     read_index,
 )
 from crs._persistence._session_restore import compute_project_hash
+from crs._project import open_project_key
 from crs._reasoning._cycles_session import DecisionGraph, strongly_connected_components
 from crs._replica import ReadReplica
 from crs._state._codec import DeltaCodec
+from crs.guard import Guard
 
 __all__ = ["Dashboard"]
 
@@ -209,27 +211,13 @@ class Dashboard:
         }
 
     def forget(self, key: str, failure_id: str) -> bool:
-        from crs._crs import CRS
-        from crs._persistence._crs_persist import project_journal
-        from crs.guard import Guard
-
         project = self._project(key)
         if project.path:
             with Guard.open(project.path, "dashboard", home=self._home) as guard:
                 return guard.forget(failure_id)
         # A project whose path is not recorded (no backup yet): open its state by key, as
         # `open_project` does by path.
-        pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(self._home)))
-        journal = project_journal(pm, key, "dashboard")
-        try:
-            state = CRS(journal=journal)
-            state._own(journal)
-            state._own(pm)
-            state.load_checkpoint_from_disk(pm, key)
-        except BaseException:
-            journal.close()
-            pm.close()
-            raise
+        state = open_project_key(key, "", self._home, session_id="dashboard")
         with state, Guard(session="dashboard", _crs=state, _owns=False, _durable=True) as guard:
             return guard.forget(failure_id)
 
