@@ -112,12 +112,13 @@ def open_project_key(
     journal = project_journal(pm, key, session_id, journal_config)
     try:
         crs = CRS(config, journal=journal)
-        crs._own(journal)
-        crs._own(pm)
-        crs._attach_project(pm, key, project)
+        persist = crs._persist
+        persist.own(journal)
+        persist.own(pm)
+        persist.attach_project(pm, key, project)
         meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
-        crs._from_backup = meta is not None
-        journal.set_full_handler(crs._backup_for_full_journal)
+        persist.from_backup = meta is not None
+        journal.set_full_handler(persist.backup_for_full_journal)
     except BaseException:
         journal.close()
         raise
