@@ -15,6 +15,7 @@ never reaches the swap) leaves no trace.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import json
@@ -273,9 +274,10 @@ class CRS:
     # ------------------------------------------------------------ the seam, by its old names
 
     # Other subsystems and tools reach the kernel through these few (crs.guard journals its
-    # ops with `_commit_op` and registers them with `_register_op`; the serializer's import
-    # and the benchmarks build a state with `_install`; `_state_image` is the backup image
-    # document tests compare). Everything else goes to `self._kernel` directly.
+    # ops with `_commit_op` and registers them with `_register_op`; the Claude Code hook
+    # holds `_writing` across a decision; the serializer's import and the benchmarks build a
+    # state with `_install`; `_state_image` is the image document tests compare). Everything
+    # else goes to `self._kernel` directly.
 
     def _register_op(self, kind: str, handler: OpHandler) -> None:
         """`StateKernel.register_op`: the handler of a journaled op kind."""
@@ -284,6 +286,11 @@ class CRS:
     def _commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> Any:
         """`StateKernel.commit_op`: check, journal, apply; returns the apply's result."""
         return self._kernel.commit_op(kind, payload, bump_generation=bump_generation)
+
+    def _writing(self) -> contextlib.AbstractContextManager[Any]:
+        """`StateKernel.writing`: the lock and, on a shared journal, its writer lock after
+        catching up, so a decision made inside sees every other writer's records."""
+        return self._kernel.writing()
 
     def _install(self, ops: list[tuple[Any, ...]], analytics: tuple[AnalyticsRecord, ...]) -> int:
         """`StateKernel.install`: the whole state replaced by one built from `ops`."""

@@ -434,3 +434,24 @@ def test_state_image_round_trip(loaded: crs.CRS) -> None:
         crs.CRS()._kernel.load_image(image)
     with pytest.raises(crs.InvalidArgumentError, match="image"):
         crs.CRS()._kernel.load_image({"version": 99})
+
+
+def test_a_read_replica_refuses_changes_made_through_the_kernel() -> None:
+    # The parts call the kernel directly, so the replica's refusal lives in its kernel.
+    from steps import tool_step
+
+    journal = crs.MemoryJournal(codec=crs.DeltaCodec())
+    writer = crs.CRS(journal=journal)
+    writer.apply(crs.ProofDelta(S.HARD, {"a": pn(1)}))
+    with crs.ReadReplica(journal, poll_interval=0.01) as replica:
+        assert replica.wait_for(writer.journal_position(), timeout=30)
+        r = replica.crs
+        for change in (
+            lambda: r._kernel.commit(crs.ProofDelta(S.HARD, {"b": pn(1)})),
+            lambda: r._guards.record_step(tool_step("grep")),
+            lambda: r._commit_op("record_step", {}, bump_generation=False),
+            lambda: r._install([], ()),
+        ):
+            with pytest.raises(crs.ReadOnlyReplicaError, match="read replica"):
+                change()
+        assert r._state_image() == writer._state_image()
