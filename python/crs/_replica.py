@@ -60,7 +60,7 @@ class _ReplicaKernel(StateKernel):
         super().__init__(*args)
         self.applier: int | None = None  # the thread applying the source's entries now
 
-    def _refuse(self, what: str) -> NoReturn:
+    def refuse(self, what: str) -> NoReturn:
         raise ReadOnlyReplicaError(
             f"{what}: this CRS is a read replica and only applies its source journal; "
             "make the change on the writer"
@@ -79,17 +79,17 @@ class _ReplicaKernel(StateKernel):
         journal: bool = True,
     ) -> ApplyMetrics:
         if self.applier != threading.get_ident():
-            self._refuse("apply")
+            self.refuse("apply")
         return super().commit(delta, source, metadata, base, journal=False)
 
     def commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> Any:
         if kind == "clause_used":  # a read on the replica records nothing
             return None
-        self._refuse(kind)
+        self.refuse(kind)
 
     def install(self, ops: list[tuple[Any, ...]], analytics: Any) -> int:
         if self.applier != threading.get_ident():
-            self._refuse("import")
+            self.refuse("import")
         return super().install(ops, analytics)
 
 
@@ -105,7 +105,7 @@ class ReadOnlyCRS(CRS):
     _kernel: _ReplicaKernel
 
     def _refuse(self, what: str) -> NoReturn:
-        self._kernel._refuse(what)
+        self._kernel.refuse(what)
 
     @contextlib.contextmanager
     def _as_applier(self) -> Generator[None, None, None]:
