@@ -12,6 +12,7 @@ pub mod hash;
 pub mod minhash;
 pub mod state;
 pub mod tarjan;
+pub mod volatile;
 pub mod wal;
 
 #[cfg(feature = "python")]

@@ -14,6 +14,7 @@ mod cycle;
 mod graph;
 mod minhash;
 mod state;
+mod volatile;
 mod wal;
 
 use pyo3::exceptions::PyValueError;
@@ -103,5 +104,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     wal::register_wal(m)?;
     state::register_state(m)?;
     codec::register_codec(m)?;
+    volatile::register_volatile(m)?;
     Ok(())
 }

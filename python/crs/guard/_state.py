@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard._lazy import LazyMap, encodable
 
@@ -49,16 +50,24 @@ def _trim(d: dict[str, Any]) -> None:
     d.update(keep)
 
 
-_STEP_KEYS = ("s", "n", "t", "g", "r", "k", "ts")
-_FAILURE_KEYS = ("id", "tool", "signature", "error", "fingerprint", "session_id", "created_at")
+_STEP_KEYS = frozenset(("s", "n", "t", "g", "r", "k", "ts"))
+_FAILURE_KEYS = frozenset(
+    ("id", "tool", "signature", "error", "fingerprint", "session_id", "created_at")
+)
 
 
-def _require(p: Any, keys: tuple[str, ...], what: str) -> None:
+_REFUSE_KEYS = frozenset(("s", "n", "t", "g", "c", "ts"))
+_MSG_KEYS = frozenset(("s", "d"))
+_TURN_KEYS = frozenset(("s",))
+_FORGET_KEYS = frozenset(("id",))
+
+
+def _require(p: Any, keys: frozenset[str], what: str) -> None:
     if type(p) is not dict:
-        raise InvalidArgumentError(f"payload: a {what} record must be a dict, got {p!r}")
-    for k in keys:
-        if k not in p:
-            raise InvalidArgumentError(f"payload: a {what} record lacks {k!r}")
+        raise InvalidArgumentError(f"payload: a {what} record must be a dict, got {brief(p)}")
+    if not keys <= p.keys():
+        missing = sorted(keys - p.keys())
+        raise InvalidArgumentError(f"payload: a {what} record lacks {missing[0]!r}")
 
 
 class SigState:
@@ -426,19 +435,19 @@ class GuardPart:
             self._drop(fid)
 
     def _op_refuse(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("s", "n", "t", "g", "c", "ts"), "guard.refuse")
+        _require(p, _REFUSE_KEYS, "guard.refuse")
         return lambda: self.session(p["s"]).apply_refuse(p)
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("s", "d"), "guard.msg")
+        _require(p, _MSG_KEYS, "guard.msg")
         return lambda: self.session(p["s"]).apply_msg(p)
 
     def _op_turn(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("s",), "guard.turn")
+        _require(p, _TURN_KEYS, "guard.turn")
         return lambda: self.session(p["s"]).apply_turn()
 
     def _op_forget(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("id",), "guard.forget")
+        _require(p, _FORGET_KEYS, "guard.forget")
         fid = p["id"]
 
         def forget() -> None:
