@@ -88,3 +88,22 @@ def test_non_ascii_text_keeps_the_regex() -> None:
     assert _canon.mask_volatile(text) == reference(text)
     with pytest.raises(ValueError, match="text: must be ASCII"):
         _core.mask_volatile("5 µs")
+
+
+def test_signatures_and_digests_are_stable_across_versions() -> None:
+    # Learned failures and loop history are keyed by these digests in journals and
+    # backups: a faster implementation must compute the very same values.
+    from crs.guard import Guard
+
+    g = Guard()
+    assert g.call_for("read_file", {"path": "src/a.py"}).signature == (
+        "fc0542e1411825356080f19a777c24ac"
+    )
+    assert g.call_for("bash", {"command": "pytest  -q", "description": "x"}).signature == (
+        "346e5ad51301746e765fcef135b6b09d"
+    )
+    assert g.call_for("grep", {"pattern": "def f", "path": "src", "n": 3}).signature == (
+        "4c5f0c496e3f17d4f7cda55c8102d9b3"
+    )
+    assert _canon.result_digest("ran in 12ms at 2024-01-01T10:00:00Z") == "eb2e322ad6c75303"
+    assert _canon.result_digest({"a": [1, "took 3 s"]}) == "fc3c39c82fcb6d95"

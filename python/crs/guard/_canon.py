@@ -256,8 +256,11 @@ def canonical_args(
 def signature(tool: str, canon: dict[str, Any], flat: bool = False) -> str:
     """32 hex digits of BLAKE2b over the tool and the canonical arguments."""
     if flat:
-        items = sorted(canon.items()) if len(canon) > 1 else list(canon.items())
-        text = repr(items)
+        if len(canon) == 1:
+            ((k, v),) = canon.items()
+            text = f"[({k!r}, {v!r})]"  # repr([(k, v)]), without building the list
+        else:
+            text = repr(sorted(canon.items()))
         if len(text) > MAX_VALUE_CHARS:
             raise InvalidArgumentError(f"args: more than {MAX_VALUE_CHARS} characters")
         data = b"r" + text.encode("utf-8", "surrogatepass")

@@ -219,7 +219,8 @@ class SessionState:
     def apply_step(self, p: dict[str, Any]) -> bool:
         """A finished call (payload of `guard.step`); True if it changed the workspace."""
         n, tool, sig, res, kind = p["n"], p["t"], p["g"], p["r"], p["k"]
-        cluster = p.get("a") or sig
+        get = p.get
+        cluster = get("a") or sig
         pair = f"{cluster}:{res}"
         if n > self.last_step:
             self.last_step = n
@@ -235,7 +236,7 @@ class SessionState:
         # recorded at the epoch after it (its own change is its effect: running it again
         # with nothing else in between is a repeat).
         epoch = self.epoch
-        changed = kind == OK and bool(p.get("m")) and pair != self.last_mut
+        changed = kind == OK and bool(get("m")) and pair != self.last_mut
         after = epoch + 1 if changed else epoch
         s = self.sigs.get(sig)
         if s is None:
@@ -256,11 +257,11 @@ class SessionState:
             s.hard = s.hard + 1 if same_epoch else 1
             s.transient = 0
             s.fail_step, s.fail_ms = n, p["ts"]
-            s.last_err = p.get("e", "")
+            s.last_err = get("e", "")
         elif kind == TRANSIENT:
             s.transient += 1
             s.fail_step, s.fail_ms = n, p["ts"]
-            s.last_err = p.get("e", "")
+            s.last_err = get("e", "")
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
@@ -281,16 +282,16 @@ class SessionState:
         if changed:
             self.epoch = after
             self.last_mut = pair
-        text = p.get("x")
+        text = get("x")
         if text:
             self.texts.append((n, tool, cluster, res, text))
-        v = p.get("v")
+        v = get("v")
         if v:  # the live guard detected a loop at this call
             self.level = NUDGED
             self.nudges += 1
             self.loop_code = v
-            self.loop_pairs = frozenset(p.get("lp", ())) | {pair}
-            self.loop_steps = tuple(p.get("ev", ()))
+            self.loop_pairs = frozenset(get("lp", ())) | {pair}
+            self.loop_steps = tuple(get("ev", ()))
         elif self.level and novel and pair not in self.loop_pairs and kind != TRANSIENT:
             self.level = CALM
             self.nudges = 0
@@ -298,7 +299,7 @@ class SessionState:
             self.loop_pairs = frozenset()
             self.loop_steps = ()
         self.recent.append(
-            [n, tool, sig, res, kind, v or "", p["ts"], p.get("pv", ""), p.get("rv", "")]
+            [n, tool, sig, res, kind, v or "", p["ts"], get("pv", ""), get("rv", "")]
         )
         return changed
 
@@ -419,14 +420,16 @@ class GuardPart:
     # runs that only once the record is journaled, so a failed append changes nothing.
 
     def _op_step(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, _STEP_KEYS, "guard.step")
+        if type(p) is not dict or not p.keys() >= _STEP_KEYS:
+            _require(p, _STEP_KEYS, "guard.step")
         lf = p.get("lf")
         if lf is not None:
             _require(lf, _FAILURE_KEYS, "guard.step learned failure")
         return functools.partial(self._apply_step, p)
 
     def _apply_step(self, p: dict[str, Any]) -> None:
-        if self.session(p["s"]).apply_step(p):
+        sid = p["s"]
+        if (self.sessions.get(sid) or self.session(sid)).apply_step(p):
             self.changes += 1
         lf = p.get("lf")
         if lf is not None:
