@@ -119,6 +119,41 @@ def test_raw_pwrite_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
         os.close(fd)
 
 
+def test_raw_append_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
+    # The same record appended to a file that grows, as the journal's segments do (they are
+    # not preallocated: a log whose tail is zero fill cannot tell a torn final write from a
+    # bit flip in an acknowledged record, issue 11), then synced: the floor of a durable
+    # append on this file system, which also syncs the file's new size.
+    record = DeltaCodec().encode(
+        {
+            "op": "guard.step",
+            "payload": {
+                "s": "bench",
+                "n": 12345,
+                "t": "read_file",
+                "g": "0" * 32,
+                "r": "0" * 16,
+                "k": 0,
+                "ts": 1_800_000_000_000,
+            },
+            "bump_generation": False,
+        }
+    )
+    fd = os.open(tmp_path / "floor", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.fsync(fd)
+        data = record + b"\0" * 24
+        offset = itertools.count(0, len(data))
+
+        def write() -> None:
+            os.pwrite(fd, data, next(offset))
+            os.fdatasync(fd)
+
+        benchmark.pedantic(write, rounds=300 if not benchmark.disabled else 3, warmup_rounds=5)
+    finally:
+        os.close(fd)
+
+
 def test_reference_record_step_in_memory(benchmark: Any) -> None:
     # The engine's own step record (about 20 us on a quiet machine, issue 12): run beside
     # the guard so a loaded machine's figures can be compared.

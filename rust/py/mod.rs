@@ -14,6 +14,7 @@ mod cycle;
 mod graph;
 mod minhash;
 mod state;
+mod triggers;
 mod volatile;
 mod wal;
 
@@ -105,5 +106,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     state::register_state(m)?;
     codec::register_codec(m)?;
     volatile::register_volatile(m)?;
+    triggers::register_triggers(m)?;
     Ok(())
 }
