@@ -24,6 +24,7 @@ from crs._errors import (
     CRSError,
     InvalidArgumentError,
     JournalCorruptedError,
+    JournalError,
     JournalUnavailableError,
 )
 from crs._home import default_home
@@ -267,8 +268,8 @@ class NATSProjectJournal:
         try:
             if self._follower is not None:
                 self._follower.stop()
-            if self._thread is not None and self._thread is not threading.current_thread():
-                self._thread.join(5.0)
+            # The apply thread is not joined: the caller may hold the CRS lock it waits for;
+            # it ends by itself once it sees the journal closed.
         finally:
             self._journal.close()
 
@@ -328,6 +329,12 @@ class NATSProjectJournal:
                 self._mine.discard(seq)
             if item.err is not None and not item.skipped:
                 self._error = item.err
+                if seq == 0:  # the feed itself failed, not one record
+                    _project_log.error("nats project journal: live feed stopped: %s", item.err)
+                    raise JournalUnavailableError(
+                        f"nats project journal: the live feed stopped ({item.err}); reopen "
+                        "the project"
+                    )
                 _project_log.error("nats project journal: record %d unreadable: %s", seq, item.err)
                 raise JournalCorruptedError(f"nats project journal: record {seq}: {item.err}")
             if not mine and seq > crs._journal_seq and item.delta is not None:
@@ -342,9 +349,9 @@ class NATSProjectJournal:
 
     def _raise_error(self) -> None:
         if self._error is not None:
-            raise JournalCorruptedError(
-                f"nats project journal: stopped following at an unreadable record "
-                f"({self._error}); reopen the project"
+            raise JournalError(
+                f"nats project journal: stopped following the project ({self._error}); "
+                "reopen the project"
             )
 
 

@@ -285,3 +285,35 @@ def test_a_named_subject_is_shared_by_checkouts_at_different_paths(
         assert b.before_call("Bash", {"command": "pytest"}).code is VerdictCode.KNOWN_FAILURE
     with Guard.open(there, "c", nats=nats.url, fingerprint=_fp) as c:  # by path: its own
         assert c.learned() == []
+
+
+def test_a_server_outage_is_typed_and_bounded_and_the_guard_goes_on_after_it(
+    nats: NatsServer, project: Path
+) -> None:
+    cfg = NATSJournalConfig(servers=nats.url, request_timeout=1.0)
+    with Guard.open(project, "a", nats=cfg, fingerprint=_fp) as g:
+        v = g.before_call("Read", {"file_path": "a.py"})
+        g.after_call(v.call, result="a")
+        nats.kill()  # SIGKILL: the machine holding the stream goes away
+        t0 = time.monotonic()
+        v = g.before_call("Read", {"file_path": "b.py"})  # decided from memory
+        assert v.allowed
+        with pytest.raises(JournalUnavailableError):
+            g.after_call(v.call, result="b")  # not acknowledged: raised, not kept
+        assert time.monotonic() - t0 < 3.0
+        assert g.status()["calls"] == 1  # a failed append changes nothing
+        nats.start()
+        deadline = time.monotonic() + 20
+        while True:  # the client reconnects by itself
+            v = g.before_call("Read", {"file_path": "b.py"})
+            try:
+                g.after_call(v.call, result="b")
+                break
+            except JournalUnavailableError:
+                assert time.monotonic() < deadline, "no reconnection in 20 s"
+                time.sleep(0.2)
+        with Guard.open(project, "b", nats=cfg, fingerprint=_fp) as other:
+            assert other.with_session("a").status()["calls"] == 2
+            v = other.before_call("Read", {"file_path": "c.py"})
+            other.after_call(v.call, result="c")
+        _until(lambda: g.with_session("b").status()["calls"] == 1, 10.0)  # the feed is back
