@@ -317,3 +317,56 @@ def test_a_server_outage_is_typed_and_bounded_and_the_guard_goes_on_after_it(
             v = other.before_call("Read", {"file_path": "c.py"})
             other.after_call(v.call, result="c")
         _until(lambda: g.with_session("b").status()["calls"] == 1, 10.0)  # the feed is back
+
+
+SAME_SESSION = r"""
+import json, sys, time
+from crs.guard import Guard
+url, project, me = sys.argv[1:4]
+done = 0
+with Guard.open(project, "shared", nats=url, fingerprint=lambda: "w") as g:
+    for i in range(120):
+        v = g.before_call("Read", {"file_path": f"f{i}.py"})  # the other reads them too
+        if v.allowed:
+            g.after_call(v.call, result=f"{me} {i}", error="boom" if i % 11 == 0 else None)
+            done += 1
+    g.with_session(f"done-{me}").new_turn()  # journaled: the other process sees it
+    other = "done-" + ("y" if me == "x" else "x")
+    deadline = time.monotonic() + 60
+    while other not in g._part.sessions:  # applied live, without writing
+        assert time.monotonic() < deadline, "the other writer's records never arrived"
+        time.sleep(0.01)
+    print(done, flush=True)
+    with g._lock:
+        print(json.dumps(g._part.export(), sort_keys=True, default=str), flush=True)
+"""
+
+
+def test_concurrent_writers_of_one_session_hold_the_streams_state(
+    nats: NatsServer, project: Path
+) -> None:
+    """Two processes writing the same session at once: each ends with exactly the state a
+    fresh replay of the stream builds (records applied in the stream's order everywhere)."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", SAME_SESSION, nats.url, str(project), me],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+        )
+        for me in ("x", "y")
+    ]
+    outs, calls = [], 0
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        done, state = out.splitlines()
+        assert int(done) > 0
+        calls += int(done)
+        outs.append(state)
+    time.sleep(0.2)
+    with Guard.open(project, "check", nats=nats.url, fingerprint=_fp) as g:
+        fresh = json.dumps(g._part.export(), sort_keys=True, default=str)
+    assert outs == [fresh, fresh]
+    assert json.loads(fresh)["sessions"]["shared"]["calls"] == calls  # both, nothing lost
