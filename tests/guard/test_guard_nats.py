@@ -285,6 +285,9 @@ def test_a_named_subject_is_shared_by_checkouts_at_different_paths(
         assert b.before_call("Bash", {"command": "pytest"}).code is VerdictCode.KNOWN_FAILURE
     with Guard.open(there, "c", nats=nats.url, fingerprint=_fp) as c:  # by path: its own
         assert c.learned() == []
+    named = _cli("learned", "--nats", nats.url, "--subject", "repo", "--json")
+    assert named.returncode == 0, named.stderr
+    assert [f["error"] for f in json.loads(named.stdout)] == ["2 failed"]
 
 
 def test_a_server_outage_is_typed_and_bounded_and_the_guard_goes_on_after_it(

@@ -36,6 +36,12 @@ def register(sub: Any) -> None:
         p.add_argument(
             "--stream", default="CRS_DELTAS", help="JetStream stream with --nats (CRS_DELTAS)"
         )
+        p.add_argument(
+            "--subject",
+            default="",
+            help="with --nats: the project's subject name, when the guards named it "
+            "(NATSJournalConfig.session_id); default: the project directory's key",
+        )
         if name == "status":
             p.add_argument("--session", help="only this session")
         if name == "forget":
@@ -60,7 +66,9 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if getattr(args, "nats", None):
             from crs._journal._nats_async import NATSJournalConfig
 
-            on = NATSJournalConfig(servers=args.nats, stream_name=args.stream)
+            on = NATSJournalConfig(
+                servers=args.nats, stream_name=args.stream, session_id=args.subject
+            )
             g = Guard.open(args.project, "crs-cli", home=args.home, nats=on, fingerprint=_cli_fp)
         else:
             g = Guard.open(args.project, "crs-cli", home=args.home, fingerprint=_cli_fp)
