@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from crs._check import brief, require_instance, require_path
 from crs._crs import CRS
@@ -176,6 +175,8 @@ def nats_journal_config(nats: object, key: str, name: str = "nats") -> NATSJourn
             f"{name}: must be a NATS server URL (nats://host:port) or a NATSJournalConfig, "
             f"got {brief(nats)}"
         )
+    from urllib.parse import urlsplit  # inside: 3.6 ms of start-up a local project never needs
+
     for url in cfg.servers.split(","):
         parts = urlsplit(url.strip())
         try:
