@@ -235,7 +235,7 @@ class NATSProjectJournal:
 
     def last_seq(self) -> int:
         # CRS catches up when this is past its position; `exclusive` did it already.
-        return int(self._crs._journal_seq) if self._crs is not None else 0
+        return int(self._crs._kernel.seq) if self._crs is not None else 0
 
     def set_full_handler(self, handler: object) -> None:
         """No-op: the stream is the project's memory (no local backup to checkpoint into)."""
@@ -280,7 +280,7 @@ class NATSProjectJournal:
     def start(self, crs: Any) -> None:
         """Follow the subject after `crs`'s position (it replayed the journal)."""
         self._crs = crs
-        pos = int(crs._journal_seq)
+        pos = int(crs._kernel.seq)
         self._follower = self._journal.follow(self._receive, from_seq=pos + 1 if pos else 0)
         self._thread = threading.Thread(target=self._apply_loop, name="crs-nats-apply", daemon=True)
         self._thread.start()
@@ -339,13 +339,13 @@ class NATSProjectJournal:
                     )
                 _project_log.error("nats project journal: record %d unreadable: %s", seq, item.err)
                 raise JournalCorruptedError(f"nats project journal: record {seq}: {item.err}")
-            if not mine and seq > crs._journal_seq and item.delta is not None:
+            if not mine and seq > crs._kernel.seq and item.delta is not None:
                 try:
-                    crs._apply_replayed(item.delta, None, seq)
+                    crs._kernel.apply_replayed(item.delta, None, seq)
                 except CRSError as exc:
                     self._error = exc
                     raise
-                crs._journal_seq = seq
+                crs._kernel.seq = seq
             if until and seq >= until:
                 return
 
