@@ -13,20 +13,17 @@ from crs.guard import Action, Guard, GuardPolicy, Verdict, VerdictCode, _canon
 def run(
     g: Guard, tool: str, args: dict[str, Any], result: Any = None, error: Any = None
 ) -> tuple[Verdict, Verdict | None]:
-    v = g.before_call(tool, args)
-    if not v.allowed:
-        return v, None
-    assert v.call is not None
-    return v, g.after_call(v.call, result=result, error=error)
+    """One call through the guard: its before verdict, and its after verdict if it ran."""
+    before = g.before_call(tool, args)
+    after = None
+    if before.allowed and before.call is not None:
+        after = g.after_call(before.call, result=result, error=error)
+    return before, after
 
 
 def flags(pairs: list[tuple[Verdict, Verdict | None]]) -> list[str]:
-    return [
-        f"{v.action}:{v.code}"
-        for before, after in pairs
-        for v in (before, after)
-        if v is not None and v.action is not Action.ALLOW
-    ]
+    every = [v for pair in pairs for v in pair if v is not None]
+    return [f"{v.action}:{v.code}" for v in every if v.action is not Action.ALLOW]
 
 
 def feat(**args: str) -> str:
