@@ -26,6 +26,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +53,9 @@ class _Project:
         key = compute_project_hash(project)
         default = ProjectFingerprint(project, exclude=(data, data / key, data / "index.json"))
 
-        def fingerprint() -> str:  # the request's value (tool events), else Guard.open's own
-            value: str | None = getattr(fp, "value", None)
-            return value if value is not None else default()
+        def fingerprint() -> str:  # the request's (tool events), else Guard.open's own
+            of_call: Callable[[], str] | None = getattr(fp, "value", None)
+            return of_call() if of_call is not None else default()
 
         self.guard = Guard.open(project, SESSION, home, fingerprint=fingerprint)
         crs = self.guard.crs
@@ -313,9 +314,9 @@ class HookServer:
     ) -> tuple[cc.HookReply, tuple[_Project, int]]:
         event, session = parsed
         project = cc._project(payload, cwd or None, root)
-        fingerprint = cc.tool_fingerprint(event, project)  # outside every lock
+        fingerprint = cc.tool_fingerprint(event, project)  # a failure's: outside every lock
         p = self._open(project)
-        self._fp.value = fingerprint() if fingerprint is not None else None
+        self._fp.value = fingerprint
         try:
             guard = p.guard.with_session(session)
             try:

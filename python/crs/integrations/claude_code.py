@@ -277,15 +277,25 @@ def event_of(payload: Any) -> tuple[str, str] | None:
 
 
 def tool_fingerprint(event: str, project: str) -> Callable[[], str] | None:
-    """For a tool event, the workspace's fingerprint now, as the guard's fingerprint."""
+    """For a tool event, the guard's fingerprint: the workspace's at this call, computed at
+    most once (a git process). The guard asks for it only to learn a failure or to match a
+    failure learned earlier, so it is computed then, except for a failure event, where it
+    is certain to be needed: computed now, before any lock is taken, not while parallel hooks
+    wait."""
     if event not in _TOOL_EVENTS:
         return None
-    # One hook sees one moment of the workspace: compute its fingerprint (a git process)
-    # once, before any lock is taken, not while parallel hooks wait.
     from crs.guard import workspace_fingerprint
 
-    value = workspace_fingerprint(project)
-    return lambda: value
+    value: list[str] = []
+
+    def fingerprint() -> str:
+        if not value:
+            value.append(workspace_fingerprint(project))
+        return value[0]
+
+    if event == "PostToolUseFailure":
+        fingerprint()
+    return fingerprint
 
 
 def answer(guard: Any, payload: Mapping[str, Any], event: str, on_block: str) -> HookReply:
