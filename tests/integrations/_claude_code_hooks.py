@@ -37,10 +37,12 @@ class Reply:
         return specific
 
 
-def run_hook(payload: Any, env: dict[str, str], args: tuple[str, ...] = ()) -> Reply:
+def run_hook(
+    payload: Any, env: dict[str, str], args: tuple[str, ...] = (), hook: list[str] = HOOK
+) -> Reply:
     text = payload if isinstance(payload, str) else json.dumps(payload)
     p = subprocess.run(
-        [*HOOK, *args], input=text, capture_output=True, text=True, env=env, timeout=60
+        [*hook, *args], input=text, capture_output=True, text=True, env=env, timeout=60
     )
     doc = json.loads(p.stdout) if p.stdout.strip() else None
     return Reply(p.returncode, doc, p.stderr)
@@ -55,6 +57,7 @@ class Agent:
     session: str
     args: tuple[str, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)
+    hook: list[str] = field(default_factory=lambda: list(HOOK))
     n: int = 0
     log: list[tuple[str, Reply]] = field(default_factory=list)
 
@@ -68,7 +71,8 @@ class Agent:
         }
 
     def event(self, event: str, **fields: Any) -> Reply:
-        r = run_hook({**self.base(event), **fields}, env_for(self.home, **self.extra), self.args)
+        env = env_for(self.home, **self.extra)
+        r = run_hook({**self.base(event), **fields}, env, self.args, self.hook)
         assert r.code == 0, r.stderr
         self.log.append((event, r))
         return r

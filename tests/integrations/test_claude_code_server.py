@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -40,6 +41,7 @@ from _claude_code_hooks import (
 
 from crs.guard import Guard, GuardPolicy
 from crs.integrations import _hook_client as client
+from crs.integrations import claude_code
 
 BUILD = {"command": "make build", "description": "Build the project"}
 ERROR = "Exit code 2\nmain.c:1: error: implicit declaration of function 'foo'"
@@ -77,7 +79,8 @@ def test_the_first_hook_starts_the_server_and_later_hooks_go_through_it(
     tmp_path: Path, home: Path, project: Path
 ) -> None:
     trace = tmp_path / "trace.jsonl"
-    agent = Agent(home, project, "sess-first", extra={"CRS_HOOK_TRACE": str(trace)})
+    installed = shlex.split(claude_code.hook_command())  # the thin client's file, as installed
+    agent = Agent(home, project, "sess-first", extra={"CRS_HOOK_TRACE": str(trace)}, hook=installed)
     start = agent.event("SessionStart", source="startup")
     assert start.doc is None
     assert [r["via"] for r in trace_rows(trace)] == ["no-server"]

@@ -1,7 +1,10 @@
 """The thin client `crs hook claude-code` runs (docs/hook-server.md).
 
 Claude Code starts one hook process per event. This module is all that process imports on the
-hot path (besides the `crs` package itself): `os`, `sys`, `time` and the C `_socket` module. It
+hot path: `os`, `sys`, `time` and the C `_socket` module. The installed hook command runs this
+file directly (`python <crs>/integrations/_hook_client.py crs hook claude-code`), so not even
+the `crs` package is imported; `python -m crs hook claude-code` and the `crs` console script
+come here too, after `import crs`. It
 sends the raw payload to the resident hook server of the crs home (`_hook_server`), prints the
 reply and exits with its code. The server resolves the project and decides exactly as the
 in-process hook does (`claude_code.handle`, the same functions), so the client needs no JSON
@@ -22,19 +25,23 @@ the trace fields (a JSON object, or empty).
 """
 
 import _socket
-import contextlib
 import os
 import sys
 import time
-import typing
 
-if typing.TYPE_CHECKING:  # `typing` is loaded by `import crs` already
+TYPE_CHECKING = False  # no `typing` import: this file also runs without the crs package
+if TYPE_CHECKING:
     from collections.abc import Mapping
     from subprocess import Popen
 
 MAGIC = b"CRSHOOK1"
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 """The directory of the `crs` package this client belongs to (one server per install)."""
+if __name__ == "__main__":  # run as a file: `crs` is what lies around it, not this folder
+    _here = os.path.dirname(os.path.abspath(__file__))
+    if sys.path and os.path.realpath(sys.path[0] or ".") == os.path.realpath(_here):
+        del sys.path[0]
+    sys.path.insert(0, os.path.dirname(PACKAGE))
 CONNECT_TIMEOUT_S = 2.0
 REPLY_TIMEOUT_S = 9.0  # below the hook's timeout in settings.json (10 s)
 SPAWN_STALE_S = 30.0  # a start marker older than this is from a server that never came up
@@ -149,9 +156,11 @@ def spawn(home: str, path: str, env: "Mapping[str, str] | None" = None) -> "Pope
     try:
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:
-        with contextlib.suppress(OSError):
+        try:
             if time.time() - os.stat(marker).st_mtime > SPAWN_STALE_S:
                 os.unlink(marker)  # the next hook starts one
+        except OSError:
+            pass
         return None
     late = _connect(path)  # the server came up since this hook looked
     if late is not None:
@@ -186,8 +195,10 @@ def spawn(home: str, path: str, env: "Mapping[str, str] | None" = None) -> "Pope
 
 def _request(home: str, on_block: str, data: bytes) -> bytes:
     cwd = ""
-    with contextlib.suppress(OSError):
+    try:  # noqa: SIM105
         cwd = os.getcwd()
+    except OSError:
+        pass
     fields = (
         MAGIC,
         os.fsencode(token()),
@@ -264,8 +275,10 @@ def _remote(sock: _socket.socket, data: bytes, home: str, on_block: str, t0: flo
         sys.stderr.flush()
     trace = os.environ.get("CRS_HOOK_TRACE")
     if trace:
-        with contextlib.suppress(Exception):
+        try:  # noqa: SIM105
             _trace(trace, t0, fields)
+        except Exception:
+            pass
     return code
 
 
@@ -273,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     """`crs hook claude-code [--on-block deny|ask] [--home DIR]`: one event's JSON on stdin."""
     t0 = time.perf_counter()
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:3] == ["crs", "hook", "claude-code"]:  # the installed command's words
+        del args[:3]
     on_block, home, unknown = "deny", None, []
     while args:
         flag = args.pop(0)
@@ -310,3 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:
             _log(home, f"could not start the hook server ({type(exc).__name__}: {exc})")
     return code
+
+
+if __name__ == "__main__":  # `python <crs>/integrations/_hook_client.py [--on-block ask]`
+    raise SystemExit(main())

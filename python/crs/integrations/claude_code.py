@@ -397,8 +397,10 @@ def run(
 
 
 def hook_command(on_block: str = "deny") -> str:
-    """The command line Claude Code runs: this Python, `-m crs hook claude-code`."""
-    cmd = f"{shlex.quote(sys.executable)} -m {MARKER}"
+    """The command line Claude Code runs: this Python, the hook's thin client file (the same
+    as `-m crs hook claude-code`, without importing the `crs` package: 20 ms less a hook)."""
+    client = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_hook_client.py")
+    cmd = f"{shlex.quote(sys.executable)} {shlex.quote(client)} {MARKER}"
     return cmd + (" --on-block ask" if on_block == "ask" else "")
 
 
