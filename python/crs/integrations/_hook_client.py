@@ -303,8 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         data = sys.stdin.buffer.read()
     except Exception:
         data = b""
-    if os.environ.get("CRS_HOOK_DAEMON") == "0":
-        return _local(data, home, on_block, t0, "in-process")
+    if os.environ.get("CRS_HOOK_DAEMON") == "0" or not hasattr(_socket, "AF_UNIX"):
+        return _local(data, home, on_block, t0, "in-process")  # no server (or none possible)
     base, path, why = "", "", "no-server"
     sock = None
     try:
