@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from crs import _core
 from crs._check import brief
@@ -77,6 +77,44 @@ _BOUNDED.maxlevel, _BOUNDED.maxstring, _BOUNDED.maxother, _BOUNDED.maxlong = 3, 
 def _short(text: str, limit: int = 240) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+if TYPE_CHECKING:
+    from crs._journal._nats_async import NATSJournalConfig
+
+
+def _default_fingerprint(
+    project: str | os.PathLike[str], home: str | os.PathLike[str] | None, on_nats: bool
+) -> Callable[[], str]:
+    """`Guard.open`'s default fingerprint: the project's git state, leaving out crs's own
+    data directory when it lives inside the project."""
+    from crs.guard._fingerprint import ProjectFingerprint
+
+    if on_nats:
+        return ProjectFingerprint(project)
+    from crs._home import default_home
+    from crs._persistence._session_restore import compute_project_hash
+
+    data = Path(home).expanduser() if home is not None else default_home()
+    key = compute_project_hash(str(Path(project).resolve()))
+    # crs's own files never change the workspace's fingerprint
+    return ProjectFingerprint(project, exclude=(data, data / key, data / "index.json"))
+
+
+def _open_project_state(
+    project: str | os.PathLike[str],
+    session: str,
+    home: str | os.PathLike[str] | None,
+    nats: str | NATSJournalConfig | None,
+) -> Any:
+    """`Guard.open`'s CRS: the project's data directory, or its NATS stream."""
+    if nats is None:
+        from crs._project import open_project
+
+        return open_project(project, home, session_id=session)
+    from crs._project import open_nats_project
+
+    return open_nats_project(project, nats, session_id=session)
 
 
 class Guard:
@@ -160,31 +198,33 @@ class Guard:
         *,
         fingerprint: Callable[[], str] | None = None,
         observers: Iterable[GuardObserver] = (),
+        nats: str | NATSJournalConfig | None = None,
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
 
         Everything the guard learns is journaled (one record per finished call) and kept in
         the project's backups; a later `Guard.open` of the project continues from there.
         The default fingerprint is the project's git state (`ProjectFingerprint`).
+
+        With `nats` (a server URL such as ``"nats://127.0.0.1:4222"``, or a
+        `crs.NATSJournalConfig`), the project's memory is a NATS JetStream stream instead of
+        a data directory (`home` must then be None): guards on several machines share what
+        they learn, each seeing the others' records as they arrive (docs/guard-api.md,
+        "Several machines"). A bad URL raises `InvalidArgumentError` naming ``nats``; an
+        unreachable server raises `JournalUnavailableError` after the connect timeout.
         """
         if not isinstance(project, str | os.PathLike):
             raise InvalidArgumentError(f"project: must be a path, got {brief(project)}")
         if not isinstance(session, str) or not session:
             raise InvalidArgumentError(f"session: must be a non-empty str, got {brief(session)}")
-        from crs._project import open_project
-        from crs.guard._fingerprint import ProjectFingerprint
-
-        if fingerprint is None:
-            from crs._home import default_home
-            from crs._persistence._session_restore import compute_project_hash
-
-            data = Path(home).expanduser() if home is not None else default_home()
-            key = compute_project_hash(str(Path(project).resolve()))
-            # crs's own files never change the workspace's fingerprint
-            fingerprint = ProjectFingerprint(
-                project, exclude=(data, data / key, data / "index.json")
+        if nats is not None and home is not None:
+            raise InvalidArgumentError(
+                "home: a guard on NATS keeps nothing in a data directory; give home or nats, "
+                "not both"
             )
-        crs = open_project(project, home, session_id=session)
+        if fingerprint is None:
+            fingerprint = _default_fingerprint(project, home, nats is not None)
+        crs = _open_project_state(project, session, home, nats)
         try:
             return cls(
                 policy,
