@@ -46,12 +46,10 @@ class _Project:
     """One project held open: its base guard and the journal position of its last backup."""
 
     def __init__(self, project: str, home: str, fp: threading.local) -> None:
-        from crs._persistence._session_restore import compute_project_hash
-        from crs.guard import Guard, ProjectFingerprint
+        from crs.guard import Guard
+        from crs.guard._guard import _default_fingerprint
 
-        data = Path(home)
-        key = compute_project_hash(project)
-        default = ProjectFingerprint(project, exclude=(data, data / key, data / "index.json"))
+        default = _default_fingerprint(project, home, False)  # Guard.open's own
 
         def fingerprint() -> str:  # the request's (tool events), else Guard.open's own
             of_call: Callable[[], str] | None = getattr(fp, "value", None)
