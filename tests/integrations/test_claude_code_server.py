@@ -341,3 +341,27 @@ def test_the_server_pid_file_names_a_live_server(home: Path) -> None:
         assert not os.path.exists(sock_path(home))
     finally:
         stop_server(home, proc)
+
+
+def test_the_server_saves_a_backup_at_stop_when_the_tail_is_long(
+    tmp_path: Path, home: Path, project: Path
+) -> None:
+    proc = start_server(home, env_for(home))
+    try:
+        agent = Agent(home, project, "sess-backup")
+        payloads = reads_finished(agent, claude_code.BACKUP_AFTER_ON_STOP + 2, "bk")
+        for payload in payloads:  # one record each, answered by the server
+            assert run_hook(payload, env_for(home)).code == 0
+        stop = agent.event("Stop", stop_hook_active=False)
+        assert stop.doc is None
+        deadline = time.monotonic() + 30  # saved after the reply
+        while True:
+            with Guard.open(project, "sess-backup", home) as g:
+                replayed, calls = g.crs.project_info().replayed_records, g.status()["calls"]
+            if replayed <= 8 or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert replayed <= 8  # a later in-process hook loads the backup and a short tail
+        assert calls == len(payloads)
+    finally:
+        stop_server(home, proc)
