@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _claude_code_hooks import (
@@ -39,6 +40,7 @@ from _claude_code_hooks import (
     wait_ready,
 )
 
+from crs import JournalCorruptedError
 from crs.guard import Guard, GuardPolicy
 from crs.integrations import _hook_client as client
 from crs.integrations import claude_code
@@ -60,6 +62,12 @@ def home(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return make_project(tmp_path)
+
+
+def client_key(project: Path) -> str:
+    from crs._persistence._session_restore import compute_project_hash
+
+    return compute_project_hash(str(project.resolve()))
 
 
 def _calls(project: Path, session: str, home: Path) -> int:
@@ -354,14 +362,43 @@ def test_the_server_saves_a_backup_at_stop_when_the_tail_is_long(
             assert run_hook(payload, env_for(home)).code == 0
         stop = agent.event("Stop", stop_hook_active=False)
         assert stop.doc is None
-        deadline = time.monotonic() + 30  # saved after the reply
-        while True:
-            with Guard.open(project, "sess-backup", home) as g:
-                replayed, calls = g.crs.project_info().replayed_records, g.status()["calls"]
-            if replayed <= 8 or time.monotonic() > deadline:
-                break
-            time.sleep(0.2)
+        backup = home / client_key(project) / "backups" / "latest.backup.lz4"
+        deadline = time.monotonic() + 30  # saved after the reply, while the server runs
+        while not backup.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert backup.exists()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        with Guard.open(project, "sess-backup", home) as g:
+            replayed, calls = g.crs.project_info().replayed_records, g.status()["calls"]
         assert replayed <= 8  # a later in-process hook loads the backup and a short tail
         assert calls == len(payloads)
     finally:
         stop_server(home, proc)
+
+
+def test_open_guard_opens_again_only_when_a_segment_vanished_while_read(
+    monkeypatch: pytest.MonkeyPatch, home: Path, project: Path
+) -> None:
+    real = Guard.open
+    tries: list[str] = []
+
+    def racing(*args: Any, **kwargs: Any) -> Guard:
+        tries.append("open")
+        if len(tries) == 1:  # what a checkpoint by another process during the replay gives
+            raise JournalCorruptedError("cannot read segment 1.wal") from FileNotFoundError(2, "")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(Guard, "open", racing)
+    with claude_code.open_guard(str(project), "sess-race", home, None) as g:
+        assert g.status()["calls"] == 0
+    assert tries == ["open", "open"]
+
+    def corrupted(*args: Any, **kwargs: Any) -> Guard:
+        tries.append("bad")
+        raise JournalCorruptedError("bad record") from ValueError("checksum")
+
+    monkeypatch.setattr(Guard, "open", corrupted)
+    with pytest.raises(JournalCorruptedError):
+        claude_code.open_guard(str(project), "sess-race", home, None)
+    assert tries[2:] == ["bad"]  # a real corruption is not retried

@@ -46,7 +46,6 @@ class _Project:
     """One project held open: its base guard and the journal position of its last backup."""
 
     def __init__(self, project: str, home: str, fp: threading.local) -> None:
-        from crs.guard import Guard
         from crs.guard._guard import _default_fingerprint
 
         default = _default_fingerprint(project, home, False)  # Guard.open's own
@@ -55,7 +54,7 @@ class _Project:
             of_call: Callable[[], str] | None = getattr(fp, "value", None)
             return of_call() if of_call is not None else default()
 
-        self.guard = Guard.open(project, SESSION, home, fingerprint=fingerprint)
+        self.guard = cc.open_guard(project, SESSION, home, fingerprint)
         crs = self.guard.crs
         self.journal = crs.project_info().journal_path
         self.ident = _inode(self.journal)

@@ -298,6 +298,29 @@ def tool_fingerprint(event: str, project: str) -> Callable[[], str] | None:
     return fingerprint
 
 
+def open_guard(
+    project: str,
+    session: str,
+    home: str | os.PathLike[str] | None,
+    fingerprint: Callable[[], str] | None,
+) -> Any:
+    """`Guard.open`, tried twice when a journal segment vanished while it was read.
+
+    Another process (a hook at Stop, the hook server) may save a backup and checkpoint the
+    journal while this one replays it; the journal then reports the dropped segment as
+    `JournalCorruptedError` (from a FileNotFoundError). Opening again loads the new backup.
+    """
+    from crs import JournalCorruptedError
+    from crs.guard import Guard
+
+    try:
+        return Guard.open(project, session, home, fingerprint=fingerprint)
+    except JournalCorruptedError as exc:
+        if not isinstance(exc.__cause__, FileNotFoundError):
+            raise
+    return Guard.open(project, session, home, fingerprint=fingerprint)
+
+
 def answer(guard: Any, payload: Mapping[str, Any], event: str, on_block: str) -> HookReply:
     """The reply to one event of `event_of(payload)`, decided by `guard` (the session's)."""
     if event == "PreToolUse":
@@ -324,10 +347,8 @@ def handle(
     if parsed is None:
         return HookReply()
     event, session = parsed
-    from crs.guard import Guard
-
     project = _project(payload)
-    guard = Guard.open(project, session, home, fingerprint=tool_fingerprint(event, project))
+    guard = open_guard(project, session, home, tool_fingerprint(event, project))
     try:
         reply = answer(guard, payload, event, on_block)
         _maybe_backup(guard, BACKUP_AFTER_ON_STOP if event == "Stop" else BACKUP_AFTER)
