@@ -52,7 +52,7 @@ def make(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Factory]:
 def test_config_validation_names_the_field() -> None:
     with pytest.raises(crs.InvalidArgumentError, match="session_id"):
         JournalConfig(path="x").validate()
-    with pytest.raises(crs.InvalidArgumentError, match="path is required"):
+    with pytest.raises(crs.InvalidArgumentError, match=r"^path: must be a directory"):
         JournalConfig(session_id="s").validate()
     with pytest.raises(crs.InvalidArgumentError, match="max_journal_bytes"):
         JournalConfig(session_id="s", in_memory=True, max_journal_bytes=-1).validate()
