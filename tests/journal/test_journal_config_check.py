@@ -93,7 +93,10 @@ def _named(exc: crs.CRSError | None, name: str) -> bool:
     return re.match(rf"^(stream\.)?{name}(\[\d+\])?: must be ", str(exc)) is not None
 
 
-def test_every_field_of_every_journal_config_takes_every_hostile_value(tmp_path: Path) -> None:
+def test_every_field_of_every_journal_config_takes_every_hostile_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a hostile str path ("grep") is relative: journaled here
     counts = {"typed": 0, "works": 0}
     good = JournalConfig(path=str(tmp_path / "j"), session_id="s", lock_timeout=1.0)
     for name in _fields(JournalConfig):
