@@ -111,6 +111,9 @@ def open_project(
     )
 
 
+_OPEN_ATTEMPTS = 3  # opens of a project that another process checkpointed meanwhile
+
+
 def open_project_key(
     key: str,
     project: str,
@@ -124,23 +127,33 @@ def open_project_key(
     """`open_project` for a project known by its key under the data directory `base`
     (arguments already checked); `project` is its path, or "" when it is not known (a
     dashboard that found the project's data but not its directory)."""
-    pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
     if journal_config is None:  # several processes (hooks, servers, agents) share a project
         journal_config = replace(DefaultJournalConfig(), shared=True)
-    journal = project_journal(pm, key, session_id, journal_config)
-    try:
-        crs = CRS(config, journal=journal)
-        persist = crs._persist
-        persist.own(journal)
-        persist.own(pm)
-        persist.attach_project(pm, key, project)
-        meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
-        persist.from_backup = meta is not None
-        journal.set_full_handler(persist.backup_for_full_journal)
-    except BaseException:
-        journal.close()
-        raise
-    return crs
+    for attempt in range(_OPEN_ATTEMPTS):
+        pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
+        journal = project_journal(pm, key, session_id, journal_config)
+        try:
+            crs = CRS(config, journal=journal)
+            persist = crs._persist
+            persist.own(journal)
+            persist.own(pm)
+            persist.attach_project(pm, key, project)
+            meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
+            persist.from_backup = meta is not None
+            journal.set_full_handler(persist.backup_for_full_journal)
+        except JournalCorruptedError as exc:
+            journal.close()
+            # Another process saved a backup and checkpointed the journal while this one
+            # read it: a segment it listed is gone (and covered by the new backup). Opening
+            # again loads that backup and the journal after it; real damage raises again.
+            if not isinstance(exc.__cause__, FileNotFoundError) or attempt + 1 == _OPEN_ATTEMPTS:
+                raise
+            continue
+        except BaseException:
+            journal.close()
+            raise
+        return crs
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 # ---------------------------------------------------------------- a project on NATS JetStream
