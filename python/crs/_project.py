@@ -167,6 +167,7 @@ def nats_journal_config(nats: object, key: str, name: str = "nats") -> NATSJourn
     """The `NATSJournalConfig` of a project from `nats` (a server URL or a config), each
     fault named `name` (or `name.field`); `key` is the subject token when the config has
     no `session_id` of its own."""
+    # inside: start-up (the NATS journal imports asyncio) and the optional nats-py
     from crs._journal._nats_async import NATSJournalConfig
 
     if isinstance(nats, str):
@@ -400,6 +401,7 @@ def open_nats_project(
             `connect_timeout` (2 s by default).
     """
     _check_open_args(path, None, config, session_id, None)
+    # inside: start-up (asyncio) and the optional nats-py, for a NATS project only
     from crs._journal._nats import NATSJournal
 
     key = compute_project_hash(str(Path(path).resolve()))

@@ -21,9 +21,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The `crs` command: parse `argv` (default `sys.argv[1:]`), run the command, its exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:2] == ["hook", "claude-code"]:  # the hot path
+        # inside: the hook's hot path loads neither the parser nor the engine
         from crs.integrations._hook_client import main as hook
 
         return hook(args[2:])
+    # inside: start-up (the hook path above needs none of the commands)
     from crs._cli._main import main as parse_and_run
 
     return parse_and_run(argv)

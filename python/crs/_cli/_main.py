@@ -40,10 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     _journal_cli.register(sub)
     _cli_state.register(sub)
     _journal_watch.register(sub)  # adds `watch` to `crs journal`
+    # inside: start-up (the guard and dashboard packages load only when the parser is built)
     from crs.dashboard import _cli as dashboard_cli
 
     dashboard_cli.register(sub)
     claude_code.register(sub)  # `crs hook claude-code`, `crs hook install claude-code`
+    # inside: start-up, as the dashboard's above
     from crs.guard import _cli as guard_cli
 
     guard_cli.register(sub)

@@ -839,6 +839,7 @@ def redact_step(step: Any, s: SecretSanitizer) -> Any:
     joined = "\n".join(p for p in parts if p)
     if not forced and (not joined or s.sanitize(joined) == joined):
         return step
+    # inside: start-up (the sanitizer loads without the engine's record modules)
     from dataclasses import replace
 
     from crs._types import KeyValue
@@ -877,9 +878,11 @@ def redact_metadata(m: Mapping[str, str] | None, s: SecretSanitizer) -> Mapping[
 def redact_delta(delta: Any, s: SecretSanitizer) -> Any:
     """`delta` with secrets redacted from its history entries (action, result, metadata),
     composites walked; the same object when nothing changes (source and time are kept)."""
+    # inside: start-up (the deltas module is heavy; only redacting a delta needs it)
     from crs._state._deltas import CompositeDelta, HistoryDelta
 
     if isinstance(delta, HistoryDelta):
+        # inside: start-up (the sanitizer loads without the engine's record modules)
         from dataclasses import replace
 
         entries = []

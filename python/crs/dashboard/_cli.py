@@ -24,6 +24,7 @@ def _is_loopback(host: str) -> bool:
 
 
 def _cmd_dashboard(args: argparse.Namespace) -> int:
+    # inside: `crs --help` does not load what the dashboard needs
     from crs._home import default_home
 
     try:
@@ -53,6 +54,7 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
         if args.home:
             print("crs dashboard: give --home or --nats, not both", file=sys.stderr)
             return 2
+        # inside: start-up, as above; the NATS dashboard needs nats-py
         from crs._errors import CRSError
         from crs.dashboard._data import NATSDashboard
 

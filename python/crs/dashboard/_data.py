@@ -327,6 +327,7 @@ class NATSDashboard(Dashboard):
         *,
         stream: str = "CRS_DELTAS",
     ) -> None:
+        # inside: start-up (asyncio) and the optional nats-py, NATS only
         from crs._journal._nats_async import NATSJournalConfig
 
         if isinstance(nats, str):
@@ -342,6 +343,7 @@ class NATSDashboard(Dashboard):
         return f"{self._config.servers} stream {self._config.stream_name}"
 
     def _subjects(self) -> list[str]:
+        # inside: start-up; only the NATS dashboard runs an event loop here
         import asyncio
 
         try:

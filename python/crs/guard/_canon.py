@@ -384,8 +384,6 @@ def similar(a: str, b: str, threshold: float) -> bool:
         return True
     sa, sb = set(ta.split()), set(tb.split())
     if len(sa) > 64 and len(sb) > 64:
-        from crs import _core
-
         return (
             _core.minhash_jaccard(_core.minhash_signature(ta), _core.minhash_signature(tb))
             >= threshold

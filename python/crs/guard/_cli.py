@@ -59,11 +59,13 @@ def _cli_fp() -> str:
 
 
 def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    # inside: `crs --help` does not load the guard
     from crs.guard._guard import Guard
 
     out = sys.stdout if out is None else out
     try:
         if getattr(args, "nats", None):
+            # inside: start-up (asyncio) and the optional nats-py, NATS only
             from crs._journal._nats_async import NATSJournalConfig
 
             on = NATSJournalConfig(

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from crs import _core
 from crs._check import brief
-from crs._errors import InvalidArgumentError
+from crs._errors import CRSClosedError, InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, observed
@@ -99,10 +99,12 @@ def _default_fingerprint(
 ) -> Callable[[], str]:
     """`Guard.open`'s default fingerprint: the project's git state, leaving out crs's own
     data directory when it lives inside the project."""
+    # inside: start-up (an in-memory guard needs no fingerprint of a project)
     from crs.guard._fingerprint import ProjectFingerprint
 
     if on_nats:
         return ProjectFingerprint(project)
+    # inside: start-up, as above
     from crs._home import default_home
     from crs._persistence._session_restore import compute_project_hash
 
@@ -120,9 +122,11 @@ def _open_project_state(
 ) -> Any:
     """`Guard.open`'s CRS: the project's data directory, or its NATS stream."""
     if nats is None:
+        # inside: start-up (an in-memory guard loads no persistence)
         from crs._project import open_project
 
         return open_project(project, home, session_id=session)
+    # inside: start-up, as above
     from crs._project import open_nats_project
 
     return open_nats_project(project, nats, session_id=session)
@@ -168,6 +172,7 @@ class Guard:
             raise InvalidArgumentError("session: contains a lone surrogate") from None
         if fingerprint is not None and not callable(fingerprint):
             raise InvalidArgumentError(f"fingerprint: must be a callable, got {brief(fingerprint)}")
+        # inside: start-up (`import crs.guard` does not load the engine until a Guard is made)
         from crs._crs import CRS
 
         if _crs is None:
@@ -293,8 +298,6 @@ class Guard:
 
     def _check_open(self) -> None:
         if self._closed:
-            from crs._errors import CRSClosedError
-
             raise CRSClosedError("guard: closed; open a new Guard")
 
     def _fp(self, s: SessionState) -> str:

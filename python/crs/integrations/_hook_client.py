@@ -129,6 +129,7 @@ def _connect(path: str) -> _socket.socket | None:
 
 
 def _log(home: str | None, message: str) -> None:
+    # inside: the thin client loads crs only when it must log or fall back
     from crs.integrations.claude_code import _home, _log
 
     _log(_home(home), message, sys.stderr)
@@ -136,6 +137,7 @@ def _log(home: str | None, message: str) -> None:
 
 def _local(data: bytes, home: str | None, on_block: str, t0: float, why: str) -> int:
     """The event handled in this process, as without a server."""
+    # inside: the in-process fallback, as above
     from crs.integrations.claude_code import run
 
     return run(
@@ -167,6 +169,7 @@ def spawn(home: str, path: str, env: "Mapping[str, str] | None" = None) -> "Pope
         late.close()
         os.unlink(marker)
         return None
+    # inside: only a client that starts the server pays for subprocess
     import subprocess
 
     env = dict(os.environ if env is None else env)

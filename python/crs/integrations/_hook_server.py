@@ -46,6 +46,7 @@ class _Project:
     """One project held open: its base guard and the journal position of its last backup."""
 
     def __init__(self, project: str, home: str, fp: threading.local) -> None:
+        # inside: start-up (the server answers its first client before the engine is needed)
         from crs.guard._guard import _default_fingerprint
 
         default = _default_fingerprint(project, home, False)  # Guard.open's own
@@ -126,6 +127,7 @@ class HookServer:
     def _warm_up(self) -> None:
         """Import the engine (an in-memory guard) and open the project of the Claude Code
         session that started the server, before the first client can connect."""
+        # inside: start-up, loaded while warming up, as the docstring says
         from crs.guard import Guard
 
         Guard().close()

@@ -10,6 +10,7 @@ from typing import Any
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
     try:
+        # inside: the optional extra crs-agent[mcp], imported when the command runs
         from crs.integrations import mcp
     except ImportError as exc:  # the optional framework is missing
         print(
@@ -17,6 +18,7 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    # inside: start-up, as above
     from crs import CRSError
 
     try:

@@ -284,6 +284,7 @@ def tool_fingerprint(event: str, project: str) -> Callable[[], str] | None:
     wait."""
     if event not in _TOOL_EVENTS:
         return None
+    # inside: start-up (the hook imports the guard only for an event it decides)
     from crs.guard import workspace_fingerprint
 
     value: list[str] = []
@@ -306,6 +307,7 @@ def open_guard(
 ) -> Any:
     """`Guard.open` of the hook's session (`open_project` opens again by itself when
     another process checkpointed the journal while it was read)."""
+    # inside: start-up, as above
     from crs.guard import Guard
 
     return Guard.open(project, session, home, fingerprint=fingerprint)
@@ -349,6 +351,7 @@ def handle(
 
 def _trace(path: str, event: Any, t0: float, guard_error: str, via: str) -> None:
     """One JSON line per invocation to `$CRS_HOOK_TRACE` (benchmarks and tests)."""
+    # inside: only a traced run (benchmarks, tests) reads the lock statistics
     from crs._journal._local import LocalJournal
 
     waits = LocalJournal.process_lock_waits()
@@ -529,6 +532,7 @@ def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool,
 def main(argv: Sequence[str] | None = None) -> int:
     """`crs hook claude-code [--on-block deny|ask] [--home DIR]` answered in this process,
     with no hook server (what the thin client `_hook_client` falls back to)."""
+    # inside: start-up (the server and the client never parse arguments here)
     import argparse
 
     parser = argparse.ArgumentParser(prog="crs hook claude-code", add_help=False)

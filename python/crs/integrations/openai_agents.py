@@ -221,6 +221,7 @@ class GuardToolGuardrails:
         """A `failure_error_function` that records the tool's exception with the guard (a
         failure it may learn), then answers the model as `fallback` does (the SDK's default
         message if None), with the guard's note appended on a NUDGE or STOP."""
+        # inside: the Agents SDK is imported where it is used (the optional extra)
         from agents import default_tool_error_function
 
         message_for = fallback or default_tool_error_function
