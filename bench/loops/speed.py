@@ -344,27 +344,21 @@ def one_rep(
 
 
 def crs_commit() -> str:
+    """The commit of the tree crs was imported from (and whether its python/ is modified)."""
     import crs
 
     root = Path(crs.__file__).resolve().parents[2]
+
+    def git(*args: str) -> str:
+        cmd = ["git", "-C", str(root), *args]
+        return subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=10).stdout
+
     try:
-        proc = subprocess.run(
-            ["git", "-C", str(root), "log", "-1", "--format=%h %cd", "--date=format:%H:%M"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        )
-        dirty = subprocess.run(
-            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no", "python"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        return proc.stdout.strip() + (" (python/ modified)" if dirty else "")
+        head = git("log", "-1", "--format=%h %cd", "--date=format:%H:%M").strip()
+        dirty = git("status", "--porcelain", "--untracked-files=no", "python").strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
+    return head + (" (python/ modified)" if dirty else "")
 
 
 def fmt(ns: float) -> str:
