@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -311,18 +312,31 @@ def p90(xs: list[int]) -> float:
     return statistics.quantiles(xs, n=10)[8]
 
 
-def one_rep(
-    steps: list[Step], windows: list[int], n: int, rep: int
-) -> dict[int, dict[str, list[int]]]:
-    """Fresh detectors over the whole history; per window, per row, the per-step ns."""
-    out: dict[int, dict[str, list[int]]] = {w: {} for w in windows}
-    starts = {w: w for w in windows}
+Factory = Callable[[contextlib.ExitStack], Driver]
+FACTORIES: list[Factory] = [
+    lambda _stack: CrsDriver(),
+    lambda _stack: OpenHandsDriver(),
+    WatchdogDriver,
+]
+MODES = ("lockstep", "solo")
+
+
+def drive(
+    factories: list[Factory],
+    steps: list[Step],
+    windows: list[int],
+    n: int,
+    rep: int,
+    out: dict[int, dict[str, list[int]]],
+) -> None:
+    """Fresh detectors over the whole history, in lockstep (their order rotating every
+    step); per window and row, the per-step ns go to `out`."""
     with contextlib.ExitStack() as stack:
-        drivers: list[Driver] = [CrsDriver(), OpenHandsDriver(), WatchdogDriver(stack)]
+        drivers = [make(stack) for make in factories]
         window: int | None = None
         for i, s in enumerate(steps):
-            if i in starts:
-                window = starts[i]
+            if i in windows:
+                window = i
                 gc.collect()
                 gc.disable()
             elif window is not None and i == window + n:
@@ -340,6 +354,20 @@ def one_rep(
                     for label, ns in t.items():
                         out[window].setdefault(label, []).append(ns)
         gc.enable()
+
+
+def one_rep(
+    mode: str, steps: list[Step], windows: list[int], n: int, rep: int
+) -> dict[int, dict[str, list[int]]]:
+    """`lockstep`: the three detectors side by side in one pass; `solo`: one pass per
+    detector with no neighbour (their order rotating every repetition)."""
+    out: dict[int, dict[str, list[int]]] = {w: {} for w in windows}
+    if mode == "lockstep":
+        drive(FACTORIES, steps, windows, n, rep, out)
+    else:
+        shift = rep % len(FACTORIES)
+        for make in FACTORIES[shift:] + FACTORIES[:shift]:
+            drive([make], steps, windows, n, rep, out)
     return out
 
 
@@ -395,6 +423,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=2_000, help="timed steps per window")
     ap.add_argument("--reps", type=int, default=5, help="repetitions (fresh detectors each)")
     ap.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    ap.add_argument(
+        "--mode",
+        choices=[*MODES, "both"],
+        default="both",
+        help="lockstep: the three side by side; solo: each alone; both (default): each "
+        "repetition runs the two, alternating which goes first",
+    )
     args = ap.parse_args(argv)
     if args.steps < 1 or args.n < 10 or args.reps < 1:
         ap.error("--steps >= 1, --n >= 10, --reps >= 1")
@@ -403,28 +438,32 @@ def main(argv: list[str] | None = None) -> int:
     windows = [args.steps] if args.steps // 10 + args.n > args.steps else [args.steps // 10]
     if windows[0] != args.steps:
         windows.append(args.steps)
+    modes = list(MODES) if args.mode == "both" else [args.mode]
     steps = history(args.steps + args.n)
     load_before = os.getloadavg()
     t_start = time.perf_counter()
-    reps: list[dict[int, dict[str, list[int]]]] = []
+    reps: dict[str, list[dict[int, dict[str, list[int]]]]] = {m: [] for m in modes}
     with contextlib.redirect_stdout(sys.stderr):  # agent-watchdog prints its halts
         for rep in range(args.reps):
-            reps.append(one_rep(steps, windows, args.n, rep))
+            for mode in modes[rep % len(modes) :] + modes[: rep % len(modes)]:
+                reps[mode].append(one_rep(mode, steps, windows, args.n, rep))
             print(f"rep {rep + 1}/{args.reps} done", file=sys.stderr)
     elapsed = time.perf_counter() - t_start
     load_after = os.getloadavg()
 
     summary: dict[str, Any] = {}
-    for w in windows:
-        summary[str(w)] = {}
-        for label in ROWS:
-            meds = [statistics.median(r[w][label]) for r in reps]
-            p90s = [p90(r[w][label]) for r in reps]
-            summary[str(w)][label] = {
-                "median": statistics.median(meds),
-                "p90": statistics.median(p90s),
-                "rep_medians": meds,
-            }
+    for mode in modes:
+        summary[mode] = {}
+        for w in windows:
+            summary[mode][str(w)] = {}
+            for label in ROWS:
+                meds = [statistics.median(r[w][label]) for r in reps[mode]]
+                p90s = [p90(r[w][label]) for r in reps[mode]]
+                summary[mode][str(w)][label] = {
+                    "median": statistics.median(meds),
+                    "p90": statistics.median(p90s),
+                    "rep_medians": meds,
+                }
     versions = {
         pkg: importlib.metadata.version(pkg) for pkg in ("openhands-sdk", "agent-watchdog", "lz4")
     }
@@ -449,14 +488,16 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {meta['python']}, crs at {meta['crs_commit']}, {ver}; {args.reps} reps x "
         f"{args.n} timed steps per window, history {', '.join(f'{w:,}' for w in windows)} "
         f"steps; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after; "
-        f"{elapsed:.0f} s.\n"
+        f"{elapsed:.0f} s."
     )
-    print(table(summary, windows))
-    spread = ", ".join(
-        f"{label} {min(r['rep_medians']) / 1000:.1f}-{max(r['rep_medians']) / 1000:.1f}"
-        for label, r in summary[str(windows[-1])].items()
-    )
-    print(f"Spread of the repetitions' medians at {windows[-1]:,} (µs): {spread}.")
+    for mode in modes:
+        print(f"\n{mode}:\n")
+        print(table(summary[mode], windows), end="")
+        spread = ", ".join(
+            f"{label} {min(r['rep_medians']) / 1000:.1f}-{max(r['rep_medians']) / 1000:.1f}"
+            for label, r in summary[mode][str(windows[-1])].items()
+        )
+        print(f"\nSpread of the repetitions' medians at {windows[-1]:,} (µs): {spread}.")
     return 0
 
 
