@@ -1,24 +1,39 @@
-"""Whole-process cost of one Claude Code hook invocation (`python -m crs hook claude-code`).
+"""Whole-process cost of one Claude Code hook invocation (the installed `crs hook` command).
 
 For an empty project and for one holding `--steps` recorded tool calls (one session, the
 hook's own, saved in the project's backup as the hook saves it), runs the real hook process
 `--runs` times for a PreToolUse (a new call: decided, nothing written) and a PostToolUse (one
 record written), and beside it, in the same rounds, a stdlib `sqlite3` one-shot process that
 reads the same state (the session's last 64 steps and its count, out of `--steps` rows) and
-inserts one row. Each process is timed from spawn to exit; its peak RSS comes from
-`os.wait4`. Runs are interleaved so machine noise hits every variant alike.
+inserts one row. The hook process is the installed command (`crs hook install claude-code`:
+this Python running the thin client's file); one row repeats a warm PreToolUse as
+`python -m crs hook claude-code` (the same client after `import crs`). Each process is timed
+from spawn to exit; its peak RSS comes from `/usr/bin/time` (else `os.wait4`). Runs are
+interleaved so machine noise hits every variant alike.
 
-    python bench/hook_bench.py [--runs 30] [--steps 10000] [--json]
+Each hook variant runs twice: warm (the resident hook server of the crs home is running,
+docs/hook-server.md; the hook process is the thin client) and cold (`CRS_HOOK_DAEMON=0`: the
+event is handled in the hook process, as when no server is up). The server's own peak RSS is
+reported too. Then eight PostToolUse hooks are started at once on the big project, warm and
+cold (`--parallel-rounds` times each): the wall time until the last one exits, the longest
+wait for the decision lock any of them saw (from `$CRS_HOOK_TRACE`), and whether all eight
+records are in the project's state.
 
-Targets (issue 13): median <= 80 ms at 10k steps, <= 1.2x the empty project, <= 2x sqlite3.
+    python bench/hook_bench.py [--runs 30] [--steps 10000] [--parallel-rounds 5] [--json]
+
+Targets (issue 13): median <= 80 ms at 10k steps, <= 1.2x the empty project, <= 2x sqlite3;
+eight at once: all answer, no lock wait > 100 ms, no record lost.
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import json
 import os
+import shlex
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -29,8 +44,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-HOOK = [sys.executable, "-m", "crs", "hook", "claude-code"]
+HOOK_M = [sys.executable, "-m", "crs", "hook", "claude-code"]
+HOOK: list[str] = []  # the installed command (`claude_code.hook_command()`), set in main
 SESSION = "bench-session"
+PAR_SESSION = "bench-parallel"
 
 SQLITE_ONE_SHOT = r"""
 import json, sqlite3, sys, time
@@ -48,9 +65,10 @@ con.close()
 """
 
 
-def child_env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("CRS_HOOK_TRACE", "PYTHONPATH")}
-    return {**env, "PYTHONPATH": str(ROOT / "python"), "CRS_HOME": str(home)}
+def child_env(home: Path, **extra: str) -> dict[str, str]:
+    drop = ("CRS_HOOK_TRACE", "PYTHONPATH", "CRS_HOOK_DAEMON", "CLAUDE_PROJECT_DIR")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    return {**env, "PYTHONPATH": str(ROOT / "python"), "CRS_HOME": str(home), **extra}
 
 
 TIME = "/usr/bin/time"
@@ -125,9 +143,9 @@ def build_sqlite(path: Path, steps: int) -> None:
     con.close()
 
 
-def payload(event: str, project: Path, n: int) -> bytes:
+def payload(event: str, project: Path, n: int, session: str = SESSION) -> bytes:
     doc: dict[str, Any] = {
-        "session_id": SESSION,
+        "session_id": session,
         "transcript_path": "/dev/null",
         "cwd": str(project),
         "permission_mode": "default",
@@ -151,14 +169,84 @@ def summary(walls: list[float], cpus: list[float], rss: list[int]) -> dict[str, 
     }
 
 
+def start_server(home: Path, env: dict[str, str]) -> int:
+    """The hook server of `home`, started as a hook starts it; its pid once it answers."""
+    from crs.integrations import _hook_client as client
+
+    path = client.socket_path(client.home_dir(str(home)))
+    proc = client.spawn(client.home_dir(str(home)), path, env)
+    if proc is None:
+        raise RuntimeError("could not start the hook server")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        sock = client._connect(path)
+        if sock is not None:
+            sock.close()
+            return proc.pid
+        if proc.poll() is not None:
+            raise RuntimeError(f"the hook server exited {proc.returncode}")
+        time.sleep(0.05)
+    raise RuntimeError("the hook server did not come up")
+
+
+def peak_rss_mib(pid: int) -> float:
+    """VmHWM of a live process, MiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return float("nan")
+
+
+def parallel(
+    project: Path, env: dict[str, str], trace: Path, base: Path, start: int
+) -> dict[str, Any]:
+    """Eight PostToolUse hooks started at once: last exit (ms), max lock wait (ms), vias."""
+    procs = []
+    trace.unlink(missing_ok=True)
+    env = {**env, "CRS_HOOK_TRACE": str(trace)}
+    files = []
+    for i in range(8):
+        f = base / f"par{start + i}.json"
+        f.write_bytes(payload("PostToolUse", project, start + i, PAR_SESSION))
+        files.append(f)
+    t0 = time.perf_counter()
+    for f in files:
+        with open(f, "rb") as fh:
+            procs.append(subprocess.Popen(HOOK, stdin=fh, stdout=subprocess.DEVNULL, env=env))
+    codes = [p.wait(60) for p in procs]
+    wall = time.perf_counter() - t0
+    rows = [json.loads(line) for line in trace.read_text().splitlines()]
+    return {
+        "last_exit_ms": round(wall * 1000, 1),
+        "answered": sum(c == 0 for c in codes),
+        "traced": len(rows),
+        "lock_wait_max_ms": max((r["lock_wait_max_ms"] for r in rows), default=float("nan")),
+        "errors": sum(bool(r["error"]) for r in rows),
+        "via": sorted({r["via"] for r in rows}),
+    }
+
+
+def recorded(home: Path, project: Path) -> int:
+    from crs.guard import Guard
+
+    with Guard.open(project, PAR_SESSION, home, fingerprint=lambda: "bench") as g:
+        calls: int = g.status()["calls"]
+        return calls
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--steps", type=int, default=10_000)
+    ap.add_argument("--parallel-rounds", type=int, default=5)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     compileall.compile_dir(ROOT / "python" / "crs", quiet=1)  # as an installed package has
     sys.path.insert(0, str(ROOT / "python"))
+    from crs.integrations.claude_code import hook_command
+
+    HOOK[:] = shlex.split(hook_command())
+    server = 0
     with tempfile.TemporaryDirectory(prefix="crs-hook-bench-") as tmp:
         base = Path(tmp)
         home = base / "home"
@@ -168,56 +256,98 @@ def main() -> int:
         build_project(home, big, args.steps)
         build_sqlite(base / "state.db", args.steps)
         built = time.perf_counter() - t0
-        env = child_env(home)
-        variants: dict[str, tuple[list[str], Path]] = {
-            "crs PreToolUse, empty project": (HOOK, empty),
-            f"crs PreToolUse, {args.steps} steps": (HOOK, big),
-            "crs PostToolUse, empty project": (HOOK, empty),
-            f"crs PostToolUse, {args.steps} steps": (HOOK, big),
-            f"sqlite3 one-shot, {args.steps} rows": (
-                [sys.executable, "-c", SQLITE_ONE_SHOT, str(base / "state.db")],
-                big,
-            ),
-        }
+        warm_env = child_env(home, CRS_HOOK_DAEMON_IDLE_S="600")
+        cold_env = child_env(home, CRS_HOOK_DAEMON="0")
+        sqlite = [sys.executable, "-c", SQLITE_ONE_SHOT, str(base / "state.db")]
+        variants: dict[str, tuple[list[str], Path, dict[str, str], str]] = {}
+        for temp, env in (("warm", warm_env), ("cold", cold_env)):
+            for event in ("PreToolUse", "PostToolUse"):
+                for label, project in (("empty project", empty), (f"{args.steps} steps", big)):
+                    variants[f"{temp} {event}, {label}"] = (HOOK, project, env, event)
+        variants[f"warm PreToolUse, {args.steps} steps, -m crs"] = (
+            HOOK_M,
+            big,
+            warm_env,
+            "PreToolUse",
+        )
+        variants[f"sqlite3 one-shot, {args.steps} rows"] = (sqlite, big, cold_env, "PreToolUse")
         walls: dict[str, list[float]] = {k: [] for k in variants}
         rss: dict[str, list[int]] = {k: [] for k in variants}
         cpus: dict[str, list[float]] = {k: [] for k in variants}
-        for name, (argv, project) in variants.items():  # warm-up (page cache)
-            event = "PostToolUse" if "PostToolUse" in name else "PreToolUse"
-            spawn(argv, payload(event, project, 10**6), env)
-        for n in range(args.runs):
-            for name, (argv, project) in variants.items():
-                event = "PostToolUse" if "PostToolUse" in name else "PreToolUse"
-                wall, cpu, peak, out = spawn(argv, payload(event, project, n), env)
-                if argv is HOOK and out.strip():
-                    raise RuntimeError(f"{name}: the hook refused a new call: {out!r}")
-                walls[name].append(wall)
-                cpus[name].append(cpu)
-                rss[name].append(peak)
+        try:
+            server = start_server(home, warm_env)
+            for argv, project, env, event in variants.values():  # warm-up
+                spawn(argv, payload(event, project, 10**6), env)
+            for n in range(args.runs):
+                for name, (argv, project, env, event) in variants.items():
+                    wall, cpu, peak, out = spawn(argv, payload(event, project, n), env)
+                    if argv in (HOOK, HOOK_M) and out.strip():
+                        raise RuntimeError(f"{name}: the hook refused a new call: {out!r}")
+                    walls[name].append(wall)
+                    cpus[name].append(cpu)
+                    rss[name].append(peak)
+            par: dict[str, list[dict[str, Any]]] = {"warm": [], "cold": []}
+            for r in range(args.parallel_rounds):
+                for temp, env in (("warm", warm_env), ("cold", cold_env)):
+                    before = recorded(home, big)
+                    row = parallel(big, env, base / "par-trace.jsonl", base, 1000 * r + 100)
+                    row["records_added"] = recorded(home, big) - before
+                    par[temp].append(row)
+            server_rss = peak_rss_mib(server)
+        finally:
+            if server:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(server, signal.SIGTERM)
     result = {name: summary(walls[name], cpus[name], rss[name]) for name in variants}
     med = {name: r["median_ms"] for name, r in result.items()}
-    names = list(variants)
-    checks = {
-        "pre: 10k median <= 80 ms": med[names[1]] <= 80,
-        "pre: 10k <= 1.2x empty": med[names[1]] <= 1.2 * med[names[0]],
-        "pre: 10k <= 2x sqlite3": med[names[1]] <= 2 * med[names[4]],
-        "post: 10k median <= 80 ms": med[names[3]] <= 80,
-        "post: 10k <= 1.2x empty": med[names[3]] <= 1.2 * med[names[2]],
-        "post: 10k <= 2x sqlite3": med[names[3]] <= 2 * med[names[4]],
-    }
+    sq = med[f"sqlite3 one-shot, {args.steps} rows"]
+    checks: dict[str, bool] = {}
+    for temp in ("warm", "cold"):
+        for event in ("PreToolUse", "PostToolUse"):
+            big_ms = med[f"{temp} {event}, {args.steps} steps"]
+            empty_ms = med[f"{temp} {event}, empty project"]
+            steps = f"{args.steps} steps"
+            checks[f"{temp} {event}: {steps} median <= 80 ms"] = big_ms <= 80
+            checks[f"{temp} {event}: {steps} <= 1.2x empty"] = big_ms <= 1.2 * empty_ms
+            checks[f"{temp} {event}: {steps} <= 2x sqlite3"] = big_ms <= 2 * sq
+        rows = par[temp]
+        checks[f"{temp} 8 at once: all answer, none waits > 100 ms, none lost"] = all(
+            r["answered"] == 8 and r["lock_wait_max_ms"] <= 100 and r["records_added"] == 8
+            for r in rows
+        )
     if args.json:
-        print(json.dumps({"runs": args.runs, "results": result, "checks": checks}, indent=2))
+        doc = {
+            "runs": args.runs,
+            "results": result,
+            "server_peak_rss_mib": server_rss,
+            "parallel": par,
+            "checks": checks,
+        }
+        print(json.dumps(doc, indent=2))
         return 0
     print(
         f"runs={args.runs} steps={args.steps} python={sys.version.split()[0]} "
         f"(projects built in {built:.1f} s)"
     )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    print(f"{'process':36} {'median ms':>10} {'p90 ms':>8} {'CPU ms':>7} {'peak RSS MiB':>13}")
+    print(
+        f"{'process':40} {'median ms':>10} {'p90 ms':>8} {'CPU ms':>7} {'peak RSS MiB':>13} "
+        f"{'/sqlite3':>9}"
+    )
     for name, r in result.items():
         print(
-            f"{name:36} {r['median_ms']:>10} {r['p90_ms']:>8} {r['cpu_median_ms']:>7} "
-            f"{r['peak_rss_mib']:>13}"
+            f"{name:40} {r['median_ms']:>10} {r['p90_ms']:>8} {r['cpu_median_ms']:>7} "
+            f"{r['peak_rss_mib']:>13} {r['median_ms'] / sq:>8.2f}x"
+        )
+    print(f"hook server peak RSS: {server_rss} MiB (serving both projects)")
+    for temp in ("warm", "cold"):
+        rows = par[temp]
+        print(
+            f"8 at once, {temp}: last exit median "
+            f"{statistics.median(r['last_exit_ms'] for r in rows):.1f} ms, max lock wait "
+            f"{max(r['lock_wait_max_ms'] for r in rows):.2f} ms, answered "
+            f"{min(r['answered'] for r in rows)}/8, records added "
+            f"{sorted({r['records_added'] for r in rows})}, via {rows[0]['via']}"
         )
     for name, ok in checks.items():
         print(f"{'PASS' if ok else 'FAIL'}  {name}")

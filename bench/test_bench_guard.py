@@ -85,9 +85,9 @@ def test_guard_pair_durable(benchmark: Any, tmp_path: Path) -> None:
         benchmark.pedantic(pair, rounds=300 if not benchmark.disabled else 3, warmup_rounds=5)
 
 
-def test_raw_pwrite_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
-    # The same record bytes a guarded call journals, written and synced with nothing else.
-    record = DeltaCodec().encode(
+def step_record() -> bytes:
+    """The bytes of the journal record a guarded call writes (a typical `guard.step`)."""
+    return DeltaCodec().encode(
         {
             "op": "guard.step",
             "payload": {
@@ -102,13 +102,18 @@ def test_raw_pwrite_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
             "bump_generation": False,
         }
     )
-    frame = len(record) + 24  # the journal's framing (length, seq, crc) is about this
-    fd = os.open(tmp_path / "floor", os.O_RDWR | os.O_CREAT, 0o644)
+
+
+def sync_floor(benchmark: Any, path: Path, *, preallocate: bool) -> None:
+    """pwrite + fdatasync of `step_record()` (plus the journal's ~24-byte framing), one after
+    the other, into a preallocated file or one that grows."""
+    data = step_record() + b"\0" * 24
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        os.posix_fallocate(fd, 0, 64 << 20)
+        if preallocate:
+            os.posix_fallocate(fd, 0, 64 << 20)
         os.fsync(fd)
-        offset = itertools.count(0, frame)
-        data = record + b"\0" * 24
+        offset = itertools.count(0, len(data))
 
         def write() -> None:
             os.pwrite(fd, data, next(offset))
@@ -117,6 +122,20 @@ def test_raw_pwrite_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
         benchmark.pedantic(write, rounds=300 if not benchmark.disabled else 3, warmup_rounds=5)
     finally:
         os.close(fd)
+
+
+def test_raw_pwrite_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
+    # The same record bytes a guarded call journals, written and synced with nothing else,
+    # into preallocated space (the issue's floor).
+    sync_floor(benchmark, tmp_path / "floor", preallocate=True)
+
+
+def test_raw_append_fdatasync_floor(benchmark: Any, tmp_path: Path) -> None:
+    # Appended to a file that grows, as the journal's segments do (they are not
+    # preallocated: a log whose tail is zero fill cannot tell a torn final write from a bit
+    # flip in an acknowledged record, issue 11), then synced: the floor of a durable append
+    # on this file system, whose fdatasync also carries the file's new size.
+    sync_floor(benchmark, tmp_path / "floor", preallocate=False)
 
 
 def test_reference_record_step_in_memory(benchmark: Any) -> None:

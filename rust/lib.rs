@@ -12,6 +12,8 @@ pub mod hash;
 pub mod minhash;
 pub mod state;
 pub mod tarjan;
+pub mod triggers;
+pub mod volatile;
 pub mod wal;
 
 #[cfg(feature = "python")]

@@ -2,8 +2,8 @@
 
 import sys
 
-if sys.argv[1:3] == ["hook", "claude-code"]:  # the hot path: no parser, no other subsystem
-    from crs.integrations.claude_code import main as _hook
+if sys.argv[1:3] == ["hook", "claude-code"]:  # the hot path: the thin client, nothing else
+    from crs.integrations._hook_client import main as _hook
 
     raise SystemExit(_hook(sys.argv[3:]))
 

@@ -183,6 +183,19 @@ def minhash_shingles(text: str) -> list[str]:
     """Lower-cased tokens (split at whitespace and ASCII punctuation except `_`) and adjacent
     token bigrams `"a b"`, without duplicates, in first-seen order."""
 
+@final
+class Triggers:
+    """Whether an ASCII text holds any word of `exact`, or of `lower` once its letters are
+    lower-cased (one pass, Aho-Corasick)."""
+
+    def __new__(cls, exact: Sequence[str], lower: Sequence[str]) -> Triggers: ...
+    def found(self, text: str) -> bool:
+        """True when `text` (ASCII) holds a word of either set."""
+
+def mask_volatile(text: str) -> str | None:
+    """`text` (ASCII) with clock times, timestamps, durations and memory addresses replaced
+    by `#`, or None when it has none."""
+
 def minhash_signature(text: str) -> bytes:
     """MinHash signature of `text`'s shingles: 128 little-endian u32 (512 bytes)."""
 

@@ -6,22 +6,40 @@ may import anything in `crs` except `crs._cli`.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from crs._check import brief, require_instance, require_path
 from crs._crs import CRS
-from crs._errors import InvalidArgumentError
+from crs._errors import (
+    CRSError,
+    InvalidArgumentError,
+    JournalCorruptedError,
+    JournalError,
+    JournalUnavailableError,
+)
 from crs._home import default_home
-from crs._journal._base import DefaultJournalConfig, JournalConfig
+from crs._journal._base import DefaultJournalConfig, DeltaOrError, JournalConfig, JournalStats
 from crs._persistence._crs_persist import project_journal
 from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
 from crs._persistence._session_restore import compute_project_hash
 from crs._reasoning._steps import require_id
+from crs._state._codec import DeltaCodec
 from crs._types import Config
 
-__all__ = ["open_project"]
+if TYPE_CHECKING:
+    from crs._journal._nats import NATSJournal
+    from crs._journal._nats_async import NATSJournalConfig
+
+__all__ = ["open_nats_project", "open_project"]
 
 
 def _check_open_args(
@@ -118,6 +136,273 @@ def open_project_key(
         meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
         crs._from_backup = meta is not None
         journal.set_full_handler(crs._backup_for_full_journal)
+    except BaseException:
+        journal.close()
+        raise
+    return crs
+
+
+# ---------------------------------------------------------------- a project on NATS JetStream
+
+_NATS_SCHEMES = ("nats", "tls", "ws", "wss")
+_ECHO_WAIT_S = 5.0  # longest wait for an append to come back on the live feed
+_project_log = logging.getLogger("crs.project")
+
+
+def nats_journal_config(nats: object, key: str, name: str = "nats") -> NATSJournalConfig:
+    """The `NATSJournalConfig` of a project from `nats` (a server URL or a config), each
+    fault named `name` (or `name.field`); `key` is the subject token when the config has
+    no `session_id` of its own."""
+    from crs._journal._nats_async import NATSJournalConfig
+
+    if isinstance(nats, str):
+        cfg = NATSJournalConfig(servers=nats, session_id=key)
+    elif isinstance(nats, NATSJournalConfig):
+        if nats.codec is not None and not isinstance(nats.codec, DeltaCodec):
+            raise InvalidArgumentError(
+                f"{name}.codec: a project journal uses crs.DeltaCodec; leave it None, "
+                f"got {brief(nats.codec)}"
+            )
+        if nats.allow_degraded:
+            raise InvalidArgumentError(
+                f"{name}.allow_degraded: a project on NATS acknowledges a call only once the "
+                "server stored it; leave it False (an unreachable server raises "
+                "JournalUnavailableError instead)"
+            )
+        cfg = replace(nats, session_id=nats.session_id or key)
+    else:
+        raise InvalidArgumentError(
+            f"{name}: must be a NATS server URL (nats://host:port) or a NATSJournalConfig, "
+            f"got {brief(nats)}"
+        )
+    from urllib.parse import urlsplit  # inside: 3.6 ms of start-up a local project never needs
+
+    for url in cfg.servers.split(","):
+        parts = urlsplit(url.strip())
+        try:
+            port = parts.port
+        except ValueError:
+            port = -1
+        if parts.scheme not in _NATS_SCHEMES or not parts.hostname or port == -1:
+            raise InvalidArgumentError(
+                f"{name}: {url.strip()!r:.120} is not a NATS server URL "
+                "(nats://host:port, tls://, ws:// or wss://; several separated by commas)"
+            )
+    try:
+        cfg.validate()
+    except InvalidArgumentError as exc:
+        raise InvalidArgumentError(f"{name}: {exc}") from None
+    return replace(cfg, codec=DeltaCodec())
+
+
+class NATSProjectJournal:
+    """A project's journal on NATS JetStream, written by processes on several machines.
+
+    One subject (``crs.<key>.delta`` in the stream) holds the project's records. Every
+    process follows it live (an ordered push consumer) and applies what the others append,
+    in stream order, under the CRS lock: on a background thread as records arrive, at the
+    start of every commit (`exclusive`), and, for the records that landed before one of its
+    own, right after that append is acknowledged (so the state is the stream's order).
+    There is no lock: a decision sees every record that reached this process before it.
+    """
+
+    sparse_sequences = True  # stream sequences: shared with other subjects, they skip
+    shared = True  # CRS wraps each commit in `exclusive()`
+
+    def __init__(self, journal: NATSJournal) -> None:
+        self._journal = journal
+        self._config = journal._config  # CRS reads skip_corrupted_deltas from here
+        self._crs: Any = None
+        self._follower: Any = None
+        self._inbox: deque[DeltaOrError] = deque()
+        self._cond = threading.Condition()
+        self._mine: set[int] = set()
+        self._error: BaseException | None = None
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def __repr__(self) -> str:
+        return f"<NATSProjectJournal {self._journal!r}>"
+
+    # ---- what CRS uses
+
+    def replay_stream(self, after_seq: int = 0) -> Iterator[DeltaOrError]:
+        return self._journal.replay_stream(after_seq)
+
+    def stats(self) -> JournalStats:
+        return self._journal.stats()
+
+    def last_seq(self) -> int:
+        # CRS catches up when this is past its position; `exclusive` did it already.
+        return int(self._crs._journal_seq) if self._crs is not None else 0
+
+    def set_full_handler(self, handler: object) -> None:
+        """No-op: the stream is the project's memory (no local backup to checkpoint into)."""
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Apply what other writers appended (the caller holds the CRS lock)."""
+        self._drain()
+        yield
+
+    def append(self, record: Any) -> int:
+        """Publish `record`; once acknowledged, apply the records of other writers that the
+        stream holds before it, so this process's state follows the stream's order.
+
+        (An op record's effect is applied by the CRS after this returns, so the order is
+        exact; a delta is applied before its append, so other writers' records that raced
+        it are applied after it, by the next commit or the background thread.)"""
+        self._raise_error()
+        seq = self._journal.append(record)
+        with self._cond:
+            self._mine.add(seq)
+        if isinstance(record, dict):
+            self._drain(until=seq)
+        return seq
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with self._cond:
+            self._cond.notify_all()
+        try:
+            if self._follower is not None:
+                self._follower.stop()
+            # The apply thread is not joined: the caller may hold the CRS lock it waits for;
+            # it ends by itself once it sees the journal closed.
+        finally:
+            self._journal.close()
+
+    # ---- following
+
+    def start(self, crs: Any) -> None:
+        """Follow the subject after `crs`'s position (it replayed the journal)."""
+        self._crs = crs
+        pos = int(crs._journal_seq)
+        self._follower = self._journal.follow(self._receive, from_seq=pos + 1 if pos else 0)
+        self._thread = threading.Thread(target=self._apply_loop, name="crs-nats-apply", daemon=True)
+        self._thread.start()
+
+    def _receive(self, item: DeltaOrError) -> None:
+        with self._cond:
+            self._inbox.append(item)
+            self._cond.notify_all()
+
+    def _apply_loop(self) -> None:
+        while not self._closed:
+            with self._cond:
+                while not self._inbox and not self._closed:
+                    self._cond.wait(0.5)
+            if self._closed or self._crs.closed:
+                return
+            with self._crs._lock:
+                try:
+                    self._drain()
+                except CRSError:
+                    return  # recorded in `_error`; the next append raises it
+
+    def _drain(self, until: int = 0) -> None:
+        """Apply received records of other writers in order (the CRS lock is held); with
+        `until`, first wait (bounded) for that record to come back on the feed."""
+        crs = self._crs
+        if crs is None:
+            return
+        deadline = time.monotonic() + _ECHO_WAIT_S
+        while True:
+            with self._cond:
+                while until and not self._inbox:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or self._closed:
+                        _project_log.warning(
+                            "nats project journal: record %d did not come back on the live "
+                            "feed within %.0f s; records before it apply late",
+                            until,
+                            _ECHO_WAIT_S,
+                        )
+                        return
+                    self._cond.wait(min(left, 0.5))
+                if not self._inbox:
+                    return
+                item = self._inbox.popleft()
+                seq = item.seq_num
+                mine = seq in self._mine
+                self._mine.discard(seq)
+            if item.err is not None and not item.skipped:
+                self._error = item.err
+                if seq == 0:  # the feed itself failed, not one record
+                    _project_log.error("nats project journal: live feed stopped: %s", item.err)
+                    raise JournalUnavailableError(
+                        f"nats project journal: the live feed stopped ({item.err}); reopen "
+                        "the project"
+                    )
+                _project_log.error("nats project journal: record %d unreadable: %s", seq, item.err)
+                raise JournalCorruptedError(f"nats project journal: record {seq}: {item.err}")
+            if not mine and seq > crs._journal_seq and item.delta is not None:
+                try:
+                    crs._apply_replayed(item.delta, None, seq)
+                except CRSError as exc:
+                    self._error = exc
+                    raise
+                crs._journal_seq = seq
+            if until and seq >= until:
+                return
+
+    def _raise_error(self) -> None:
+        if self._error is not None:
+            raise JournalError(
+                f"nats project journal: stopped following the project ({self._error}); "
+                "reopen the project"
+            )
+
+
+def open_nats_project(
+    path: str | os.PathLike[str] = ".",
+    nats: str | NATSJournalConfig = "nats://127.0.0.1:4222",
+    *,
+    config: Config | None = None,
+    session_id: str = "crs",
+) -> CRS:
+    """The CRS of a project whose journal is a NATS JetStream stream (several machines).
+
+    Every process that opens the project with the same server and stream shares its state:
+    it replays the subject, then applies what the others append as it arrives (see
+    `NATSProjectJournal`). An append returns once the server stored it (file storage), so
+    nothing acknowledged is lost when a process dies. Nothing is written under a data
+    directory: the stream is the project's memory.
+
+    Args:
+        path: The project directory; its key (`compute_project_hash`) names the subject
+            ``crs.<key>.delta`` unless `nats` is a config with its own `session_id`.
+        nats: The server URL (``nats://host:port``, several separated by commas), or a
+            `NATSJournalConfig` (stream name, timeouts, limits; `session_id` names the
+            project's subject, so machines that check it out at different paths share it).
+        config: CRS configuration (None = `DefaultConfig()`).
+        session_id: Checked as `open_project`'s (the subject is the project's, not this).
+
+    Raises:
+        InvalidArgumentError: A bad argument, named (``nats``, ``nats.<field>``).
+        JournalUnavailableError: The server cannot be reached within the config's
+            `connect_timeout` (2 s by default).
+    """
+    _check_open_args(path, None, config, session_id, None)
+    from crs._journal._nats import NATSJournal
+
+    key = compute_project_hash(str(Path(path).resolve()))
+    cfg = nats_journal_config(nats, key)
+    try:
+        inner = NATSJournal(cfg)
+    except JournalUnavailableError as exc:
+        raise JournalUnavailableError(
+            f"nats: cannot reach the NATS server at {cfg.servers} within "
+            f"{cfg.connect_timeout:g} s ({exc.__cause__ or exc!r}); start it, or check the URL"
+        ) from exc
+    journal = NATSProjectJournal(inner)
+    try:
+        crs = CRS(config, journal=journal)
+        crs._own(journal)
+        crs.replay_journal()
+        journal.start(crs)
     except BaseException:
         journal.close()
         raise

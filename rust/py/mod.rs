@@ -14,6 +14,8 @@ mod cycle;
 mod graph;
 mod minhash;
 mod state;
+mod triggers;
+mod volatile;
 mod wal;
 
 use pyo3::exceptions::PyValueError;
@@ -103,5 +105,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     wal::register_wal(m)?;
     state::register_state(m)?;
     codec::register_codec(m)?;
+    volatile::register_volatile(m)?;
+    triggers::register_triggers(m)?;
     Ok(())
 }

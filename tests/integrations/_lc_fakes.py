@@ -4,10 +4,10 @@ tools, a few tools that count their runs, and `create_agent` with the guard's mi
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from _workspace import FakeWorkspace
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -42,43 +42,14 @@ def model(turns: Iterable[AIMessage | str]) -> ToolCallingFakeModel:
     return ToolCallingFakeModel(messages=iter([*turns, "done"]))
 
 
-class Workspace:
-    """Tools over a fake workspace: `build` fails until `edit_file` fixed the code."""
+class Workspace(FakeWorkspace):
+    """The shared fake workspace (`_workspace`) as LangChain tools; a `ToolException` from
+    `build` becomes an error ToolMessage."""
 
     def __init__(self) -> None:
-        self.runs: Counter[str] = Counter()
-        self.fixed = False
-        ws = self
-
-        @tool
-        def read_file(path: str) -> str:
-            """Read a file."""
-            ws.runs["read_file"] += 1
-            return f"contents of {path}"
-
-        @tool
-        def check_status(job: str) -> str:
-            """Status of a job."""
-            ws.runs["check_status"] += 1
-            return "pending"
-
-        @tool
-        def build(target: str) -> str:
-            """Build a target."""
-            ws.runs["build"] += 1
-            if not ws.fixed:
-                raise ToolException("error: src/main.c:3: expected ';' before '}'")
-            return "build ok"
-
-        @tool
-        def edit_file(path: str, text: str) -> str:
-            """Write a file."""
-            ws.runs["edit_file"] += 1
-            ws.fixed = True
-            return f"wrote {path}"
-
-        build.handle_tool_error = True  # a ToolException becomes an error ToolMessage
-        self.tools: list[BaseTool] = [read_file, check_status, build, edit_file]
+        super().__init__(build_error=ToolException)
+        self.tools: list[BaseTool] = [tool(f) for f in self.functions()]
+        self.tools[2].handle_tool_error = True
 
 
 def agent(turns: Iterable[AIMessage | str], ws: Workspace, middleware: Any) -> Any:

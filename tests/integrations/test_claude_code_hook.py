@@ -2,93 +2,49 @@
 
 Each call of the scripted agent is what Claude Code does: a PreToolUse hook process, then (if
 the call was not denied) a PostToolUse or PostToolUseFailure hook process, each a fresh
-process reading one JSON payload on stdin (code.claude.com/docs/en/hooks).
+process reading one JSON payload on stdin (code.claude.com/docs/en/hooks). Every scenario runs
+twice with the same assertions: answered in the hook process (`CRS_HOOK_DAEMON=0`) and
+answered by the resident hook server (started before the scenario; the trace shows that every
+hook went through it), so both paths give the same results.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from _claude_code_hooks import (
+    Agent,
+    env_for,
+    reads_finished,
+    run_at_once,
+    run_hook,
+    start_server,
+    stop_server,
+)
 
 from crs.guard import GuardPolicy
 
-ROOT = Path(__file__).resolve().parents[2]
-HOOK = [sys.executable, "-m", "crs", "hook", "claude-code"]
 
-
-def env_for(home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
-    return {**env, "PYTHONPATH": str(ROOT / "python"), "CRS_HOME": str(home), **extra}
-
-
-@dataclass
-class Reply:
-    code: int
-    doc: dict[str, Any] | None
-    stderr: str
-
-    @property
-    def specific(self) -> dict[str, Any]:
-        specific: dict[str, Any] = (self.doc or {}).get("hookSpecificOutput", {})
-        return specific
-
-
-def run_hook(payload: Any, env: dict[str, str], args: tuple[str, ...] = ()) -> Reply:
-    text = payload if isinstance(payload, str) else json.dumps(payload)
-    p = subprocess.run(
-        [*HOOK, *args], input=text, capture_output=True, text=True, env=env, timeout=60
-    )
-    doc = json.loads(p.stdout) if p.stdout.strip() else None
-    return Reply(p.returncode, doc, p.stderr)
-
-
-@dataclass
-class Agent:
-    """A scripted Claude Code session: every tool call goes through the two hooks."""
-
-    home: Path
-    project: Path
-    session: str
-    args: tuple[str, ...] = ()
-    n: int = 0
-    log: list[tuple[str, Reply]] = field(default_factory=list)
-
-    def base(self, event: str) -> dict[str, Any]:
-        return {
-            "session_id": self.session,
-            "transcript_path": str(self.home / f"{self.session}.jsonl"),
-            "cwd": str(self.project),
-            "permission_mode": "default",
-            "hook_event_name": event,
-        }
-
-    def event(self, event: str, **fields: Any) -> Reply:
-        r = run_hook({**self.base(event), **fields}, env_for(self.home), self.args)
-        assert r.code == 0, r.stderr
-        self.log.append((event, r))
-        return r
-
-    def call(
-        self, tool: str, tool_input: dict[str, Any], response: Any = None, error: str | None = None
-    ) -> tuple[Reply, Reply | None]:
-        """(the PreToolUse reply, the PostToolUse[Failure] reply or None if denied)."""
-        self.n += 1
-        ident = {"tool_name": tool, "tool_input": tool_input, "tool_use_id": f"toolu_{self.n:04d}"}
-        pre = self.event("PreToolUse", **ident)
-        if pre.specific.get("permissionDecision") in ("deny", "ask"):
-            return pre, None
-        if error is not None:
-            post = self.event("PostToolUseFailure", **ident, error=error, is_interrupt=False)
-        else:
-            post = self.event("PostToolUse", **ident, tool_response=response)
-        return pre, post
+@pytest.fixture(params=["in-process", "server"])
+def mode(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The hook's environment for `tmp_path / "home"`: in the hook process, or through a
+    hook server started first (killed at teardown; every traced hook went through it)."""
+    home = tmp_path / "home"
+    trace = tmp_path / "mode-trace.jsonl"
+    if request.param == "in-process":
+        yield {"CRS_HOOK_DAEMON": "0"}
+        return
+    proc = start_server(home, env_for(home, CRS_HOOK_DAEMON_IDLE_S="60"))
+    try:
+        yield {"CRS_HOOK_TRACE": str(trace)}
+        rows = [json.loads(line) for line in trace.read_text().splitlines()]
+        assert rows
+        assert {r["via"] for r in rows} == {"server"}, rows
+    finally:
+        stop_server(home, proc)
 
 
 @pytest.fixture
@@ -99,8 +55,8 @@ def project(tmp_path: Path) -> Path:
     return p
 
 
-def test_a_loop_is_nudged_then_blocked(tmp_path: Path, project: Path) -> None:
-    agent = Agent(tmp_path / "home", project, "sess-loop")
+def test_a_loop_is_nudged_then_blocked(tmp_path: Path, project: Path, mode: dict[str, str]) -> None:
+    agent = Agent(tmp_path / "home", project, "sess-loop", extra=mode)
     grep = {"pattern": "def foo", "path": "src", "output_mode": "content"}
     replies = [agent.call("Grep", grep, response={"mode": "content", "content": "a.py:1"})]
     replies += [agent.call("Grep", grep, response={"mode": "content", "content": "a.py:1"})]
@@ -122,9 +78,9 @@ def test_a_loop_is_nudged_then_blocked(tmp_path: Path, project: Path) -> None:
 
 
 def test_a_failing_build_is_refused_on_the_identical_retry_while_the_fixed_call_runs(
-    tmp_path: Path, project: Path
+    tmp_path: Path, project: Path, mode: dict[str, str]
 ) -> None:
-    agent = Agent(tmp_path / "home", project, "sess-build")
+    agent = Agent(tmp_path / "home", project, "sess-build", extra=mode)
     build = {"command": "make build", "description": "Build the project"}
     error = "Exit code 2\nmain.c:1: error: implicit declaration of function 'foo'"
     for _ in range(GuardPolicy().max_failures):  # the failures the policy lets happen
@@ -143,8 +99,10 @@ def test_a_failing_build_is_refused_on_the_identical_retry_while_the_fixed_call_
     assert post.doc is None
 
 
-def test_reading_ten_different_files_is_never_blocked(tmp_path: Path, project: Path) -> None:
-    agent = Agent(tmp_path / "home", project, "sess-read")
+def test_reading_ten_different_files_is_never_blocked(
+    tmp_path: Path, project: Path, mode: dict[str, str]
+) -> None:
+    agent = Agent(tmp_path / "home", project, "sess-read", extra=mode)
     for i in range(10):
         path = project / f"mod{i}.py"
         path.write_text(f"x = {i}\n")
@@ -154,9 +112,11 @@ def test_reading_ten_different_files_is_never_blocked(tmp_path: Path, project: P
         assert post.doc is None
 
 
-def test_a_second_session_sees_what_the_first_learned(tmp_path: Path, project: Path) -> None:
+def test_a_second_session_sees_what_the_first_learned(
+    tmp_path: Path, project: Path, mode: dict[str, str]
+) -> None:
     home = tmp_path / "home"
-    first = Agent(home, project, "sess-one")
+    first = Agent(home, project, "sess-one", extra=mode)
     first.event("SessionStart", source="startup")
     first.event("UserPromptSubmit", prompt="build it")
     test = {"command": "pytest -x tests/test_api.py"}
@@ -167,7 +127,9 @@ def test_a_second_session_sees_what_the_first_learned(tmp_path: Path, project: P
     stop = first.event("Stop", stop_hook_active=False)
     assert stop.doc is None
 
-    second = Agent(home, project, "sess-two")  # a later Claude Code session, other processes
+    second = Agent(
+        home, project, "sess-two", extra=mode
+    )  # a later Claude Code session, other processes
     start = second.event("SessionStart", source="startup")
     context = start.specific["additionalContext"]
     assert start.specific["hookEventName"] == "SessionStart"
@@ -179,8 +141,10 @@ def test_a_second_session_sees_what_the_first_learned(tmp_path: Path, project: P
     assert "No module named" in pre.specific["permissionDecisionReason"]
 
 
-def test_on_block_ask_lets_the_user_decide(tmp_path: Path, project: Path) -> None:
-    agent = Agent(tmp_path / "home", project, "sess-ask", args=("--on-block", "ask"))
+def test_on_block_ask_lets_the_user_decide(
+    tmp_path: Path, project: Path, mode: dict[str, str]
+) -> None:
+    agent = Agent(tmp_path / "home", project, "sess-ask", args=("--on-block", "ask"), extra=mode)
     lint = {"command": "ruff check ."}
     for _ in range(GuardPolicy().max_failures):
         agent.call("Bash", lint, error="Exit code 1\nE501 line too long")
@@ -190,9 +154,11 @@ def test_on_block_ask_lets_the_user_decide(tmp_path: Path, project: Path) -> Non
     assert pre.specific["permissionDecisionReason"]
 
 
-def test_internal_errors_fail_open_with_a_log_line(tmp_path: Path, project: Path) -> None:
+def test_internal_errors_fail_open_with_a_log_line(
+    tmp_path: Path, project: Path, mode: dict[str, str]
+) -> None:
     home = tmp_path / "home"
-    env = env_for(home)
+    env = env_for(home, **mode)
     bad = run_hook("{not json", env)
     assert (bad.code, bad.doc) == (0, None)
     assert "failed open" in bad.stderr
@@ -211,42 +177,26 @@ def test_internal_errors_fail_open_with_a_log_line(tmp_path: Path, project: Path
         "tool_input": {"command": "ls"},
         "tool_use_id": "toolu_1",
     }
-    broken = run_hook(payload, env_for(blocker))
+    broken = run_hook(payload, env_for(blocker, CRS_HOOK_DAEMON=mode.get("CRS_HOOK_DAEMON", "")))
     assert (broken.code, broken.doc) == (0, None)
     assert "failed open" in broken.stderr
     unknown = run_hook({**payload, "hook_event_name": "Notification", "message": "hi"}, env)
     assert (unknown.code, unknown.doc, unknown.stderr) == (0, None, "")
 
 
-def test_eight_hooks_started_at_once_on_one_project(tmp_path: Path, project: Path) -> None:
+def test_eight_hooks_started_at_once_on_one_project(
+    tmp_path: Path, project: Path, mode: dict[str, str]
+) -> None:
     home = tmp_path / "home"
     trace = tmp_path / "trace.jsonl"
-    agent = Agent(home, project, "sess-par")
+    agent = Agent(home, project, "sess-par", extra=mode)
     agent.event("SessionStart", source="startup")  # the project exists
-    env = env_for(home, CRS_HOOK_TRACE=str(trace))
-    procs = []
-    for i in range(8):  # eight parallel tool calls finishing at once
-        payload = {
-            **agent.base("PostToolUse"),
-            "tool_name": "Read",
-            "tool_input": {"file_path": str(project / f"f{i}.py")},
-            "tool_use_id": f"toolu_par_{i}",
-            "tool_response": f"content {i}",
-        }
-        stdin = tmp_path / f"payload{i}.json"
-        stdin.write_text(json.dumps(payload))
-        with open(stdin, "rb") as f:
-            procs.append(
-                subprocess.Popen(
-                    HOOK, stdin=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
-                )
-            )
-    for p in procs:
-        out, err = p.communicate(timeout=60)
-        assert (p.returncode, out, err) == (0, b"", b"")
+    env = env_for(home, **{**mode, "CRS_HOOK_TRACE": str(trace)})
+    run_at_once(tmp_path, reads_finished(agent, 8, "par"), env)
     rows = [json.loads(line) for line in trace.read_text().splitlines()]
     assert len(rows) == 8
     assert all(r["error"] == "" for r in rows)
+    assert {r["via"] for r in rows} == {"in-process" if mode.get("CRS_HOOK_DAEMON") else "server"}
     assert max(r["lock_wait_max_ms"] for r in rows) < 100, rows
     from crs.guard import Guard
 

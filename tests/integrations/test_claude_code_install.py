@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from _claude_code_hooks import kill_servers, wait_ready
+
 from crs.integrations import claude_code
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,7 +110,9 @@ def test_print_writes_nothing_and_the_printed_command_runs(tmp_path: Path) -> No
     assert not config.exists()
     settings = json.loads(shown.stdout)
     command = commands(settings, "PreToolUse")[0]
-    assert command.endswith("-m crs hook claude-code")
+    argv = shlex.split(command)
+    client = ROOT / "python" / "crs" / "integrations" / "_hook_client.py"
+    assert argv[1:] == [str(client), "crs", "hook", "claude-code"]  # the thin client's file
     payload = {
         "session_id": "install-check",
         "cwd": str(tmp_path),
@@ -118,15 +122,18 @@ def test_print_writes_nothing_and_the_printed_command_runs(tmp_path: Path) -> No
         "tool_use_id": "toolu_1",
     }
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python"), "CRS_HOME": str(tmp_path / "home")}
-    ran = subprocess.run(
-        shlex.split(command),
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "", "")
+    try:
+        ran = subprocess.run(
+            argv, input=json.dumps(payload), capture_output=True, text=True, env=env, timeout=60
+        )
+        assert (ran.returncode, ran.stdout, ran.stderr) == (0, "", "")
+        wait_ready(tmp_path / "home")  # the hook started the hook server; the next goes there
+        again = subprocess.run(
+            argv, input=json.dumps(payload), capture_output=True, text=True, env=env, timeout=60
+        )
+        assert (again.returncode, again.stdout, again.stderr) == (0, "", "")
+    finally:
+        kill_servers(tmp_path / "home")
     written = install("--user", cwd=tmp_path, CLAUDE_CONFIG_DIR=str(config))
     assert written.returncode == 0
     assert json.loads((config / "settings.json").read_text()) == settings

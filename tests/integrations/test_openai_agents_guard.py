@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _workspace import FakeWorkspace
 from agents import (
     Agent,
     FunctionTool,
@@ -34,34 +34,13 @@ def step(name: str, **args: Any) -> list[Any]:
     return [function_call(name, args, call_id=f"call_{next(_ids)}")]
 
 
-class Workspace:
-    """Function tools over a fake workspace: `build` fails until `edit_file` fixed the code."""
+class Workspace(FakeWorkspace):
+    """The shared fake workspace (`_workspace`) as function tools, plus `deploy`, whose
+    errors fail the run."""
 
     def __init__(self) -> None:
-        self.runs: Counter[str] = Counter()
-        self.fixed = False
+        super().__init__()
         ws = self
-
-        @function_tool
-        def read_file(path: str) -> str:
-            """Read a file."""
-            ws.runs["read_file"] += 1
-            return f"contents of {path}"
-
-        @function_tool
-        def build(target: str) -> str:
-            """Build a target."""
-            ws.runs["build"] += 1
-            if not ws.fixed:
-                raise RuntimeError("error: src/main.c:3: expected ';' before '}'")
-            return "build ok"
-
-        @function_tool
-        def edit_file(path: str, text: str) -> str:
-            """Write a file."""
-            ws.runs["edit_file"] += 1
-            ws.fixed = True
-            return f"wrote {path}"
 
         @function_tool(failure_error_function=None)
         def deploy(env: str) -> str:
@@ -69,7 +48,8 @@ class Workspace:
             ws.runs["deploy"] += 1
             raise RuntimeError("deploy refused")
 
-        self.tools: list[FunctionTool] = [read_file, build, edit_file, deploy]
+        plain = [function_tool(f) for f in self.functions() if f.__name__ != "check_status"]
+        self.tools: list[FunctionTool] = [*plain, deploy]
 
 
 def make_agent(ws: Workspace, steps: list[list[Any]], guard: Guard, **kw: Any) -> Agent[Any]:

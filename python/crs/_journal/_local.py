@@ -348,15 +348,22 @@ class LocalJournal(JournalBase):
                 self._just_opened = False
                 self._xdepth = 1
                 fresh = False
+                shape: tuple[int, ...] = ()
                 try:
                     self._refresh()
                     fresh = True
+                    shape = self._shape()
                     yield
                 finally:
                     self._xdepth = 0
                     try:
                         # What this writer leaves; after a failure, look again next time.
-                        self._sig = self._signature() if fresh and self._failed is None else ()
+                        # An append leaves the directory as `_refresh` found it: only a
+                        # block that rolled, checkpointed or restored lists it again.
+                        if not fresh or self._failed is not None:
+                            self._sig = ()
+                        elif self._shape() != shape:
+                            self._sig = self._signature()
                     finally:
                         self._unflock()
                         held = time.monotonic() - held
@@ -373,6 +380,11 @@ class LocalJournal(JournalBase):
                     except OSError as exc:
                         self._failed = f"fsync of journal {self._dir} failed ({exc})"
                         raise self._os_error(exc, "sync") from exc
+
+    def _shape(self) -> tuple[int, ...]:
+        """What changes when this writer rolls, checkpoints or restores (not on appends)."""
+        segs = self._segments
+        return (self._fd, len(segs), segs[-1].first_seq if segs else -1, self._checkpoint_seq)
 
     def _signature(self) -> tuple[tuple[str, int], ...]:
         """The segment and checkpoint files (and a restore in progress) by name and inode."""

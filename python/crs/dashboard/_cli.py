@@ -1,4 +1,5 @@
-"""`crs dashboard [--home DIR] [--project PATH] [--host H] [--port N] [--token T]`."""
+"""`crs dashboard [--home DIR | --nats URL [--stream S]] [--project PATH] [--host H] [--port N]
+[--token T]`."""
 
 from __future__ import annotations
 
@@ -47,15 +48,30 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
             )
             return 2
         token = token or secrets.token_urlsafe(24)
-    home = args.home or default_home()
-    data = Dashboard(home, [args.project] if args.project else None)
+    only = [args.project] if args.project else None
+    if args.nats:
+        if args.home:
+            print("crs dashboard: give --home or --nats, not both", file=sys.stderr)
+            return 2
+        from crs._errors import CRSError
+        from crs.dashboard._data import NATSDashboard
+
+        try:
+            data: Dashboard = NATSDashboard(args.nats, only, stream=args.stream)
+        except CRSError as exc:
+            print(f"crs dashboard: {exc}", file=sys.stderr)
+            return 2
+        source = f"{args.nats} (stream {args.stream})"
+    else:
+        data = Dashboard(args.home or default_home(), only)
+        source = str(data.home)
     allowed: tuple[str, ...] = () if not _is_loopback(host) else ("127.0.0.1", "localhost", "::1")
     app = create_app(data, token=token, allowed_hosts=allowed)
     config = uvicorn.Config(app, host=host, port=args.port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{args.port}/" + (f"?token={token}" if token else "")
-    print(f"crs dashboard: serving {home} on {url}", flush=True)
+    print(f"crs dashboard: serving {source} on {url}", flush=True)
     try:
         server.run()
     finally:
@@ -67,6 +83,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("dashboard", help="serve a live local web page of the guard's sessions")
     p.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
     p.add_argument("--project", help="show only this project directory")
+    p.add_argument(
+        "--nats", metavar="URL", help="follow the projects of this NATS server (Guard.open nats=)"
+    )
+    p.add_argument(
+        "--stream", default="CRS_DELTAS", help="JetStream stream with --nats (CRS_DELTAS)"
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 = any free)")
     p.add_argument("--token", help="require this token on every request")

@@ -6,11 +6,16 @@ directory as hooks and agents append to it: it never takes a writer's lock, so i
 they write. If a writer checkpoints the journal past the replica (a new backup dropped the
 records the replica had not read yet), the replica is rebuilt from that backup.
 
+`NATSDashboard` does the same for projects whose guard memory is a NATS JetStream stream
+(`Guard.open(..., nats=...)`): the projects are the stream's ``crs.<key>.delta`` subjects,
+each followed live by a `ReadReplica` fed by the server (an ordered consumer: a reader, no
+lock anywhere).
+
 Views are plain JSON data built from the guard's part of the replica's state (`crs.guard`):
 the timeline of a session's calls with their verdicts, the spans a loop or polling covers, the
 remembered failures and the session's decision graph with its cycles (Tarjan, in Rust).
-Forgetting a failure is a write: it goes through `Guard.open(...).forget(id)`, as
-`crs guard forget` does.
+Forgetting a failure is a write: it goes through `Guard.open(...).forget(id)` (with `nats=` for
+a NATS project), as `crs guard forget` does.
 """
 
 from __future__ import annotations
@@ -18,11 +23,17 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from crs._errors import BackupNotFoundError, CRSError, InvalidArgumentError
+from crs._errors import (
+    BackupNotFoundError,
+    CRSError,
+    InvalidArgumentError,
+    JournalUnavailableError,
+)
 from crs._journal._base import JournalConfig
 from crs._journal._local import LocalJournal
 from crs._persistence._manager import (
@@ -31,13 +42,16 @@ from crs._persistence._manager import (
     read_index,
 )
 from crs._persistence._session_restore import compute_project_hash
-from crs._project import open_project_key
+from crs._project import nats_journal_config, open_project_key
 from crs._reasoning._cycles_session import DecisionGraph, strongly_connected_components
 from crs._replica import ReadReplica
 from crs._state._codec import DeltaCodec
 from crs.guard import Guard
 
-__all__ = ["Dashboard"]
+if TYPE_CHECKING:
+    from crs._journal._nats_async import NATSJournalConfig
+
+__all__ = ["Dashboard", "NATSDashboard"]
 
 _KEY = re.compile(r"^[0-9a-f]{16}$")
 _KINDS = {0: "ok", 1: "failure", 2: "transient", -1: "refused"}
@@ -113,12 +127,19 @@ class Dashboard:
                 for p in projects
             }
         )
-        self._projects: dict[str, _Project] = {}
+        self._projects: dict[str, _Project | _NATSProject] = {}
         self._lock = threading.Lock()
+
+    _key_re = _KEY
 
     @property
     def home(self) -> Path:
         return self._home
+
+    @property
+    def where(self) -> str:
+        """Where the projects are read from (for messages)."""
+        return str(self._home)
 
     # ----------------------------------------------------------------- discovery
 
@@ -142,16 +163,22 @@ class Dashboard:
             found[entry.name] = path
         return found
 
-    def _project(self, key: str) -> _Project:
-        if not isinstance(key, str) or not _KEY.match(key):
-            raise InvalidArgumentError(f"project: must be a 16-hex project key, got {key!r:.40}")
+    def _exists(self, key: str) -> bool:
+        return (self._home / key / "journal").is_dir()
+
+    def _new_project(self, key: str, path: str) -> _Project | _NATSProject:
+        return _Project(self._home, key, path)
+
+    def _project(self, key: str) -> _Project | _NATSProject:
+        if not isinstance(key, str) or not self._key_re.match(key):
+            raise InvalidArgumentError(f"project: must be a project key, got {key!r:.40}")
         with self._lock:
             p = self._projects.get(key)
             if p is None:
                 paths = self._paths()
-                if key not in paths or not (self._home / key / "journal").is_dir():
-                    raise InvalidArgumentError(f"project: no project {key} under {self._home}")
-                p = self._projects[key] = _Project(self._home, key, paths[key])
+                if key not in paths or not self._exists(key):
+                    raise InvalidArgumentError(f"project: no project {key} in {self.where}")
+                p = self._projects[key] = self._new_project(key, paths[key])
             return p
 
     def _part(self, key: str) -> Any:
@@ -162,7 +189,7 @@ class Dashboard:
     def projects(self) -> list[dict[str, Any]]:
         out = []
         for key, path in self._paths().items():
-            if not (self._home / key / "journal").is_dir():
+            if not self._exists(key):
                 continue
             try:
                 part = self._part(key)
@@ -226,6 +253,159 @@ class Dashboard:
             for p in self._projects.values():
                 p.close()
             self._projects.clear()
+
+
+_NATS_KEY = re.compile(r"^[A-Za-z0-9_-]{1,128}$")
+_LIST_EVERY_S = 1.0
+
+
+class _NATSProject:
+    """One project on NATS: the replica following its subject (pushed by the server)."""
+
+    def __init__(self, config: NATSJournalConfig, key: str, path: str) -> None:
+        self.key, self.path = key, path
+        self._config = replace(config, session_id=key, create_stream=False, codec=DeltaCodec())
+        self._journal: Any = None
+        self._replica: ReadReplica | None = None
+        self._lock = threading.Lock()
+
+    def replica(self) -> ReadReplica:
+        with self._lock:
+            r = self._replica
+            if r is not None and r.error is None:
+                return r
+            self._close()
+            from crs._journal._nats import NATSJournal  # inside: nats-py is optional
+
+            self._journal = NATSJournal(self._config)
+            try:
+                end = self._journal.stats().last_seq_num
+                r = ReadReplica(self._journal, session_id="dashboard")
+            except BaseException:
+                self._close()
+                raise
+            r.wait_for(end, timeout=5.0)
+            self._replica = r
+            return r
+
+    def current(self) -> ReadReplica:
+        return self.replica()  # live: the server pushes each record as it is stored
+
+    def _close(self) -> None:
+        if self._replica is not None:
+            self._replica.close()
+            self._replica = None
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+
+
+class NATSDashboard(Dashboard):
+    """The projects of a NATS JetStream stream (`Guard.open(..., nats=...)`), read live.
+
+    Args:
+        nats: The server URL, or a `NATSJournalConfig` (its `stream_name` and timeouts).
+        projects: Only these project directories (their keys), else every project subject
+            of the stream.
+        stream: The stream, when `nats` is a URL.
+
+    Raises:
+        InvalidArgumentError: A bad URL or config, named ``nats``.
+        JournalUnavailableError: The server cannot be reached (checked here, once).
+    """
+
+    _key_re = _NATS_KEY
+
+    def __init__(
+        self,
+        nats: str | NATSJournalConfig,
+        projects: list[str | Path] | None = None,
+        *,
+        stream: str = "CRS_DELTAS",
+    ) -> None:
+        from crs._journal._nats_async import NATSJournalConfig
+
+        if isinstance(nats, str):
+            nats = NATSJournalConfig(servers=nats, stream_name=stream)
+        self._config = nats_journal_config(nats, "dashboard")
+        super().__init__(Path("."), projects)
+        self._listed: tuple[float, dict[str, str]] = (0.0, {})
+        self._list_lock = threading.Lock()
+        self._subjects()  # reachable now, or a typed error naming the server
+
+    @property
+    def where(self) -> str:
+        return f"{self._config.servers} stream {self._config.stream_name}"
+
+    def _subjects(self) -> list[str]:
+        import asyncio
+
+        try:
+            return asyncio.run(_stream_subjects(self._config))
+        except CRSError:
+            raise
+        except Exception as exc:  # nats-py's own errors: the server is not there
+            raise JournalUnavailableError(
+                f"nats: cannot list the projects of stream {self._config.stream_name} at "
+                f"{self._config.servers}: {exc!r}"
+            ) from exc
+
+    def _paths(self) -> dict[str, str]:
+        with self._list_lock:
+            at, found = self._listed
+            if time.monotonic() - at >= _LIST_EVERY_S:
+                subjects = self._subjects()
+                tokens = [t.split(".")[1] for t in subjects if t.count(".") == 2]
+                only = self._only or {}
+                found = {t: only.get(t, "") for t in sorted(tokens)}
+                if self._only is not None:
+                    found = {k: v for k, v in found.items() if k in self._only}
+                self._listed = (time.monotonic(), found)
+            return dict(found)
+
+    def _exists(self, key: str) -> bool:
+        return True  # listed from the stream's subjects
+
+    def _new_project(self, key: str, path: str) -> _NATSProject:
+        return _NATSProject(self._config, key, path)
+
+    def forget(self, key: str, failure_id: str) -> bool:
+        self._project(key)  # a known project
+        config = replace(self._config, session_id=key, codec=None)
+        with Guard.open(".", "dashboard", nats=config, fingerprint=_no_fingerprint) as guard:
+            return guard.forget(failure_id)
+
+
+def _no_fingerprint() -> str:
+    return "dashboard"
+
+
+async def _stream_subjects(config: NATSJournalConfig) -> list[str]:
+    """The project subjects (``crs.<key>.delta``) the stream holds records for."""
+    import nats  # inside: the optional nats-py package
+    import nats.js.errors
+
+    servers = [s.strip() for s in config.servers.split(",") if s.strip()]
+    nc = await nats.connect(
+        servers,
+        connect_timeout=config.connect_timeout,
+        allow_reconnect=False,
+        max_reconnect_attempts=1,
+        name="crs-dashboard",
+    )
+    try:
+        js = nc.jetstream(timeout=config.request_timeout)
+        try:
+            info = await js.stream_info(config.stream_name, subjects_filter="crs.*.delta")
+        except nats.js.errors.NotFoundError:
+            return []  # no guard wrote there yet
+        return sorted((info.state.subjects or {}).keys())
+    finally:
+        await nc.close()
 
 
 def _metadata_path(path: Path) -> str:

@@ -1,7 +1,8 @@
 """`crs guard status|learned|forget`: what a project's guard knows, and forgetting it.
 
 All three open the project's durable guard (`Guard.open`, the same data directory as the
-agent's: `--home`, else `$CRS_HOME`, else `~/.crs`). `status` and `learned` change nothing;
+agent's: `--home`, else `$CRS_HOME`, else `~/.crs`; or, with `--nats URL [--stream S]`, the
+project's NATS JetStream stream). `status` and `learned` change nothing;
 `forget ID` journals the forgetting, so the agent's next session sees it.
 """
 
@@ -29,6 +30,18 @@ def register(sub: Any) -> None:
         p.add_argument("--project", default=".", help="the project directory (default: .)")
         p.add_argument("--home", help="data directory (default: $CRS_HOME, else ~/.crs)")
         p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+        p.add_argument(
+            "--nats", metavar="URL", help="the project's guard is on this NATS server instead"
+        )
+        p.add_argument(
+            "--stream", default="CRS_DELTAS", help="JetStream stream with --nats (CRS_DELTAS)"
+        )
+        p.add_argument(
+            "--subject",
+            default="",
+            help="with --nats: the project's subject name, when the guards named it "
+            "(NATSJournalConfig.session_id); default: the project directory's key",
+        )
         if name == "status":
             p.add_argument("--session", help="only this session")
         if name == "forget":
@@ -41,12 +54,24 @@ def _when(ms: int) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ms / 1000)) if ms else "-"
 
 
+def _cli_fp() -> str:
+    return "cli"
+
+
 def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from crs.guard._guard import Guard
 
     out = sys.stdout if out is None else out
     try:
-        g = Guard.open(args.project, "crs-cli", home=args.home, fingerprint=lambda: "cli")
+        if getattr(args, "nats", None):
+            from crs._journal._nats_async import NATSJournalConfig
+
+            on = NATSJournalConfig(
+                servers=args.nats, stream_name=args.stream, session_id=args.subject
+            )
+            g = Guard.open(args.project, "crs-cli", home=args.home, nats=on, fingerprint=_cli_fp)
+        else:
+            g = Guard.open(args.project, "crs-cli", home=args.home, fingerprint=_cli_fp)
     except CRSError as exc:
         print(f"crs guard: cannot open the project's guard: {exc}", file=sys.stderr)
         return 1

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from crs import _core
 from crs._check import brief
@@ -52,6 +52,8 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
+# (an enum member read through its class costs ~0.2 us: the hot path reads these)
+_OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
 _READONLY_SHELL = re.compile(
     r"^\s*(cat|ls|ll|grep|rg|ag|find|fd|head|tail|less|more|wc|pwd|echo|printf|which|whoami|"
     r"file|stat|tree|du|df|env|printenv|date|uname|id|ps|diff|cmp|sort|uniq|cut|awk|jq|"
@@ -77,6 +79,44 @@ _BOUNDED.maxlevel, _BOUNDED.maxstring, _BOUNDED.maxother, _BOUNDED.maxlong = 3, 
 def _short(text: str, limit: int = 240) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+if TYPE_CHECKING:
+    from crs._journal._nats_async import NATSJournalConfig
+
+
+def _default_fingerprint(
+    project: str | os.PathLike[str], home: str | os.PathLike[str] | None, on_nats: bool
+) -> Callable[[], str]:
+    """`Guard.open`'s default fingerprint: the project's git state, leaving out crs's own
+    data directory when it lives inside the project."""
+    from crs.guard._fingerprint import ProjectFingerprint
+
+    if on_nats:
+        return ProjectFingerprint(project)
+    from crs._home import default_home
+    from crs._persistence._session_restore import compute_project_hash
+
+    data = Path(home).expanduser() if home is not None else default_home()
+    key = compute_project_hash(str(Path(project).resolve()))
+    # crs's own files never change the workspace's fingerprint
+    return ProjectFingerprint(project, exclude=(data, data / key, data / "index.json"))
+
+
+def _open_project_state(
+    project: str | os.PathLike[str],
+    session: str,
+    home: str | os.PathLike[str] | None,
+    nats: str | NATSJournalConfig | None,
+) -> Any:
+    """`Guard.open`'s CRS: the project's data directory, or its NATS stream."""
+    if nats is None:
+        from crs._project import open_project
+
+        return open_project(project, home, session_id=session)
+    from crs._project import open_nats_project
+
+    return open_nats_project(project, nats, session_id=session)
 
 
 class Guard:
@@ -160,31 +200,33 @@ class Guard:
         *,
         fingerprint: Callable[[], str] | None = None,
         observers: Iterable[GuardObserver] = (),
+        nats: str | NATSJournalConfig | None = None,
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
 
         Everything the guard learns is journaled (one record per finished call) and kept in
         the project's backups; a later `Guard.open` of the project continues from there.
         The default fingerprint is the project's git state (`ProjectFingerprint`).
+
+        With `nats` (a server URL such as ``"nats://127.0.0.1:4222"``, or a
+        `crs.NATSJournalConfig`), the project's memory is a NATS JetStream stream instead of
+        a data directory (`home` must then be None): guards on several machines share what
+        they learn, each seeing the others' records as they arrive (docs/guard-api.md,
+        "Several machines"). A bad URL raises `InvalidArgumentError` naming ``nats``; an
+        unreachable server raises `JournalUnavailableError` after the connect timeout.
         """
         if not isinstance(project, str | os.PathLike):
             raise InvalidArgumentError(f"project: must be a path, got {brief(project)}")
         if not isinstance(session, str) or not session:
             raise InvalidArgumentError(f"session: must be a non-empty str, got {brief(session)}")
-        from crs._project import open_project
-        from crs.guard._fingerprint import ProjectFingerprint
-
-        if fingerprint is None:
-            from crs._home import default_home
-            from crs._persistence._session_restore import compute_project_hash
-
-            data = Path(home).expanduser() if home is not None else default_home()
-            key = compute_project_hash(str(Path(project).resolve()))
-            # crs's own files never change the workspace's fingerprint
-            fingerprint = ProjectFingerprint(
-                project, exclude=(data, data / key, data / "index.json")
+        if nats is not None and home is not None:
+            raise InvalidArgumentError(
+                "home: a guard on NATS keeps nothing in a data directory; give home or nats, "
+                "not both"
             )
-        crs = open_project(project, home, session_id=session)
+        if fingerprint is None:
+            fingerprint = _default_fingerprint(project, home, nats is not None)
+        crs = _open_project_state(project, session, home, nats)
         try:
             return cls(
                 policy,
@@ -288,12 +330,13 @@ class Guard:
     ) -> Call:
         """The handle of a call without deciding it (for a process that did not make the
         `before_call`, e.g. a PostToolUse hook)."""
-        call, _ = self._make_call(tool, args, call_id)
-        return call
+        return self._make_call(tool, args, call_id, False)  # type: ignore[return-value]
 
     def _make_call(
-        self, tool: Any, args: Mapping[str, Any] | None, call_id: str | None
-    ) -> tuple[Call, Limits]:
+        self, tool: Any, args: Mapping[str, Any] | None, call_id: str | None, decide: bool
+    ) -> Call | Verdict:
+        """The call's handle (signature, reserved step, pending entry) and, with `decide`,
+        its verdict, under one acquisition of the lock (the hot path of `before_call`)."""
         lim = self._limits.get(tool) if type(tool) is str else None
         if lim is None:
             tool = _canon.check_tool(tool)
@@ -313,7 +356,9 @@ class Guard:
                 mut = _READONLY_SHELL.match(cmd) is None
         sid = self.session_id
         with self._lock:
-            last = self._part.session(sid).last_step
+            part = self._part
+            s = part.sessions.get(sid) or part.session(sid)
+            last = s.last_step
             step = self._reserved = (self._reserved if self._reserved > last else last) + 1
             if call_id is None:
                 call_id = f"{self._prefix}-{step}"
@@ -321,7 +366,38 @@ class Guard:
             if len(pending) > 4096:
                 pending.clear()
             pending[call_id] = (poll, mut, canon)
-        return make_call(tool, sig, call_id, sid, step), lim
+            call = make_call(tool, sig, call_id, sid, step)
+            if not decide:
+                return call
+            v = self._decide(s, call, lim)
+            if v is None:
+                st = s.sigs.get(sig)
+                if st is not None and st.changes and st.runs:
+                    return make_verdict(
+                        _ALLOW,
+                        _POLLING,
+                        "the result of this call changes between runs (polling)",
+                        "",
+                        (),
+                        call,
+                    )
+                return make_verdict(_ALLOW, _OK, "", "", (), call)
+            if v.action is _BLOCK or v.action is _STOP:
+                self._crs._commit_op(
+                    "guard.refuse",
+                    {
+                        "s": sid,
+                        "n": step,
+                        "t": tool,
+                        "g": sig,
+                        "c": str(v.code),
+                        "act": str(v.action),
+                        "ts": _now_ms(),
+                        **self._previews(call_id, None),
+                    },
+                    bump_generation=False,
+                )
+            return v
 
     # ------------------------------------------------------------------ before
 
@@ -337,39 +413,7 @@ class Guard:
         """
         if self._closed:
             self._check_open()
-        call, lim = self._make_call(tool, args, call_id)
-        with self._lock:
-            part = self._part
-            s = part.sessions.get(call.session_id) or part.session(call.session_id)
-            v = self._decide(s, call, lim)
-            if v is None:
-                sig = s.sigs.get(call.signature)
-                if sig is not None and sig.changes and sig.runs:
-                    return make_verdict(
-                        _ALLOW,
-                        VerdictCode.POLLING,
-                        "the result of this call changes between runs (polling)",
-                        "",
-                        (),
-                        call,
-                    )
-                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
-            if v.action is _BLOCK or v.action is _STOP:
-                self._crs._commit_op(
-                    "guard.refuse",
-                    {
-                        "s": call.session_id,
-                        "n": call.step,
-                        "t": call.tool,
-                        "g": call.signature,
-                        "c": str(v.code),
-                        "act": str(v.action),
-                        "ts": _now_ms(),
-                        **self._previews(call.call_id, None),
-                    },
-                    bump_generation=False,
-                )
-            return v
+        return self._make_call(tool, args, call_id, True)  # type: ignore[return-value]
 
     def _refuse(
         self,
@@ -652,7 +696,7 @@ class Guard:
                     p["fx"] = list(ids)
             self._crs._commit_op("guard.step", p, bump_generation=False)
             if v is None:
-                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), call)
+                return make_verdict(_ALLOW, _OK, "", "", (), call)
             return v
 
     def _previews(
@@ -711,6 +755,9 @@ class Guard:
         n = call.step
         pair = f"{cluster}:{res}"
         if pair not in s.pairs:  # a new (call, result): no repeat, cycle or stale stretch
+            sig = s.sigs.get(call.signature)
+            if sig is None or not sig.changes:
+                return None  # (what `_poll_check` answers for a call that never polled)
             return self._poll_check(s, call, lim)
         tail = s.tail
         # 1. the same pair in a row
@@ -875,7 +922,7 @@ class Guard:
                 payload["v"] = 1
             self._crs._commit_op("guard.msg", payload, bump_generation=False)
             if found is None:
-                return make_verdict(_ALLOW, VerdictCode.OK, "", "", (), None)
+                return make_verdict(_ALLOW, _OK, "", "", (), None)
             flags = s.msg_flags - 1  # apply_msg counted this one
             action = _NUDGE if flags <= 0 else _BLOCK if flags == 1 else _STOP
             return make_verdict(

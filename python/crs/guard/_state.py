@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard._lazy import LazyMap, encodable
 
@@ -49,16 +50,24 @@ def _trim(d: dict[str, Any]) -> None:
     d.update(keep)
 
 
-_STEP_KEYS = ("s", "n", "t", "g", "r", "k", "ts")
-_FAILURE_KEYS = ("id", "tool", "signature", "error", "fingerprint", "session_id", "created_at")
+_STEP_KEYS = frozenset(("s", "n", "t", "g", "r", "k", "ts"))
+_FAILURE_KEYS = frozenset(
+    ("id", "tool", "signature", "error", "fingerprint", "session_id", "created_at")
+)
 
 
-def _require(p: Any, keys: tuple[str, ...], what: str) -> None:
+_REFUSE_KEYS = frozenset(("s", "n", "t", "g", "c", "ts"))
+_MSG_KEYS = frozenset(("s", "d"))
+_TURN_KEYS = frozenset(("s",))
+_FORGET_KEYS = frozenset(("id",))
+
+
+def _require(p: Any, keys: frozenset[str], what: str) -> None:
     if type(p) is not dict:
-        raise InvalidArgumentError(f"payload: a {what} record must be a dict, got {p!r}")
-    for k in keys:
-        if k not in p:
-            raise InvalidArgumentError(f"payload: a {what} record lacks {k!r}")
+        raise InvalidArgumentError(f"payload: a {what} record must be a dict, got {brief(p)}")
+    if not keys <= p.keys():
+        missing = sorted(keys - p.keys())
+        raise InvalidArgumentError(f"payload: a {what} record lacks {missing[0]!r}")
 
 
 class SigState:
@@ -210,7 +219,8 @@ class SessionState:
     def apply_step(self, p: dict[str, Any]) -> bool:
         """A finished call (payload of `guard.step`); True if it changed the workspace."""
         n, tool, sig, res, kind = p["n"], p["t"], p["g"], p["r"], p["k"]
-        cluster = p.get("a") or sig
+        get = p.get
+        cluster = get("a") or sig
         pair = f"{cluster}:{res}"
         if n > self.last_step:
             self.last_step = n
@@ -226,7 +236,7 @@ class SessionState:
         # recorded at the epoch after it (its own change is its effect: running it again
         # with nothing else in between is a repeat).
         epoch = self.epoch
-        changed = kind == OK and bool(p.get("m")) and pair != self.last_mut
+        changed = kind == OK and bool(get("m")) and pair != self.last_mut
         after = epoch + 1 if changed else epoch
         s = self.sigs.get(sig)
         if s is None:
@@ -247,11 +257,11 @@ class SessionState:
             s.hard = s.hard + 1 if same_epoch else 1
             s.transient = 0
             s.fail_step, s.fail_ms = n, p["ts"]
-            s.last_err = p.get("e", "")
+            s.last_err = get("e", "")
         elif kind == TRANSIENT:
             s.transient += 1
             s.fail_step, s.fail_ms = n, p["ts"]
-            s.last_err = p.get("e", "")
+            s.last_err = get("e", "")
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
@@ -272,16 +282,16 @@ class SessionState:
         if changed:
             self.epoch = after
             self.last_mut = pair
-        text = p.get("x")
+        text = get("x")
         if text:
             self.texts.append((n, tool, cluster, res, text))
-        v = p.get("v")
+        v = get("v")
         if v:  # the live guard detected a loop at this call
             self.level = NUDGED
             self.nudges += 1
             self.loop_code = v
-            self.loop_pairs = frozenset(p.get("lp", ())) | {pair}
-            self.loop_steps = tuple(p.get("ev", ()))
+            self.loop_pairs = frozenset(get("lp", ())) | {pair}
+            self.loop_steps = tuple(get("ev", ()))
         elif self.level and novel and pair not in self.loop_pairs and kind != TRANSIENT:
             self.level = CALM
             self.nudges = 0
@@ -289,7 +299,7 @@ class SessionState:
             self.loop_pairs = frozenset()
             self.loop_steps = ()
         self.recent.append(
-            [n, tool, sig, res, kind, v or "", p["ts"], p.get("pv", ""), p.get("rv", "")]
+            [n, tool, sig, res, kind, v or "", p["ts"], get("pv", ""), get("rv", "")]
         )
         return changed
 
@@ -410,14 +420,16 @@ class GuardPart:
     # runs that only once the record is journaled, so a failed append changes nothing.
 
     def _op_step(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, _STEP_KEYS, "guard.step")
+        if type(p) is not dict or not p.keys() >= _STEP_KEYS:
+            _require(p, _STEP_KEYS, "guard.step")
         lf = p.get("lf")
         if lf is not None:
             _require(lf, _FAILURE_KEYS, "guard.step learned failure")
         return functools.partial(self._apply_step, p)
 
     def _apply_step(self, p: dict[str, Any]) -> None:
-        if self.session(p["s"]).apply_step(p):
+        sid = p["s"]
+        if (self.sessions.get(sid) or self.session(sid)).apply_step(p):
             self.changes += 1
         lf = p.get("lf")
         if lf is not None:
@@ -426,19 +438,19 @@ class GuardPart:
             self._drop(fid)
 
     def _op_refuse(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("s", "n", "t", "g", "c", "ts"), "guard.refuse")
+        _require(p, _REFUSE_KEYS, "guard.refuse")
         return lambda: self.session(p["s"]).apply_refuse(p)
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("s", "d"), "guard.msg")
+        _require(p, _MSG_KEYS, "guard.msg")
         return lambda: self.session(p["s"]).apply_msg(p)
 
     def _op_turn(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("s",), "guard.turn")
+        _require(p, _TURN_KEYS, "guard.turn")
         return lambda: self.session(p["s"]).apply_turn()
 
     def _op_forget(self, p: dict[str, Any]) -> Callable[[], None]:
-        _require(p, ("id",), "guard.forget")
+        _require(p, _FORGET_KEYS, "guard.forget")
         fid = p["id"]
 
         def forget() -> None:

@@ -36,8 +36,9 @@ import os
 import shlex
 import shutil
 import sys
+import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -99,8 +100,8 @@ def _home(home: str | os.PathLike[str] | None) -> Path:
     return Path(env).expanduser() if env else Path.home() / ".crs"
 
 
-def _log(home: Path, message: str, stderr: IO[str] | None) -> None:
-    """One line to stderr and to `<home>/logs/claude-code.log`; never raises."""
+def _log(home: Path, message: str, stderr: IO[str] | None) -> str:
+    """One line to stderr and to `<home>/logs/claude-code.log` (the line); never raises."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     line = f"{stamp} crs hook claude-code [{os.getpid()}]: {message}\n"
     with contextlib.suppress(Exception):
@@ -115,16 +116,22 @@ def _log(home: Path, message: str, stderr: IO[str] | None) -> None:
             os.write(fd, line.encode(errors="replace"))
         finally:
             os.close(fd)
+    return line
 
 
 # ---------------------------------------------------------------------------- the hook
 
 
-def _project(payload: Mapping[str, Any]) -> str:
+def _project(
+    payload: Mapping[str, Any], cwd_default: str | None = None, root: str | None = None
+) -> str:
+    """The payload's `cwd` (else `cwd_default`, else this process's), or the project root
+    `root` (default `$CLAUDE_PROJECT_DIR`) when the cwd lies inside it."""
     cwd = payload.get("cwd")
     if not isinstance(cwd, str) or not cwd:
-        cwd = os.getcwd()
-    root = os.environ.get("CLAUDE_PROJECT_DIR")
+        cwd = cwd_default or os.getcwd()
+    if root is None:
+        root = os.environ.get("CLAUDE_PROJECT_DIR")
     if root:
         with contextlib.suppress(ValueError, OSError):
             if os.path.commonpath([os.path.realpath(cwd), os.path.realpath(root)]) == (
@@ -140,6 +147,21 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
+class _LockStats(threading.local):
+    """This thread's waits for and holds of the decision lock (the hook server's trace)."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.count = 0
+        self.wait_max = 0.0
+        self.hold_max = 0.0
+
+
+LOCK_STATS = _LockStats()
+
+
 @contextlib.contextmanager
 def _decision(guard: Any) -> Iterator[None]:
     """Hold the project's writer lock across a decision and its record: a parallel hook of
@@ -148,8 +170,16 @@ def _decision(guard: Any) -> Iterator[None]:
     if writing is None:
         yield
         return
+    stats = LOCK_STATS
+    t0 = time.perf_counter()
     with writing():
-        yield
+        t1 = time.perf_counter()
+        try:
+            yield
+        finally:
+            stats.count += 1
+            stats.wait_max = max(stats.wait_max, t1 - t0)
+            stats.hold_max = max(stats.hold_max, time.perf_counter() - t1)
 
 
 def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
@@ -235,58 +265,106 @@ def _maybe_backup(guard: Any, threshold: int) -> None:
         crs.save_project_backup()
 
 
+def event_of(payload: Any) -> tuple[str, str] | None:
+    """(event, session) of a payload crs answers, None for another event; ValueError for
+    a payload that is not a JSON object or has no session."""
+    if not isinstance(payload, Mapping):
+        raise ValueError(f"the hook payload must be a JSON object, got {type(payload).__name__}")
+    event = payload.get("hook_event_name")
+    if event not in EVENTS:
+        return None  # an event crs does not handle: no opinion
+    return str(event), _text(payload.get("session_id"), "session_id")
+
+
+def tool_fingerprint(event: str, project: str) -> Callable[[], str] | None:
+    """For a tool event, the guard's fingerprint: the workspace's at this call, computed at
+    most once (a git process). The guard asks for it only to learn a failure or to match a
+    failure learned earlier, so it is computed then, except for a failure event, where it
+    is certain to be needed: computed now, before any lock is taken, not while parallel hooks
+    wait."""
+    if event not in _TOOL_EVENTS:
+        return None
+    from crs.guard import workspace_fingerprint
+
+    value: list[str] = []
+
+    def fingerprint() -> str:
+        if not value:
+            value.append(workspace_fingerprint(project))
+        return value[0]
+
+    if event == "PostToolUseFailure":
+        fingerprint()
+    return fingerprint
+
+
+def open_guard(
+    project: str,
+    session: str,
+    home: str | os.PathLike[str] | None,
+    fingerprint: Callable[[], str] | None,
+) -> Any:
+    """`Guard.open`, tried twice when a journal segment vanished while it was read.
+
+    Another process (a hook at Stop, the hook server) may save a backup and checkpoint the
+    journal while this one replays it; the journal then reports the dropped segment as
+    `JournalCorruptedError` (from a FileNotFoundError). Opening again loads the new backup.
+    """
+    from crs import JournalCorruptedError
+    from crs.guard import Guard
+
+    try:
+        return Guard.open(project, session, home, fingerprint=fingerprint)
+    except JournalCorruptedError as exc:
+        if not isinstance(exc.__cause__, FileNotFoundError):
+            raise
+    return Guard.open(project, session, home, fingerprint=fingerprint)
+
+
+def answer(guard: Any, payload: Mapping[str, Any], event: str, on_block: str) -> HookReply:
+    """The reply to one event of `event_of(payload)`, decided by `guard` (the session's)."""
+    if event == "PreToolUse":
+        return _pre_tool_use(guard, payload, on_block)
+    if event in ("PostToolUse", "PostToolUseFailure"):
+        return _post_tool_use(guard, payload, event == "PostToolUseFailure")
+    if event == "UserPromptSubmit":
+        with _decision(guard):
+            guard.new_turn()
+    elif event == "SessionStart":
+        return _session_start(guard)
+    return HookReply()  # Stop, UserPromptSubmit
+
+
 def handle(
     payload: Mapping[str, Any],
     *,
     home: str | os.PathLike[str] | None = None,
     on_block: str = "deny",
 ) -> HookReply:
-    """Answer one hook event (raises on a bad payload or an internal error; `main` fails
-    open around it)."""
-    if not isinstance(payload, Mapping):
-        raise ValueError(f"the hook payload must be a JSON object, got {type(payload).__name__}")
-    event = payload.get("hook_event_name")
-    if event not in EVENTS:
-        return HookReply()  # an event crs does not handle: no opinion
-    session = _text(payload.get("session_id"), "session_id")
-    from crs.guard import Guard
-
+    """Answer one hook event in this process (raises on a bad payload or an internal
+    error; `main` fails open around it). The hook server answers with the same functions."""
+    parsed = event_of(payload)
+    if parsed is None:
+        return HookReply()
+    event, session = parsed
     project = _project(payload)
-    fingerprint = None
-    if event in _TOOL_EVENTS:
-        # One hook process sees one moment of the workspace: compute its fingerprint (a git
-        # process) once, before any lock is taken, not while parallel hooks wait.
-        from crs.guard import workspace_fingerprint
-
-        value = workspace_fingerprint(project)
-        fingerprint = lambda: value  # noqa: E731
-    guard = Guard.open(project, session, home, fingerprint=fingerprint)
+    guard = open_guard(project, session, home, tool_fingerprint(event, project))
     try:
-        if event == "PreToolUse":
-            reply = _pre_tool_use(guard, payload, on_block)
-        elif event in ("PostToolUse", "PostToolUseFailure"):
-            reply = _post_tool_use(guard, payload, event == "PostToolUseFailure")
-        elif event == "UserPromptSubmit":
-            with _decision(guard):
-                guard.new_turn()
-            reply = HookReply()
-        elif event == "SessionStart":
-            reply = _session_start(guard)
-        else:  # Stop
-            reply = HookReply()
+        reply = answer(guard, payload, event, on_block)
         _maybe_backup(guard, BACKUP_AFTER_ON_STOP if event == "Stop" else BACKUP_AFTER)
         return reply
     finally:
         guard.close()
 
 
-def _trace(path: str, event: Any, t0: float, guard_error: str) -> None:
+def _trace(path: str, event: Any, t0: float, guard_error: str, via: str) -> None:
     """One JSON line per invocation to `$CRS_HOOK_TRACE` (benchmarks and tests)."""
     from crs._journal._local import LocalJournal
 
     waits = LocalJournal.process_lock_waits()
     row = {
         "pid": os.getpid(),
+        "via": via,
         "event": event,
         "ms": round((time.perf_counter() - t0) * 1000, 3),
         "locks": waits[0],
@@ -305,15 +383,20 @@ def run(
     *,
     home: str | os.PathLike[str] | None = None,
     on_block: str = "deny",
+    data: bytes | None = None,
+    t0: float | None = None,
+    via: str = "in-process",
 ) -> int:
-    """Read one payload from `stdin`, answer on `stdout`; the exit code. Fails open."""
-    t0 = time.perf_counter()
+    """Read one payload from `stdin` (or take `data`), answer on `stdout`; the exit code.
+    Fails open. `t0` (perf_counter) and `via` are for the `$CRS_HOOK_TRACE` line."""
+    if t0 is None:
+        t0 = time.perf_counter()
     base = _home(home)
     event: Any = None
     error = ""
     reply = HookReply()
     try:
-        payload = json.loads(stdin.read())
+        payload = json.loads(stdin.read() if data is None else data)
         if isinstance(payload, dict):
             event = payload.get("hook_event_name")
         reply = handle(payload, home=home, on_block=on_block)
@@ -327,7 +410,7 @@ def run(
     trace = os.environ.get("CRS_HOOK_TRACE")
     if trace:
         with contextlib.suppress(Exception):
-            _trace(trace, event, t0, error)
+            _trace(trace, event, t0, error, via)
     return reply.exit_code
 
 
@@ -335,8 +418,10 @@ def run(
 
 
 def hook_command(on_block: str = "deny") -> str:
-    """The command line Claude Code runs: this Python, `-m crs hook claude-code`."""
-    cmd = f"{shlex.quote(sys.executable)} -m {MARKER}"
+    """The command line Claude Code runs: this Python, the hook's thin client file (the same
+    as `-m crs hook claude-code`, without importing the `crs` package: 20 ms less a hook)."""
+    client = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_hook_client.py")
+    cmd = f"{shlex.quote(sys.executable)} {shlex.quote(client)} {MARKER}"
     return cmd + (" --on-block ask" if on_block == "ask" else "")
 
 
@@ -452,18 +537,24 @@ def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """`crs hook claude-code [--on-block deny|ask] [--home DIR]` (the hook itself)."""
+    """`crs hook claude-code [--on-block deny|ask] [--home DIR]` answered in this process,
+    with no hook server (what the thin client `_hook_client` falls back to)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="crs hook claude-code", add_help=False)
+    parser.add_argument("--on-block", default="deny")
+    parser.add_argument("--home")
     args = list(sys.argv[1:] if argv is None else argv)
-    on_block, home = "deny", None
-    while args:
-        flag = args.pop(0)
-        if flag == "--on-block" and args and args[0] in ("deny", "ask"):
-            on_block = args.pop(0)
-        elif flag == "--home" and args:
-            home = args.pop(0)
-        else:  # an unknown flag must not break the user's tools: note it and go on
-            _log(_home(home), f"ignoring unknown argument {flag!r}", sys.stderr)
-    return run(sys.stdin, sys.stdout, sys.stderr, home=home, on_block=on_block)
+    try:
+        known, extra = parser.parse_known_args(args)
+    except SystemExit:  # a flag without its value: never exit 2 (that would block)
+        known, extra = parser.parse_known_args([])[0], list(args)
+    if known.on_block not in ("deny", "ask"):
+        extra.append(f"--on-block {known.on_block}")
+        known.on_block = "deny"
+    for flag in extra:  # an unknown flag must not break the user's tools: note it, go on
+        _log(_home(known.home), f"ignoring unknown argument {flag!r}", sys.stderr)
+    return run(sys.stdin, sys.stdout, sys.stderr, home=known.home, on_block=known.on_block)
 
 
 def main_install(scope: str, project_dir: str | None, print_only: bool, on_block: str) -> int:

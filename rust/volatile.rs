@@ -1,0 +1,187 @@
+//! The volatile parts of a tool result (clock times, timestamps, durations, memory
+//! addresses), masked before the guard digests it, so a re-run whose output differs only in
+//! them is the same result.
+//!
+//! This is the ASCII half of `crs.guard._canon._VOLATILE` (a Python regex), written as a
+//! scanner: the guard calls it for ASCII text and keeps the regex for the rest, and a
+//! hypothesis test checks the two agree on every ASCII text. Each match is replaced by `#`;
+//! at a position the alternatives are tried in the regex's order (a date-time, a clock time,
+//! a duration, a hex address) and the first that matches wins; scanning resumes after it.
+
+const UNITS: [&[u8]; 12] = [
+    b"ms", b"s", b"sec", b"secs", b"second", b"seconds", b"us", b"ns", b"min", b"mins", b"minute",
+    b"minutes",
+];
+
+fn is_d(b: &[u8], i: usize) -> bool {
+    i < b.len() && b[i].is_ascii_digit()
+}
+
+fn is_w(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Python's `\s` on ASCII: space, \t \n \v \f \r and the separators \x1c-\x1f.
+fn is_s(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0x1c..=0x1f)
+}
+
+/// `\d\d` at `i`.
+fn two(b: &[u8], i: usize) -> bool {
+    is_d(b, i) && is_d(b, i + 1)
+}
+
+/// End of a run of digits starting at `i`.
+fn digits(b: &[u8], mut i: usize) -> usize {
+    while is_d(b, i) {
+        i += 1;
+    }
+    i
+}
+
+/// `\b` after a `\w` character at `i - 1`.
+fn boundary(b: &[u8], i: usize) -> bool {
+    i >= b.len() || !is_w(b[i])
+}
+
+/// `\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?`
+fn date_time(b: &[u8], i: usize) -> Option<usize> {
+    let ok = two(b, i)
+        && two(b, i + 2)
+        && b.get(i + 4) == Some(&b'-')
+        && two(b, i + 5)
+        && b.get(i + 7) == Some(&b'-')
+        && two(b, i + 8)
+        && matches!(b.get(i + 10), Some(b'T' | b' '))
+        && two(b, i + 11)
+        && b.get(i + 13) == Some(&b':')
+        && two(b, i + 14);
+    if !ok {
+        return None;
+    }
+    let mut j = i + 16;
+    if b.get(j) == Some(&b':') && two(b, j + 1) {
+        j += 3;
+        if b.get(j) == Some(&b'.') && is_d(b, j + 1) {
+            j = digits(b, j + 1);
+        }
+    }
+    match b.get(j) {
+        Some(b'Z') => j += 1,
+        Some(b'+' | b'-') if two(b, j + 1) => {
+            if b.get(j + 3) == Some(&b':') && two(b, j + 4) {
+                j += 6;
+            } else if two(b, j + 3) {
+                j += 5;
+            }
+        }
+        _ => {}
+    }
+    Some(j)
+}
+
+/// `(?<!\d)\d{1,2}:\d\d:\d\d(?:\.\d+)?\b`
+fn clock(b: &[u8], i: usize) -> Option<usize> {
+    if i > 0 && b[i - 1].is_ascii_digit() {
+        return None;
+    }
+    let colon = if is_d(b, i + 1) { i + 2 } else { i + 1 };
+    let hms = b.get(colon) == Some(&b':')
+        && two(b, colon + 1)
+        && b.get(colon + 3) == Some(&b':')
+        && two(b, colon + 4);
+    if !hms {
+        return None;
+    }
+    let end = colon + 6;
+    if b.get(end) == Some(&b'.') && is_d(b, end + 1) {
+        let frac = digits(b, end + 1);
+        if boundary(b, frac) {
+            return Some(frac);
+        }
+    }
+    boundary(b, end).then_some(end)
+}
+
+/// `(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b`
+/// (`µs` is not ASCII: the regex handles it). A unit must end at a word boundary, so it is
+/// the whole word that follows.
+fn duration(b: &[u8], i: usize) -> Option<usize> {
+    if i > 0 && (is_w(b[i - 1]) || b[i - 1] == b'.') {
+        return None;
+    }
+    let mut p = digits(b, i);
+    if b.get(p) == Some(&b'.') && is_d(b, p + 1) {
+        p = digits(b, p + 1);
+    }
+    if p < b.len() && is_s(b[p]) {
+        p += 1;
+    }
+    let mut r = p;
+    while r < b.len() && is_w(b[r]) {
+        r += 1;
+    }
+    UNITS.contains(&&b[p..r]).then_some(r)
+}
+
+/// `0x[0-9a-fA-F]{6,}`
+fn address(b: &[u8], i: usize) -> Option<usize> {
+    if b[i] != b'0' || b.get(i + 1) != Some(&b'x') {
+        return None;
+    }
+    let mut r = i + 2;
+    while r < b.len() && b[r].is_ascii_hexdigit() {
+        r += 1;
+    }
+    (r - i - 2 >= 6).then_some(r)
+}
+
+/// `text` with each volatile part replaced by `#`, or None when it has none. `text` must
+/// be ASCII (the caller checks; other text goes through the regex).
+pub fn mask_volatile(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            let end = date_time(b, i)
+                .or_else(|| clock(b, i))
+                .or_else(|| duration(b, i))
+                .or_else(|| address(b, i));
+            if let Some(end) = end {
+                let o = out.get_or_insert_with(|| String::with_capacity(b.len()));
+                o.push_str(&text[last..i]);
+                o.push('#');
+                last = end;
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.map(|mut o| {
+        o.push_str(&text[last..]);
+        o
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mask_volatile;
+
+    fn m(t: &str) -> String {
+        mask_volatile(t).unwrap_or_else(|| t.to_string())
+    }
+
+    #[test]
+    fn masks_each_kind() {
+        assert_eq!(m("at 2024-01-02T10:11:12.5Z done"), "at # done");
+        assert_eq!(m("at 2024-01-02 10:11+01:00"), "at #");
+        assert_eq!(m("up 9:05:01 now"), "up # now");
+        assert_eq!(m("took 12ms, then 3.5 s"), "took #, then #");
+        assert_eq!(m("obj at 0x7f3e25a5ea00"), "obj at #");
+        assert_eq!(mask_volatile("12 passed in file_3.py"), None);
+        assert_eq!(mask_volatile("5secs2 x5ms"), None);
+    }
+}

@@ -1,0 +1,119 @@
+"""Shared by the browser tests of `crs dashboard`: the dashboard process, headless chromium
+(Debian's, driven by selenium) and reading the page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ARTIFACTS = Path(os.environ.get("CRS_TEST_ARTIFACTS", Path(__file__).parents[2] / "build"))
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+HAVE_BROWSER = os.path.exists(CHROMIUM) and os.path.exists(DRIVER)
+NO_BROWSER = "needs Debian's chromium and chromium-driver (scripts/system-deps.sh installs them)"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def dashboard(*args: str) -> Iterator[str]:
+    """`python -m crs dashboard ARGS --port N` as its own process; yields its URL."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "crs", "dashboard", *args, "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(url + "api/projects", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    out = proc.stdout.read() if proc.stdout else ""
+                    raise AssertionError(f"dashboard did not start: {out}") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+@contextmanager
+def chromium() -> Iterator[object]:
+    opts = Options()
+    opts.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1000",
+    ):
+        opts.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    driver.set_page_load_timeout(20)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def rows(driver: object, css: str) -> list[object]:
+    return driver.find_elements(By.CSS_SELECTOR, css)  # type: ignore[attr-defined,no-any-return]
+
+
+def texts(driver: object, css: str) -> list[str]:
+    """The text of every element matching `css`, read in one step in the page (the live feed
+    re-renders rows at any moment, so element handles can go stale between two reads)."""
+    script = "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)"
+    return driver.execute_script(script, css)  # type: ignore[attr-defined,no-any-return]
+
+
+def wait(driver: object, seconds: float, what: str, cond: object) -> None:
+    try:
+        WebDriverWait(driver, seconds, poll_frequency=0.05).until(cond)  # type: ignore[arg-type]
+    except TimeoutException:
+        raise AssertionError(f"the page did not show {what} within {seconds} s") from None
+
+
+def live(driver: object) -> bool:
+    return "on" in driver.find_element(By.ID, "live").get_attribute("class")  # type: ignore[attr-defined,no-any-return]
+
+
+def click_forget(driver: object) -> None:
+    """Click the failure's forget button (the live feed may re-render the row meanwhile)."""
+    for _ in range(50):
+        try:
+            driver.find_element(By.CSS_SELECTOR, "#learned button.forget").click()  # type: ignore[attr-defined]
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError("the forget button kept being re-rendered")
