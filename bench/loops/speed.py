@@ -1,17 +1,19 @@
 """Per-step cost of crs's guard beside the peer loop detectors, same events, same run.
 
     PYTHONPATH=python bench/loops/.peers-venv/bin/python bench/loops/speed.py \
-        [--steps 10000] [--n 2000] [--reps 5] [--json]
+        [--steps 10000] [--n 2000] [--reps 5] [--mode lockstep|solo|both] [--json]
 
 One synthetic coding-agent history (reads of distinct files, greps, edits, test runs whose
 results change, `git status` and commits, a rare hard error) is fed, step by step, to three
-detectors living in ONE process: crs `Guard()` in memory (`before_call` + `after_call`),
-OpenHands' `StuckDetector` (the step's action and observation events appended to its
+detectors in ONE process: crs `Guard()` in memory (`before_call` + `after_call`), OpenHands'
+`StuckDetector` (the step's action and observation events appended to its
 `ConversationState`, then `get_action_error_nudge()` and `is_stuck()`, as peers.py drives
-it) and agent-watchdog (`record_tool_call` inside a `watch()`). The detectors advance in
-lockstep, their order rotating every step, so each sees the machine in the same state; only
-the detector call is timed (`perf_counter_ns` around it; building the step's arguments and
-events is not). Timed windows: the `--n` steps after `--steps // 10` and after `--steps`
+it) and agent-watchdog (`record_tool_call` inside a `watch()`). `lockstep`: the detectors
+advance together, their order rotating every step, so each sees the machine in the same
+state; `solo`: one detector per pass, to show what a neighbour costs; `both` (default) runs
+the two in every repetition. Only the detector call is timed (`perf_counter_ns` around it;
+building the step's arguments and events is not; OpenHands' appends are timed apart, as a
+reference row). Timed windows: the `--n` steps after `--steps // 10` and after `--steps`
 steps of history; the cyclic GC is collected before and disabled during each window, for
 every detector alike. Each repetition starts fresh detectors; the table gives the median
 over repetitions of each repetition's median and p90. No detector may flag on this history
