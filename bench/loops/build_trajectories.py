@@ -2757,6 +2757,792 @@ for price in ["198.40", "199.10", "199.85", "200.20"]:
 t.msg("AAPL is at 200.20, above 200.")
 
 
+# ================================================================ fresh2 set
+# Written at 14:33 UTC from sources neither set above uses (Roo Code's ToolRepetitionDetector
+# spec, goose's RepetitionInspector test and issues, LangChain's ToolCallLimitMiddleware tests,
+# LangGraph, Codex CLI, Aider, Cline, AutoGPT, ... reports), committed before crs was run on
+# them. Split "fresh2".
+
+FRESH2_START = len(ALL)
+
+ROO = {
+    "repo": "RooCodeInc/Roo-Code",
+    "path": "src/core/tools/__tests__/ToolRepetitionDetector.spec.ts",
+}
+GOOSE_T = {"repo": "block/goose", "path": "crates/goose/tests/repetition_inspector_tests.rs"}
+LC_LIMIT = {
+    "repo": "langchain-ai/langchain",
+    "path": "libs/langchain_v1/tests/unit_tests/agents/middleware/implementations/"
+    "test_tool_call_limit.py",
+}
+
+# ---- fresh2 loops
+
+t = new(
+    "f2-roo-empty-params",
+    "repeated_call",
+    True,
+    ROO | {"case": "edge cases: should handle empty tool call"},
+    "A tool without parameters called again and again with the same answer.",
+)
+t.user("Which files are open?")
+o = repeat_block(t, [{"tool": "list_open_tabs", "args": {}, "result": "src/app.ts\nREADME.md"}], 5)
+mark_cycle(t, o)
+
+t = new(
+    "f2-roo-param-order",
+    "repeated_call",
+    True,
+    ROO | {"case": "should treat tools with same parameters in different order as identical"},
+    "One search with its parameters in a different order each time; the same result.",
+)
+t.user("Find the TODOs in the parser")
+HITS = "src/parser/lex.ts:14: // TODO handle CRLF"
+idx = []
+for order in [
+    ("path", "regex", "file_pattern"),
+    ("file_pattern", "path", "regex"),
+    ("regex", "file_pattern", "path"),
+    ("path", "file_pattern", "regex"),
+]:
+    vals = {"path": "src/parser", "regex": "TODO", "file_pattern": "*.ts"}
+    idx.append(t.call("search_files", {k: vals[k] for k in order}, HITS))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f2-goose-fetch-user",
+    "repeated_call",
+    True,
+    GOOSE_T
+    | {"case": "test_repetition_inspector_denies_after_exceeding_and_resets_on_param_change"},
+    "fetch_user with the same id, the same record, over and over.",
+)
+t.user("Show me user 123's plan")
+o = repeat_block(
+    t, [{"tool": "fetch_user", "args": {"id": 123}, "result": {"id": 123, "plan": "pro"}}], 5
+)
+mark_cycle(t, o)
+
+t = new(
+    "f2-goose-mvn-test-batch",
+    "repeated_call",
+    True,
+    gh("aaif-goose/goose", "issues", 9136),
+    "One response asks for `mvn test` many times; every run prints the same failure.",
+)
+t.user("I fixed it, run the tests to confirm")
+MVN = "Tests run: 42, Failures: 1, Errors: 0\n[ERROR] OrderServiceTest.refund:88 expected 10 got 0"
+o = repeat_block(t, [{"tool": "shell", "args": {"command": "mvn test"}, "result": MVN}], 6)
+mark_cycle(t, o)
+
+t = new(
+    "f2-codex-git-status",
+    "repeated_call",
+    True,
+    gh("openai/codex", "issues", 7049),
+    "git status -sb after a push that changed nothing, then again and again, same output.",
+)
+t.user("Push the branch and check CI")
+ST = "## feat/shadcn-migration...origin/feat/shadcn-migration"
+CD = "cd /Users/dev/Projects/app && "
+t.call("shell", {"command": CD + "git status -sb"}, ST)
+t.call("shell", {"command": CD + "git push origin feat/shadcn-migration"}, "Everything up-to-date")
+idx = [t.call("shell", {"command": CD + "git status -sb"}, ST) for _ in range(5)]
+t.mark(idx[0], idx[0])
+
+t = new(
+    "f2-codex-cd-true",
+    "repeated_call",
+    True,
+    gh("openai/codex", "issues", 6970) | {"case": "in another session"},
+    "`cd frontend && true` with no output, six times after an empty git status.",
+)
+t.user("Wrap up the frontend changes")
+FE = "cd /home/dev/suite/frontend && "
+t.call("shell", {"command": FE + "git status --short"}, "")
+o = repeat_block(t, [{"tool": "shell", "args": {"command": FE + "true"}, "result": ""}], 6)
+mark_cycle(t, o)
+
+t = new(
+    "f2-codex-echo-true",
+    "no_progress",
+    True,
+    gh("openai/codex", "issues", 6970),
+    "After the work is done: echo a new 'done' line, run `true`, echo another, `true` again...",
+)
+t.user("Finish the task")
+t.call("shell", {"command": "git status -sb"}, "## main")
+pairs = []
+for line in ["All set.", "Done again.", "Final done", "Really done.", "Complete."]:
+    a = t.call("shell", {"command": f"echo '{line}'"}, line)
+    b = t.call("shell", {"command": "true"}, "")
+    pairs.append([a, b])
+t.mark(pairs[1][0], pairs[1][1], period=2)
+
+t = new(
+    "f2-autogpt-same-google",
+    "repeated_call",
+    True,
+    gh("Significant-Gravitas/AutoGPT", "issues", 1994),
+    "The same google query although it already got results, again and again.",
+)
+t.user("Which country minimises tax for a small IT company?")
+Q = {"input": "personal income tax rates in countries with low business tax rates"}
+RES = [{"title": "Tax rates by country 2023", "url": "https://taxes.test/rates"}]
+o = repeat_block(t, [{"tool": "google", "args": Q, "result": RES}], 5)
+mark_cycle(t, o)
+
+t = new(
+    "f2-langgraph-save-memory",
+    "repeated_call",
+    True,
+    gh("langchain-ai/langgraph", "issues", 4231),
+    "After retrieving the answer the ReAct agent saves the same memory until the recursion limit.",
+)
+t.user("What is our refund window?")
+t.call("retrieve", {"query": "refund window"}, "Refunds are accepted within 30 days.")
+MEM = {"memory": "User asked about the refund window (30 days)."}
+o = repeat_block(t, [{"tool": "save_memory", "args": MEM, "result": "Memory saved."}], 7)
+mark_cycle(t, o)
+
+t = new(
+    "f2-autonomys-current-time",
+    "repeated_call",
+    True,
+    gh("autonomys/autonomys-agents", "issues", 226),
+    "get_current_time called until the recursion limit; only the clock in the answer moves.",
+)
+t.user("Post the daily summary")
+idx = [
+    t.call("get_current_time", {}, {"time": f"2025-02-10T14:03:{s:02d}.{100 + 37 * s}Z"})
+    for s in range(1, 9)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f2-superplane-empty-resources",
+    "no_progress",
+    True,
+    gh("superplanehq/superplane", "issues", 4123),
+    "list_integration_resources, identical or slightly varied, always an empty list.",
+)
+t.user("Wire the GitHub trigger to the deploy stage")
+t.call("list_components", {"canvas": "main"}, ["github-trigger", "deploy"])
+idx = [
+    t.call("list_integration_resources", a, [])
+    for a in [
+        {"integration": "github", "type": "repository"},
+        {"integration": "github", "type": "repository"},
+        {"integration": "github", "type": "repo"},
+        {"integration": "github", "type": "repositories"},
+        {"integration": "github", "type": "repository"},
+        {"integration": "github"},
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f2-goose-404-varied-ids",
+    "no_progress",
+    True,
+    gh("aaif-goose/goose", "pull", 8994),
+    "The same 404 from an issue lookup, a different id each time, without changing approach.",
+)
+t.user("Summarise the top error-tracking issue")
+idx = [
+    t.call(
+        "shell",
+        {"command": f"pup error-tracking issues get {i}"},
+        error="Error: 404 Not Found: issue does not exist",
+        kind="not_found",
+    )
+    for i in ["a1b2c3", "a1b2c4", "b7d9e0", "a1b2c5", "c0ffee"]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f2-langgraph-databricks-sql",
+    "error_loop",
+    True,
+    gh("langchain-ai/langgraph", "issues", 6731),
+    "The same SQL fails with the same namespace error until the recursion limit.",
+)
+t.user("How many orders shipped last week?")
+SQL = {"query": "SELECT count(*) FROM main.sales.orders WHERE shipped >= date_sub(now(), 7)"}
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "query_databricks",
+            "args": SQL,
+            "error": "[REQUIRES_SINGLE_PART_NAMESPACE] main.sales.orders requires a single-part "
+            "namespace",
+            "kind": "invalid_args",
+        }
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f2-aider-edit-already-applied",
+    "error_loop",
+    True,
+    gh("Aider-AI/aider", "issues", 4098),
+    "A SEARCH/REPLACE whose change is already in the file is retried three times, same error.",
+)
+t.user("Use ingest_json_recs in update.py")
+EDIT = {
+    "path": "scripts/update.py",
+    "search": "    for f in json_files:\n        nodes += load_json_objects(f)",
+    "replace": "    nodes = ingest_json_recs(args.json_dir, args.verbose)",
+}
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "apply_edit",
+            "args": EDIT,
+            "error": "SearchReplaceNoExactMatch: the SEARCH section must exactly match lines in "
+            "scripts/update.py",
+            "kind": "invalid_args",
+        }
+    ],
+    3,
+)
+mark_cycle(t, o)
+t.msg("The edit keeps failing; giving up on this block.")
+
+t = new(
+    "f2-codewhale-noop-edit",
+    "repeated_call",
+    True,
+    gh("Hmbown/Codewhale", "issues", 1457),
+    "edit_file with search equal to replace: '(no textual changes)', retried unchanged.",
+)
+t.user("Rename foo to bar in config.go")
+NOOP = {"path": "config.go", "search": 'a := "foo"', "replace": 'a := "foo"'}
+t.call("read_file", {"path": "config.go"}, 'package cfg\n\nfunc init() { a := "foo" }')
+o = repeat_block(t, [{"tool": "edit_file", "args": NOOP, "result": "(no textual changes)"}], 4)
+mark_cycle(t, o)
+
+t = new(
+    "f2-goose-declined-call",
+    "error_loop",
+    True,
+    gh("aaif-goose/goose", "issues", 1971),
+    "The user declines a shell command; the agent asks for the very same command again.",
+)
+t.user("Clean the build and rebuild")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "developer__shell",
+            "args": {"command": "rm -rf build && make all"},
+            "error": "The user declined to run this tool call.",
+            "kind": "permission",
+        }
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f2-codex-drizzle-rerun",
+    "error_loop",
+    True,
+    gh("openai/codex", "issues", 3889),
+    "A migration fails on its config; told to fix the config first, it reruns it unchanged.",
+)
+t.user("Apply the new drizzle migration")
+DRZ = "Error: Cannot find schema at ./src/db/schema.ts (drizzle.config.ts: schema)"
+a = t.call("shell", {"command": "bunx drizzle-kit migrate"}, error=DRZ, kind="exit_code")
+t.user("The schema path in drizzle.config.ts is wrong. Fix that first, then migrate.")
+b = t.call("shell", {"command": "bunx drizzle-kit migrate"}, error=DRZ, kind="exit_code")
+t.call("shell", {"command": "bunx drizzle-kit migrate"}, error=DRZ, kind="exit_code")
+t.call("shell", {"command": "bunx drizzle-kit migrate"}, error=DRZ, kind="exit_code")
+t.mark(b, b)
+
+t = new(
+    "f2-langmanus-search-research",
+    "cycle",
+    True,
+    gh("langmanus/langmanus", "issues", 61),
+    "web search then crawl of the same page, the pair repeated until the recursion limit.",
+)
+t.user("Research the market share of RISC-V in 2024")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "tavily_search",
+            "args": {"query": "RISC-V market share 2024"},
+            "result": [{"url": "https://news.test/riscv-2024", "title": "RISC-V grows"}],
+        },
+        {
+            "tool": "crawl",
+            "args": {"url": "https://news.test/riscv-2024"},
+            "result": "RISC-V shipments grew in 2024, analysts say. (no figures given)",
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f2-omega-apologies",
+    "monologue",
+    True,
+    gh("singnet/Omega", "issues", 197),
+    "After a correction: several apology messages in a row, the same meaning, reworded.",
+)
+t.user("There is no bug, the parentheses are balanced.")
+idx = [
+    t.msg(m)
+    for m in [
+        "I apologize for the false bug report. Is there anything else you'd like me to explore?",
+        "I apologize for the false bug report. The parentheses are properly balanced.",
+        "I apologize for the false bug report. I should have verified more carefully.",
+        "I apologize for the false bug report; the parentheses are balanced after all.",
+        "I apologize for the false bug report. Anything else you'd like me to look at?",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f2-goose-schema-monologue",
+    "monologue",
+    True,
+    gh("aaif-goose/goose", "issues", 9640),
+    "Three lines of intent about writing the schema, repeated with no tool call (period 3).",
+)
+t.user("Create the backend schema for the RPG manager")
+SCHEMA_LINES = [
+    "I'll write the schema to rpg-manager-app/backend/schema.sql.",
+    "Wait, I'll also write the .env for the backend.",
+    "Actually, I'll write the schema.",
+]
+idx = [t.msg(line) for _ in range(4) for line in SCHEMA_LINES]
+t.mark(idx[3], idx[5], period=3)
+
+t = new(
+    "f2-autogpt-restart-same-task",
+    "known_failure",
+    True,
+    gh("Significant-Gravitas/AutoGPT", "issues", 3211),
+    "A task ends in an error; Auto-GPT starts over and runs the same failing step again.",
+)
+t.user("Scrape the product list into products.csv")
+BS4 = "ModuleNotFoundError: No module named 'bs4'"
+t.call(
+    "write_to_file",
+    {"filename": "scraper.py", "text": "import bs4\n..."},
+    "File written",
+    mutates=True,
+)
+t.call("execute_python_file", {"filename": "scraper.py"}, error=BS4, kind="exit_code")
+t.session("s2")
+t.user("Scrape the product list into products.csv")
+rep = t.call("execute_python_file", {"filename": "scraper.py"}, error=BS4, kind="exit_code")
+t.call("execute_python_file", {"filename": "scraper.py"}, error=BS4, kind="exit_code")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f2-darkfactory-retry-invocation",
+    "known_failure",
+    True,
+    gh("peter-stratton/dark-factory", "issues", 39),
+    "A retry starts a new agent invocation with no memory; it runs the same failing build.",
+)
+t.user("Implement issue 12: retry policy")
+GOT = "./retry.go:14:9: undefined: NewRetryPolicy\nFAIL\tgithub.com/acme/df [build failed]"
+t.call("read_file", {"path": "retry.go"}, "package df\n\nfunc Do() { p := NewRetryPolicy() }")
+t.call("bash", {"command": "go test ./..."}, error=GOT, kind="exit_code")
+t.session("s2")
+t.user("Retry: address the review comments on PR 31")
+t.call("bash", {"command": "gh pr view 31 --comments"}, "reviewer: build is red")
+rep = t.call("bash", {"command": "go test ./..."}, error=GOT, kind="exit_code")
+t.mark(rep, rep - 1)
+
+# ---- fresh2 legitimate
+
+t = new(
+    "f2-roo-mcp-read-output",
+    "polling",
+    False,
+    gh("RooCodeInc/Roo-Code", "issues", 9502),
+    "A debugger's output read in 8 KiB chunks: fifty consecutive read_output calls, each new data.",
+)
+t.user("Attach CDB to the service and list the loaded modules")
+t.call("pty_start", {"command": "cdb -pn service.exe"}, {"session": "pty-1"})
+for k in range(50):
+    t.call(
+        "read_output",
+        {"session": "pty-1", "max_bytes": 8192},
+        f"ModLoad: 00007ff8`{0x12340000 + k * 0x10000:08x} C:\\Windows\\System32\\mod{k:03d}.dll"
+        f" ... (8192 bytes, total {8192 * (k + 1)})",
+    )
+t.msg("The service loads 50 modules; none are unsigned.")
+
+t = new(
+    "f2-roo-scroll-down",
+    "polling",
+    False,
+    ROO | {"case": "should not count browser scroll_down actions as repetitions"},
+    "Ten scroll_down actions through a long page; each shows new content.",
+)
+t.user("Read the changelog page and find the 2.0 breaking changes")
+t.call("browser_action", {"action": "launch", "url": "https://docs.test/changelog"}, "v3.4 ...")
+for k in range(10):
+    t.call("browser_action", {"action": "scroll_down"}, f"Changelog v{3 - k / 10:.1f} section")
+t.msg("2.0 removed the legacy config loader and renamed two flags.")
+
+t = new(
+    "f2-roo-files-interleaved",
+    "distinct_reads",
+    False,
+    ROO | {"case": "should differentiate read_file calls with different files in nativeArgs"},
+    "read_file of file1, file2, file1 again, then both in two orders.",
+)
+t.user("Compare the two handlers")
+F1, F2 = "export const a = () => 1", "export const b = () => 2"
+t.call("read_file", {"files": [{"path": "file1.ts"}]}, F1)
+t.call("read_file", {"files": [{"path": "file2.ts"}]}, F2)
+t.call("read_file", {"files": [{"path": "file1.ts"}]}, F1)
+t.call("read_file", {"files": [{"path": "a.ts"}, {"path": "b.ts"}]}, "a.ts: A\nb.ts: B")
+t.call("read_file", {"files": [{"path": "b.ts"}, {"path": "a.ts"}]}, "b.ts: B\na.ts: A")
+t.msg("Both handlers are pure; file2's returns 2.")
+
+t = new(
+    "f2-roo-git-pull-many-cwds",
+    "distinct_reads",
+    False,
+    ROO | {"case": "should handle tools with both params and nativeArgs (different cwd)"},
+    "The same git pull in seven checkouts; most answer 'Already up to date.'",
+)
+t.user("Update all my checkouts")
+for repo in ["api", "web", "infra", "docs", "cli", "sdk-py", "sdk-js"]:
+    res = "Already up to date." if repo not in ("docs", "sdk-js") else "Fast-forward\n 2 files"
+    t.call(
+        "execute_command", {"command": "git pull --ff-only", "cwd": f"/home/user/src/{repo}"}, res
+    )
+t.msg("Seven checkouts updated; docs and sdk-js had new commits.")
+
+t = new(
+    "f2-crustly-ls-subdirs",
+    "distinct_reads",
+    False,
+    {"repo": "jyjeanne/crustly", "path": "TOOL_LOOP_FIX_2025-11-30.md"},
+    "ls of one directory after another while exploring a codebase.",
+)
+t.user("Give me a tour of this codebase")
+for p, out in [
+    ("./src", "cli/ tui/ llm/ main.rs"),
+    ("./src/cli", "mod.rs args.rs"),
+    ("./src/tui", "mod.rs app.rs widgets/"),
+    ("./src/llm", "mod.rs agent/ provider/"),
+    ("./src/llm/agent", "service.rs tools.rs"),
+    ("./src/llm/provider", "openai.rs anthropic.rs"),
+    ("./tests", "integration.rs"),
+]:
+    t.call("ls", {"path": p}, out)
+t.call("read", {"path": "./src/main.rs"}, "fn main() { cli::run() }")
+t.msg("A CLI and a TUI over one LLM agent service with two providers.")
+
+t = new(
+    "f2-goose-two-each",
+    "distinct_reads",
+    False,
+    GOOSE_T | {"case": "allowed up to max_repetitions, counter resets on a parameter change"},
+    "Two users looked up twice each (a re-check after a user question), then others.",
+)
+t.user("Compare the plans of users 123 and 456")
+t.call("fetch_user", {"id": 123}, {"id": 123, "plan": "pro"})
+t.call("fetch_user", {"id": 456}, {"id": 456, "plan": "free"})
+t.user("Are you sure about 123? Check again.")
+t.call("fetch_user", {"id": 123}, {"id": 123, "plan": "pro"})
+t.call("fetch_user", {"id": 789}, {"id": 789, "plan": "team"})
+t.msg("Yes: 123 is on pro, 456 on free, and 789 (same org) on team.")
+
+t = new(
+    "f2-cline-continue-after-timeouts",
+    "retry_transient",
+    False,
+    gh("cline/cline", "issues", 10358),
+    "Two SSH timeouts, the user says continue, one more timeout, then it goes through.",
+)
+t.user("Restart the API on the staging box")
+SSH = {"command": "ssh staging 'sudo systemctl restart api'"}
+t.call("execute_command", SSH, error="Command timed out after 60s", kind="timeout")
+t.call("execute_command", SSH, error="Command timed out after 60s", kind="timeout")
+t.msg("The SSH connection keeps timing out.")
+t.user("continue\n\ncontinue (VPN is back)")
+t.call("execute_command", SSH, error="Command timed out after 60s", kind="timeout")
+t.call("execute_command", SSH, "")
+t.call("execute_command", {"command": "ssh staging 'systemctl is-active api'"}, "active")
+
+t = new(
+    "f2-cline-resume-after-timeouts",
+    "session_memory",
+    False,
+    gh("cline/cline", "issues", 10358) | {"case": "task resumption"},
+    "A task dies on two timeouts; the resumed task runs the same command and it works.",
+)
+t.user("Deploy the worker")
+DEP = {"command": "ssh prod 'cd /srv/worker && ./deploy.sh'"}
+t.call("execute_command", DEP, error="Command timed out after 60s", kind="timeout")
+t.call("execute_command", DEP, error="API overloaded, connection reset", kind="network")
+t.session("s2")
+t.user("continue")
+t.call("execute_command", DEP, "deployed worker 2.4.1")
+t.msg("Deployed 2.4.1.")
+
+t = new(
+    "f2-reasonix-edit-read-edit",
+    "edit_test_cycle",
+    False,
+    gh("esengine/DeepSeek-Reasonix", "issues", 5503),
+    "Two edits miss their old_string, the file is read again, the third edit lands.",
+)
+t.user("Make the retry count configurable in client.go")
+t.call(
+    "edit_file",
+    {"path": "client.go", "old_string": "retries := 3", "new_string": "retries := cfg.Retries"},
+    error="old_string not found in client.go",
+    kind="invalid_args",
+)
+t.call(
+    "edit_file",
+    {"path": "client.go", "old_string": "\tretries := 3", "new_string": "\tretries := cfg.Retries"},
+    error="old_string not found in client.go",
+    kind="invalid_args",
+)
+t.call("read_file", {"path": "client.go"}, "func New() *Client {\n\tmaxRetries := 3\n}")
+t.call(
+    "edit_file",
+    {"path": "client.go", "old_string": "\tmaxRetries := 3", "new_string": "\tmaxRetries := c.R"},
+    "edited client.go",
+    mutates=True,
+)
+t.call("bash", {"command": "go build ./..."}, "")
+
+t = new(
+    "f2-drizzle-fix-then-migrate",
+    "edit_test_cycle",
+    False,
+    gh("openai/codex", "issues", 3889) | {"case": "expected behaviour"},
+    "The migration fails, the agent fixes the config, the same migration then runs.",
+)
+t.user("Apply the new drizzle migration")
+t.call("shell", {"command": "bunx drizzle-kit migrate"}, error=DRZ, kind="exit_code")
+t.call(
+    "read_file", {"path": "drizzle.config.ts"}, "export default { schema: './src/db/schema.ts' }"
+)
+t.call(
+    "edit_file",
+    {"path": "drizzle.config.ts", "old": "./src/db/schema.ts", "new": "./db/schema.ts"},
+    "edited",
+    mutates=True,
+)
+t.call("shell", {"command": "bunx drizzle-kit migrate"}, "[✓] migrations applied (1)")
+
+t = new(
+    "f2-user-fixes-then-rerun",
+    "edit_test_cycle",
+    False,
+    gh("openai/codex", "issues", 3889) | {"case": "user fixes the config"},
+    "The migration fails; the user edits the config and asks again; the same command now works.",
+)
+t.user("Apply the new drizzle migration")
+t.call("shell", {"command": "bunx drizzle-kit migrate"}, error=DRZ, kind="exit_code")
+t.msg("The schema path in drizzle.config.ts looks wrong.")
+t.workspace("the user fixed drizzle.config.ts")
+t.user("I fixed the config, try again")
+t.call("shell", {"command": "bunx drizzle-kit migrate"}, "[✓] migrations applied (1)")
+
+t = new(
+    "f2-openmono-check-status",
+    "polling",
+    False,
+    gh("StartupHakk/OpenMonoAgent.ai", "issues", 47),
+    "Monitoring a background job: CheckStatus, sometimes the same progress twice, until done.",
+)
+t.user("Start the training job and tell me when it finishes")
+t.call("StartJob", {"name": "train-resnet"}, {"job_id": "job-42"})
+for st in [
+    "running 12%",
+    "running 12%",
+    "running 31%",
+    "running 31%",
+    "running 58%",
+    "running 80%",
+    "running 97%",
+    "succeeded",
+]:
+    t.call("CheckStatus", {"job_id": "job-42"}, {"status": st})
+t.msg("Training finished.")
+
+t = new(
+    "f2-ci-poll-with-sleep",
+    "polling",
+    False,
+    gh("IntertechInc/claude-agent-team-feedback", "issues", 99),
+    "Waiting for a CI run: sleep and check, 'in_progress' four times, then completed.",
+)
+t.user("Wait for CI on my PR and tell me the result")
+POLL = {"command": "sleep 30 && gh run view 991 --json status,conclusion"}
+for _ in range(4):
+    t.call("bash", POLL, {"status": "in_progress", "conclusion": ""})
+t.call("bash", POLL, {"status": "completed", "conclusion": "success"})
+t.msg("CI passed.")
+
+t = new(
+    "f2-langchain-run-limit-turns",
+    "conversation",
+    False,
+    LC_LIMIT | {"case": "test_run_limit_with_multiple_human_messages"},
+    "One search per question over several user messages in one thread.",
+)
+for q, query in [("Question 1", "test1"), ("Question 2", "test2"), ("Question 3", "test3")]:
+    t.user(q)
+    t.call("search", {"query": query}, f"Results for {query}")
+    t.msg(f"Here is what I found for {query}.")
+
+t = new(
+    "f2-langchain-many-searches",
+    "research",
+    False,
+    LC_LIMIT | {"case": "test_middleware_with_specific_tool"},
+    "A research task: a dozen different searches and a few calculations.",
+)
+t.user("Compare the GDP growth of the G7 in 2023")
+for c in ["US", "Japan", "Germany", "UK", "France", "Italy", "Canada"]:
+    t.call("search", {"query": f"{c} GDP growth 2023"}, f"{c}: real GDP growth figure ...")
+for c in ["US", "Japan", "Germany"]:
+    t.call("search", {"query": f"{c} GDP growth 2023 revised"}, f"{c}: revised estimate ...")
+t.call("calculator", {"expression": "(2.5+1.9-0.3+0.1+0.9+0.7+1.1)/7"}, "0.986")
+t.call("calculator", {"expression": "2.5-0.986"}, "1.514")
+t.msg("Average G7 growth was about 1%; the US led at 2.5%.")
+
+t = new(
+    "f2-tale-retry-rereads",
+    "session_memory",
+    False,
+    gh("tale-project/tale", "pull", 3421),
+    "A turn dies on a provider 502; the retried, fresh conversation re-reads the same files.",
+)
+t.user("Set up the VAT desk repair job")
+FILES = [f"desk/{n}.py" for n in ["config", "rules", "rates", "export", "io", "cli"]]
+for f in FILES:
+    t.call("read_file", {"path": f}, f"# {f}\n...")
+t.session("s2")
+t.user("Set up the VAT desk repair job")
+for f in FILES:
+    t.call("read_file", {"path": f}, f"# {f}\n...")
+t.call("edit_file", {"path": "desk/rates.py", "old": "0.19", "new": "0.20"}, "edited", mutates=True)
+t.call("bash", {"command": "pytest desk -q"}, "12 passed")
+
+t = new(
+    "f2-hamroh-test-edit-cycle",
+    "edit_test_cycle",
+    False,
+    gh("Rustam-Z/hamroh", "issues", 16) | {"case": "reset counter on successful tool call"},
+    "pytest fails, edit, fails differently, edit, passes: the same command, results changing.",
+)
+t.user("Make the date parser accept ISO weeks")
+PT = {"command": "pytest tests/test_dates.py -q"}
+t.call("bash", PT, error="1 failed: test_iso_week - ValueError: unknown format", kind="exit_code")
+t.call(
+    "edit_file",
+    {"path": "dates.py", "old": "FORMATS = [", "new": "FORMATS = ['%G-W%V',"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", PT, error="1 failed: test_iso_week - missing weekday directive", kind="exit_code")
+t.call(
+    "edit_file",
+    {"path": "dates.py", "old": "'%G-W%V'", "new": "'%G-W%V-%u'"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", PT, "6 passed")
+
+t = new(
+    "f2-hamroh-rate-limit-retry",
+    "retry_transient",
+    False,
+    gh("Rustam-Z/hamroh", "issues", 16) | {"case": "distinguish transient errors (retry ok)"},
+    "A 429 twice, then the same request succeeds.",
+)
+t.user("Post the release notes to the channel")
+POST = {"channel": "#releases", "text": "v1.8 is out"}
+t.call("post_message", POST, error="429 Too Many Requests, retry after 2s", kind="rate_limit")
+t.call("post_message", POST, error="429 Too Many Requests, retry after 4s", kind="rate_limit")
+t.call("post_message", POST, {"ok": True, "ts": "1712.55"})
+
+t = new(
+    "f2-codewhale-long-edit-session",
+    "long_productive",
+    False,
+    gh("Hmbown/Codewhale", "issues", 1457) | {"case": "multi-hour session, ~30 edit_file calls"},
+    "A long refactor: thirty files read, edited and built, every edit a real change.",
+)
+t.user("Move every handler to the new Context type")
+for k in range(30):
+    f = f"internal/handlers/h{k:02d}.go"
+    t.call("read_file", {"path": f}, f"func H{k}(w http.ResponseWriter, r *http.Request) {{}}")
+    t.call(
+        "edit_file",
+        {
+            "path": f,
+            "search": f"func H{k}(w http.ResponseWriter, r *http.Request)",
+            "replace": f"func H{k}(c *Context)",
+        },
+        "edited",
+        mutates=True,
+    )
+    if k % 5 == 4:
+        t.call("bash", {"command": "go build ./..."}, "" if k == 29 else f"{29 - k} handlers left")
+t.call("bash", {"command": "go test ./..."}, "ok  \tgithub.com/acme/app/internal/handlers")
+
+t = new(
+    "f2-omega-one-apology-per-turn",
+    "conversation",
+    False,
+    gh("singnet/Omega", "issues", 197) | {"case": "expected behavior"},
+    "Corrected three times, the agent apologises once per correction and answers.",
+)
+for corr, ans in [
+    ("That function is not recursive.", "I apologize, you're right: it iterates with a stack."),
+    ("The file is memory.metta, not memory.py.", "I apologize, you're right: it's memory.metta."),
+    ("There is no bug in the parser.", "I apologize, you're right: the parentheses balance."),
+]:
+    t.user(corr)
+    t.msg(ans)
+
+t = new(
+    "f2-langgraph-memory-per-turn",
+    "conversation",
+    False,
+    gh("langchain-ai/langgraph", "issues", 4231) | {"case": "expected behavior"},
+    "One save_memory per user turn, each a different fact, and the time asked twice a day apart.",
+)
+for q, mem in [
+    ("I prefer metric units.", "prefers metric units"),
+    ("My team is in Berlin.", "team in Berlin"),
+    ("Call me Sam.", "name: Sam"),
+]:
+    t.user(q)
+    t.call("save_memory", {"memory": mem}, "Memory saved.")
+    t.msg("Noted.")
+t.user("What time is it?")
+t.call("get_current_time", {}, {"time": "2025-02-10T09:00:00Z"})
+t.user("And now? Is it lunch time yet?")
+t.call("get_current_time", {}, {"time": "2025-02-10T12:31:00Z"})
+t.msg("It's 12:31, lunch time.")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -2769,8 +3555,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
     for ids in by_class.values():
         for k, tid in enumerate(sorted(ids)):
             split[tid] = "holdout" if k % 3 == 1 else "dev"
-    for it in items[FRESH_START:]:
+    for it in items[FRESH_START:FRESH2_START]:
         split[it.tid] = "fresh"
+    for it in items[FRESH2_START:]:
+        split[it.tid] = "fresh2"
     return split
 
 

@@ -58,10 +58,13 @@ def test_size_and_balance() -> None:
     assert len(TRAJS) >= 60
     assert len(legit) >= 25
     assert {t["class"] for t in loops} == LOOP_CLASSES
-    first = [t for t in TRAJS if t["split"] != "fresh"]
+    first = [t for t in TRAJS if t["split"] in {"dev", "holdout"}]
     holdout = sum(t["split"] == "holdout" for t in first) / len(first)
     assert 0.25 <= holdout <= 0.4
     assert sum(t["split"] == "fresh" and t["loop"] for t in TRAJS) >= 15
+    fresh2 = [t for t in TRAJS if t["split"] == "fresh2"]
+    assert len(fresh2) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh2) / len(fresh2) <= 0.6
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
@@ -84,7 +87,7 @@ def test_builder_output_is_committed(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_trajectory_is_well_formed(traj: dict[str, Any]) -> None:
     src = traj["source"]
     assert ("repo" in src and "path" in src) or "url" in src or "issue" in src
-    assert traj["split"] in {"dev", "holdout", "fresh"}
+    assert traj["split"] in {"dev", "holdout", "fresh", "fresh2"}
     events = traj["events"]
     assert events[0]["type"] == "user"
     for ev in events:

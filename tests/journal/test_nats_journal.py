@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import struct
 import subprocess
@@ -161,12 +162,14 @@ def test_sessions_are_isolated_and_sequences_shared(server: NatsServer) -> None:
 
 
 def test_argument_and_state_errors(server: NatsServer) -> None:
-    with pytest.raises(InvalidArgumentError, match="session_id is required"):
+    with pytest.raises(InvalidArgumentError, match=r"^session_id: must be a non-empty str"):
         NATSJournal(NATSJournalConfig(servers=server.url))
     with pytest.raises(InvalidArgumentError, match="subject token"):
         NATSJournal(cfg(server, "a.b"))
-    with pytest.raises(InvalidArgumentError, match="max_bytes"):
+    with pytest.raises(InvalidArgumentError, match=r"^max_bytes: must be -1"):
         NATSStreamConfig(max_bytes=0).validate()
+    with pytest.raises(InvalidArgumentError, match=r"^stream\.replicas: must be an int"):
+        NATSJournal(dataclasses.replace(cfg(server), stream=NATSStreamConfig(replicas="1")))  # type: ignore[arg-type]
     with pytest.raises(JournalError, match="ensure_stream"):
         NATSJournal(cfg(server, stream_name="MISSING", create_stream=False))
     j = NATSJournal(cfg(server))

@@ -18,7 +18,6 @@ import enum
 import gc
 import json
 import logging
-import math
 import os
 import struct
 import threading
@@ -27,6 +26,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import IO, Any, Protocol, Self, runtime_checkable
 
+from crs._check import check, fail
 from crs._core import crc32c
 from crs._errors import (
     InvalidArgumentError,
@@ -79,58 +79,6 @@ class SyncPolicy(enum.StrEnum):
     """No fsync on append; only `sync()`, segment rolls and `close()` force data out."""
 
 
-# Field types of `JournalConfig` checked before its values (a wrong type must not surface as a
-# TypeError from a comparison deep inside, nor be accepted silently).
-_STR_FIELDS = ("session_id",)
-_INT_FIELDS = ("max_journal_bytes", "segment_bytes")
-_SECONDS_FIELDS = ("batch_interval", "lock_timeout")
-_BOOL_FIELDS = (
-    "sync_writes",
-    "allow_degraded",
-    "skip_corrupted_deltas",
-    "in_memory",
-    "preallocate",
-    "auto_checkpoint",
-    "read_only",
-    "shared",
-)
-
-
-def check_field_types(
-    cfg: object,
-    *,
-    strs: tuple[str, ...] = (),
-    ints: tuple[str, ...] = (),
-    seconds: tuple[str, ...] = (),
-    bools: tuple[str, ...] = (),
-) -> None:
-    """`InvalidArgumentError` naming the first field of the config `cfg` whose type is wrong
-    (`seconds` fields must also be finite numbers). Shared by the journal configurations."""
-    for name in strs:
-        value = getattr(cfg, name)
-        if not isinstance(value, str):
-            raise InvalidArgumentError(f"{name} must be a str, got {value!r}")
-    for name in ints:
-        value = getattr(cfg, name)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidArgumentError(f"{name} must be an int, got {value!r}")
-    for name in seconds:
-        value = getattr(cfg, name)
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-        ):
-            raise InvalidArgumentError(f"{name} must be a finite number of seconds, got {value!r}")
-    for name in bools:
-        value = getattr(cfg, name)
-        if not isinstance(value, bool):
-            raise InvalidArgumentError(f"{name} must be a bool, got {value!r}")
-    logger = getattr(cfg, "logger", None)
-    if logger is not None and not isinstance(logger, logging.Logger):
-        raise InvalidArgumentError(f"logger must be a logging.Logger or None, got {logger!r}")
-
-
 @dataclass(frozen=True, kw_only=True)
 class JournalConfig:
     """How a journal behaves. `DefaultJournalConfig()` gives the production defaults.
@@ -162,7 +110,9 @@ class JournalConfig:
             holds the lock until it closes. `crs.open_project` turns it on.
     """
 
-    path: str = ""
+    _defining_module = __name__  # its hints resolve here (`crs` re-exports it)
+
+    path: str | os.PathLike[str] = ""
     session_id: str = ""
     sync_writes: bool = False
     max_journal_bytes: int = 0
@@ -180,28 +130,30 @@ class JournalConfig:
     shared: bool = False
 
     def validate(self) -> None:
-        """Raise `InvalidArgumentError` naming the first field that is not acceptable."""
-        if not isinstance(self.path, str | os.PathLike):
-            raise InvalidArgumentError(f"path must be a str (a directory), got {self.path!r}")
-        check_field_types(
-            self, strs=_STR_FIELDS, ints=_INT_FIELDS, seconds=_SECONDS_FIELDS, bools=_BOOL_FIELDS
-        )
+        """Raise `InvalidArgumentError` naming the first field that is not acceptable
+        (`name: must be …, got …`): its type through `crs._check`, then its value."""
+        check(self)
         if not self.session_id:
-            raise InvalidArgumentError("session_id must not be empty")
-        if not self.in_memory and not self.path:
-            raise InvalidArgumentError("path is required for persistent journal")
+            fail("session_id", "a non-empty str", self.session_id)
+        path = os.fspath(self.path)
+        if not isinstance(path, str) or "\0" in path:
+            fail("path", "a directory path (a str without NUL)", self.path)
+        if not self.in_memory and not path:
+            fail("path", "a directory (required unless in_memory)", self.path)
         if self.max_journal_bytes < 0:
-            raise InvalidArgumentError("max_journal_bytes must be non-negative")
-        if self.sync_policy is not None and self.sync_policy not in set(SyncPolicy):
-            raise InvalidArgumentError(
-                f"sync_policy must be one of 'always', 'batch', 'none' (got {self.sync_policy!r})"
+            fail(
+                "max_journal_bytes",
+                "0 (no limit) or a positive number of bytes",
+                self.max_journal_bytes,
             )
-        if not (math.isfinite(self.batch_interval) and self.batch_interval >= 0):
-            raise InvalidArgumentError("batch_interval must be a finite number of seconds >= 0")
+        if self.sync_policy is not None and self.sync_policy not in set(SyncPolicy):
+            fail("sync_policy", "'always', 'batch', 'none' or None", self.sync_policy)
+        if self.batch_interval < 0:
+            fail("batch_interval", "a finite number of seconds >= 0", self.batch_interval)
         if self.segment_bytes != 0 and not 4096 <= self.segment_bytes <= 1 << 31:
-            raise InvalidArgumentError("segment_bytes must be 0 (default) or 4096..2147483648")
-        if not (math.isfinite(self.lock_timeout) and self.lock_timeout >= 0):
-            raise InvalidArgumentError("lock_timeout must be a finite number of seconds >= 0")
+            fail("segment_bytes", "0 (the default) or 4096..2147483648", self.segment_bytes)
+        if self.lock_timeout < 0:
+            fail("lock_timeout", "a finite number of seconds >= 0", self.lock_timeout)
 
     @property
     def effective_sync_policy(self) -> SyncPolicy:

@@ -17,6 +17,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import struct
 import threading
 import time
@@ -60,6 +61,7 @@ CHECKPOINT_FILE = struct.Struct("<8sIQI")  # magic, version, seq, crc of the fir
 SEGMENT_SEALED = 1  # header flag: a segment after this one was created (the log goes on there)
 SEGMENT_SUFFIX = ".wal"
 RESTORE_DIR = "restore.tmp"
+SPARE = "next.spare"  # the next segment, created ahead (empty) so a roll syncs nothing more
 MANIFEST = "COMPLETE"
 
 # Why `_core.wal_scan` stopped (rust/wal.rs `Stop`).
@@ -110,7 +112,7 @@ def _parse_segment_header(data: bytes, path: Path) -> int:
             f"{path}: journal format version {version} is not supported (this crs reads "
             f"version {FORMAT_VERSION}); upgrade crs"
         )
-    if path.name != f"{first:020d}{SEGMENT_SUFFIX}":
+    if path.name != f"{first:020d}{SEGMENT_SUFFIX}" and path.name != SPARE:
         raise JournalCorruptedError(f"{path}: header says first seq {first}, the name disagrees")
     result: int = first
     return result
@@ -145,6 +147,28 @@ def _read_file(path: Path, limit: int = -1) -> bytes:
     fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
     with os.fdopen(fd, "rb") as f:
         return f.read(limit)
+
+
+def _open_reading(path: Path) -> int | OSError:
+    """A descriptor of `path` opened for reading (never through a symlink), or the error."""
+    try:
+        return os.open(path, os.O_RDONLY | _NOFOLLOW)
+    except OSError as exc:
+        return exc
+
+
+def _read_fd(fd: int, limit: int | None) -> bytes:
+    """The bytes of the file `fd` from its start: all of them, or at most `limit`."""
+    size = os.fstat(fd).st_size
+    want = size if limit is None else min(limit, size)
+    parts, pos = [], 0
+    while pos < want:
+        chunk = os.pread(fd, want - pos, pos)
+        if not chunk:
+            break
+        parts.append(chunk)
+        pos += len(chunk)
+    return b"".join(parts)
 
 
 def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
@@ -215,6 +239,12 @@ class LocalJournal(JournalBase):
         self._just_opened = False
         self._sig: tuple[tuple[str, int], ...] = ()
         self._lock_waits: list[float] = [0, 0.0, 0.0]  # flocks taken, total, longest wait (s)
+        # The next segment, created ahead by `_prepare` (a background thread) as an empty
+        # file `next.spare` whose directory entry is durable: a roll then writes its header and
+        # renames it, and the rolling append syncs only its record (`_roll_ahead`).
+        self._spare_fd = -1
+        self._prep: threading.Thread | None = None
+        self._sealing: tuple[int, int, int] | None = None  # (old fd, its first seq, new fd)
         if config.in_memory:
             self._memory = MemoryJournal(config, self._codec)
             return
@@ -446,6 +476,7 @@ class LocalJournal(JournalBase):
             ),
             key=lambda s: s.first_seq,
         )
+        self._adopt_spare()
         self._checkpoint_seq = self._read_checkpoint()
         self._drop_torn_creation()
         self._torn = 0
@@ -466,6 +497,88 @@ class LocalJournal(JournalBase):
             self._recover_tail()
         self._total = sum(s.path.stat().st_size for s in self._segments[:-1]) + self._end
         self._written = self._synced = 0
+        if not self._read_only:
+            self._seal_previous()
+            if not self._shared and self._spare_fd < 0:
+                self._spare_fd = self._open_spare()
+
+    def _adopt_spare(self) -> None:
+        """Take in a spare segment that a roll had started to use.
+
+        A roll writes the spare's header and renames it to its segment name; its append is
+        acknowledged once the record is synced, before the rename is (the next directory
+        sync makes it durable). So after a crash the spare may hold acknowledged records:
+        its header names its first sequence number, and it is renamed to that segment (a
+        reader reads it in place). An empty spare stays the spare; one no longer than a
+        header whose header is not valid had its header write cut short (its append never
+        returned) and is emptied again. A longer one with a damaged header is corruption."""
+        path = self._dir / SPARE
+        try:
+            data = _read_file(path)
+        except FileNotFoundError:
+            return
+        except OSError as exc:  # a planted symlink (never followed), a directory
+            self._log.warning("journal: ignoring %s (%s)", path, exc)
+            if not self._read_only and path.is_symlink():
+                path.unlink()
+            return
+        if not data:
+            return
+        if not _header_ok(data, path):
+            if len(data) > SEGMENT_HEADER.size:
+                raise JournalCorruptedError(
+                    f"{path}: the segment a roll had started ({len(data)} bytes) has a damaged "
+                    "header; restore a backup, or move it away to open without its records"
+                )
+            if not self._read_only:
+                self._log.warning("journal: emptying %s (its first write was cut short)", path)
+                fd = os.open(path, os.O_RDWR | _NOFOLLOW)
+                try:
+                    os.ftruncate(fd, 0)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            return
+        first = _parse_segment_header(data, path)
+        final = self._seg_path(first)
+        if final.exists():
+            raise JournalCorruptedError(
+                f"{path} starts at seq {first} and so does {final}: restore a backup, or "
+                "move one of them away"
+            )
+        if not self._read_only:
+            self._log.warning("journal: %s becomes %s (a roll was interrupted)", path, final)
+            os.rename(path, final)
+            _fsync_dir(self._dir)
+            path = final
+        self._segments.append(_Segment(first, path))
+        self._segments.sort(key=lambda s: s.first_seq)
+
+    def _open_spare(self) -> int:
+        """The descriptor of the empty spare segment, or -1 (none, or not a regular file)."""
+        try:
+            fd = os.open(self._dir / SPARE, os.O_RDWR | os.O_NONBLOCK | _NOFOLLOW)
+        except OSError:
+            return -1
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_size == 0:
+            return fd
+        os.close(fd)
+        return -1
+
+    def _seal_previous(self) -> None:
+        """Seal the segment before the last if a crash came before its seal (`_prepare`)."""
+        if len(self._segments) < 2:
+            return
+        prev = self._segments[-2]
+        fd = os.open(prev.path, os.O_RDWR | _NOFOLLOW)
+        try:
+            head = os.pread(fd, SEGMENT_HEADER.size, 0)
+            if _header_ok(head, prev.path) and not SEGMENT_HEADER.unpack(head)[3] & SEGMENT_SEALED:
+                os.pwrite(fd, _segment_header(prev.first_seq, SEGMENT_SEALED), 0)
+                os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def _drop_torn_creation(self) -> None:
         """Remove a last segment whose creation was interrupted: no valid header, and
@@ -648,6 +761,88 @@ class LocalJournal(JournalBase):
         with self._cond:
             self._synced = self._written
 
+    def _roll_ahead(self) -> None:
+        """Roll into the spare segment created ahead: write its header and rename it; the
+        rolling append then syncs its record and the header with one `fdatasync`. The old
+        segment is sealed, once the new header is durable, and the next spare is created, in
+        the background (`_prepare`). Without a spare (shared mode, or it could not be
+        created): `_roll`."""
+        self._join_prep()
+        fd = self._spare_fd
+        if fd < 0 or self._shared:
+            self._roll()
+            return
+        old, old_first, seq = self._fd, self._segments[-1].first_seq, self._next_seq
+        path = self._seg_path(seq)
+        dup = -1
+        try:
+            if os.fstat(old).st_size > self._end:
+                os.ftruncate(old, self._end)  # zero fill left by an older crs
+            if self._policy is SyncPolicy.BATCH and self._synced < self._written:
+                os.fdatasync(old)  # group commit waiters sync the new segment only
+            dup = os.dup(fd)
+            os.pwrite(fd, _segment_header(seq), 0)
+            os.rename(self._dir / SPARE, path)
+        except BaseException:
+            if dup >= 0:
+                os.close(dup)
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)  # still the (empty) spare; the old segment stays active
+            raise
+        self._spare_fd = -1
+        self._fd = fd
+        self._segments.append(_Segment(seq, path))
+        self._end = SEGMENT_HEADER.size
+        self._total += SEGMENT_HEADER.size
+        with self._cond:
+            self._synced = self._written
+        self._sealing = (old, old_first, dup)  # started once the rolling append is written
+
+    def _start_prep(self, seal: tuple[int, int, int] | None) -> None:
+        self._prep = threading.Thread(
+            target=self._prepare, args=(seal,), name="crs-journal-prepare", daemon=True
+        )
+        self._prep.start()
+
+    def _join_prep(self) -> None:
+        if self._prep is not None:
+            self._prep.join()
+            self._prep = None
+
+    def _prepare(self, seal: tuple[int, int, int] | None) -> None:
+        """Background work of a roll (off the append path): make the new segment's header
+        durable, then seal the old segment (`seal`: its descriptor, first seq, and a
+        descriptor of the new one) and sync the directory (the rename); then create the next
+        spare, empty, with its directory entry synced. A failure is logged: the next roll
+        then creates its segment itself, and an unsealed segment is sealed on open."""
+        try:
+            path = self._dir / SPARE
+            if seal is not None:
+                old, first, new = seal
+                try:
+                    if self._policy is not SyncPolicy.ALWAYS:
+                        os.fdatasync(new)  # the seal is never durable before the new header
+                    os.pwrite(old, _segment_header(first, SEGMENT_SEALED), 0)
+                    os.fdatasync(old)
+                finally:
+                    os.close(old)
+                    os.close(new)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
+            try:
+                _fsync_dir(self._dir)  # the roll's rename and the new spare
+            except BaseException:
+                os.close(fd)
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                raise
+            self._spare_fd = fd
+        except OSError as exc:
+            self._log.warning(
+                "journal: cannot prepare the next segment of %s (%s); a roll creates it",
+                self._dir,
+                exc,
+            )
+
     # ---------------------------------------------------------------- appends
 
     def _write_unit(self, payloads: list[bytes]) -> int:
@@ -666,7 +861,7 @@ class LocalJournal(JournalBase):
             ):
                 self._ensure_room(size)
             if self._end + size > self._seg_bytes and self._end > SEGMENT_HEADER.size:
-                self._guard_os("start a new segment in", self._roll)
+                self._guard_os("start a new segment in", self._roll_ahead)
             pos = self._end
             try:
                 done = os.pwrite(self._fd, frame, pos)
@@ -688,6 +883,16 @@ class LocalJournal(JournalBase):
             self._next_seq += len(payloads)
             self._written += size  # guarded by self._lock; `_synced` by self._cond
             target, last = self._written, self._next_seq - 1
+            if self._sealing is not None:
+                seal, self._sealing = self._sealing, None
+                self._start_prep(seal)
+            elif (
+                self._spare_fd < 0
+                and self._prep is None
+                and not self._shared
+                and (self._end * 2 > self._seg_bytes)
+            ):
+                self._start_prep(None)  # half full: create the next segment ahead
         if self._policy is SyncPolicy.BATCH:
             self._group_commit(target)
         return last
@@ -781,22 +986,30 @@ class LocalJournal(JournalBase):
             segments = list(self._segments)
             last_end, next_seq = self._end, self._next_seq
             start = max(after_seq, self._checkpoint_seq)
-        while len(segments) > 1 and segments[1].first_seq <= start + 1:
-            segments.pop(0)
-        expected = segments[0].first_seq if segments else next_seq
-        if expected > start + 1:
-            raise JournalSequenceGapError(
-                f"journal {self._dir} starts at seq {expected}, replay needs seq {start + 1}"
-            )
-        for i, seg in enumerate(segments):
-            is_last = i == len(segments) - 1
-            upto = next_seq if is_last else segments[i + 1].first_seq
-            if seg.first_seq != expected:
-                yield from self._gap(expected, seg.first_seq, start, seg.path)
-                expected = seg.first_seq
-            expected = yield from self._scan_segment(
-                seg, expected, start, upto, last_end if is_last else None
-            )
+            while len(segments) > 1 and segments[1].first_seq <= start + 1:
+                segments.pop(0)
+            # Opened now, so a checkpoint that drops a segment while the replay reads the
+            # ones before it cannot cut a hole in what the replay returns.
+            files = [_open_reading(seg.path) for seg in segments]
+        try:
+            expected = segments[0].first_seq if segments else next_seq
+            if expected > start + 1:
+                raise JournalSequenceGapError(
+                    f"journal {self._dir} starts at seq {expected}, replay needs seq {start + 1}"
+                )
+            for i, seg in enumerate(segments):
+                is_last = i == len(segments) - 1
+                upto = next_seq if is_last else segments[i + 1].first_seq
+                if seg.first_seq != expected:
+                    yield from self._gap(expected, seg.first_seq, start, seg.path)
+                    expected = seg.first_seq
+                expected = yield from self._scan_segment(
+                    seg, files[i], expected, start, upto, last_end if is_last else None
+                )
+        finally:
+            for f in files:
+                if isinstance(f, int):
+                    os.close(f)
 
     def _gap(self, expected: int, found: int, start: int, path: Path) -> Iterator[DeltaOrError]:
         if found < expected or not self._config.skip_corrupted_deltas:
@@ -819,15 +1032,24 @@ class LocalJournal(JournalBase):
         )
 
     def _scan_segment(
-        self, seg: _Segment, expected: int, start: int, upto: int, end: int | None
+        self,
+        seg: _Segment,
+        fd: int | OSError,
+        expected: int,
+        start: int,
+        upto: int,
+        end: int | None,
     ) -> Generator[tuple[int, list[bytes]] | DeltaOrError, None, int]:
-        """Yield the records of one segment; return the next expected sequence number."""
+        """Yield the records of one segment (`fd`, opened for reading, or why it could not
+        be opened); return the next expected sequence number."""
         try:
-            data = _read_file(seg.path, -1 if end is None else end)
+            if isinstance(fd, OSError):
+                raise fd
+            data = _read_fd(fd, end)
             if not _header_ok(data, seg.path):
                 # A writer may be sealing it (rewriting its 32-byte header) as we read: once
                 # more, then the header decides.
-                data = _read_file(seg.path, -1 if end is None else end)
+                data = _read_fd(fd, end)
             self._segment_first(data, seg.path)
         except (OSError, JournalCorruptedError) as exc:
             if isinstance(exc, FileNotFoundError) and self._checkpoint_seq >= upto - 1:
@@ -971,6 +1193,14 @@ class LocalJournal(JournalBase):
             if self._fd >= 0:
                 os.close(self._fd)
                 self._fd = -1
+            self._join_prep()
+            if self._spare_fd >= 0:
+                os.close(self._spare_fd)  # the restored journal gets a spare of its own
+                self._spare_fd = -1
+            if self._sealing is not None:
+                for fd in (self._sealing[0], self._sealing[2]):
+                    os.close(fd)
+                self._sealing = None
             self._guard_os("restore", self._finish_restore)
             self._guard_os("reopen", self._load_state)
             self._corrupted = 0
@@ -1013,8 +1243,9 @@ class LocalJournal(JournalBase):
             shutil.rmtree(tmp)
             return
         for p in self._dir.iterdir():
-            if (p.suffix == SEGMENT_SUFFIX or p.name == "CHECKPOINT") and p.name not in names:
-                p.unlink()
+            ours = p.suffix == SEGMENT_SUFFIX or p.name in ("CHECKPOINT", SPARE)
+            if ours and p.name not in names:
+                p.unlink()  # the spare too: it may hold the old journal's last records
         for name in names:
             if (tmp / name).exists():
                 os.replace(tmp / name, self._dir / name)
@@ -1053,13 +1284,23 @@ class LocalJournal(JournalBase):
 
     def _close(self) -> None:
         try:
+            self._join_prep()
             if self._fd >= 0 and not self._failed:
                 os.fdatasync(self._fd)
+                if self._sealing is not None:  # a roll whose append failed: seal it now
+                    seal, self._sealing = self._sealing, None
+                    self._prepare(seal)
         finally:
             self._release()
 
     def _release(self) -> None:
-        for name in ("_fd", "_lock_fd"):
+        self._join_prep()
+        if self._sealing is not None:  # unsealed: sealed when the journal is opened again
+            for fd in (self._sealing[0], self._sealing[2]):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            self._sealing = None
+        for name in ("_fd", "_spare_fd", "_lock_fd"):
             fd = getattr(self, name)
             if fd >= 0:
                 with contextlib.suppress(OSError):

@@ -41,6 +41,7 @@ from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Coroutine, Sequence
 from typing import IO, Any, TypeVar
 
+from crs._check import check, fail
 from crs._core import crc32c
 from crs._errors import (
     InvalidArgumentError,
@@ -58,7 +59,6 @@ from crs._journal._base import (
     JournalCodec,
     JournalStats,
     JsonCodec,
-    check_field_types,
     read_backup_stream,
     write_backup_stream,
 )
@@ -104,6 +104,8 @@ class NATSStreamConfig:
         replicas: Stream replicas (1 on a single server).
     """
 
+    _defining_module = __name__  # its hints resolve here (`crs` re-exports it)
+
     subjects: tuple[str, ...] = ("crs.*.delta", "crs.*.checkpoint")
     max_bytes: int = -1
     max_msgs_per_subject: int = -1
@@ -111,29 +113,21 @@ class NATSStreamConfig:
     duplicate_window: float = 120.0
     replicas: int = 1
 
-    def validate(self) -> None:
-        """Raise `InvalidArgumentError` naming the first bad field."""
-        check_field_types(
-            self,
-            ints=("max_bytes", "max_msgs_per_subject", "replicas"),
-            seconds=("max_age", "duplicate_window"),
-        )
-        if not isinstance(self.subjects, tuple | list) or not all(
-            isinstance(x, str) for x in self.subjects
-        ):
-            raise InvalidArgumentError(f"subjects must be a tuple of str, got {self.subjects!r}")
+    def validate(self, prefix: str = "") -> None:
+        """Raise `InvalidArgumentError` naming the first bad field (`name: must be …`): its
+        type through `crs._check`, then its value. `prefix` leads each name."""
+        check(self, prefix)
         if not self.subjects:
-            raise InvalidArgumentError("subjects must not be empty")
-        if self.max_bytes < -1 or self.max_bytes == 0:
-            raise InvalidArgumentError("max_bytes must be -1 (unlimited) or positive")
-        if self.max_msgs_per_subject < -1 or self.max_msgs_per_subject == 0:
-            raise InvalidArgumentError("max_msgs_per_subject must be -1 (unlimited) or positive")
+            fail(prefix + "subjects", "a non-empty tuple of subjects", self.subjects)
+        for name in ("max_bytes", "max_msgs_per_subject"):
+            if getattr(self, name) < -1 or getattr(self, name) == 0:
+                fail(prefix + name, "-1 (unlimited) or positive", getattr(self, name))
         if self.max_age < 0:
-            raise InvalidArgumentError("max_age must be 0 (forever) or positive seconds")
+            fail(prefix + "max_age", "0 (forever) or positive seconds", self.max_age)
         if self.duplicate_window <= 0:
-            raise InvalidArgumentError("duplicate_window must be positive seconds")
+            fail(prefix + "duplicate_window", "positive seconds", self.duplicate_window)
         if self.replicas < 1:
-            raise InvalidArgumentError("replicas must be at least 1")
+            fail(prefix + "replicas", "at least 1", self.replicas)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -158,6 +152,8 @@ class NATSJournalConfig:
         reconnect_wait: Seconds between reconnection attempts.
     """
 
+    _defining_module = __name__  # its hints resolve here (`crs` re-exports it)
+
     session_id: str = ""
     stream_name: str = "CRS_DELTAS"
     servers: str = "nats://127.0.0.1:4222"
@@ -174,35 +170,36 @@ class NATSJournalConfig:
 
     def validate(self) -> None:
         """Raise `InvalidArgumentError` naming the first bad field."""
-        check_field_types(
-            self,
-            strs=("session_id", "stream_name", "servers"),
-            ints=("max_journal_bytes",),
-            seconds=("connect_timeout", "request_timeout", "reconnect_wait"),
-        )
-        if not isinstance(self.stream, NATSStreamConfig):
-            raise InvalidArgumentError(
-                f"stream must be a NATSStreamConfig, got {type(self.stream).__name__}"
-            )
+        check(self)
         if not self.session_id:
-            raise InvalidArgumentError("nats journal: session_id is required")
+            fail("session_id", "a non-empty str (required)", self.session_id)
         if not _SESSION_RE.match(self.session_id):
-            raise InvalidArgumentError(
-                f"nats journal: session_id {self.session_id!r} may hold only letters, digits, "
-                "'_' and '-' (it is a NATS subject token)"
+            fail(
+                "session_id",
+                "letters, digits, '_' and '-' only (it is a NATS subject token)",
+                self.session_id,
             )
         if not self.stream_name or not _STREAM_RE.match(self.stream_name):
-            raise InvalidArgumentError(
-                "nats journal: stream_name is required (letters, digits, '_' and '-')"
+            fail(
+                "stream_name", "a non-empty name of letters, digits, '_' and '-'", self.stream_name
             )
         if not self.servers.strip():
-            raise InvalidArgumentError("nats journal: servers must name at least one URL")
+            fail("servers", "at least one NATS server URL", self.servers)
         if self.max_journal_bytes < 0:
-            raise InvalidArgumentError("max_journal_bytes must be non-negative")
+            fail(
+                "max_journal_bytes",
+                "0 (no limit) or a positive number of bytes",
+                self.max_journal_bytes,
+            )
         for name in ("connect_timeout", "request_timeout", "reconnect_wait"):
             if getattr(self, name) <= 0:
-                raise InvalidArgumentError(f"{name} must be positive seconds")
-        self.stream.validate()
+                fail(name, "positive seconds", getattr(self, name))
+        if self.codec is not None and not (
+            callable(getattr(self.codec, "encode", None))
+            and callable(getattr(self.codec, "decode", None))
+        ):
+            fail("codec", "a JournalCodec (encode and decode methods) or None", self.codec)
+        self.stream.validate("stream.")
 
 
 # ---------------------------------------------------------------- the async journal

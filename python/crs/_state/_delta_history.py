@@ -13,6 +13,7 @@ import itertools
 import json
 import logging
 import threading
+from array import array
 from collections import deque
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -71,24 +72,72 @@ class DeltaHistoryView(Protocol):
     def size(self) -> int: ...
 
 
-_COMPACT_ROWS = 64
+_PACK_ROWS = 64
 """A ProofDelta with more entries than this is kept packed (`_PackedProof`)."""
 
 
-def _kept(delta: Delta) -> Delta:
-    """What the history keeps of `delta`: a large ProofDelta without its `updates` mapping
-    (the ProofNumber objects it was built from), only its rows, shared and immutable. O(1);
-    the mapping is rebuilt when a query asks for it."""
-    if type(delta) is ProofDelta and delta._updates is not None and len(delta._rows) > 64:
-        return ProofDelta._from_rows(delta._src, delta._rows, delta._ts)
+class _PackedProof:
+    """What the history keeps of a large ProofDelta: its rows as columns, about 40 B per entry
+    (the node ids joined by NUL in one str, the numbers in arrays) instead of a tuple, an id
+    str and five ints per entry (~260 B) or, with the caller's `updates` mapping, a
+    ProofNumber per entry on top (~400 B). Immutable; the delta is rebuilt when queried."""
+
+    __slots__ = ("at", "disproof", "ids", "proof", "source", "sources", "status", "ts")
+
+    def __init__(self, delta: ProofDelta, ids: str) -> None:
+        rows = delta._rows
+        self.source = delta._src
+        self.ts = delta._ts
+        self.ids = ids  # "\0id1\0id2...\0": every id between two NULs
+        self.proof = array("Q", [r[1] for r in rows])
+        self.disproof = array("Q", [r[2] for r in rows])
+        self.status = bytes([r[3] for r in rows])
+        self.sources = bytes([r[4] for r in rows])
+        self.at = array("q", [r[5] for r in rows])
+
+    def nodes(self) -> list[str]:
+        return self.ids[1:-1].split("\0")
+
+    def touches(self, node_id: str) -> bool:
+        return "\0" not in node_id and f"\0{node_id}\0" in self.ids
+
+    def delta(self) -> ProofDelta:
+        rows = list(
+            zip(
+                self.nodes(),
+                self.proof,
+                self.disproof,
+                self.status,
+                self.sources,
+                self.at,
+                strict=True,
+            )
+        )
+        return ProofDelta._from_rows(self.source, rows, self.ts)
+
+
+def _kept(delta: Delta) -> Delta | _PackedProof:
+    """What the history keeps of `delta`: a large ProofDelta packed (`_PackedProof`), any
+    other delta as is (small and shared)."""
+    if type(delta) is ProofDelta and len(delta._rows) > _PACK_ROWS:
+        rows = delta._rows
+        ids = "\0".join(["", *[r[0] for r in rows], ""])
+        if ids.count("\0") == len(rows) + 1:  # no id holds a NUL (else kept as is)
+            return _PackedProof(delta, ids)
     return delta
 
 
-def _delta_of(kept: Delta) -> Delta:
-    return kept
+def _delta_of(kept: Delta | _PackedProof) -> Delta:
+    return kept.delta() if isinstance(kept, _PackedProof) else kept
 
 
-_Entry = tuple[int, int, int, Delta, str | None, str, dict[str, str] | None]
+def _touches(kept: Delta | _PackedProof, node_id: str) -> bool:
+    if isinstance(kept, _PackedProof):
+        return kept.touches(node_id)
+    return node_id in kept._affected()
+
+
+_Entry = tuple[int, int, int, Delta | _PackedProof, str | None, str, dict[str, str] | None]
 
 
 def _int(name: str, v: Any) -> int:
@@ -216,7 +265,7 @@ class DeltaHistoryWorker:
     def get_by_node(self, node_id: str) -> list[DeltaRecord]:
         """Records whose delta touched `node_id`, by generation."""
         n = _str("node_id", node_id)
-        rows = [e for e in self._snapshot() if n in _delta_of(e[3])._affected()]
+        rows = [e for e in self._snapshot() if _touches(e[3], n)]
         return [self._build(e) for e in sorted(rows, key=lambda e: (e[1], e[0]))]
 
     def explain(self, node_id: str) -> list[DeltaRecord]:

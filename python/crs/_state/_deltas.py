@@ -321,13 +321,19 @@ class ProofDelta(Delta):
         return ProofDelta(self._merged_src(other), merged, timestamp=max(self._ts, other._ts))
 
     def _conflicts_same(self, other: ProofDelta) -> bool:
-        return not self.updates.keys().isdisjoint(other.updates.keys())
+        return not {r[0] for r in self._rows}.isdisjoint([r[0] for r in other._rows])
 
     def _data(self) -> dict[str, Any]:
-        return {"updates": {k: v.to_dict() for k, v in self.updates.items()}}
+        # ProofNumber.to_dict() of each entry, built from the rows (no ProofNumber objects).
+        return {
+            "updates": {
+                k: {"proof": p, "disproof": dp, "status": st, "source": src, "updated_at": at}
+                for k, p, dp, st, src, at in self._rows
+            }
+        }
 
     def _affected(self) -> list[str]:
-        return list(self.updates)
+        return list(dict.fromkeys([r[0] for r in self._rows]))
 
 
 def _constraint(name: str, c: Any) -> Constraint:

@@ -274,7 +274,13 @@ _STOP_WORDS = (
     "when what where how why who which do does did i me my you your we our us user s"
 )
 _STOP = frozenset(_STOP_WORDS.split(" "))
-_TOKEN = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# Word tokens of free text: camelCase and snake_case split, except that a word carrying a
+# number ("test1", "mod_01", "v2", "k8s", "page-3") names one item and stays whole, so
+# "test1" and "test2" are different things, not a rewording. (Look-aheads bounded: linear.)
+_TOKEN = re.compile(
+    r"\b(?=[A-Za-z_-]{0,64}\d)(?=[\d_-]{0,64}[A-Za-z])[A-Za-z0-9_-]+"
+    r"|[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+"
+)
 _PATHLIKE = re.compile(r"^[\w.~-]*[/\\]|^\w[\w-]*\.[A-Za-z0-9]{1,8}$|://|^\.{1,2}$")
 IDENT_KEYS = frozenset(
     {
@@ -315,6 +321,11 @@ def _is_ident(key: str, value: str) -> bool:
     return key.lower() in IDENT_KEYS or (" " not in value and _PATHLIKE.search(value) is not None)
 
 
+def _tokens(text: str) -> list[str]:
+    """Lower-cased word tokens of free text (`_TOKEN`)."""
+    return [m.lower() for m in _TOKEN.findall(text)]
+
+
 def features(
     canon: dict[str, Any], commands: frozenset[str], sanitize: Callable[[str], str]
 ) -> str:
@@ -323,7 +334,8 @@ def features(
 
     Identifiers (paths, URLs, ids, a shell command's program and paths) must be equal;
     the free text (queries, patterns, titles, a command's other words) is compared as a set
-    of lower-cased word tokens (camelCase and snake_case split, stop words left out);
+    of lower-cased word tokens (camelCase and snake_case split, stop words left out; a word
+    carrying a number, "test1", "mod_01", stays whole: another number is another item);
     numbers and flags are parameters, left out (a re-parameterised call with the same result
     is the same call).
     """
@@ -356,12 +368,7 @@ def features(
     if not texts and not extra:
         return ""
     ident = _blake(repr(sorted(idents)).encode("utf-8", "surrogatepass"), digest_size=8)
-    toks = {
-        f"{k}:{t}"
-        for k, v in texts
-        for t in (m.lower() for m in _TOKEN.findall(sanitize(v)))
-        if t not in _STOP
-    }
+    toks = {f"{k}:{t}" for k, v in texts for t in _tokens(sanitize(v)) if t not in _STOP}
     return ident.hexdigest() + "|" + " ".join(sorted(toks))
 
 

@@ -61,6 +61,15 @@ _READONLY_SHELL = re.compile(
     r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
 _MSG_WS = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
+
+
+def _sentences(norm: str) -> set[str]:
+    """The sentences of a normalized message that have at least four words (short formulae,
+    "Done.", "Thinking...", repeat naturally)."""
+    return {t for t in (x.strip() for x in _SENTENCE_END.split(norm)) if t.count(" ") >= 3}
+
+
 FP_CACHE_S = 1.0
 _DIGITS = re.compile(r"\d+")
 
@@ -494,7 +503,11 @@ class Guard:
                     "cause or change the arguments; running it unchanged will fail again.",
                     (sig.fail_step,),
                 )
-            if sig.transient >= lim.transient_retries and not half_open:
+            if (
+                sig.transient >= lim.transient_retries
+                and not half_open
+                and sig.fail_step > s.turn_step  # a user turn since: a fresh retry budget
+            ):
                 return self._refuse(
                     s,
                     call,
@@ -754,11 +767,8 @@ class Guard:
             return None
         n = call.step
         pair = f"{cluster}:{res}"
-        if pair not in s.pairs:  # a new (call, result): no repeat, cycle or stale stretch
-            sig = s.sigs.get(call.signature)
-            if sig is None or not sig.changes:
-                return None  # (what `_poll_check` answers for a call that never polled)
-            return self._poll_check(s, call, lim)
+        if pair not in s.pairs:  # a new (call, result): no repeat, cycle, stale stretch or poll
+            return None
         tail = s.tail
         # 1. the same pair in a row
         run = 1
@@ -842,10 +852,10 @@ class Guard:
                 "what you know, and choose a different next step.",
                 ev,
             )
-        return self._poll_check(s, call, lim)
+        return self._poll_check(s, call, lim) if stale else None
 
     def _poll_check(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
-        # 5. polling past its budget
+        # 5. polling past its budget (runs that brought back an earlier result)
         sig = s.sigs.get(call.signature)
         n = call.step
         if (
@@ -911,9 +921,14 @@ class Guard:
                 and digest != msgs[-1]
                 and len(norm) >= 40
                 and last
-                and _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8
+                and (
+                    _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8
+                    or not _sentences(norm).isdisjoint(_sentences(last))
+                )
             ):
-                digest = msgs[-1]  # a near-identical message counts as the same one
+                # a near-identical message, or one that says a sentence of the last one
+                # again, counts as the same one
+                digest = msgs[-1]
             self._last_msg = norm
             seq = [*msgs, digest]
             found = self._message_loop(seq, s.msg_streak + 1)

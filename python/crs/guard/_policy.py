@@ -145,7 +145,10 @@ class GuardPolicy:
             however far apart.
         max_period: the longest cycle looked for.
         no_progress_window: completed calls in a row that produced nothing new.
-        poll_budget: runs of one call per session whose result keeps changing (polling).
+        poll_budget: runs of one polled call (its result changes between runs) that bring
+            back a result it returned before, in an unchanged workspace: polling that goes
+            round the same states. A run with a result never seen before is new data
+            (reading a stream, progress), not counted.
         max_failures: hard failures in a row of one call before it is blocked (error loop).
         transient_retries: transient failures (timeout, rate limit, 5xx, network) in a row of
             one call before it is blocked (retry budget).

@@ -96,7 +96,7 @@ class SigState:
         self.epoch = -1  # epoch of the last run
         self.runs = 0  # completed runs in the session
         self.changes = 0  # runs whose result differed from the run before, same epoch
-        self.polls = 0  # runs in a row at the same epoch (whatever the result)
+        self.polls = 0  # runs at the same epoch that brought no new result (its budget)
         self.same = 0  # runs in a row (of this signature) with the same result, same epoch
         self.hard = 0  # hard failures in a row
         self.transient = 0  # transient failures in a row
@@ -186,6 +186,7 @@ class SessionState:
         "tail",
         "texts",
         "tool_calls",
+        "turn_step",
         "turns",
     )
 
@@ -213,6 +214,7 @@ class SessionState:
         self.msgs: list[str] = []  # their digests (the last 16)
         self.msg_flags = 0  # monologue verdicts in a row
         self.turns = 0
+        self.turn_step = 0  # last step before the latest user turn
 
     # -------------------------------------------------------------- facts
 
@@ -247,7 +249,11 @@ class SessionState:
         if same_epoch and res != s.res:
             s.changes += 1
         s.same = s.same + 1 if (same_epoch and res == s.res) else 1
-        s.polls = s.polls + 1 if same_epoch else 1
+        seen = self.pairs.get(pair)
+        novel = seen is None or seen[1] != epoch
+        # A result never seen before (at this epoch) is new data, reading rather than
+        # polling: only runs that bring back an earlier result count against the poll budget.
+        s.polls = (s.polls if same_epoch else 0) + (0 if novel else 1)
         s.runs += 1
         s.res = res
         s.cluster = cluster if cluster != sig else ""
@@ -259,14 +265,14 @@ class SessionState:
             s.fail_step, s.fail_ms = n, p["ts"]
             s.last_err = get("e", "")
         elif kind == TRANSIENT:
-            s.transient += 1
+            # A user message since the last failure is the go-ahead to try again: transient
+            # errors get a fresh retry budget (hard failures keep their streak).
+            s.transient = s.transient + 1 if s.fail_step > self.turn_step else 1
             s.fail_step, s.fail_ms = n, p["ts"]
             s.last_err = get("e", "")
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
-        seen = self.pairs.get(pair)
-        novel = seen is None or seen[1] != epoch
         if kind != TRANSIENT:
             if seen is None:
                 self.pairs[pair] = [1, after, n]
@@ -319,6 +325,7 @@ class SessionState:
 
     def apply_turn(self) -> None:
         self.turns += 1
+        self.turn_step = self.last_step
         self.msg_streak = self.msg_flags = 0
         self.msgs = []
         self.level = CALM
@@ -353,6 +360,7 @@ class SessionState:
             "texts": [list(t) for t in self.texts],
             "msg": [self.msg_streak, self.msg_flags, list(self.msgs)],
             "turns": self.turns,
+            "turn_step": self.turn_step,
         }
 
     @classmethod
@@ -386,6 +394,7 @@ class SessionState:
         s.msg_streak, s.msg_flags, msgs = d["msg"]
         s.msgs = [str(m) for m in msgs]
         s.turns = int(d["turns"])
+        s.turn_step = int(d.get("turn_step", 0))
         return s
 
 

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from crs._errors import CRSError
+from crs._persistence._durable import makedirs_durable
 from crs.sessions._model import StructuredTarget, dumps_json
+from crs.sessions._recorder import write_private
 from crs.sessions._registry import inspect_session_target, list_adapters
 
 INSPECT_USAGE = """\
@@ -72,8 +74,8 @@ def _emit(payload: Any, write: str | None) -> None:
     text = dumps_json(payload)
     if write:
         path = Path(os.path.abspath(write))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text + "\n", encoding="utf-8")
+        makedirs_durable(path.parent)  # 0700; the file 0600, never through a symlink
+        write_private(path, text + "\n")
     sys.stdout.flush()
     sys.stdout.buffer.write((text + "\n").encode("utf-8"))
     sys.stdout.buffer.flush()

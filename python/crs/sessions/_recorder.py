@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import json
 import os
+import secrets
 import sqlite3
 import tempfile
 from collections.abc import Iterator
@@ -23,6 +24,14 @@ from typing import Any, NamedTuple
 
 from crs._errors import InvalidArgumentError, SessionError
 from crs._home import default_home
+from crs._persistence._durable import (
+    FILE_MODE,
+    NOFOLLOW,
+    makedirs_durable,
+    read_file,
+    replace_durable,
+    write_file_durable,
+)
 from crs.sessions._model import (
     DEFAULT_HISTORY_LIMIT,
     SESSION_RECORDING_SCHEMA_VERSION,
@@ -126,7 +135,10 @@ def open_store(path: str | os.PathLike[str]) -> sqlite3.Connection | None:
     """Open (creating and migrating) the SQLite store; None when it cannot be opened."""
     conn = None
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        makedirs_durable(Path(path).parent)  # 0700
+        # The store is created 0600 here, never through a planted symlink (ELOOP), before
+        # SQLite opens it (its journal files take the store's mode).
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE))
         conn = sqlite3.connect(path, timeout=LOCK_TIMEOUT, isolation_level=None)
         conn.execute("PRAGMA foreign_keys = ON")
         _migrate(conn)
@@ -250,36 +262,34 @@ def fallback_recording_path(
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    with open(path.with_name(path.name + ".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def write_private(path: Path, text: str) -> None:
+    """Replace `path` with `text` atomically and durably: a 0600 temporary file (whatever was
+    at its name, a planted symlink included, removed first, never followed), fsynced, renamed
+    over `path` (a symlink there is replaced, not followed), directory fsynced."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    write_file_durable(tmp, (text.encode("utf-8"),))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        replace_durable(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
 
 
 def _read_recording(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_file(path).decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
@@ -288,7 +298,7 @@ def _read_recording(path: Path) -> dict[str, Any] | None:
 def _write_json(
     snapshot: CanonicalSnapshot, path: Path, recorded_at: str, limit: int
 ) -> tuple[bool, str]:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    makedirs_durable(path.parent)  # 0700
     with _locked(path):
         existing = _read_recording(path)
         changed = existing is None or dumps_compact(existing.get("latest")) != dumps_compact(
@@ -307,7 +317,7 @@ def _write_json(
             "latest": snapshot,
             "history": history[-limit:],
         }
-        _atomic_write(path, dumps_json(payload) + "\n")
+        write_private(path, dumps_json(payload) + "\n")
     return changed, str(path)
 
 
