@@ -152,7 +152,7 @@ before = rss()
 step = min(n, 50_000)
 for start in range(0, n, step):
     rows = [(f"node:{i}", i, 10, 3, 1, 1_700_000_000_000) for i in range(start, start + step)]
-    c._head.put_proofs(rows)
+    c._kernel.head.put_proofs(rows)
     del rows
 gc.collect()
 assert c.snapshot().proof_index().size() == n + 1

@@ -205,7 +205,7 @@ def test_bench_json_gzip_load(benchmark: Any, tmp_path: Path) -> None:
 
     def load() -> crs.CRS:
         fresh = crs.CRS()
-        fresh._load_state_image(json.loads(gzip.decompress(path.read_bytes())))
+        fresh._kernel.load_image(json.loads(gzip.decompress(path.read_bytes())))
         return fresh
 
     assert benchmark.pedantic(load, rounds=3, iterations=1).snapshot().proof_index().size() == n

@@ -1,54 +1,76 @@
-"""The CRS facade: the current version of the state, apply, snapshots, checkpoints.
+"""The CRS facade: the documented methods of the reasoning state of an agent session.
 
-The state itself is a persistent structure in Rust (`crs._core.StateCore`). The facade
-keeps `(state, generation, analytics)` as ONE tuple that is replaced atomically on every
+`CRS` holds a `crs._kernel.StateKernel` (the state and the one place it changes: commit,
+journaled ops, replay, install, images, the shared journal) and the parts that hold the
+kernel too: `Guards` (steps, proofs, the breaker, clauses, similarity), `Persistence`
+(backup images, checkpoints on disk, the project), `Evaluation` (the `Evaluable` face) and
+the parts of other subsystems registered in `_PARTS` (the guard's). Every public method
+checks its arguments or documents them and calls into one of these.
+
+The state itself is a persistent structure in Rust (`crs._core.StateCore`): the kernel keeps
+`(state, generation, analytics)` as ONE tuple that is replaced atomically on every
 committed change, so `snapshot()` needs no lock and is O(1), and a failed apply (which
 never reaches the swap) leaves no trace.
 """
 
 from __future__ import annotations
 
-import base64
+import contextlib
 import dataclasses
-import enum
+import importlib
 import json
-import logging
-import threading
+import os
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Self
 
 from crs import _core
 from crs._check import brief
-from crs._crs_eval import EvaluableMixin
-from crs._errors import (
-    CRSClosedError,
-    DeltaConflictError,
-    InvalidArgumentError,
-    JournalCorruptedError,
-    NilDeltaError,
-    SnapshotStaleError,
+from crs._crs_eval import Evaluation
+from crs._errors import InvalidArgumentError
+from crs._evaluable import HealthStatus, Metric, PropertyResult
+from crs._journal._base import BytesCodec, DefaultJournalConfig, JsonCodec
+from crs._kernel import ApplyMetrics, OpHandler, StateKernel
+from crs._persistence._backup_format import BackupImage, BackupMetadata
+from crs._persistence._crs_persist import Persistence, ProjectInfo
+from crs._persistence._manager import BackupOptions, PersistenceManager
+from crs._reasoning._clause_store import ClauseView
+from crs._reasoning._clauses import (
+    Clause,
+    ClauseCheckResult,
+    ClausePersistence,
+    DecisionCheck,
+    FailureEvent,
 )
-from crs._journal._base import BytesCodec, JsonCodec
-from crs._persistence._crs_persist import PersistenceMixin
-from crs._reasoning._guards import GuardsMixin
+from crs._reasoning._guards import Guards
 from crs._reasoning._sanitizer import default_sanitizer, redact_delta, redact_metadata
-from crs._state._analytics import (
-    MAX_ANALYTICS_HISTORY_RECORDS,
-    AnalyticsQueryType,
-    AnalyticsRecord,
-    _last_of,
-)
+from crs._state._analytics import AnalyticsQueryType, AnalyticsRecord, _last_of
+from crs._state._codec import DeltaCodec
 from crs._state._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
-from crs._state._deltas import Delta, DeltaType, ProofDelta
+from crs._state._deltas import Delta
 from crs._state._graph import GraphBackedDependencyIndex, GraphQuery
-from crs._state._image import STATE_IMAGE_VERSION, state_image
-from crs._state._index_mask import IndexMask
-from crs._state._ops import OpKind
 from crs._state._serializer import Serializer
-from crs._state._snapshot import Snapshot, _raise_apply
-from crs._types import Config, DefaultConfig, now_ms
+from crs._state._snapshot import Snapshot
+from crs._types import (
+    Actor,
+    CircuitBreakerResult,
+    ClauseScope,
+    Config,
+    DefaultConfig,
+    Outcome,
+    ProofNumber,
+    ProofUpdate,
+    SimilarityMatch,
+    StepRecord,
+    now_ms,
+)
+
+if TYPE_CHECKING:
+    import threading
+
+__all__ = ["CRS", "MAX_HISTORY_ENTRIES", "MAX_SIMILARITY_PAIRS", "ApplyMetrics", "Checkpoint"]
 
 MAX_SIMILARITY_PAIRS: int = 10_000
 """Similarity pairs a CRS keeps by default; the oldest pair is evicted first."""
@@ -57,49 +79,24 @@ MAX_HISTORY_ENTRIES: int = 10_000
 
 
 # State parts of other subsystems (the guard's, issue 12), "name": "module:class". A part is
-# made with each CRS (`cls(crs)`, registering its ops with `_register_op`) and travels with
-# the guards' state in checkpoints, backups, restores and replicas: `export() -> dict`,
-# `parse(data | None) -> parsed` (raises InvalidArgumentError), `install(parsed)`.
+# made with each CRS (`cls(crs)`, registering its ops with `crs._register_op`) and travels
+# with the guards' state in checkpoints, backups, restores and replicas (the kernel's image
+# parts): `export() -> dict`, `parse(data | None) -> parsed` (raises InvalidArgumentError),
+# `install(parsed)`.
 _PARTS: dict[str, str] = {"guard": "crs.guard._state:GuardPart"}
 
 
 def _make_parts(crs: CRS) -> dict[str, Any]:
-    import importlib
-
     parts = {}
     for name, where in _PARTS.items():
         module, _, attr = where.partition(":")
+        # Layering: a part's subsystem sits above the facade (crs.guard imports crs._crs),
+        # so it is found by name when a CRS is made, never imported by this module.
         parts[name] = getattr(importlib.import_module(module), attr)(crs)
     return parts
 
 
-_PROOF = IndexMask.PROOF
-_CAPPED = IndexMask.SIMILARITY | IndexMask.HISTORY
-_log = logging.getLogger("crs.state")
-_new_metrics = tuple.__new__  # builds ApplyMetrics without the NamedTuple keyword machinery
-
-
-class _Lifecycle(enum.Enum):
-    """Where a CRS is in its life (style practice 16)."""
-
-    OPEN = "open"  # reads and changes allowed
-    CLOSED = "closed"  # close() ran: changes are refused, reads see the last state
-
-
-_CLOSED = _Lifecycle.CLOSED
 _clock = time.perf_counter
-
-
-class ApplyMetrics(NamedTuple):
-    """What one apply did. Durations are float seconds."""
-
-    delta_type: DeltaType = DeltaType.UNKNOWN
-    apply_duration: float = 0.0
-    validation_duration: float = 0.0
-    indexes_updated: IndexMask = IndexMask(0)
-    entries_modified: int = 0
-    old_generation: int = 0
-    new_generation: int = 0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -124,7 +121,7 @@ def _cap(name: str, value: Any) -> int:
     return value
 
 
-class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
+class CRS:
     """The reasoning state of an agent session (the seed's `New(config)`).
 
     A CRS is an `Evaluable` (`properties()`, `metrics()`, `health_check()`). Its lifecycle
@@ -145,6 +142,9 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         max_history_entries: History index entries kept (oldest evicted first); 0 = unlimited.
         max_delta_records: Delta history records kept (oldest evicted first).
     """
+
+    # The kernel class (a read replica's refuses changes not made by its applier thread).
+    _KERNEL: type[StateKernel] = StateKernel
 
     def __init__(
         self,
@@ -169,51 +169,35 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
                 "journal: its codec cannot encode deltas; create it with codec=crs.DeltaCodec() "
                 "(or open it with CRS.open(path) / crs.open_project())"
             )
-        self._config: Config = config
-        self._caps = (
+        caps = (
             _cap("max_similarity_pairs", max_similarity_pairs),
             _cap("max_history_entries", max_history_entries),
         )
-        self._lock = threading.RLock()
-        # The head is written in place; `_frozen` caches an immutable version of it for
-        # snapshots and is dropped on every commit (so writes without snapshots in between
-        # never copy shared nodes).
-        self._head = _core.StateHead(*self._caps)
-        self._gen = 0
-        self._analytics: tuple[AnalyticsRecord, ...] = ()
-        self._frozen: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]] | None = None
-        self._journal = journal
-        # A journal other processes write too (LocalJournal with `shared`): each commit
-        # takes its lock and first applies what the others appended (`_writing`).
-        self._shared_journal = bool(getattr(journal, "shared", False))
-        self._wdepth = 0
-        self._journal_seq = 0  # sequence number of the last journal record in the state
-        self._history = DeltaHistoryWorker(max_delta_records)
-        self._session_id = ""
-        self._graph: GraphQuery | None = None
-        self._graph_index: GraphBackedDependencyIndex | None = None
-        self._op_handlers: dict[str, Callable[[dict[str, Any]], Callable[[], None] | None]] = {
-            "restore": self._op_restore
-        }
-        self._life = _Lifecycle.OPEN
-        # Running [count, total s, max s] of apply and snapshot durations (enable_metrics).
-        self._apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
-        self._snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
-        self._guards_init()
-        self._parts = _make_parts(self)
-        self._clause_view: Callable[[], Any] | None = getattr(self, "_guards_clause_view", None)
+        k = self._kernel = self._KERNEL(config, journal, caps, max_delta_records)
+        self._config = config
+        self._guards = Guards(k)
+        self._clause_view: Callable[[], ClauseView] = self._guards.clause_view
+        self._persist = Persistence(k, self)
+        self._eval = Evaluation(k, self._guards, self, self._scratch)
+        k.guards = self._guards
+        # What other subsystems reach (crs.guard, the dashboard, tests): the kernel's lock,
+        # its journal and the parts, under the names they have always had.
+        self._lock: threading.RLock = k.lock
+        self._journal: Any = journal
+        self._parts: dict[str, Any] = _make_parts(self)
+        k.parts = self._parts
 
     # ------------------------------------------------------------ reading
 
     def snapshot(self) -> Snapshot:
         """An immutable view of the current state (O(1)); works after `close()` too."""
-        st = self._snap_stats
+        k = self._kernel
+        st = k.snap_stats
         t0 = _clock() if st is not None else 0.0
-        cur = self._frozen
+        cur = k.frozen
         if cur is None:
-            cur = self._current()
-        clauses = self._clause_view() if self._clause_view is not None else None
-        snap = Snapshot(*cur, self._graph, self._graph_index, clauses)
+            cur = k.current()
+        snap = Snapshot(*cur, k.graph, k.graph_index, self._clause_view())
         if st is not None:
             # Not under the lock: concurrent readers may rarely lose one sample.
             d = _clock() - t0
@@ -226,45 +210,25 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
     @property
     def closed(self) -> bool:
         """True once `close()` ran (changes are then refused with `CRSClosedError`)."""
-        return self._life is _CLOSED
-
-    def _check_open(self, what: str) -> None:
-        if self._life is _CLOSED:
-            raise CRSClosedError(
-                f"{what}: the CRS is closed (at generation {self._gen}); it refuses changes "
-                "and reads see the last state; open a new CRS (crs.CRS.open, crs.open_project)"
-            )
-
-    def _current(self) -> tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...]]:
-        cur = self._frozen
-        if cur is None:
-            with self._lock:
-                cur = self._frozen
-                if cur is None:
-                    cur = (self._head.freeze(), self._gen, self._analytics)
-                    self._frozen = cur
-        return cur
+        return self._kernel.closed
 
     def generation(self) -> int:
         """The current state version; +1 on every committed change, never backwards."""
-        return self._gen
-
-    def _generation_value(self) -> int:
-        return self._gen
+        return self._kernel.gen
 
     def get_analytics_history(self) -> list[AnalyticsRecord]:
         """Analytics records, oldest first."""
-        return list(self._analytics)
+        return list(self._kernel.analytics)
 
     def get_last_analytics(self, query_type: AnalyticsQueryType | str) -> AnalyticsRecord | None:
-        return _last_of(self._analytics, query_type)
+        return _last_of(self._kernel.analytics, query_type)
 
     def has_run_analytics(self, query_type: AnalyticsQueryType | str) -> bool:
         return self.get_last_analytics(query_type) is not None
 
     def delta_history(self) -> DeltaHistoryWorker:
         """The history of applied deltas (consistent, bounded)."""
-        return self._history
+        return self._kernel.history
 
     # ------------------------------------------------------------ applying
 
@@ -283,7 +247,7 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         """
         if self._config.sanitize_secrets:
             delta = redact_delta(delta, default_sanitizer())
-        return self._commit(delta, None, None, base)
+        return self._kernel.commit(delta, None, None, base)
 
     def apply_with_source(
         self,
@@ -305,239 +269,61 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         if self._config.sanitize_secrets:
             delta = redact_delta(delta, default_sanitizer())
             metadata = redact_metadata(metadata, default_sanitizer())
-        return self._commit(delta, source, metadata, base)
+        return self._kernel.commit(delta, source, metadata, base)
 
-    def _commit(
-        self,
-        delta: Delta,
-        source: str | None = None,
-        metadata: Mapping[str, str] | None = None,
-        base: Snapshot | None = None,
-        *,
-        journal: bool = True,
-    ) -> ApplyMetrics:
-        if self._shared_journal and journal:
-            with self._writing():
-                return self._commit_now(delta, source, metadata, base, journal)
-        return self._commit_now(delta, source, metadata, base, journal)
+    # ------------------------------------------------------------ the seam, by its old names
 
-    def _commit_now(
-        self,
-        delta: Delta,
-        source: str | None,
-        metadata: Mapping[str, str] | None,
-        base: Snapshot | None,
-        journal: bool,
-    ) -> ApplyMetrics:
-        if not isinstance(delta, Delta):
-            if delta is None:
-                raise NilDeltaError("delta: must be a Delta, got None")
-            raise InvalidArgumentError(f"delta: must be a crs Delta, got {brief(delta)}")
-        t0 = time.perf_counter()
-        delta._check()
-        t1 = time.perf_counter()
-        with self._lock:
-            if self._life is _CLOSED:
-                self._check_open(f"apply of a {delta._TYPE.name} delta")
-            gen = self._gen
-            if base is not None:
-                self._check_base(base, delta, gen)
-            head = self._head
-            if type(delta) is ProofDelta:
-                rows = delta._rows
-                if journal and self._journal is not None:
-                    self._journal_seq = self._journal.append(delta)
-                n = head.put_proofs(rows)
-                mask = _PROOF
-            else:
-                prev = head.freeze() if journal and self._journal is not None else None
-                before = head.evicted()
-                try:
-                    n, m = head.apply_ops(delta._ops())
-                except ValueError as err:
-                    _raise_apply(err)
-                mask = IndexMask(m)
-                if m & _CAPPED:
-                    self._log_evictions(before, head.evicted())
-                if prev is not None:
-                    # While the record is written (a full journal may save a backup from
-                    # here), readers see the state before this delta.
-                    self._frozen = (prev, gen, self._analytics)
-                    try:
-                        self._journal_seq = self._journal.append(delta)
-                    except BaseException:
-                        head.reset(prev)
-                        raise
-                recs = delta._analytics()
-                if recs:
-                    n += len(recs)
-                    self._analytics = (*self._analytics, *recs)[-MAX_ANALYTICS_HISTORY_RECORDS:]
-            self._gen = gen + 1
-            self._frozen = None
-            self._history._items_append(delta, gen + 1, source, self._session_id, metadata)
-            t2 = time.perf_counter()
-            st = self._apply_stats
-            if st is not None:
-                d = t2 - t0
-                st[0] += 1
-                st[1] += d
-                if d > st[2]:
-                    st[2] = d
-        return _new_metrics(ApplyMetrics, (delta._TYPE, t2 - t1, t1 - t0, mask, n, gen, gen + 1))
+    # Other subsystems and tools reach the kernel through these few (crs.guard journals its
+    # ops with `_commit_op` and registers them with `_register_op`; the Claude Code hook
+    # holds `_writing` across a decision; the serializer's import and the benchmarks build a
+    # state with `_install`; `_state_image` is the image document tests compare). Everything
+    # else goes to `self._kernel` directly.
 
-    def _log_evictions(self, before: tuple[int, int], after: tuple[int, int]) -> None:
-        for what, cap, old, new in (
-            ("similarity pairs", self._caps[0], before[0], after[0]),
-            ("history entries", self._caps[1], before[1], after[1]),
-        ):
-            if new > old:
-                _log.info(
-                    "cap of %d %s reached: evicted %d oldest (%d in total)",
-                    cap,
-                    what,
-                    new - old,
-                    new,
-                )
+    def _register_op(self, kind: str, handler: OpHandler) -> None:
+        """`StateKernel.register_op`: the handler of a journaled op kind."""
+        self._kernel.register_op(kind, handler)
 
-    def _check_base(self, base: Snapshot, delta: Delta, gen: int) -> None:
-        if not isinstance(base, Snapshot):
-            raise InvalidArgumentError(f"base: must be a Snapshot or None, got {brief(base)}")
-        lag = gen - base.generation()
-        limit = self._config.snapshot_epoch_limit
-        if limit > 0 and lag > limit:
-            raise SnapshotStaleError(
-                f"base: snapshot is {lag} generations old, more than snapshot_epoch_limit "
-                f"({limit}); take a fresh snapshot"
-            )
-        if lag <= 0:
-            return
-        since = self._history._since(base.generation())
-        if since is None:
-            raise SnapshotStaleError(
-                "base: the delta history no longer covers this snapshot; take a fresh snapshot"
-            )
-        for other in since:
-            if delta.conflicts_with(other):
-                raise DeltaConflictError(
-                    f"delta conflicts with a {other.type()} delta committed after generation "
-                    f"{base.generation()}; re-read and retry"
-                )
+    def _commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> Any:
+        """`StateKernel.commit_op`: check, journal, apply; returns the apply's result."""
+        return self._kernel.commit_op(kind, payload, bump_generation=bump_generation)
 
-    # ------------------------------------------------------------ parts
+    def _writing(self) -> contextlib.AbstractContextManager[Any]:
+        """`StateKernel.writing`: the lock and, on a shared journal, its writer lock after
+        catching up, so a decision made inside sees every other writer's records."""
+        return self._kernel.writing()
 
-    def _guards_export(self) -> dict[str, Any]:
-        data = super()._guards_export()
-        with self._lock:
-            data["parts"] = {name: part.export() for name, part in self._parts.items()}
-        return data
+    def _install(self, ops: list[tuple[Any, ...]], analytics: tuple[AnalyticsRecord, ...]) -> int:
+        """`StateKernel.install`: the whole state replaced by one built from `ops`."""
+        return self._kernel.install(ops, analytics)
 
-    def _guards_import(self, data: dict[str, Any]) -> None:
-        # Every part is parsed before anything is installed: a bad image changes nothing.
-        got = (data or {}).get("parts") or {}
-        parsed = {name: part.parse(got.get(name)) for name, part in self._parts.items()}
-        with self._lock:
-            super()._guards_import(data)
-            for name, part in self._parts.items():
-                part.install(parsed[name])
+    def _state_image(self) -> dict[str, Any]:
+        """The whole state as a JSON-safe `crs._image.state_image` document (every index,
+        the streaming sketch as base64, analytics, the image parts, the generation)."""
+        return self._kernel.image()
 
-    # ------------------------------------------------------------ ops for guards
-
-    def _register_op(
-        self, kind: str, handler: Callable[[dict[str, Any]], Callable[[], None] | None]
-    ) -> None:
-        """Register the handler of a journaled op: `handler(payload)` checks the payload and
-        computes the op's effect without changing anything (raising if it cannot be applied)
-        and returns the function that applies it, which must not fail. (A handler returning
-        None applied its effect itself, before the record is written: only for effects that
-        cannot fail, as a failure then leaves the state ahead of its journal.)"""
-        if not isinstance(kind, str) or not kind or not callable(handler):
-            raise InvalidArgumentError("kind: must be a non-empty str and handler a callable")
-        self._op_handlers[kind] = handler
-
-    def _commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> int:
-        handler = self._op_handlers.get(kind)
-        if handler is None:
-            raise InvalidArgumentError(
-                f"kind: no handler registered for {brief(kind)}; known: {sorted(self._op_handlers)}"
-            )
-        with self._writing() if self._shared_journal else self._lock:
-            self._check_open(kind)
-            apply = handler(payload)  # validated, effect computed: nothing changed yet
-            if self._journal is not None:
-                self._journal_seq = self._journal.append(
-                    {"op": kind, "payload": payload, "bump_generation": bump_generation}
-                )
-            if apply is not None:
-                apply()
-            if bump_generation:
-                self._gen += 1
-                self._frozen = None
-            return self._gen
-
-    def _replay(self, record: Delta | dict[str, Any]) -> None:
-        """Re-apply one journal record (a delta or an op) without journaling it again."""
-        if isinstance(record, Delta):
-            self._commit(record, journal=False)
-            return
-        if not isinstance(record, dict) or record.get("op") not in self._op_handlers:
-            raise InvalidArgumentError(
-                f"record: must be a Delta or a registered op, got {brief(record)}"
-            )
-        with self._lock:
-            self._check_open("replay")
-            try:
-                apply = self._op_handlers[record["op"]](record["payload"])
-            except Exception as exc:  # a record that cannot be applied is a damaged record
-                raise JournalCorruptedError(
-                    f"journal op record {record['op']!r} cannot be applied: "
-                    f"{type(exc).__name__}: {exc}"
-                ) from exc
-            if apply is not None:
-                apply()
-            if record.get("bump_generation", False):
-                self._gen += 1
-                self._frozen = None
-
-    def _bfs_depended_by(self, start: str, max_depth: int) -> list[tuple[str, str, int]]:
-        """(parent, child, depth) for the reverse-dependency BFS from `start` (spec §1.9)."""
-        if not isinstance(start, str) or not isinstance(max_depth, int) or max_depth < 0:
-            raise InvalidArgumentError("start: must be a str and max_depth an int >= 0")
-        index = self._graph_index
-        if index is None:
-            return self._current()[0].bfs_depended_by(start, max_depth)
-        out: list[tuple[str, str, int]] = []
-        visited: set[str] = set()
-        queue = [(start, 0)]
-        while queue:
-            node, depth = queue.pop(0)
-            if depth >= max_depth or node in visited:
-                continue
-            visited.add(node)
-            for p in index.depended_by(node):
-                if p not in visited:
-                    out.append((p, node, depth + 1))
-                    queue.append((p, depth + 1))
-        return out
+    def _own(self, resource: Any) -> None:
+        """Close `resource` (a journal, a PersistenceManager) with this CRS."""
+        self._persist.own(resource)
 
     # ------------------------------------------------------------ checkpoints
 
     def checkpoint(self) -> Checkpoint:
         """A restorable checkpoint (O(1); it never aliases live state)."""
-        with self._lock:
-            core, gen, analytics = self._current()
-            return Checkpoint(
-                id=str(uuid.uuid4()),
-                generation=gen,
-                created_at=now_ms(),
-                _state=core,
-                _analytics=analytics,
-                _guards=self._guards_export(),
-            )
+        core, gen, analytics, parts = self._kernel.capture()
+        return Checkpoint(
+            id=str(uuid.uuid4()),
+            generation=gen,
+            created_at=now_ms(),
+            _state=core,
+            _analytics=analytics,
+            _guards=parts,
+        )
 
     def _scratch(self) -> CRS:
         """An empty plain CRS with this one's config and similarity cap, no journal and no
         history cap (the Evaluable checks restore a checkpoint into it)."""
-        return CRS(self._config, max_similarity_pairs=self._caps[0], max_history_entries=0)
+        caps = self._kernel.caps
+        return CRS(self._config, max_similarity_pairs=caps[0], max_history_entries=0)
 
     def restore(self, cp: Checkpoint) -> None:
         """Bring back `cp`'s content under a NEW generation (generations never go back)."""
@@ -545,104 +331,346 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
             raise InvalidArgumentError(
                 f"cp: must be a Checkpoint from CRS.checkpoint(), got {brief(cp)}"
             )
-        self._check_open("restore")
-        if self._journal is not None:  # journaled as a whole-state image, so replay restores
-            image = state_image(cp._state, cp.generation, cp._analytics, cp._guards)
-            self._commit_op("restore", {"image": image}, bump_generation=True)
-            return
-        with self._lock:
-            self._check_open("restore")
-            self._guards_import(cp._guards)
-            self._head.reset(cp._state)
-            self._gen += 1
-            self._analytics = cp._analytics
-            self._frozen = None
-
-    def _install(self, ops: list[tuple[Any, ...]], analytics: tuple[AnalyticsRecord, ...]) -> int:
-        """Replace the whole state by a fresh one built from `ops`; returns the generation."""
-        try:
-            new, _, _ = _core.StateCore(*self._caps).apply_ops(ops)
-        except ValueError as err:
-            _raise_apply(err)
-        with self._lock:
-            self._check_open("install")
-            self._head.reset(new)
-            self._gen += 1
-            self._analytics = analytics
-            self._frozen = None
-            return self._gen
-
-    def _state_image(self) -> dict[str, Any]:
-        """The whole state as a JSON-safe dict (for backups): every index (the streaming
-        sketch as base64), analytics, the guards' state and the generation."""
-        with self._lock:
-            core, gen, analytics = self._current()
-            guards = self._guards_export()
-        return state_image(core, gen, analytics, guards)
+        self._kernel.restore(cp._state, cp.generation, cp._analytics, cp._guards)
 
     def export_json(self) -> bytes:
         """The portable JSON export (`Serializer.export_full` of the current state, default
         limits) as UTF-8 bytes: the `export.json` of a backup."""
-        result = Serializer().export_full(self.snapshot(), self._session_id)
+        result = Serializer().export_full(self.snapshot(), self._kernel.session_id)
         assert result.export is not None
         return json.dumps(result.export.to_dict(), separators=(",", ":")).encode()
 
-    def _parse_image(
-        self, image: Any
-    ) -> tuple[_core.StateHead, tuple[AnalyticsRecord, ...], int, dict[str, Any]]:
-        if not isinstance(image, dict) or image.get("version") != STATE_IMAGE_VERSION:
-            raise InvalidArgumentError(
-                f"image: must be a dict from CRS._state_image() with version {STATE_IMAGE_VERSION}"
-            )
+    # ------------------------------------------------------------ guards (Guards)
+
+    def record_step(self, step: StepRecord) -> StepRecord:
+        """Record a step of a session; returns the stored step.
+
+        A `step_number` below 1 becomes the session's next number and a `timestamp` of 0
+        becomes now, both decided before the step is journaled. Each session keeps at most
+        `MAX_STEPS_PER_SESSION` steps (the oldest is evicted, counted and logged).
+
+        Raises:
+            InvalidArgumentError: a field is invalid (named); nothing is recorded.
+        """
+        return self._guards.record_step(step)
+
+    def get_step_history(self, session_id: str) -> list[StepRecord]:
+        """Every kept step of the session, oldest first ([] for an unknown session)."""
+        return self._guards.get_step_history(session_id)
+
+    def get_last_step(self, session_id: str) -> StepRecord | None:
+        return self._guards.get_last_step(session_id)
+
+    def count_tool_executions(self, session_id: str, tool: str) -> int:
+        """How many `execute_tool` steps of `tool` the session holds."""
+        return self._guards.count_tool_executions(session_id, tool)
+
+    def get_steps_by_actor(self, session_id: str, actor: Actor | str) -> list[StepRecord]:
+        """The session's steps taken by `actor`, oldest first."""
+        return self._guards.get_steps_by_actor(session_id, actor)
+
+    def get_steps_by_outcome(self, session_id: str, outcome: Outcome | str) -> list[StepRecord]:
+        """The session's steps that ended with `outcome`, oldest first."""
+        return self._guards.get_steps_by_outcome(session_id, outcome)
+
+    def clear_step_history(self, session_id: str) -> None:
+        """End a session: drop its steps, remembered queries and session-scoped clauses."""
+        self._guards.clear_step_history(session_id)
+
+    def update_proof_number(self, update: ProofUpdate) -> ProofNumber:
+        """Apply one proof-number update (saturating) as one ProofDelta; returns the new value.
+
+        Raises:
+            InvalidArgumentError: the update is invalid (field named).
+            HardSoftBoundaryViolationError: a soft signal tries to disprove (no node is created).
+        """
+        return self._guards.update_proof_number(update)
+
+    def get_proof_status(self, node_id: str) -> ProofNumber | None:
+        return self._guards.get_proof_status(node_id)
+
+    def check_circuit_breaker(self, session_id: str, tool: str) -> CircuitBreakerResult:
+        """Should the agent stop using `tool` in this session? (reference §1.8)
+
+        With proof data for `session:<sid>:tool:<tool>`, the breaker fires when the node is
+        disproven or its proof number is exhausted. Without, it fires once the tool was
+        executed as often as its threshold (`Config.circuit_breaker_thresholds`, else 2).
+        """
+        return self._guards.check_circuit_breaker(session_id, tool)
+
+    def propagate_disproof(self, node_id: str) -> int:
+        """Raise the proof numbers of the nodes that depend on a disproven node.
+
+        BFS (in Rust) over the dependency index up to `MAX_PROPAGATION_DEPTH` levels; each
+        dependant gets +1 per disproven dependency, and a dependant that becomes disproven or
+        exhausted propagates further. All increments are one hard ProofDelta (one generation).
+        Returns the number of increments.
+        """
+        return self._guards.propagate_disproof(node_id)
+
+    def set_clause_config(self, config: ClausePersistence) -> None:
+        """Set the default scope, its TTL and the clause limit (journaled)."""
+        self._guards.set_clause_config(config)
+
+    @property
+    def clause_config(self) -> ClausePersistence:
+        return self._guards.clause_config
+
+    def add_clause(self, clause: Clause) -> Clause:
+        """Store a copy of a learned clause; returns the stored clause.
+
+        A clause with the same literals as a stored one is not added again: the stored one's
+        use count is bumped and it is returned. At `max_clauses`, expired clauses are
+        collected first, then the least recently used clause is evicted.
+
+        Raises:
+            InvalidArgumentError: the clause is invalid (field named).
+            HardSoftBoundaryViolationError: the clause's source is soft.
+        """
+        return self._guards.add_clause(clause)
+
+    def check_decision_allowed(self, session_id: str, tool: str) -> DecisionCheck:
+        """May the session use `tool` next, given the learned clauses? -> (allowed, reason).
+
+        The assignment is one-hot over `tool` (the proposal) and, from the last two steps
+        (circuit-breaker interventions skipped), `prev_tool`, `outcome`, `error` and
+        `prev_prev_tool`; other families are unassigned.
+        The oldest violated clause blocks, and its use is recorded (journaled): on a closed
+        CRS a blocking check therefore raises `CRSClosedError` ("clause_used"), while a
+        check that blocks nothing is a plain read and still answers.
+
+        The answer never depends on the bookkeeping: when the use cannot be journaled (a
+        full disk, `JournalFullError`, or another `JournalError`) it is not recorded (the
+        state stays equal to its journal), a warning is logged, and the check still answers
+        "blocked".
+        """
+        return self._guards.check_decision_allowed(session_id, tool)
+
+    def check_assignment(self, assignment: Mapping[str, bool]) -> ClauseCheckResult:
+        """Check an explicit assignment (`{"tool:grep": True, ...}`) against every clause.
+
+        Variables missing from `assignment` are unassigned (a clause naming one is not
+        violated). Returns the oldest violated clause, if any; its use is not recorded.
+
+        Raises:
+            InvalidArgumentError: not a mapping of non-empty names to bools, or two names of
+                one variable (`a`, `a:`) with different values.
+        """
+        return self._guards.check_assignment(assignment)
+
+    def garbage_collect_clauses(self) -> int:
+        """Remove clauses older than their scope's TTL; returns how many were removed."""
+        return self._guards.garbage_collect_clauses()
+
+    def learn_from_failure(
+        self, event: FailureEvent, *, context: int = 1, scope: ClauseScope | None = None
+    ) -> Clause | None:
+        """Learn a clause from a hard failure's decision path; returns the stored clause.
+
+        The clause forbids the failing decision (its tool) in the same context (the previous
+        step's tool, outcome and error; with `context=2` also the tool before). Returns None
+        when nothing can be learned: a soft signal, a transient error, or no context.
+
+        Raises:
+            InvalidArgumentError: the event is invalid (field named).
+        """
+        return self._guards.learn_from_failure(event, context=context, scope=scope)
+
+    def record_similarity(self, key1: str, key2: str, distance: float) -> None:
+        """Record the distance (0 = identical) between two query keys as a SimilarityDelta."""
+        self._guards.record_similarity(key1, key2, distance)
+
+    def get_similarity(self, key1: str, key2: str) -> float | None:
+        """The recorded distance between two keys (either order), or None."""
+        return self._guards.get_similarity(key1, key2)
+
+    def check_semantic_repetition(
+        self, session_id: str, tool: str, query: str, threshold: float = 0.3
+    ) -> list[SimilarityMatch]:
+        """Record `<tool>:<query>` and return earlier near-duplicates in the session.
+
+        Distances are 1 - estimated Jaccard similarity (MinHash, 128 permutations) of the
+        keys' shingles; matches within `threshold` are returned nearest first. A non-empty
+        result means the caller may report `FailureType.SEMANTIC_REPETITION`.
+
+        When the query cannot be journaled (a full disk, or another `JournalError`) it is
+        not remembered (logged), and the matches are still returned.
+        """
+        return self._guards.check_semantic_repetition(session_id, tool, query, threshold)
+
+    # ------------------------------------------------------------ persistence (Persistence)
+
+    def refresh(self) -> int:
+        """Apply what other processes appended to a shared project journal since this CRS
+        last read it (`open_project` journals are shared); returns the records applied.
+        Every commit does this first; call it to read their latest state without writing."""
+        return self._kernel.refresh()
+
+    def journal_position(self) -> int:
+        """Sequence number of the last journal record the state includes (0 = none)."""
+        return self._kernel.seq
+
+    def replay_journal(self, journal: Any = None, *, after_seq: int | None = None) -> int:
+        """Apply the journal's records after the state's position, without journaling them.
+
+        This is how a new CRS catches up with its journal (`CRS.open` calls it); after a
+        backup is loaded it applies the tail. Each record has the effect it had when it was
+        committed, generation included, so the state and generation end up the same.
+
+        Args:
+            journal: The journal to read; None means the CRS's own.
+            after_seq: Start after this sequence number; None means `journal_position()`.
+
+        Returns:
+            How many records were applied.
+
+        Raises:
+            JournalSequenceGapError: The first record is not the one after the position
+                (records were checkpointed away: load the backup that covers them first).
+            JournalCorruptedError: A record cannot be read.
+        """
+        return self._kernel.replay_journal(journal, after_seq=after_seq)
+
+    @classmethod
+    def open(
+        cls,
+        journal: Any,
+        config: Config | None = None,
+        *,
+        session_id: str = "crs",
+        **kwargs: Any,
+    ) -> Self:
+        """A CRS writing to `journal`, after replaying every record it holds.
+
+        Args:
+            journal: A crs `Journal` using `DeltaCodec`, or a directory: a `LocalJournal`
+                with `DefaultJournalConfig()` (fsync per append) is opened there, and closed
+                with the CRS.
+            config: CRS configuration (None = `DefaultConfig()`).
+            session_id: Session id of a journal opened from a directory.
+            **kwargs: Other `CRS` keyword arguments (caps).
+
+        Raises:
+            JournalSequenceGapError: The journal was checkpointed past a backup; use
+                `open_project` (or `load_checkpoint_from_disk`) to load the backup first.
+        """
+        owned = None
+        if isinstance(journal, str | os.PathLike):
+            # Start-up time: the local journal (11 ms) is loaded when a CRS opens one.
+            from crs._journal._local import LocalJournal
+
+            cfg = replace(DefaultJournalConfig(), path=os.fspath(journal), session_id=session_id)
+            journal = owned = LocalJournal(cfg, DeltaCodec())
         try:
-            ops: list[tuple[Any, ...]] = [
-                (OpKind.PROOF, [tuple(r) for r in image["proof"]]),
-                (OpKind.CONSTRAINT, [tuple(r) for r in image["constraints"]], [], []),
-                (OpKind.SIMILARITY, [tuple(p) for p in image["similarity"]]),
-                (OpKind.DEPENDENCY, [tuple(e) for e in image["dependency"]], []),
-                (OpKind.HISTORY, [(*r[:6], [tuple(kv) for kv in r[6]]) for r in image["history"]]),
-            ]
-            sketch = base64.b64decode(image["streaming"])
-            sim_ev, hist_ev = image["evicted"]
-            analytics = tuple(AnalyticsRecord.from_dict(r) for r in image["analytics"])
-            gen_img = int(image["generation"])
-        except (KeyError, TypeError, ValueError) as err:
-            raise InvalidArgumentError(f"image: malformed state image ({err})") from None
-        try:
-            new, _, _ = _core.StateCore(*self._caps).apply_ops(ops)
-            head = _core.StateHead(*self._caps)
-            head.reset(new)
-            head.set_sketch(sketch, sim_ev, hist_ev)
-        except ValueError as err:
-            _raise_apply(err)
-        return head, analytics, gen_img, image.get("guards") or {}
+            crs = cls(config, journal=journal, **kwargs)
+            if owned is not None:
+                crs._own(owned)
+            crs.replay_journal()
+        except BaseException:
+            if owned is not None:
+                owned.close()
+            raise
+        return crs
 
-    def _op_restore(self, payload: dict[str, Any]) -> Callable[[], None]:
-        # Handler of the journaled "restore" op: content only (the caller bumps the generation).
-        head, analytics, _, guards = self._parse_image(payload["image"])
-        install_guards = self._guards_parse(guards)
+    def export_image(self) -> BackupImage:
+        """The whole state (guard state included) and the journal position it covers.
 
-        def apply() -> None:
-            with self._lock:
-                install_guards()
-                self._head = head
-                self._analytics = analytics
-                self._frozen = None
+        Taken in one step under the lock (O(1): versions are shared), encoded outside it.
+        """
+        return self._persist.export_image()
 
-        return apply
+    def load_image(self, image: BackupImage) -> None:
+        """Replace the whole state by a backup image (never merges); its journal position
+        becomes the state's. On a CRS that committed nothing the generation becomes the
+        image's; otherwise it moves forward (generations never go back)."""
+        self._persist.load_image(image)
 
-    def _load_state_image(self, image: dict[str, Any]) -> int:
-        """Install a `_state_image()`: the content comes back and the generation becomes the
-        image's (never lower than now + 1 once something was committed). Returns it."""
-        head, analytics, gen_img, guards = self._parse_image(image)
-        with self._lock:
-            self._check_open("load of a state image")
-            self._guards_import(guards)
-            self._head = head
-            self._analytics = analytics
-            self._gen = gen_img if self._gen == 0 else max(self._gen + 1, gen_img)
-            self._frozen = None
-            return self._gen
+    def save_checkpoint_to_disk(
+        self,
+        pm: PersistenceManager,
+        project_hash: str,
+        journal: Any = None,
+        options: BackupOptions | None = None,
+    ) -> BackupMetadata:
+        """Back up the whole state, then checkpoint the journal as far as both backups allow.
+
+        Args:
+            pm: The persistence manager.
+            project_hash: The project key (`compute_project_hash`).
+            journal: The journal to checkpoint; None means the CRS's own (if any).
+            options: `BackupOptions` of the save.
+
+        Returns:
+            The metadata of the saved backup.
+        """
+        return self._persist.save_checkpoint(pm, project_hash, journal, options)
+
+    def load_checkpoint_from_disk(
+        self,
+        pm: PersistenceManager,
+        project_hash: str,
+        journal: Any = None,
+        *,
+        accept_journal_loss: bool = False,
+    ) -> BackupMetadata | None:
+        """Load the project's backup, then replay the journal records after it.
+
+        Without a backup (a first run) the whole journal is replayed and None is returned.
+
+        Args:
+            pm: The persistence manager.
+            project_hash: The project key.
+            journal: The journal to replay; None means the CRS's own (if any).
+            accept_journal_loss: Go on when the journal ends before the backup's position
+                (it was deleted or truncated): the state is the backup's, the backups are
+                kept beside as `*.journal-loss-<position>` and saved again at the journal's
+                position. Without it that case raises.
+
+        Raises:
+            JournalCorruptedError: The journal ends before the backup's position (it was
+                deleted or truncated; acknowledged records may be lost) and
+                `accept_journal_loss` is off. Nothing was changed on disk.
+            BackupCorruptedError, MetadataCorruptedError, BackupVersionMismatchError: No
+                usable backup.
+            JournalSequenceGapError, JournalCorruptedError: The tail cannot be replayed.
+        """
+        return self._persist.load_checkpoint(pm, project_hash, journal, accept_journal_loss)
+
+    def project_info(self) -> ProjectInfo:
+        """Paths and restore figures of a CRS opened by `open_project`."""
+        return self._persist.project_info()
+
+    def save_project_backup(self, *, export_json: bool = False) -> BackupMetadata:
+        """`save_checkpoint_to_disk` into the project opened by `open_project`."""
+        return self._persist.save_project_backup(export_json=export_json)
+
+    # ------------------------------------------------------------ Evaluable (Evaluation)
+
+    def name(self) -> str:
+        """ "crs"."""
+        return "crs"
+
+    def properties(self) -> list[PropertyResult]:
+        """Check snapshot_immutability, delta_idempotence and generation_monotonic now.
+
+        The changes they need are made on a scratch copy of the current state (O(1) to
+        make), never on this CRS; works after `close()` too. Costs O(proof entries + guard
+        state): the proof index is compared whole, so call it from tests and health
+        endpoints, not from the hot loop.
+        """
+        return self._eval.properties()
+
+    def metrics(self) -> list[Metric]:
+        """crs_generation, and (with `Config.enable_metrics`; otherwise zeros)
+        crs_apply_duration and crs_snapshot_duration: count, total, max and mean seconds
+        of every apply (validation to commit) and snapshot since the CRS was made."""
+        return self._eval.metrics()
+
+    def health_check(self) -> HealthStatus:
+        """Bounded indexes against their caps (DEGRADED at a cap: the oldest are evicted),
+        the journal (UNHEALTHY when unavailable, DEGRADED when in memory) and the
+        lifecycle (DEGRADED once closed: changes are refused)."""
+        return self._eval.health_check()
 
     # ------------------------------------------------------------ session, graph
 
@@ -650,8 +678,8 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
         """Session recorded with later deltas in the delta history ("" clears it)."""
         if not isinstance(session_id, str):
             raise InvalidArgumentError(f"session_id: must be a str, got {brief(session_id)}")
-        self._check_open("set_session_id")
-        self._session_id = session_id
+        self._kernel.check_open("set_session_id")
+        self._kernel.session_id = session_id
 
     def set_graph_provider(self, provider: GraphQuery | None) -> None:
         """Use `provider` (a GraphQuery) for dependency queries; None goes back to the
@@ -663,19 +691,18 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
                 f"provider: must implement GraphQuery (find_callers, find_callees, close, ...), "
                 f"got {brief(provider)}"
             )
-        with self._lock:
-            self._check_open("set_graph_provider")
-            old = self._graph
-            self._graph = provider
-            self._graph_index = (
-                GraphBackedDependencyIndex(provider) if provider is not None else None
-            )
+        k = self._kernel
+        with k.lock:
+            k.check_open("set_graph_provider")
+            old = k.graph
+            k.graph = provider
+            k.graph_index = GraphBackedDependencyIndex(provider) if provider is not None else None
         if old is not None and old is not provider:
             old.close()
 
     def invalidate_graph_cache(self) -> None:
         """Forget cached graph figures after the graph was refreshed (no-op without one)."""
-        index = self._graph_index
+        index = self._kernel.graph_index
         if index is not None:
             index.invalidate_cache()
 
@@ -684,14 +711,11 @@ class CRS(PersistenceMixin, GuardsMixin, EvaluableMixin):
 
         Later changes raise `CRSClosedError`; reads keep working on the last state.
         """
-        with self._lock:
-            if self._life is _CLOSED:
-                return
-            self._life = _CLOSED
-            self._history.close()
-            self._close_owned()
+        with self._kernel.lock:
+            if self._kernel.close():
+                self._persist.close_owned()
 
-    def __enter__(self) -> CRS:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -1,14 +1,16 @@
 """`CRS` as an `Evaluable`: real invariant checks, measured durations, bounded-index health.
 
-The properties run on a scratch CRS restored from an O(1) checkpoint of the live one (the
-versions are shared), so checking them never changes the live state, its generation or its
-journal, and also checks that a change to a copy never shows through a live snapshot.
+`Evaluation` is a part of the `CRS` facade holding the state kernel; the facade's
+`properties`, `metrics` and `health_check` call in here. The properties run on a scratch CRS
+restored from an O(1) checkpoint of the live one (the versions are shared), so checking them
+never changes the live state, its generation or its journal, and also checks that a change
+to a copy never shows through a live snapshot.
 """
 
 from __future__ import annotations
 
 import itertools
-import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crs._errors import DeltaHistoryClosedError
@@ -25,7 +27,9 @@ from crs._state._deltas import ProofDelta
 from crs._types import ProofNumber, SignalSource
 
 if TYPE_CHECKING:
-    from crs._state._delta_history import DeltaHistoryWorker
+    from crs._crs import CRS
+    from crs._kernel import StateKernel
+    from crs._reasoning._guards import Guards
 
 _PROBE = "crs.eval/probe"  # node id the scratch checks write
 
@@ -36,34 +40,25 @@ def _timer(name: str, description: str, stats: list[float] | None) -> Metric:
     return Metric(name, MetricKind.TIMER, description, "s", mean, int(count), total, maximum)
 
 
-class EvaluableMixin:
-    """`name`, `properties`, `metrics` and `health_check` of `CRS` (the seed's
-    `eval.Evaluable`)."""
+class Evaluation:
+    """`name`, `properties`, `metrics` and `health_check` of a `CRS` (the seed's
+    `eval.Evaluable`).
 
-    if TYPE_CHECKING:
-        _lock: threading.RLock
-        _gen: int
-        _caps: tuple[int, int]
-        _config: Any
-        _journal: Any
-        _history: DeltaHistoryWorker
-        _steps: Any
-        _clauses: Any
-        _apply_stats: list[float] | None
-        _snap_stats: list[float] | None
+    Args:
+        kernel: The CRS's state kernel.
+        guards: Its guards (their stores are health-checked).
+        host: The CRS (its `snapshot` and `checkpoint` are what the properties check).
+        scratch: Makes the empty CRS the properties change instead of the live one.
+    """
 
-        def snapshot(self) -> Any: ...
-        def checkpoint(self) -> Any: ...
-        def _scratch(self) -> Any: ...
-        def _current(self) -> tuple[Any, int, tuple[Any, ...]]: ...
-        @property
-        def closed(self) -> bool: ...
-
-    _eval_seen_gen: int = 0  # highest generation an earlier properties() call saw
-
-    def name(self) -> str:
-        """ "crs"."""
-        return "crs"
+    def __init__(
+        self, kernel: StateKernel, guards: Guards, host: CRS, scratch: Callable[[], CRS]
+    ) -> None:
+        self._k = kernel
+        self._guards = guards
+        self._host = host
+        self._scratch = scratch
+        self._seen_gen = 0  # highest generation an earlier properties() call saw
 
     # ---------------------------------------------------------------- properties
 
@@ -75,9 +70,9 @@ class EvaluableMixin:
         state): the proof index is compared whole, so call it from tests and health
         endpoints, not from the hot loop.
         """
-        live = self.snapshot()
+        live = self._host.snapshot()
         live_proof = live.proof_index().all()
-        cp = self.checkpoint()
+        cp = self._host.checkpoint()
         scratch = self._scratch()
         try:
             scratch.restore(cp)
@@ -139,12 +134,12 @@ class EvaluableMixin:
         problems = []
         if not (scratch_gens[0] >= 1 and scratch_gens[1:] == [g + 1 for g in scratch_gens[:-1]]):
             problems.append(f"a restore and two applies gave generations {scratch_gens}")
-        gen = self._gen
-        if gen < self._eval_seen_gen:
-            problems.append(f"generation {gen} is below {self._eval_seen_gen}, seen earlier")
-        self._eval_seen_gen = max(self._eval_seen_gen, gen)
+        gen = self._k.gen
+        if gen < self._seen_gen:
+            problems.append(f"generation {gen} is below {self._seen_gen}, seen earlier")
+        self._seen_gen = max(self._seen_gen, gen)
         try:
-            recorded = [e[1] for e in self._history._snapshot()]
+            recorded = [e[1] for e in self._k.history._snapshot()]
         except DeltaHistoryClosedError:
             recorded = []
         if any(b <= a for a, b in itertools.pairwise(recorded)):
@@ -164,10 +159,11 @@ class EvaluableMixin:
         """crs_generation, and (with `Config.enable_metrics`; otherwise zeros)
         crs_apply_duration and crs_snapshot_duration: count, total, max and mean seconds
         of every apply (validation to commit) and snapshot since the CRS was made."""
-        with self._lock:
-            apply_stats = list(self._apply_stats) if self._apply_stats is not None else None
-            snap_stats = list(self._snap_stats) if self._snap_stats is not None else None
-            gen = self._gen
+        k = self._k
+        with k.lock:
+            apply_stats = list(k.apply_stats) if k.apply_stats is not None else None
+            snap_stats = list(k.snap_stats) if k.snap_stats is not None else None
+            gen = k.gen
         return [
             _timer("crs_snapshot_duration", "time to take a snapshot", snap_stats),
             _timer("crs_apply_duration", "time to validate and commit a delta", apply_stats),
@@ -180,13 +176,15 @@ class EvaluableMixin:
         """Bounded indexes against their caps (DEGRADED at a cap: the oldest are evicted),
         the journal (UNHEALTHY when unavailable, DEGRADED when in memory) and the
         lifecycle (DEGRADED once closed: changes are refused)."""
-        with self._lock:
-            core = self._current()[0]
-            steps = self._steps
+        k = self._k
+        with k.lock:
+            core = k.current()[0]
+            steps = self._guards.steps
+            clauses = self._guards.clauses
             per_session = max((len(steps.history(s)) for s in steps.sessions()), default=0)
             checks = (
-                bound_check("similarity_pairs", core.sim_len(), self._caps[0], "similarity pairs"),
-                bound_check("history", core.history_len(), self._caps[1], "history entries"),
+                bound_check("similarity_pairs", core.sim_len(), k.caps[0], "similarity pairs"),
+                bound_check("history", core.history_len(), k.caps[1], "history entries"),
                 bound_check(
                     "steps_per_session",
                     per_session,
@@ -196,25 +194,25 @@ class EvaluableMixin:
                 bound_check("sessions", len(steps.sessions()), steps.max_sessions, "sessions"),
                 bound_check(
                     "clauses",
-                    len(self._clauses),
-                    self._clauses.config.max_clauses,
+                    len(clauses),
+                    clauses.config.max_clauses,
                     "learned clauses",
                 ),
                 bound_check(
                     "delta_history",
-                    self._history.size() if not self.closed else 0,
-                    self._history._max,
+                    k.history.size() if not k.closed else 0,
+                    k.history._max,
                     "delta records",
                 ),
                 self._journal_check(),
                 HealthCheck("lifecycle", HealthState.DEGRADED, "closed: changes are refused")
-                if self.closed
+                if k.closed
                 else HealthCheck("lifecycle", HealthState.HEALTHY, "open"),
             )
         return HealthStatus.of(checks)
 
     def _journal_check(self) -> HealthCheck:
-        j = self._journal
+        j = self._k.journal
         if j is None:
             return HealthCheck(
                 "journal", HealthState.HEALTHY, "no journal (changes are not durable)"

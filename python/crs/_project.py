@@ -111,6 +111,9 @@ def open_project(
     )
 
 
+_OPEN_ATTEMPTS = 3  # opens of a project that another process checkpointed meanwhile
+
+
 def open_project_key(
     key: str,
     project: str,
@@ -124,22 +127,33 @@ def open_project_key(
     """`open_project` for a project known by its key under the data directory `base`
     (arguments already checked); `project` is its path, or "" when it is not known (a
     dashboard that found the project's data but not its directory)."""
-    pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
     if journal_config is None:  # several processes (hooks, servers, agents) share a project
         journal_config = replace(DefaultJournalConfig(), shared=True)
-    journal = project_journal(pm, key, session_id, journal_config)
-    try:
-        crs = CRS(config, journal=journal)
-        crs._own(journal)
-        crs._own(pm)
-        crs._attach_project(pm, key, project)
-        meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
-        crs._from_backup = meta is not None
-        journal.set_full_handler(crs._backup_for_full_journal)
-    except BaseException:
-        journal.close()
-        raise
-    return crs
+    for attempt in range(_OPEN_ATTEMPTS):
+        pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
+        journal = project_journal(pm, key, session_id, journal_config)
+        try:
+            crs = CRS(config, journal=journal)
+            persist = crs._persist
+            persist.own(journal)
+            persist.own(pm)
+            persist.attach_project(pm, key, project)
+            meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
+            persist.from_backup = meta is not None
+            journal.set_full_handler(persist.backup_for_full_journal)
+        except JournalCorruptedError as exc:
+            journal.close()
+            # Another process saved a backup and checkpointed the journal while this one
+            # read it: a segment it listed is gone (and covered by the new backup). Opening
+            # again loads that backup and the journal after it; real damage raises again.
+            if not isinstance(exc.__cause__, FileNotFoundError) or attempt + 1 == _OPEN_ATTEMPTS:
+                raise
+            continue
+        except BaseException:
+            journal.close()
+            raise
+        return crs
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 # ---------------------------------------------------------------- a project on NATS JetStream
@@ -234,7 +248,7 @@ class NATSProjectJournal:
 
     def last_seq(self) -> int:
         # CRS catches up when this is past its position; `exclusive` did it already.
-        return int(self._crs._journal_seq) if self._crs is not None else 0
+        return int(self._crs._kernel.seq) if self._crs is not None else 0
 
     def set_full_handler(self, handler: object) -> None:
         """No-op: the stream is the project's memory (no local backup to checkpoint into)."""
@@ -279,7 +293,7 @@ class NATSProjectJournal:
     def start(self, crs: Any) -> None:
         """Follow the subject after `crs`'s position (it replayed the journal)."""
         self._crs = crs
-        pos = int(crs._journal_seq)
+        pos = int(crs._kernel.seq)
         self._follower = self._journal.follow(self._receive, from_seq=pos + 1 if pos else 0)
         self._thread = threading.Thread(target=self._apply_loop, name="crs-nats-apply", daemon=True)
         self._thread.start()
@@ -338,13 +352,13 @@ class NATSProjectJournal:
                     )
                 _project_log.error("nats project journal: record %d unreadable: %s", seq, item.err)
                 raise JournalCorruptedError(f"nats project journal: record {seq}: {item.err}")
-            if not mine and seq > crs._journal_seq and item.delta is not None:
+            if not mine and seq > crs._kernel.seq and item.delta is not None:
                 try:
-                    crs._apply_replayed(item.delta, None, seq)
+                    crs._kernel.apply_replayed(item.delta, None, seq)
                 except CRSError as exc:
                     self._error = exc
                     raise
-                crs._journal_seq = seq
+                crs._kernel.seq = seq
             if until and seq >= until:
                 return
 

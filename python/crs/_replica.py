@@ -19,11 +19,12 @@ replica raises `ReadOnlyReplicaError`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from crs._crs import CRS, ApplyMetrics, Checkpoint
@@ -36,6 +37,7 @@ from crs._errors import (
 )
 from crs._journal._base import DeltaOrError, JournalConfig
 from crs._journal._local import LocalJournal
+from crs._kernel import StateKernel
 from crs._persistence._backup_format import BackupImage
 from crs._state._codec import DeltaCodec
 
@@ -48,26 +50,26 @@ __all__ = ["ReadOnlyCRS", "ReadReplica"]
 _log = logging.getLogger("crs.replica")
 
 
-class ReadOnlyCRS(CRS):
-    """The CRS of a `ReadReplica`: every read works, every mutation raises.
+class _ReplicaKernel(StateKernel):
+    """The kernel of a `ReadOnlyCRS`: only the replica's applier thread changes the state
+    (with deltas and records of the source journal, never journaled again)."""
 
-    Only the replica's own thread applies entries. `check_decision_allowed` answers without
-    recording the clause's use (the writer records its own; that record arrives through the
-    journal). Backups of a replica (`export_image`, `save_checkpoint_to_disk`) work.
-    """
+    __slots__ = ("applier",)
 
-    _applier: int | None = None
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.applier: int | None = None  # the thread applying the source's entries now
 
-    def _refuse(self, what: str) -> NoReturn:
+    def refuse(self, what: str) -> NoReturn:
         raise ReadOnlyReplicaError(
             f"{what}: this CRS is a read replica and only applies its source journal; "
             "make the change on the writer"
         )
 
-    def _applying(self) -> bool:
-        return self._applier == threading.get_ident()
+    def applying(self) -> bool:
+        return self.applier == threading.get_ident()
 
-    def _commit(
+    def commit(
         self,
         delta: Any,
         source: str | None = None,
@@ -76,25 +78,51 @@ class ReadOnlyCRS(CRS):
         *,
         journal: bool = True,
     ) -> ApplyMetrics:
-        if not self._applying():
-            self._refuse("apply")
-        return super()._commit(delta, source, metadata, base, journal=False)
+        if self.applier != threading.get_ident():
+            self.refuse("apply")
+        return super().commit(delta, source, metadata, base, journal=False)
 
-    def _commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> int:
+    def commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> Any:
         if kind == "clause_used":  # a read on the replica records nothing
-            return self._gen
-        self._refuse(kind)
+            return None
+        self.refuse(kind)
 
-    def _install(self, ops: list[tuple[Any, ...]], analytics: Any) -> int:
-        if not self._applying():
-            self._refuse("import")
-        return super()._install(ops, analytics)
+    def install(self, ops: list[tuple[Any, ...]], analytics: Any) -> int:
+        if self.applier != threading.get_ident():
+            self.refuse("import")
+        return super().install(ops, analytics)
+
+
+class ReadOnlyCRS(CRS):
+    """The CRS of a `ReadReplica`: every read works, every mutation raises.
+
+    Only the replica's own thread applies entries. `check_decision_allowed` answers without
+    recording the clause's use (the writer records its own; that record arrives through the
+    journal). Backups of a replica (`export_image`, `save_checkpoint_to_disk`) work.
+    """
+
+    _KERNEL = _ReplicaKernel
+    _kernel: _ReplicaKernel
+
+    def _refuse(self, what: str) -> NoReturn:
+        self._kernel.refuse(what)
+
+    @contextlib.contextmanager
+    def _as_applier(self) -> Generator[None, None, None]:
+        """Hold the lock as the replica's applier: the changes made inside are allowed."""
+        k = self._kernel
+        with k.lock:
+            k.applier = threading.get_ident()
+            try:
+                yield
+            finally:
+                k.applier = None
 
     def restore(self, cp: Checkpoint) -> None:
         self._refuse("restore")
 
     def load_image(self, image: BackupImage) -> None:
-        if not self._applying():
+        if not self._kernel.applying():
             self._refuse("load_image")
         super().load_image(image)
 
@@ -118,25 +146,26 @@ class ReadOnlyCRS(CRS):
             raise JournalCorruptedError(
                 f"read replica: journal entry {item.seq_num} unreadable: {item.err}"
             ) from item.err
-        with self._lock:
-            if item.seq_num <= self._journal_seq:
+        k = self._kernel
+        with k.lock:
+            if item.seq_num <= k.seq:
                 return False
-            if contiguous and item.seq_num != self._journal_seq + 1:
+            if contiguous and item.seq_num != k.seq + 1:
                 raise JournalSequenceGapError(
                     f"read replica: the journal continues at {item.seq_num} but the replica "
-                    f"covers up to {self._journal_seq} (checkpointed while it lagged); start "
+                    f"covers up to {k.seq} (checkpointed while it lagged); start "
                     "a new replica with base= a backup"
                 )
             try:
                 if not item.skipped:
-                    self._apply_replayed(item.delta)
-                self._journal_seq = item.seq_num
+                    k.apply_replayed(item.delta)
+                k.seq = item.seq_num
             finally:
-                self._frozen = None
+                k.frozen = None
         return True
 
     def __repr__(self) -> str:
-        return f"<ReadOnlyCRS generation={self.generation()} position={self._journal_seq}>"
+        return f"<ReadOnlyCRS generation={self.generation()} position={self._kernel.seq}>"
 
 
 def _local_items(path: str, session_id: str, after: Callable[[], int]) -> Iterator[DeltaOrError]:
@@ -211,7 +240,8 @@ class ReadReplica:
         self._poll: Callable[[], Iterator[DeltaOrError]] | None = None
         self._source = source
         if base is not None:
-            self._as_applier(lambda: self._crs.load_image(base))
+            with self._crs._as_applier():
+                self._crs.load_image(base)
         pos = self._crs.journal_position()
         if hasattr(source, "_pump") and callable(getattr(source, "get", None)):
             self._follower = source
@@ -272,22 +302,10 @@ class ReadReplica:
 
     # ---------------------------------------------------------------- following
 
-    def _as_applier(self, fn: Callable[[], object]) -> None:
-        with self._crs._lock:
-            self._crs._applier = threading.get_ident()
-            try:
-                fn()
-            finally:
-                self._crs._applier = None
-
     def _apply(self, item: DeltaOrError, contiguous: bool = False) -> None:
         crs = self._crs
-        with crs._lock:
-            crs._applier = threading.get_ident()
-            try:
-                applied = crs._apply_entry(item, contiguous)
-            finally:
-                crs._applier = None
+        with crs._as_applier():
+            applied = crs._apply_entry(item, contiguous)
         if applied:
             with self._cond:
                 self._cond.notify_all()

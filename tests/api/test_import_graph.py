@@ -110,6 +110,16 @@ def test_lower_layers_never_import_the_facade() -> None:
     mods = _modules()
     above = {"crs", "crs._crs", "crs._crs_eval", "crs._replica", "crs._project", "crs._cli"}
     for name, path in mods.items():
-        if name.startswith(("crs._state", "crs._reasoning", "crs._journal", "crs._persistence")):
+        lower = ("crs._state", "crs._reasoning", "crs._journal", "crs._persistence")
+        if name.startswith(lower) or name in ("crs._kernel", "crs._image"):
             bad = {d for d in _imports(name, path, mods) if d in above or d.startswith("crs._cli")}
             assert bad == set(), name
+
+
+def test_the_kernel_sits_below_its_parts() -> None:
+    # The parts (guards, persistence) hold a kernel; the kernel never imports them, and the
+    # image format imports neither.
+    mods = _modules()
+    kernel = _imports("crs._kernel", mods["crs._kernel"], mods)
+    assert not {d for d in kernel if d.startswith(("crs._reasoning", "crs._persistence"))}
+    assert "crs._kernel" not in _imports("crs._image", mods["crs._image"], mods)

@@ -81,13 +81,13 @@ def test_record_step_refuses_a_field_of_the_wrong_type_and_leaves_nothing(
     journal = MemoryJournal(codec=DeltaCodec())
     c = crs.CRS(journal=journal)
     c.record_step(_step())
-    before = (journal.replay(), c._guards_export())
+    before = (journal.replay(), c._kernel.export_parts())
     with pytest.raises(crs.InvalidArgumentError, match=rf"^step\.{field}\b.*: must be "):
         c.record_step(_step(**{field: value}))
-    assert (journal.replay(), c._guards_export()) == before
+    assert (journal.replay(), c._kernel.export_parts()) == before
     reopened = crs.CRS()
     for rec in journal.replay():
-        reopened._replay(rec)  # the journal still replays: nothing bad was written
+        reopened._kernel.replay(rec)  # the journal still replays: nothing bad was written
 
 
 def test_clause_persistence_refuses_a_bool_ttl() -> None:
@@ -333,7 +333,7 @@ def _run(c: crs.CRS, name: str, value: Any) -> Any:
 def _state(c: crs.CRS) -> Any:
     snap = c.snapshot()
     return (
-        c._guards_export(),
+        c._kernel.export_parts(),
         snap.proof_index().all(),
         [e.to_dict() for e in snap.history_index().recent(1000)],
         c.generation(),
@@ -359,7 +359,7 @@ def test_accepted_values_round_trip_and_refused_values_leave_nothing(
     # Everything accepted replays from the journal and loads from a backup to an equal state.
     replayed = crs.CRS()
     for rec in journal.replay():
-        replayed._replay(rec)
+        replayed._kernel.replay(rec)
     assert _state(replayed)[:3] == _state(c)[:3]
     restored = crs.CRS()
     restored.load_image(c.export_image())

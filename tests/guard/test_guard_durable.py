@@ -118,7 +118,7 @@ def test_bad_image_part_changes_nothing() -> None:
     doc = g.crs._state_image()
     doc["guards"]["parts"]["guard"] = {"version": 99}
     with pytest.raises(crs.InvalidArgumentError, match="guard part"):
-        g.crs._load_state_image(doc)
+        g.crs._kernel.load_image(doc)
     assert g.status()["calls"] == 2
 
 

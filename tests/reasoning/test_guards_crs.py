@@ -67,7 +67,7 @@ def hard(cid: str, *lits: Literal, **kw: Any) -> Clause:
 
 def state_of(c: CRS) -> tuple[int, str]:
     """Generation plus the whole guard state, to assert that a failed call changed nothing."""
-    return c.generation(), json.dumps(c._guards_export(), sort_keys=True)
+    return c.generation(), json.dumps(c._kernel.export_parts(), sort_keys=True)
 
 
 # ---------------------------------------------------------------- steps
@@ -101,7 +101,7 @@ def test_steps_are_bounded_per_session() -> None:
     hist = c.get_step_history("s")
     assert len(hist) == crs.MAX_STEPS_PER_SESSION
     assert hist[0].step_number == 4
-    assert c._steps.evicted == 3
+    assert c._guards.steps.evicted == 3
     assert c.count_tool_executions("s", "grep") == crs.MAX_STEPS_PER_SESSION
 
 
@@ -522,8 +522,8 @@ def test_journal_replay_reproduces_guard_state_exactly() -> None:
 
     replayed = CRS()
     for rec in journal.records():
-        replayed._replay(rec)
-    assert replayed._guards_export() == c._guards_export()
+        replayed._kernel.replay(rec)
+    assert replayed._kernel.export_parts() == c._kernel.export_parts()
     assert replayed.get_step_history("s") == c.get_step_history("s")  # nested records too
     assert replayed.get_proof_status("n") == c.get_proof_status("n")
     assert replayed.get_similarity("x", "y") == 0.5
@@ -543,7 +543,7 @@ def test_least_recently_active_session_is_evicted_as_if_it_ended() -> None:
     c.record_step(step(sid="new"))
     assert c.get_step_history("s1") == []
     assert len(c.get_step_history("s0")) == 2
-    assert c._steps.evicted_sessions == 1
+    assert c._guards.steps.evicted_sessions == 1
     c.record_step(step(sid="newer"))  # now s0 is the least recent: its clause ends with it
     assert c.get_step_history("s0") == []
     assert c.snapshot().constraint_index().clause_count() == 0
@@ -638,8 +638,8 @@ def test_replay_of_any_guard_history_reproduces_the_state(script: list[tuple[Any
                 )
     replayed = CRS()
     for rec in journal.records():
-        replayed._replay(rec)
-    assert replayed._guards_export() == c._guards_export()
+        replayed._kernel.replay(rec)
+    assert replayed._kernel.export_parts() == c._kernel.export_parts()
 
 
 def test_stored_clause_is_not_the_callers_list() -> None:

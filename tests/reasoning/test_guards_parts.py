@@ -252,6 +252,15 @@ def test_repeat_failure_learns_do_not_retry_after_failure() -> None:
     c.validate()
 
 
+def test_an_error_category_given_as_text_is_learned_like_the_enum() -> None:
+    # StepRecord accepts the category's value as a str (found by tests/api' record checker).
+    f1 = step("build", Outcome.FAILURE, ErrorCategory.INTERNAL, n=2)
+    f2 = step("build", Outcome.FAILURE, ErrorCategory.INTERNAL, n=3)
+    as_text = dataclasses.replace(f1, error_category="internal")
+    c = derive_clause(failure_event([step("grep", n=1), as_text], f2))
+    assert c == derive_clause(failure_event([step("grep", n=1), f1], f2))
+
+
 def test_context_two_adds_prev_prev_tool_and_skips_the_select_step() -> None:
     fail = step("build", Outcome.FAILURE, ErrorCategory.INTERNAL)
     path = [step("grep"), step("read"), step("build", decision=Decision.SELECT_TOOL), fail]

@@ -249,7 +249,7 @@ def test_a_crs_restored_from_a_backup_image_is_not_fed_twice(tmp_path: Path) -> 
     before = crs.CRS()
     assert len(SessionBridge(before).feed(history)) == 2
     after = crs.CRS()  # a new process, loading the backup image (what backups write)
-    after._load_state_image(before._state_image())
+    after._kernel.load_image(before._state_image())
     assert after.get_step_history("s") == before.get_step_history("s")
     assert SessionBridge(after).feed(history) == []
     persist_canonical_snapshot(snapshot("s", worker("w", "running")), home=tmp_path)

@@ -72,7 +72,7 @@ def test_properties_on_an_empty_crs_and_after_close() -> None:
 def test_generation_monotonic_fails_when_the_generation_went_back() -> None:
     c = filled()
     assert all(r.passed for r in c.properties())
-    c._gen -= 3  # simulate the bug the property guards against
+    c._kernel.gen -= 3  # simulate the bug the property guards against
     by_name = {r.name: r for r in c.properties()}
     assert not by_name["generation_monotonic"].passed
     assert "below" in by_name["generation_monotonic"].detail
@@ -307,7 +307,7 @@ def test_with_closes_and_owned_journals_close_once(tmp_path: Path) -> None:
         c.apply(proof(2))
 
     c = CRS.open(tmp_path / "owned")
-    owned = c._owned[0]
+    owned = c._persist._owned[0]
     closes = []
     real_close = owned.close
 

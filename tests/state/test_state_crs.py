@@ -4,6 +4,7 @@ history, the guards' seam (ops, BFS), graph providers, bad input."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -210,20 +211,70 @@ def test_failed_apply_leaves_no_trace(loaded: crs.CRS) -> None:
         loaded.apply("delta")  # type: ignore[arg-type]
 
 
-def test_guards_seam() -> None:
+def test_kernel_seam() -> None:
     c = crs.CRS()
+    k = c._kernel
     seen: list[dict[str, object]] = []
-    c._register_op("note", lambda p: lambda: seen.append(p))
-    assert c._commit_op("note", {"x": 1}, bump_generation=True) == 1
-    assert c._commit_op("note", {"x": 2}, bump_generation=False) == 1
-    assert seen == [{"x": 1}, {"x": 2}]
+
+    def note(p: dict[str, object]) -> Callable[[], int]:
+        if "bad" in p:
+            raise crs.InvalidArgumentError("payload: bad")
+        return lambda: (seen.append(p), len(seen))[1]
+
+    k.register_op("note", note)
+    # commit_op returns what the handler's apply function returned
+    assert k.commit_op("note", {"x": 1}, bump_generation=True) == 1
+    assert k.commit_op("note", {"x": 2}, bump_generation=False) == 2
+    assert c.generation() == 1
+    with pytest.raises(crs.InvalidArgumentError, match="payload"):
+        k.commit_op("note", {"bad": 1}, bump_generation=True)
+    assert (seen, c.generation()) == ([{"x": 1}, {"x": 2}], 1)  # a refused op changes nothing
     with pytest.raises(crs.InvalidArgumentError, match="kind"):
-        c._commit_op("nope", {}, bump_generation=True)
+        k.commit_op("nope", {}, bump_generation=True)
+    # the names crs.guard uses for the same seam
+    c._register_op("note2", lambda p: lambda: "done")
+    assert c._commit_op("note2", {}, bump_generation=False) == "done"
     c.apply(crs.DependencyDelta(S.HARD, add_edges=[("p", "c"), ("g", "p"), ("q", "c")]))
-    assert c._bfs_depended_by("c", 10) == [("p", "c", 1), ("q", "c", 1), ("g", "p", 2)]
-    assert c._bfs_depended_by("c", 1) == [("p", "c", 1), ("q", "c", 1)]
-    m = c._commit(crs.ProofDelta(S.HARD, {"c": pn(1)}))
+    assert k.bfs_depended_by("c", 10) == [("p", "c", 1), ("q", "c", 1), ("g", "p", 2)]
+    assert k.bfs_depended_by("c", 1) == [("p", "c", 1), ("q", "c", 1)]
+    m = k.commit(crs.ProofDelta(S.HARD, {"c": pn(1)}))
     assert m.new_generation == 3
+
+
+def test_a_refused_op_writes_no_record_and_a_bad_record_is_corrupt() -> None:
+    journal = crs.MemoryJournal(codec=crs.DeltaCodec())
+    c = crs.CRS(journal=journal)
+    c._kernel.register_op("note", lambda p: (lambda: None) if p.get("ok") else 1 / 0)
+    c._kernel.commit_op("note", {"ok": True}, bump_generation=True)
+    with pytest.raises(ZeroDivisionError):
+        c._kernel.commit_op("note", {"ok": False}, bump_generation=True)
+    assert [r.seq_num for r in journal.replay_stream()] == [1]  # only the valid op
+    other = crs.CRS()
+    other._kernel.register_op("note", lambda p: 1 / 0)  # refuses what was recorded
+    with pytest.raises(crs.JournalCorruptedError, match="note"):
+        other.replay_journal(journal)
+    assert other.generation() == 0
+
+
+def test_a_journaled_restore_brings_back_every_image_part() -> None:
+    from crs.guard import Guard
+
+    journal = crs.MemoryJournal(codec=crs.DeltaCodec())
+    g = Guard(_crs=crs.CRS(journal=journal))
+    v = g.before_call("read_file", {"path": "a.py"})
+    assert v.call is not None
+    g.after_call(v.call, result="x")
+    cp = g.crs.checkpoint()
+    v = g.before_call("read_file", {"path": "b.py"})
+    assert v.call is not None
+    g.after_call(v.call, result="y")
+    assert g.status()["calls"] == 2
+    g.crs.restore(cp)  # one journaled "restore" op carrying the guard's part too
+    assert g.status()["calls"] == 1
+    replayed = crs.CRS()
+    replayed.replay_journal(journal)
+    assert replayed._parts["guard"].sessions["default"].calls == 1
+    assert replayed._state_image() == g.crs._state_image()
 
 
 def test_journal_receives_every_commit() -> None:
@@ -249,7 +300,7 @@ def test_journal_receives_every_commit() -> None:
     replayed = crs.CRS()
     replayed._register_op("note", lambda p: None)
     for item in j.items:
-        replayed._replay(item)  # type: ignore[arg-type]
+        replayed._kernel.replay(item)  # type: ignore[arg-type]
     assert replayed.generation() == c.generation()
     assert replayed.snapshot().proof_index().all() == c.snapshot().proof_index().all()
     # a restore is journaled as a whole-state image, so replay restores too
@@ -262,7 +313,7 @@ def test_journal_receives_every_commit() -> None:
     ops = json.loads(json.dumps([i for i in j.items if isinstance(i, dict)]))  # JSON-safe
     assert [o["op"] for o in ops] == ["note", "note", "restore"]
     for item in j.items:
-        again._replay(item)  # type: ignore[arg-type]
+        again._kernel.replay(item)  # type: ignore[arg-type]
     assert again.generation() == c.generation() == 5
     assert again.snapshot().proof_index().all() == c.snapshot().proof_index().all()
     assert again.snapshot().proof_index().get("b") is None
@@ -281,7 +332,7 @@ def test_graph_provider() -> None:
     assert s.graph_query() is g
     assert s.query().find_affected_by_node("g") == ["f", "h", "main"]
     assert s.query().find_dependency_chain("main", "g") == ["main", "f", "g"]
-    assert c._bfs_depended_by("g", 5) == [("f", "g", 1), ("h", "g", 1), ("main", "f", 2)]
+    assert c._kernel.bfs_depended_by("g", 5) == [("f", "g", 1), ("h", "g", 1), ("main", "f", 2)]
     c.invalidate_graph_cache()
     analytics = g.analytics()
     assert analytics.hot_spots(1)[0].symbol_id in ("f", "g")
@@ -362,7 +413,7 @@ def test_state_image_round_trip(loaded: crs.CRS) -> None:
     loaded.apply(crs.create_analytics_delta("hotspots", 1, 1))
     image = json.loads(json.dumps(loaded._state_image()))
     fresh = crs.CRS()
-    assert fresh._load_state_image(image) == loaded.generation()
+    assert fresh._kernel.load_image(image) == loaded.generation()
     a, b = loaded.snapshot(), fresh.snapshot()
     assert b.proof_index().all() == a.proof_index().all()
     assert b.constraint_index().all() == a.constraint_index().all()
@@ -377,9 +428,30 @@ def test_state_image_round_trip(loaded: crs.CRS) -> None:
     used = crs.CRS()
     for _ in range(9):
         used.apply(crs.ProofDelta(S.HARD, {}))
-    assert used._load_state_image(image) == 10  # never backwards
+    assert used._kernel.load_image(image) == 10  # never backwards
     image["streaming"] = "AAAA"
     with pytest.raises(crs.DeltaValidationError, match="sketch"):
-        crs.CRS()._load_state_image(image)
+        crs.CRS()._kernel.load_image(image)
     with pytest.raises(crs.InvalidArgumentError, match="image"):
-        crs.CRS()._load_state_image({"version": 99})
+        crs.CRS()._kernel.load_image({"version": 99})
+
+
+def test_a_read_replica_refuses_changes_made_through_the_kernel() -> None:
+    # The parts call the kernel directly, so the replica's refusal lives in its kernel.
+    from steps import tool_step
+
+    journal = crs.MemoryJournal(codec=crs.DeltaCodec())
+    writer = crs.CRS(journal=journal)
+    writer.apply(crs.ProofDelta(S.HARD, {"a": pn(1)}))
+    with crs.ReadReplica(journal, poll_interval=0.01) as replica:
+        assert replica.wait_for(writer.journal_position(), timeout=30)
+        r = replica.crs
+        for change in (
+            lambda: r._kernel.commit(crs.ProofDelta(S.HARD, {"b": pn(1)})),
+            lambda: r._guards.record_step(tool_step("grep")),
+            lambda: r._commit_op("record_step", {}, bump_generation=False),
+            lambda: r._install([], ()),
+        ):
+            with pytest.raises(crs.ReadOnlyReplicaError, match="read replica"):
+                change()
+        assert r._state_image() == writer._state_image()

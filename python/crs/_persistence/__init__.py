@@ -3,8 +3,9 @@
 `_durable` (atomic writes, fsync, locks), `_backup_format` (backup file and metadata formats),
 `_manager` (`PersistenceManager`: saving, rotating and loading backups), `_session_restore`
 (restoring a session: backup plus journal tail, project keys) and `_crs_persist`
-(`PersistenceMixin`: journal replay, the binary backup image and checkpoints on disk as methods
-of `CRS`; `project_journal`). Modules here may import `crs._core`, `crs._errors`, `crs._types`,
-`crs._home`, `crs._state`, `crs._journal` and each other; never the facade (`crs._crs`) or
-anything above it (`open_project`, which builds a `CRS`, is `crs._project`).
+(`Persistence`: backup images, checkpoints on disk and the project, a part of `CRS` holding its
+state kernel; `project_journal`). Modules here may import `crs._core`, `crs._errors`,
+`crs._types`, `crs._home`, `crs._image` (the image format), `crs._state`, `crs._journal` and
+each other; never the kernel or the facade (`crs._kernel`, `crs._crs`; a part is handed its
+kernel) or anything above them (`open_project`, which builds a `CRS`, is `crs._project`).
 """

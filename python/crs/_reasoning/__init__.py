@@ -4,7 +4,8 @@
 circuit breaker), `_clauses` and `_clause_store` (learned clauses and the CDCL-style store),
 `_failure` (a clause derived from a failure), `_cycle` and `_cycles_session` (the cycle
 detector and per-session cycle analysis), `_semantic` (MinHash similarity memory), `_guards`
-(`GuardsMixin`: these as methods of `CRS`), `_trace` and `_sanitizer` (reasoning traces and the
-secret redaction they pass through). Modules here may import `crs._core`, `crs._errors`,
-`crs._types`, `crs._state` and each other; never the facade (`crs._crs`) or anything above it.
+(`Guards`: these as a part of `CRS` holding its state kernel), `_trace` and `_sanitizer`
+(reasoning traces and the secret redaction they pass through). Modules here may import
+`crs._core`, `crs._errors`, `crs._types`, `crs._state` and each other; never the kernel or the
+facade (`crs._kernel`, `crs._crs`; a part is handed its kernel) or anything above them.
 """

@@ -29,7 +29,7 @@ from crs._types import (
 )
 
 if TYPE_CHECKING:
-    from crs._reasoning._guards import GuardsMixin
+    from crs._crs import CRS
 
 StateKeyFunction = Callable[[StepRecord], str]
 """Maps a step to the state the cycle detector sees."""
@@ -100,7 +100,7 @@ def _check_key(key: object) -> None:
 
 
 def check_cycle_on_step(
-    crs: GuardsMixin,
+    crs: CRS,
     step: StepRecord,
     detector: CycleDetector,
     *,
@@ -123,28 +123,30 @@ def check_cycle_on_step(
     Returns:
         The detector's `CycleDetectionResult` (with `errors` filled on partial failure).
     """
-    from crs._reasoning._guards import GuardsMixin
+    # Start-up time: the graph and key helpers here do not load the guards (the sanitizer's
+    # patterns, ~50 ms) until a CRS is given.
+    from crs._reasoning._guards import guards_of
 
-    require_instance(crs, GuardsMixin, "crs")
+    guards = guards_of(crs)
     require_instance(step, StepRecord, "step")
     check(step, "step.")
     require_instance(detector, CycleDetector, "detector")
     _check_key(key)
     require_id(step.session_id, "step.session_id")
     state = _state_key(key, step)
-    crs._note_state_key(step.session_id, state, step.tool)
+    guards.note_state_key(step.session_id, state, step.tool)
     result = detector.add_step(state)
     if not result.detected:
         return result
     errors: list[Exception] = list(result.errors)
-    tools = crs._tools_of_states(step.session_id, result.cycle)
+    tools = guards.tools_of_states(step.session_id, result.cycle)
     try:
-        crs._disprove_cycle(step.session_id, list(result.cycle), tools)
+        guards.disprove_cycle(step.session_id, list(result.cycle), tools)
     except Exception as exc:  # reported, not raised (reference §2.3 `Errors`)
         errors.append(exc)
     cycle_text = " -> ".join(result.cycle)
     try:
-        crs.record_step(
+        guards.record_step(
             StepRecord(
                 session_id=step.session_id,
                 actor=Actor.SYSTEM,
@@ -226,17 +228,19 @@ def strongly_connected_components(graph: DecisionGraph) -> list[list[str]]:
 
 
 def analyze_session_cycles(
-    crs: GuardsMixin, session_id: str, *, key: StateKeyFunction = get_state_key
+    crs: CRS, session_id: str, *, key: StateKeyFunction = get_state_key
 ) -> CycleAnalysis:
     """Find every cycle of decisions in a session's step history (all SCCs > 1 node)."""
-    from crs._reasoning._guards import GuardsMixin
+    # Start-up time: the graph and key helpers here do not load the guards (the sanitizer's
+    # patterns, ~50 ms) until a CRS is given.
+    from crs._reasoning._guards import guards_of
 
-    require_instance(crs, GuardsMixin, "crs")
+    guards = guards_of(crs)
     _check_key(key)
     require_id(session_id, "session_id")
     started = time.perf_counter()
     at = now_ms()
-    steps = crs.get_step_history(session_id)
+    steps = guards.get_step_history(session_id)
     if not steps:
         return CycleAnalysis(session_id=session_id, analysis_time=at)
     sccs = strongly_connected_components(build_decision_graph(steps, key=key))

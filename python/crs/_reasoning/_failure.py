@@ -90,7 +90,8 @@ def derive_clause(
     if prev.outcome:
         literals.append(Literal(variable=f"outcome:{prev.outcome}", negated=True))
     if prev.error_category:
-        literals.append(Literal(variable=f"error:{prev.error_category.value}", negated=True))
+        prev_error = ErrorCategory(prev.error_category).value  # a str is accepted too
+        literals.append(Literal(variable=f"error:{prev_error}", negated=True))
     if context == 2 and len(path) >= 2 and path[-2].tool:
         literals.append(Literal(variable=f"prev_prev_tool:{path[-2].tool}", negated=True))
     key = "\n".join(sorted(str(lit) for lit in literals)).encode()

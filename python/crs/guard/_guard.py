@@ -179,6 +179,7 @@ class Guard:
         self._durable = _durable
         self._part: GuardPart = _crs._parts["guard"]
         self._lock: threading.RLock = _crs._lock
+        self._kernel = _crs._kernel  # every fact the guard learns is one op committed here
         self.policy = policy
         self.session_id = session
         self._fingerprint = fingerprint
@@ -392,7 +393,7 @@ class Guard:
                     )
                 return make_verdict(_ALLOW, _OK, "", "", (), call)
             if v.action is _BLOCK or v.action is _STOP:
-                self._crs._commit_op(
+                self._kernel.commit_op(
                     "guard.refuse",
                     {
                         "s": sid,
@@ -707,7 +708,7 @@ class Guard:
                 ids = self._part.by_sig.get(call.signature)
                 if ids:  # it ran and succeeded: what was learned about it no longer holds
                     p["fx"] = list(ids)
-            self._crs._commit_op("guard.step", p, bump_generation=False)
+            self._kernel.commit_op("guard.step", p, bump_generation=False)
             if v is None:
                 return make_verdict(_ALLOW, _OK, "", "", (), call)
             return v
@@ -935,7 +936,7 @@ class Guard:
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if found is not None:
                 payload["v"] = 1
-            self._crs._commit_op("guard.msg", payload, bump_generation=False)
+            self._kernel.commit_op("guard.msg", payload, bump_generation=False)
             if found is None:
                 return make_verdict(_ALLOW, _OK, "", "", (), None)
             flags = s.msg_flags - 1  # apply_msg counted this one
@@ -976,7 +977,7 @@ class Guard:
         is kept across turns)."""
         self._check_open()
         with self._lock:
-            self._crs._commit_op("guard.turn", {"s": self.session_id}, bump_generation=False)
+            self._kernel.commit_op("guard.turn", {"s": self.session_id}, bump_generation=False)
 
     # ------------------------------------------------------------------ async
 
@@ -1042,7 +1043,7 @@ class Guard:
         with self._lock:
             if failure_id not in self._part.failures:
                 return False
-            self._crs._commit_op("guard.forget", {"id": failure_id}, bump_generation=False)
+            self._kernel.commit_op("guard.forget", {"id": failure_id}, bump_generation=False)
             return True
 
     def status(self) -> dict[str, Any]:

@@ -304,20 +304,10 @@ def open_guard(
     home: str | os.PathLike[str] | None,
     fingerprint: Callable[[], str] | None,
 ) -> Any:
-    """`Guard.open`, tried twice when a journal segment vanished while it was read.
-
-    Another process (a hook at Stop, the hook server) may save a backup and checkpoint the
-    journal while this one replays it; the journal then reports the dropped segment as
-    `JournalCorruptedError` (from a FileNotFoundError). Opening again loads the new backup.
-    """
-    from crs import JournalCorruptedError
+    """`Guard.open` of the hook's session (`open_project` opens again by itself when
+    another process checkpointed the journal while it was read)."""
     from crs.guard import Guard
 
-    try:
-        return Guard.open(project, session, home, fingerprint=fingerprint)
-    except JournalCorruptedError as exc:
-        if not isinstance(exc.__cause__, FileNotFoundError):
-            raise
     return Guard.open(project, session, home, fingerprint=fingerprint)
 
 
