@@ -18,7 +18,6 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from _claude_code_hooks import (
@@ -40,7 +39,6 @@ from _claude_code_hooks import (
     wait_ready,
 )
 
-from crs import JournalCorruptedError
 from crs.guard import Guard, GuardPolicy
 from crs.integrations import _hook_client as client
 from crs.integrations import claude_code
@@ -375,30 +373,3 @@ def test_the_server_saves_a_backup_at_stop_when_the_tail_is_long(
         assert calls == len(payloads)
     finally:
         stop_server(home, proc)
-
-
-def test_open_guard_opens_again_only_when_a_segment_vanished_while_read(
-    monkeypatch: pytest.MonkeyPatch, home: Path, project: Path
-) -> None:
-    real = Guard.open
-    tries: list[str] = []
-
-    def racing(*args: Any, **kwargs: Any) -> Guard:
-        tries.append("open")
-        if len(tries) == 1:  # what a checkpoint by another process during the replay gives
-            raise JournalCorruptedError("cannot read segment 1.wal") from FileNotFoundError(2, "")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(Guard, "open", racing)
-    with claude_code.open_guard(str(project), "sess-race", home, None) as g:
-        assert g.status()["calls"] == 0
-    assert tries == ["open", "open"]
-
-    def corrupted(*args: Any, **kwargs: Any) -> Guard:
-        tries.append("bad")
-        raise JournalCorruptedError("bad record") from ValueError("checksum")
-
-    monkeypatch.setattr(Guard, "open", corrupted)
-    with pytest.raises(JournalCorruptedError):
-        claude_code.open_guard(str(project), "sess-race", home, None)
-    assert tries[2:] == ["bad"]  # a real corruption is not retried
