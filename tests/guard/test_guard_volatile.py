@@ -107,3 +107,19 @@ def test_signatures_and_digests_are_stable_across_versions() -> None:
     )
     assert _canon.result_digest("ran in 12ms at 2024-01-01T10:00:00Z") == "eb2e322ad6c75303"
     assert _canon.result_digest({"a": [1, "took 3 s"]}) == "fc3c39c82fcb6d95"
+
+
+@settings(max_examples=3000)
+@given(
+    st.lists(
+        st.sampled_from(
+            [*"ab-_./=*?$;|&<>(){}#~!%@+,:", " ", "  ", "\t", "\n", "\r", "x1", "ls", "-la"]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_the_plain_command_path_agrees_with_shlex(text: str) -> None:
+    # The fast path of shell-command canonicalisation against shlex itself (the reference).
+    import shlex
+
+    assert _canon._norm_command(text) == shlex.join(shlex.split(text))

@@ -78,11 +78,31 @@ def check_tool(tool: Any) -> str:
     return str(tool)
 
 
+# A command with none of these splits on whitespace exactly as shlex splits it (no quoting,
+# escapes or separators shlex does not treat as whitespace), so it needs no shlex lexer.
+_SHLEX_PLAIN = re.compile(r"[^\x0b\x0c\x1c-\x1f'\"\\]*").fullmatch
+_shlex_quote = shlex.quote
+
+
 def _norm_command(text: str) -> str:
-    try:
-        return shlex.join(shlex.split(text))
-    except ValueError:  # unbalanced quotes: whitespace still should not matter
-        return " ".join(text.split())
+    """The shell command as shlex splits and joins it: whitespace and quoting variants of
+    one command agree. Plain ASCII commands (most) take a fast path with the same result
+    (tests/guard: they agree)."""
+    if text.isascii() and _SHLEX_PLAIN(text) is not None:
+        return " ".join([_shlex_quote(t) for t in text.split()])
+    norm = _QUOTED.get(text)
+    if norm is None:
+        try:
+            norm = shlex.join(shlex.split(text))  # about 25 us: agents repeat commands
+        except ValueError:  # unbalanced quotes: whitespace still should not matter
+            norm = " ".join(text.split())
+        if len(_QUOTED) >= 1024:
+            _QUOTED.clear()
+        _QUOTED[text] = norm
+    return norm
+
+
+_QUOTED: dict[str, str] = {}  # quoted commands already split by shlex (bounded)
 
 
 PATH_KEYS = frozenset(
