@@ -1,8 +1,8 @@
 """The state image: the whole reasoning state as one JSON-able document.
 
 `state_image` is `CRS._state_image()` (and, without its proof rows, the JSON part of a backup
-image, whose byte layout `crs._persistence._crs_persist` adds); `CRS._parse_image` reads it
-back. Bump `STATE_IMAGE_VERSION` when the document changes.
+image, whose byte layout `crs._image` adds); `crs._image.parse_image` reads it back. Bump
+`STATE_IMAGE_VERSION` when the document changes.
 """
 
 from __future__ import annotations
