@@ -129,31 +129,43 @@ def open_project_key(
     dashboard that found the project's data but not its directory)."""
     if journal_config is None:  # several processes (hooks, servers, agents) share a project
         journal_config = replace(DefaultJournalConfig(), shared=True)
-    for attempt in range(_OPEN_ATTEMPTS):
-        pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
-        journal = project_journal(pm, key, session_id, journal_config)
+    args = (key, project, base, config, session_id, journal_config, accept_journal_loss)
+    for _ in range(_OPEN_ATTEMPTS - 1):
         try:
-            crs = CRS(config, journal=journal)
-            persist = crs._persist
-            persist.own(journal)
-            persist.own(pm)
-            persist.attach_project(pm, key, project)
-            meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
-            persist.from_backup = meta is not None
-            journal.set_full_handler(persist.backup_for_full_journal)
+            return _open_once(*args)
         except JournalCorruptedError as exc:
-            journal.close()
             # Another process saved a backup and checkpointed the journal while this one
             # read it: a segment it listed is gone (and covered by the new backup). Opening
-            # again loads that backup and the journal after it; real damage raises again.
-            if not isinstance(exc.__cause__, FileNotFoundError) or attempt + 1 == _OPEN_ATTEMPTS:
+            # again loads that backup and the journal after it; real damage raises at once.
+            if not isinstance(exc.__cause__, FileNotFoundError):
                 raise
-            continue
-        except BaseException:
-            journal.close()
-            raise
-        return crs
-    raise AssertionError("unreachable")  # the loop returns or raises
+    return _open_once(*args)
+
+
+def _open_once(
+    key: str,
+    project: str,
+    base: Path,
+    config: Config | None,
+    session_id: str,
+    journal_config: JournalConfig,
+    accept_journal_loss: bool,
+) -> CRS:
+    pm = PersistenceManager(replace(DefaultPersistenceConfig(), base_dir=str(base)))
+    journal = project_journal(pm, key, session_id, journal_config)
+    try:
+        crs = CRS(config, journal=journal)
+        persist = crs._persist
+        persist.own(journal)
+        persist.own(pm)
+        persist.attach_project(pm, key, project)
+        meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
+        persist.from_backup = meta is not None
+        journal.set_full_handler(persist.backup_for_full_journal)
+    except BaseException:
+        journal.close()
+        raise
+    return crs
 
 
 # ---------------------------------------------------------------- a project on NATS JetStream

@@ -8,14 +8,12 @@ hide an import. The names of `crs.__init__` must agree three ways: the `TYPE_CHE
 from __future__ import annotations
 
 import ast
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import crs
+from fresh_imports import modules_after
 
 HEAVY = (
     "asyncio",
@@ -34,20 +32,12 @@ HEAVY = (
 )
 
 
-def _modules_after(code: str) -> set[str]:
-    script = f"import sys, json\n{code}\nprint(json.dumps(sorted(sys.modules)))"
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
-    )
-    return set(json.loads(out.stdout.splitlines()[-1]))
-
-
 def _heavy(modules: set[str]) -> list[str]:
     return sorted(m for m in modules if m in HEAVY or m.split(".")[0] in HEAVY[2:])
 
 
 def test_import_crs_loads_no_subsystem_and_no_optional_package() -> None:
-    modules = _modules_after("import crs")
+    modules = modules_after("import crs")
     assert _heavy(modules) == []
     assert sorted(m for m in modules if m.startswith("crs")) == ["crs", "crs._errors"]
 
@@ -61,7 +51,7 @@ def test_a_local_project_needs_no_asyncio_nats_or_package_metadata() -> None:
         "assert not c.check_circuit_breaker('s', 'read_file').should_fire\n"
         "c.save_project_backup(); c.close()"
     )
-    assert _heavy(_modules_after(code)) == []
+    assert _heavy(modules_after(code)) == []
 
 
 def test_names_report_crs_whichever_way_they_were_reached() -> None:
@@ -74,12 +64,12 @@ def test_names_report_crs_whichever_way_they_were_reached() -> None:
         "assert crs.CRS is CRS and CRS.__module__ == 'crs'\n"
         "assert ProofDelta.__module__ == 'crs'  # bound when crs.CRS loaded its module's peers"
     )
-    _modules_after(code)
+    modules_after(code)
 
 
 def test_star_import_and_dir_list_every_name() -> None:
     code = "from crs import *\nimport crs\nassert set(crs.__all__) <= set(dir(crs))"
-    modules = _modules_after(code)
+    modules = modules_after(code)
     assert "crs._journal._nats" in modules  # every subsystem loaded on demand
 
 

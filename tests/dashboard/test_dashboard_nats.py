@@ -11,7 +11,6 @@ allowed. Without nats-server the tests are skipped with a reason, and fail in CI
 from __future__ import annotations
 
 import json
-import os
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -39,7 +38,7 @@ from dashboard_page import (
 from crs import NATSJournal, NATSJournalConfig
 from crs._persistence._session_restore import compute_project_hash
 from crs.guard import Action, Guard
-from nats_server import NatsServer, nats_server_binary
+from nats_server import NatsServer, started_server
 
 pytestmark = [pytest.mark.skipif(not HAVE_BROWSER, reason=NO_BROWSER), pytest.mark.timeout(180)]
 
@@ -50,16 +49,8 @@ def _fp() -> str:
 
 @pytest.fixture
 def nats(tmp_path: Path) -> Iterator[NatsServer]:
-    if nats_server_binary() is None:
-        if os.environ.get("CI"):
-            pytest.fail("nats-server missing in CI: scripts/system-deps.sh installs it")
-        pytest.skip("nats-server missing (scripts/system-deps.sh installs it)")
-    server = NatsServer(tmp_path / "nats-store")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    """A real nats-server with JetStream, stopped after the test."""
+    yield from started_server(tmp_path / "nats-store")
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ import pytest
 from crs import JournalUnavailableError, NATSJournalConfig
 from crs._errors import InvalidArgumentError
 from crs.guard import Action, Guard, VerdictCode
-from nats_server import NatsServer, free_port, nats_server_binary
+from nats_server import NatsServer, free_port, started_server
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -34,16 +34,7 @@ ROOT = Path(__file__).parents[2]
 @pytest.fixture
 def nats(tmp_path: Path) -> Iterator[NatsServer]:
     """A real nats-server with JetStream, stopped after the test."""
-    if nats_server_binary() is None:
-        if os.environ.get("CI"):
-            pytest.fail("nats-server missing in CI: scripts/system-deps.sh installs it")
-        pytest.skip("nats-server missing (scripts/system-deps.sh installs it)")
-    server = NatsServer(tmp_path / "nats-store")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from started_server(tmp_path / "nats-store")
 
 
 @pytest.fixture

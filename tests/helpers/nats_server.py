@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 
@@ -106,3 +107,21 @@ class NatsServer:
                 self.proc.wait(10)
         self.proc = None
         self.log.unlink(missing_ok=True)
+
+
+def started_server(store: Path) -> Iterator[NatsServer]:
+    """The body of a test's `nats` fixture: a started server, stopped afterwards. Missing
+    nats-server skips the test, except in CI, where it fails (scripts/system-deps.sh installs
+    it)."""
+    import pytest  # inside: this module also serves benchmarks run without pytest
+
+    if nats_server_binary() is None:
+        if os.environ.get("CI"):
+            pytest.fail("nats-server missing in CI: scripts/system-deps.sh installs it")
+        pytest.skip("nats-server missing (scripts/system-deps.sh installs it)")
+    server = NatsServer(store)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from fresh_imports import modules_after
 
 ROOT = Path(__file__).resolve().parents[2]
 FRAMEWORKS = (
@@ -28,11 +29,8 @@ FRAMEWORKS = (
 
 
 def imported_after(code: str) -> set[str]:
-    probe = f"{code}\nimport sys\nprint(' '.join(m for m in {FRAMEWORKS!r} if m in sys.modules))"
-    out = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
-    )
-    return set(out.stdout.split())
+    """The frameworks a fresh interpreter has imported after `code`."""
+    return modules_after(code) & set(FRAMEWORKS)
 
 
 def test_import_crs_and_crs_integrations_import_no_framework() -> None:

@@ -625,8 +625,12 @@ def _triggered(text: str) -> bool:
     if text.isascii():
         if _GATE.found(text):
             return True
-    elif any(t in text for t in _TRIGGERS) or any(t in text.lower() for t in _TRIGGERS_LOWER):
-        return True  # (`str.lower` maps some other characters onto ASCII letters: K -> k)
+    elif any(t in text for t in _TRIGGERS):
+        return True
+    else:  # (`str.lower` maps some other characters onto ASCII letters: K -> k)
+        lowered = text.lower()
+        if any(t in lowered for t in _TRIGGERS_LOWER):
+            return True
     return text.count(".") >= 2 and _DISCORD_TAIL.search(text) is not None
 
 

@@ -429,8 +429,7 @@ class GuardPart:
     # runs that only once the record is journaled, so a failed append changes nothing.
 
     def _op_step(self, p: dict[str, Any]) -> Callable[[], None]:
-        if type(p) is not dict or not p.keys() >= _STEP_KEYS:
-            _require(p, _STEP_KEYS, "guard.step")
+        _require(p, _STEP_KEYS, "guard.step")
         lf = p.get("lf")
         if lf is not None:
             _require(lf, _FAILURE_KEYS, "guard.step learned failure")
