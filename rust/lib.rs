@@ -4,6 +4,7 @@
 //! runs without an interpreter. `py` (behind the `python` feature) is the only file that
 //! uses PyO3; it declares the whole native surface of `crs._core` in one place.
 
+pub mod canon;
 pub mod clauses;
 pub mod codec;
 pub mod cycle;

@@ -1,7 +1,7 @@
 """Private native module of crs (Rust, PyO3). Users import `crs`, never `crs._core`."""
 
 from collections.abc import Iterable, Sequence
-from typing import final
+from typing import Any, final
 
 from typing_extensions import Buffer
 
@@ -191,6 +191,24 @@ class Triggers:
     def __new__(cls, exact: Sequence[str], lower: Sequence[str]) -> Triggers: ...
     def found(self, text: str) -> bool:
         """True when `text` (ASCII) holds a word of either set."""
+
+def shell_canon(text: str) -> str | None:
+    """`shlex.join(shlex.split(text))`, or None where shlex raises ValueError."""
+
+def blake2b_hex(data: bytes, size: int) -> str:
+    """`hashlib.blake2b(data, digest_size=size).hexdigest()`."""
+
+def canon_flat(
+    tool: str,
+    args: object,
+    drop: frozenset[str],
+    commands: frozenset[str],
+    path_keys: frozenset[str],
+) -> tuple[str, dict[str, Any], str] | None:
+    """The guard's call identity of plain ASCII arguments in one pass, or None."""
+
+def digest_text(text: str, echo: object) -> str | None:
+    """The guard's digest of an ASCII str result, or None."""
 
 def mask_volatile(text: str) -> str | None:
     """`text` (ASCII) with clock times, timestamps, durations and memory addresses replaced

@@ -401,8 +401,20 @@ class StateKernel:
             raise InvalidArgumentError("kind: must be a non-empty str and handler a callable")
         self._ops[kind] = handler
 
-    def commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> Any:
-        """Check, journal, then apply one op; returns what its apply function returned."""
+    def commit_op(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        bump_generation: bool,
+        checked: Callable[[dict[str, Any]], Any] | None = None,
+    ) -> Any:
+        """Check, journal, then apply one op; returns what its apply function returned.
+
+        `checked`: for a payload its caller built and checked itself (the live guard's own
+        records): `checked(payload)` applies it, in place of the registered handler's check
+        and apply function (it must not fail). Replay still runs the handler on the record.
+        """
         handler = self._ops.get(kind)
         if handler is None:
             raise InvalidArgumentError(
@@ -411,12 +423,16 @@ class StateKernel:
         with self._shared_writing() if self.shared else self.lock:
             if self.life is _CLOSED:
                 self.check_open(kind)
-            apply = handler(payload)  # validated, effect computed: nothing changed yet
+            # validated, effect computed: nothing changed yet
+            apply = handler(payload) if checked is None else None
             if self.journal is not None:
                 self.seq = self.journal.append(
                     {"op": kind, "payload": payload, "bump_generation": bump_generation}
                 )
-            result = apply() if apply is not None else None
+            if checked is not None:
+                result = checked(payload)
+            else:
+                result = apply() if apply is not None else None
             if bump_generation:
                 self.gen += 1
                 self.frozen = None

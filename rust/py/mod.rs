@@ -8,6 +8,7 @@
 //! so Python tells them apart by class, never by parsing text). Each binding file registers
 //! its items in `register_*`.
 
+mod canon;
 mod clauses;
 mod codec;
 mod cycle;
@@ -98,6 +99,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         kinds.set_item(kind.name(), kind as u8)?;
     }
     m.add("OP_KINDS", kinds)?;
+    canon::register_canon(m)?;
     cycle::register_cycle(m)?;
     graph::register_graph(m)?;
     clauses::register_clauses(m)?;

@@ -78,31 +78,25 @@ def check_tool(tool: Any) -> str:
     return str(tool)
 
 
-# A command with none of these splits on whitespace exactly as shlex splits it (no quoting,
-# escapes or separators shlex does not treat as whitespace), so it needs no shlex lexer.
-_SHLEX_PLAIN = re.compile(r"[^\x0b\x0c\x1c-\x1f'\"\\]*").fullmatch
-_shlex_quote = shlex.quote
+_shell_canon = _core.shell_canon  # shlex.join(shlex.split(text)) in Rust (tests/guard: agree)
 
 
 def _norm_command(text: str) -> str:
     """The shell command as shlex splits and joins it: whitespace and quoting variants of
-    one command agree. Plain ASCII commands (most) take a fast path with the same result
-    (tests/guard: they agree)."""
-    if text.isascii() and _SHLEX_PLAIN(text) is not None:
-        return " ".join([_shlex_quote(t) for t in text.split()])
-    norm = _QUOTED.get(text)
-    if norm is None:
-        try:
-            norm = shlex.join(shlex.split(text))  # about 25 us: agents repeat commands
-        except ValueError:  # unbalanced quotes: whitespace still should not matter
-            norm = " ".join(text.split())
-        if len(_QUOTED) >= 1024:
-            _QUOTED.clear()
-        _QUOTED[text] = norm
+    one command agree (`_core.shell_canon`, the POSIX splitter of `shlex` in Rust;
+    `_norm_command_reference` is the Python form, tests/guard check they agree)."""
+    norm = _shell_canon(text)
+    if norm is None:  # unbalanced quotes: whitespace still should not matter
+        norm = " ".join(text.split())
     return norm
 
 
-_QUOTED: dict[str, str] = {}  # quoted commands already split by shlex (bounded)
+def _norm_command_reference(text: str) -> str:
+    """`_norm_command` with Python's shlex (the reference; about 25 us a quoted command)."""
+    try:
+        return shlex.join(shlex.split(text))
+    except ValueError:
+        return " ".join(text.split())
 
 
 PATH_KEYS = frozenset(
@@ -273,6 +267,37 @@ def canonical_args(
     return out, flat, cmd
 
 
+_canon_flat = _core.canon_flat
+_digest_text = _core.digest_text
+
+
+def call_identity(
+    tool: str,
+    args: Mapping[str, Any] | None,
+    drop: frozenset[str],
+    commands: frozenset[str],
+) -> tuple[str, dict[str, Any], str]:
+    """`(signature(tool, canon, flat), canon, cmd)` for `canonical_args(args, drop,
+    commands)`: plain ASCII arguments (most) in one Rust pass (`_core.canon_flat`, the same
+    bytes: tests/guard check they agree), the rest by the Python functions."""
+    if args is not None:
+        got = _canon_flat(tool, args, drop, commands, PATH_KEYS)
+        if got is not None:
+            return got
+    return python_identity(tool, args, drop, commands)
+
+
+def python_identity(
+    tool: str,
+    args: Mapping[str, Any] | None,
+    drop: frozenset[str],
+    commands: frozenset[str],
+) -> tuple[str, dict[str, Any], str]:
+    """`call_identity` by the Python functions alone (for what `_core.canon_flat` declines)."""
+    canon, flat, cmd = canonical_args(args, drop, commands)
+    return signature(tool, canon, flat), canon, cmd
+
+
 def signature(tool: str, canon: dict[str, Any], flat: bool = False) -> str:
     """32 hex digits of BLAKE2b over the tool and the canonical arguments."""
     if flat:
@@ -429,21 +454,35 @@ def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
     memory addresses in it are left out."""
     t = type(result)
     if t is str:
-        if len(result) > MAX_VALUE_CHARS:
-            raise InvalidArgumentError(
-                f"result: {len(result)} characters, more than the {MAX_VALUE_CHARS} the guard takes"
-            )
-        text = without(result.strip(), echo) if echo else result.strip()
-        if len(text) > 8:
-            text = mask_volatile(text)
-        try:
-            data = text.encode()
-        except UnicodeEncodeError:
-            raise InvalidArgumentError(
-                "result: contains a lone surrogate (not valid UTF-8); decode tool output with "
-                "errors='replace'"
-            ) from None
-        return _blake(b"s" + data, digest_size=8).hexdigest()
+        if type(echo) is list or type(echo) is tuple:
+            digest = _digest_text(result, echo)  # ASCII text: the same digest, in Rust
+            if digest is not None:
+                return digest
+        return _text_digest(result, echo)
+    return _other_digest(result, echo)
+
+
+def _text_digest(result: str, echo: Iterable[str]) -> str:
+    """`result_digest` of a str in Python (the reference of `_core.digest_text`)."""
+    if len(result) > MAX_VALUE_CHARS:
+        raise InvalidArgumentError(
+            f"result: {len(result)} characters, more than the {MAX_VALUE_CHARS} the guard takes"
+        )
+    text = without(result.strip(), echo) if echo else result.strip()
+    if len(text) > 8:
+        text = mask_volatile(text)
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:
+        raise InvalidArgumentError(
+            "result: contains a lone surrogate (not valid UTF-8); decode tool output with "
+            "errors='replace'"
+        ) from None
+    return _blake(b"s" + data, digest_size=8).hexdigest()
+
+
+def _other_digest(result: Any, echo: Iterable[str]) -> str:
+    """`result_digest` of anything but a str."""
     if result is None:
         return "0" * 16
     if isinstance(result, bytes | bytearray | memoryview):

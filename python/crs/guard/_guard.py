@@ -33,7 +33,7 @@ from crs._check import brief
 from crs._errors import CRSClosedError, InvalidArgumentError
 from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
-from crs.guard._observe import GuardEventKind, GuardObserver, Observers, observed
+from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
 from crs.guard._verdict import (
@@ -44,6 +44,7 @@ from crs.guard._verdict import (
     LearnedFailure,
     Verdict,
     VerdictCode,
+    allow_verdict,
     make_call,
     make_verdict,
 )
@@ -75,6 +76,12 @@ _DIGITS = re.compile(r"\d+")
 
 
 _time_ns = time.time_ns
+_perf = time.perf_counter
+
+
+_canon_flat = _core.canon_flat  # the one-pass call identity (see _canon.call_identity)
+_PATH_KEYS = _canon.PATH_KEYS
+_BEFORE, _AFTER = GuardEventKind.BEFORE_CALL, GuardEventKind.AFTER_CALL
 
 
 def _now_ms() -> int:
@@ -199,6 +206,7 @@ class Guard:
         # call_id -> (poll command, mutating, canonical args) until after_call
         self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
         self._sigs_cache: dict[str, bytes] = {}
+        self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         self._last_msg = ""
         # Shared by every session of the engine (with_session); see crs.guard._observe.
         self._observers = _observers if _observers is not None else Observers(observers)
@@ -354,8 +362,12 @@ class Guard:
         if lim is None:
             tool = _canon.check_tool(tool)
             lim = self._limits_for(tool)
-        canon, flat, cmd = _canon.canonical_args(args, lim.ignore_fields, self._commands)
-        sig = _canon.signature(tool, canon, flat)
+        # the arguments' canonical form and signature: plain ones in one Rust pass
+        drop = lim.ignore_fields
+        got = None if args is None else _canon_flat(tool, args, drop, self._commands, _PATH_KEYS)
+        if got is None:
+            got = _canon.python_identity(tool, args, drop, self._commands)
+        sig, canon, cmd = got
         if call_id is not None and (type(call_id) is not str or not call_id):
             raise InvalidArgumentError(
                 f"call_id: must be a non-empty str or None, got {brief(call_id)}"
@@ -363,10 +375,19 @@ class Guard:
         poll = lim.polling
         mut = lim.mutating
         if cmd:
-            if not poll and self._poll_re.search(cmd) is not None:
+            kinds = self._cmd_kinds.get(cmd)
+            if kinds is None:
+                if len(self._cmd_kinds) >= 1024:
+                    self._cmd_kinds.clear()
+                # (polls, only reads): agents run a few commands again and again
+                kinds = self._cmd_kinds[cmd] = (
+                    self._poll_re.search(cmd) is not None,
+                    _READONLY_SHELL.match(cmd) is not None,
+                )
+            if not poll and kinds[0]:
                 poll = True
             if not mut:  # a shell command changes the workspace unless it only reads
-                mut = _READONLY_SHELL.match(cmd) is None
+                mut = not kinds[1]
         sid = self.session_id
         with self._lock:
             part = self._part
@@ -394,7 +415,7 @@ class Guard:
                         (),
                         call,
                     )
-                return make_verdict(_ALLOW, _OK, "", "", (), call)
+                return allow_verdict(call)
             if v.action is _BLOCK or v.action is _STOP:
                 self._kernel.commit_op(
                     "guard.refuse",
@@ -409,16 +430,19 @@ class Guard:
                         **self._previews(call_id, None),
                     },
                     bump_generation=False,
+                    checked=part.apply_refuse,  # built here: no need to check it again
                 )
             return v
 
     # ------------------------------------------------------------------ before
 
-    @observed(GuardEventKind.BEFORE_CALL)
     def before_call(
         self, tool: str, args: Mapping[str, Any] | None = None, *, call_id: str | None = None
     ) -> Verdict:
         """Decide a call before it runs. Writes nothing unless it refuses the call.
+
+        Timed, logged and observed (`crs.guard._observe`, inline rather than by `observed`:
+        this is the hot path).
 
         Raises:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
@@ -426,7 +450,15 @@ class Guard:
         """
         if self._closed:
             self._check_open()
-        return self._make_call(tool, args, call_id, True)  # type: ignore[return-value]
+        if self._observers._items:
+            t0 = _perf()
+            v: Verdict = self._make_call(tool, args, call_id, True)  # type: ignore[assignment]
+            notify(self, _BEFORE, v, _perf() - t0, None)
+            return v
+        v = self._make_call(tool, args, call_id, True)  # type: ignore[assignment]
+        if v.action is not _ALLOW:
+            notify(self, _BEFORE, v, 0.0, None)
+        return v
 
     def _refuse(
         self,
@@ -617,7 +649,6 @@ class Guard:
 
     # ------------------------------------------------------------------ after
 
-    @observed(GuardEventKind.AFTER_CALL)
     def after_call(
         self,
         call: Call,
@@ -627,12 +658,24 @@ class Guard:
         """Record a finished call (one journal record) and say what it shows.
 
         Returns ALLOW, or NUDGE when this call completed a loop (the model should be told
-        `verdict.message`), or STOP when the session must stop.
+        `verdict.message`), or STOP when the session must stop. Timed, logged and observed
+        as `before_call` is.
 
         Raises:
             InvalidArgumentError: `call` is not a `Call` of this session, or `result` /
                 `error` cannot be digested; nothing is recorded.
         """
+        if self._observers._items:
+            t0 = _perf()
+            v = self._after(call, result, error)
+            notify(self, _AFTER, v, _perf() - t0, error)
+            return v
+        v = self._after(call, result, error)
+        if v.action is not _ALLOW or error is not None:
+            notify(self, _AFTER, v, 0.0, error)
+        return v
+
+    def _after(self, call: Call, result: Any, error: BaseException | str | None) -> Verdict:
         if self._closed:
             self._check_open()
         if type(call) is not Call and not isinstance(call, Call):
@@ -711,9 +754,10 @@ class Guard:
                 ids = self._part.by_sig.get(call.signature)
                 if ids:  # it ran and succeeded: what was learned about it no longer holds
                     p["fx"] = list(ids)
-            self._kernel.commit_op("guard.step", p, bump_generation=False)
+            # built here: the handler's check is for records read back (replay)
+            self._kernel.commit_op("guard.step", p, bump_generation=False, checked=part.apply_step)
             if v is None:
-                return make_verdict(_ALLOW, _OK, "", "", (), call)
+                return allow_verdict(call)
             return v
 
     def _previews(
@@ -941,7 +985,7 @@ class Guard:
                 payload["v"] = 1
             self._kernel.commit_op("guard.msg", payload, bump_generation=False)
             if found is None:
-                return make_verdict(_ALLOW, _OK, "", "", (), None)
+                return allow_verdict(None)
             flags = s.msg_flags - 1  # apply_msg counted this one
             action = _NUDGE if flags <= 0 else _BLOCK if flags == 1 else _STOP
             return make_verdict(

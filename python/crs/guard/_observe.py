@@ -99,6 +99,24 @@ class Observers:
         return len(self._items)
 
 
+def _handled(log: logging.Logger) -> bool:
+    """Whether a record of `log` reaches anything: a filter of its own, or a handler other
+    than a `NullHandler` on it or an ancestor it propagates to. (Without one, as when the
+    application configured no logging, building a record costs about 10 us and goes
+    nowhere; the `NullHandler` above means `logging.lastResort` never prints either.)"""
+    if log.filters:
+        return True
+    c: logging.Logger | None = log
+    while c is not None:
+        for h in c.handlers:
+            if type(h) is not logging.NullHandler:
+                return True
+        if not c.propagate:
+            return False
+        c = c.parent
+    return False
+
+
 def _emit(event: GuardEvent, observers: Observers) -> None:
     v = event.verdict
     if v.action is not Action.ALLOW and logger.isEnabledFor(_LEVELS[v.action]):
@@ -143,6 +161,50 @@ def _emit(event: GuardEvent, observers: Observers) -> None:
             logger.exception("guard observer %r failed; skipped", fn)
 
 
+def notify(
+    guard: Any, kind: GuardEventKind, v: Verdict, seconds: float, err: BaseException | str | None
+) -> None:
+    """Log and observe one decision of `guard` (its `_observers`), unless nothing would see
+    it: an ALLOW without an error, or no observer and no log record that reaches a handler.
+    (`Guard.before_call` and `after_call` call this inline; `observed` wraps the rest.)"""
+    observers: Observers = guard._observers
+    if not observers._items:
+        if v.action is Action.ALLOW and err is None:
+            return  # the common case
+        if not _handled(logger):
+            return  # the records would go nowhere, and there is no observer
+    call = v.call
+    error: str | None = None
+    learned: LearnedFailure | None = None
+    if err is not None:
+        error = _short(err if isinstance(err, str) else f"{type(err).__name__}: {err}")
+        if call is not None and (observers._items or logger.isEnabledFor(logging.INFO)):
+            learned = next(
+                (
+                    f
+                    for f in guard.learned()
+                    if f.signature == call.signature
+                    and f.session_id == call.session_id
+                    and f.step == call.step
+                ),
+                None,
+            )
+    _emit(
+        GuardEvent(
+            kind=kind,
+            verdict=v,
+            session_id=guard.session_id,
+            tool=None if call is None else call.tool,
+            call_id=None if call is None else call.call_id,
+            step=None if call is None else call.step,
+            seconds=seconds,
+            error=error,
+            learned=learned,
+        ),
+        observers,
+    )
+
+
 def _short(text: str, limit: int = 400) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -171,36 +233,7 @@ def observed(kind: GuardEventKind) -> Callable[[_F], _F]:
                 err = kwargs.get("error", args[2] if len(args) > 2 else None)
             if v.action is allow and err is None and not observers._items:
                 return v  # the common case
-            call = v.call
-            error: str | None = None
-            learned: LearnedFailure | None = None
-            if err is not None:
-                error = _short(err if isinstance(err, str) else f"{type(err).__name__}: {err}")
-                if call is not None:
-                    learned = next(
-                        (
-                            f
-                            for f in self.learned()
-                            if f.signature == call.signature
-                            and f.session_id == call.session_id
-                            and f.step == call.step
-                        ),
-                        None,
-                    )
-            _emit(
-                GuardEvent(
-                    kind=kind,
-                    verdict=v,
-                    session_id=self.session_id,
-                    tool=None if call is None else call.tool,
-                    call_id=None if call is None else call.call_id,
-                    step=None if call is None else call.step,
-                    seconds=seconds,
-                    error=error,
-                    learned=learned,
-                ),
-                observers,
-            )
+            notify(self, kind, v, seconds, err)
             return v
 
         return wrapper  # type: ignore[return-value]

@@ -433,9 +433,10 @@ class GuardPart:
         lf = p.get("lf")
         if lf is not None:
             _require(lf, _FAILURE_KEYS, "guard.step learned failure")
-        return functools.partial(self._apply_step, p)
+        return functools.partial(self.apply_step, p)
 
-    def _apply_step(self, p: dict[str, Any]) -> None:
+    def apply_step(self, p: dict[str, Any]) -> None:
+        """Apply a `guard.step` payload (checked by `_op_step`, or built by the live guard)."""
         sid = p["s"]
         if (self.sessions.get(sid) or self.session(sid)).apply_step(p):
             self.changes += 1
@@ -447,7 +448,11 @@ class GuardPart:
 
     def _op_refuse(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _REFUSE_KEYS, "guard.refuse")
-        return lambda: self.session(p["s"]).apply_refuse(p)
+        return functools.partial(self.apply_refuse, p)
+
+    def apply_refuse(self, p: dict[str, Any]) -> None:
+        """Apply a `guard.refuse` payload (checked by `_op_refuse`, or built by the guard)."""
+        self.session(p["s"]).apply_refuse(p)
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _MSG_KEYS, "guard.msg")

@@ -1,0 +1,210 @@
+//! The guard's call identity and result digest (see `crate::canon`): the fast paths of
+//! `crs.guard._canon`. Each returns None where the Python reference must decide (input it
+//! does not take: non-ASCII text, floats, nested values, subclasses, bad input), so every
+//! error is raised, with its message, by the Python code.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFrozenSet, PyInt, PyList, PyString, PyTuple};
+
+use crate::canon::{normpath, repr_ascii_into, shell_canon as canon_shell, strip_ascii, Blake2b};
+
+/// `MAX_VALUE_CHARS` of `crs.guard._canon`: longer text is the Python code's to refuse.
+const MAX_VALUE_CHARS: usize = 64 * 1024 * 1024;
+
+/// `shlex.join(shlex.split(text))`, or None where shlex raises `ValueError` (an unclosed
+/// quote or a trailing backslash).
+#[pyfunction]
+fn shell_canon(text: &str) -> Option<String> {
+    canon_shell(text).ok()
+}
+
+/// `hashlib.blake2b(data, digest_size=size).hexdigest()`.
+#[pyfunction]
+fn blake2b_hex(data: &[u8], size: usize) -> PyResult<String> {
+    if !(1..=64).contains(&size) {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "size: must be between 1 and 64",
+        ));
+    }
+    let mut h = Blake2b::new(size);
+    h.update(data);
+    Ok(h.finish_hex())
+}
+
+/// `_canon.path_norm` of an ASCII path (`posixpath.normpath` when it is not plain).
+fn norm_path(p: &str) -> String {
+    if !p.is_empty()
+        && !p.contains("://")
+        && (p.ends_with('/')
+            || p.ends_with("/.")
+            || p.contains("./")
+            || p.contains("//")
+            || p == ".")
+    {
+        normpath(p)
+    } else {
+        p.to_string()
+    }
+}
+
+/// `canonical_args(args, drop, commands)` and `signature(tool, canon, flat=True)` in one
+/// pass, for a plain dict whose keys are ASCII `str` and whose values are ASCII `str`,
+/// `int`, `bool` or None: `(signature, canonical dict, first shell command or "")`; None
+/// for anything else (the Python code then does it, and raises on bad input).
+#[pyfunction]
+fn canon_flat<'py>(
+    py: Python<'py>,
+    tool: &str,
+    args: &Bound<'py, PyAny>,
+    drop: &Bound<'py, PyFrozenSet>,
+    commands: &Bound<'py, PyFrozenSet>,
+    path_keys: &Bound<'py, PyFrozenSet>,
+) -> PyResult<Option<(String, Bound<'py, PyDict>, String)>> {
+    let Ok(args) = args.cast_exact::<PyDict>() else {
+        return Ok(None);
+    };
+    if args.len() > 4096 {
+        return Ok(None);
+    }
+    let out = PyDict::new(py);
+    let mut items: Vec<(String, String)> = Vec::with_capacity(args.len());
+    let mut cmd = String::new();
+    let mut size = 0usize;
+    for (k, v) in args.iter() {
+        if !k.is_exact_instance_of::<PyString>() {
+            return Ok(None);
+        }
+        if drop.contains(&k)? {
+            continue;
+        }
+        let Ok(key) = k.cast::<PyString>()?.to_str() else {
+            return Ok(None);
+        };
+        if !key.is_ascii() {
+            return Ok(None);
+        }
+        let mut text = String::new();
+        if v.is_exact_instance_of::<PyString>() {
+            let Ok(val) = v.cast::<PyString>()?.to_str() else {
+                return Ok(None);
+            };
+            if !val.is_ascii() || val.len() > MAX_VALUE_CHARS {
+                return Ok(None);
+            }
+            // the canonical value when it differs from `val` (else `v` itself is kept)
+            let changed: Option<String> = if commands.contains(&k)? {
+                let Ok(c) = canon_shell(val) else {
+                    return Ok(None);
+                };
+                if cmd.is_empty() {
+                    cmd.clone_from(&c);
+                }
+                Some(c)
+            } else {
+                let s = strip_ascii(val);
+                let n = if path_keys.contains(&k)? {
+                    norm_path(s)
+                } else {
+                    s.to_string()
+                };
+                (n.len() != val.len() || n != val).then_some(n)
+            };
+            repr_ascii_into(changed.as_deref().unwrap_or(val), &mut text);
+            match changed {
+                Some(c) => out.set_item(&k, c)?,
+                None => out.set_item(&k, &v)?,
+            }
+        } else if v.is_none() {
+            text.push_str("None");
+            out.set_item(&k, &v)?;
+        } else if v.is_exact_instance_of::<PyBool>() {
+            text.push_str(if v.is_truthy()? { "True" } else { "False" });
+            out.set_item(&k, &v)?;
+        } else if v.is_exact_instance_of::<PyInt>() {
+            text.push_str(v.repr()?.to_str()?);
+            out.set_item(&k, &v)?;
+        } else {
+            return Ok(None);
+        }
+        size += text.len() + key.len() + 6;
+        items.push((key.to_string(), text));
+    }
+    if size > MAX_VALUE_CHARS {
+        return Ok(None);
+    }
+    items.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut h = Blake2b::new(16);
+    h.update(tool.as_bytes());
+    h.update(b"\x00r[");
+    let mut key = String::new();
+    for (i, (k, text)) in items.iter().enumerate() {
+        key.clear();
+        if i > 0 {
+            h.update(b", ");
+        }
+        h.update(b"(");
+        repr_ascii_into(k, &mut key);
+        h.update(key.as_bytes());
+        h.update(b", ");
+        h.update(text.as_bytes());
+        h.update(b")");
+    }
+    h.update(b"]");
+    Ok(Some((h.finish_hex(), out, cmd)))
+}
+
+/// `result_digest(text, echo)` of an ASCII `str` result: strip, each echo string replaced
+/// by NUL, volatile parts masked (text longer than 8), BLAKE2b-8 of `b"s" + text`. None
+/// for other text or echo strings that are not ASCII `str` (the Python code decides).
+#[pyfunction]
+fn digest_text(text: &Bound<'_, PyString>, echo: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let Ok(raw) = text.to_str() else {
+        return Ok(None);
+    };
+    if !raw.is_ascii() || raw.len() > MAX_VALUE_CHARS {
+        return Ok(None);
+    }
+    let mut owned: Option<String> = None;
+    let mut words: Vec<Bound<'_, PyAny>> = Vec::new();
+    if let Ok(list) = echo.cast::<PyList>() {
+        words.extend(list.iter());
+    } else if let Ok(t) = echo.cast::<PyTuple>() {
+        words.extend(t.iter());
+    } else {
+        return Ok(None);
+    }
+    let stripped = strip_ascii(raw);
+    for e in &words {
+        if !e.is_exact_instance_of::<PyString>() {
+            return Ok(None);
+        }
+        let Ok(e) = e.cast::<PyString>()?.to_str() else {
+            return Ok(None);
+        };
+        if e.is_empty() || !e.is_ascii() {
+            return Ok(None);
+        }
+        let cur = owned.as_deref().unwrap_or(stripped);
+        if cur.contains(e) {
+            owned = Some(cur.replace(e, "\x00"));
+        }
+    }
+    let cur = owned.as_deref().unwrap_or(stripped);
+    let masked = if cur.len() > 8 {
+        crate::volatile::mask_volatile(cur)
+    } else {
+        None
+    };
+    let data = masked.as_deref().unwrap_or(cur);
+    let mut h = Blake2b::new(8);
+    h.update(b"s");
+    h.update(data.as_bytes());
+    Ok(Some(h.finish_hex()))
+}
+
+pub(super) fn register_canon(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(shell_canon, m)?)?;
+    m.add_function(wrap_pyfunction!(blake2b_hex, m)?)?;
+    m.add_function(wrap_pyfunction!(canon_flat, m)?)?;
+    m.add_function(wrap_pyfunction!(digest_text, m)?)
+}

@@ -1,0 +1,253 @@
+"""The Rust fast paths of the guard's call identity (`crs._core`: `blake2b_hex`,
+`shell_canon`, `canon_flat`, `digest_text`) against their Python references
+(`hashlib`, `shlex`, `crs.guard._canon.canonical_args` + `signature`, `_text_digest`).
+
+Signatures and digests are persisted (journals, backups, learned failures): the fast paths
+must give the very same bytes on every input they accept, and decline (None) the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crs import _core
+from crs.guard import Guard, _canon
+from crs.guard._policy import COMMAND_FIELDS
+
+# Characters that matter to shlex, Python's repr, str.strip and posixpath, plus non-ASCII.
+_SHELL_ALPHABET = [
+    *"ab-_./=*?$;|&<>(){}#~!%@+,:",
+    *"'\"\\",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1f",
+    "\x00",
+    "\x7f",
+    "é",
+    "ß",
+    "\u00a0",
+    "\u2003",
+    "x1",
+    "ls",
+    "-la",
+    "''",
+    '""',
+]
+shell_text = st.lists(st.sampled_from(_SHELL_ALPHABET), max_size=30).map("".join)
+_PATH_ALPHABET = ["/", "//", ".", "..", "a", "b.py", " ", "://", "~", "\t"]
+path_text = st.lists(st.sampled_from(_PATH_ALPHABET), max_size=12).map("".join)
+
+
+def reference_shell(text: str) -> str | None:
+    try:
+        return shlex.join(shlex.split(text))
+    except ValueError:
+        return None
+
+
+@settings(max_examples=2000)
+@given(st.binary(max_size=600), st.integers(1, 64))
+def test_blake2b_agrees_with_hashlib(data: bytes, size: int) -> None:
+    assert _core.blake2b_hex(data, size) == hashlib.blake2b(data, digest_size=size).hexdigest()
+
+
+@pytest.mark.parametrize("n", [0, 1, 127, 128, 129, 255, 256, 257, 1000, 100_000])
+def test_blake2b_agrees_with_hashlib_at_block_edges(n: int) -> None:
+    data = bytes(range(256)) * (n // 256 + 1)
+    assert _core.blake2b_hex(data[:n], 16) == hashlib.blake2b(data[:n], digest_size=16).hexdigest()
+
+
+def test_blake2b_refuses_a_bad_size() -> None:
+    for size in (0, 65):
+        with pytest.raises(ValueError, match="size"):
+            _core.blake2b_hex(b"x", size)
+
+
+@settings(max_examples=5000)
+@given(shell_text)
+def test_the_shell_splitter_agrees_with_shlex(text: str) -> None:
+    assert _core.shell_canon(text) == reference_shell(text)
+
+
+@settings(max_examples=2000)
+@given(st.text(max_size=40))
+def test_the_shell_splitter_agrees_with_shlex_on_any_text(text: str) -> None:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        with pytest.raises(UnicodeEncodeError):
+            _core.shell_canon(text)
+        return
+    assert _core.shell_canon(text) == reference_shell(text)
+    assert _canon._norm_command(text) == _canon._norm_command_reference(text)
+
+
+def test_the_shell_splitter_on_known_cases() -> None:
+    assert _core.shell_canon('git commit -am "port x"') == "git commit -am 'port x'"
+    assert _core.shell_canon("echo 'it'\"'\"'s'") == "echo 'it'\"'\"'s'"
+    assert _core.shell_canon('a "b\\"c\\d"') == "a 'b\"c\\d'"
+    assert _core.shell_canon("a 'b") is None
+    assert _core.shell_canon("a \\") is None
+    assert _core.shell_canon("") == ""
+
+
+_KEYS = ["path", "file_path", "cwd", "command", "cmd", "pattern", "query", "n", "description"]
+_DROP = frozenset({"description"})
+flat_value = st.one_of(
+    shell_text,
+    path_text,
+    st.text(max_size=8),
+    st.integers(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.booleans(),
+    st.none(),
+    st.floats(allow_nan=False),
+    st.lists(st.integers(), max_size=2),
+)
+flat_args = st.dictionaries(st.sampled_from([*_KEYS, "é", "a b", "'q\""]), flat_value, max_size=5)
+
+
+def reference_identity(tool: str, args: Any) -> tuple[str, dict[str, Any], str]:
+    canon, flat, cmd = _canon.canonical_args(args, _DROP, COMMAND_FIELDS)
+    return _canon.signature(tool, canon, flat), canon, cmd
+
+
+def _is_fast(args: dict[str, Any]) -> bool:
+    """Inputs the Rust path must take: ASCII str keys and values (commands that shlex
+    splits), ints, bools, None."""
+    for k, v in args.items():
+        if k in _DROP:
+            continue
+        if not k.isascii():
+            return False
+        if type(v) is str:
+            if not v.isascii():
+                return False
+            if k in COMMAND_FIELDS and reference_shell(v) is None:
+                return False
+        elif not (v is None or type(v) is int or type(v) is bool):
+            return False
+    return True
+
+
+@settings(max_examples=3000)
+@given(st.sampled_from(["read_file", "bash", "grép"]), flat_args)
+def test_the_one_pass_identity_agrees_with_canonical_args_and_signature(
+    tool: str, args: dict[str, Any]
+) -> None:
+    try:
+        want = reference_identity(tool, args)
+    except Exception as exc:  # the Rust path declines what Python refuses
+        assert _core.canon_flat(tool, args, _DROP, COMMAND_FIELDS, _canon.PATH_KEYS) is None
+        with pytest.raises(type(exc)):
+            _canon.call_identity(tool, args, _DROP, COMMAND_FIELDS)
+        return
+    got = _core.canon_flat(tool, args, _DROP, COMMAND_FIELDS, _canon.PATH_KEYS)
+    if _is_fast(args):
+        assert got is not None
+    if got is not None:
+        assert got == want
+        assert [type(v) for v in got[1].values()] == [type(v) for v in want[1].values()]
+        assert list(got[1]) == list(want[1])  # the same order
+    assert _canon.call_identity(tool, args, _DROP, COMMAND_FIELDS) == want
+
+
+def test_the_one_pass_identity_declines_what_it_does_not_take() -> None:
+    class Sub(str):
+        pass
+
+    from collections import OrderedDict
+
+    for args in (
+        OrderedDict(path="a"),
+        {Sub("path"): "a"},
+        {"path": Sub("a")},
+        {"n": 1.0},
+        {"n": 2.5},
+        {"path": "é"},
+        {"command": "echo 'x"},
+        {"x": [1]},
+        {"x": "\ud800"},
+    ):
+        assert _core.canon_flat("t", args, _DROP, COMMAND_FIELDS, _canon.PATH_KEYS) is None
+
+
+def test_signatures_are_the_pinned_ones_through_the_guard() -> None:
+    # The same pins as tests/guard/test_guard_volatile.py, plus a quoted command.
+    g = Guard()
+    assert g.call_for("read_file", {"path": "./src/a.py "}).signature == (
+        "fc0542e1411825356080f19a777c24ac"
+    )
+    assert g.call_for("bash", {"command": "pytest  -q", "description": "x"}).signature == (
+        "346e5ad51301746e765fcef135b6b09d"
+    )
+    quoted = g.call_for("bash", {"command": "git commit -am 'a b'"}).signature
+    assert quoted == g.call_for("bash", {"command": 'git  commit -am "a b"'}).signature
+    canon, flat, _ = _canon.canonical_args(
+        {"command": "git commit -am 'a b'"}, frozenset(), COMMAND_FIELDS
+    )
+    assert quoted == _canon.signature("bash", canon, flat)
+
+
+ascii_text = st.lists(
+    st.sampled_from(
+        [
+            *"ab x#:.-",
+            " ",
+            "\t",
+            "\n",
+            "\x1c",
+            "\x00",
+            "12",
+            "3 ms",
+            "0x1234abcd",
+            "10:00:00",
+            "2024-01-01T10:00:00Z",
+            "in 1.5s",
+            "src/a.py",
+            "echo",
+        ]
+    ),
+    max_size=25,
+).map("".join)
+
+
+@settings(max_examples=3000)
+@given(
+    ascii_text,
+    st.lists(st.sampled_from(["src/a.py", "echo", "abab", "x#:.", "3 ms", "é-x", ""]), max_size=3),
+    st.booleans(),
+)
+def test_the_text_digest_agrees_with_python(text: str, echo: list[str], as_tuple: bool) -> None:
+    words: Any = tuple(echo) if as_tuple else echo
+    got = _core.digest_text(text, words)
+    want = _canon._text_digest(text, words)
+    if all(e and e.isascii() for e in echo):
+        assert got == want
+    else:
+        assert got is None
+    assert _canon.result_digest(text, words) == want
+
+
+@settings(max_examples=1000)
+@given(st.text(max_size=30), st.lists(st.text(min_size=1, max_size=4), max_size=2))
+def test_the_text_digest_agrees_on_any_text(text: str, echo: list[str]) -> None:
+    try:
+        want = _canon._text_digest(text, echo)
+    except Exception as exc:
+        with pytest.raises(type(exc)):
+            _canon.result_digest(text, echo)
+        return
+    assert _canon.result_digest(text, echo) == want
