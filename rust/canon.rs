@@ -34,25 +34,42 @@ const SIGMA: [[usize; 16]; 12] = [
     [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
 ];
 
-#[inline]
-#[allow(clippy::many_single_char_names)] // the names of RFC 7693's mixing function G
-fn g(v: &mut [u64; 16], a: usize, b: usize, c: usize, d: usize, x: u64, y: u64) {
-    v[a] = v[a].wrapping_add(v[b]).wrapping_add(x);
-    v[d] = (v[d] ^ v[a]).rotate_right(32);
-    v[c] = v[c].wrapping_add(v[d]);
-    v[b] = (v[b] ^ v[c]).rotate_right(24);
-    v[a] = v[a].wrapping_add(v[b]).wrapping_add(y);
-    v[d] = (v[d] ^ v[a]).rotate_right(16);
-    v[c] = v[c].wrapping_add(v[d]);
-    v[b] = (v[b] ^ v[c]).rotate_right(63);
+/// One application of RFC 7693's mixing function G (a macro, so every index is a
+/// constant and the 16 words stay in registers).
+macro_rules! g {
+    ($v:ident, $a:literal, $b:literal, $c:literal, $d:literal, $x:expr, $y:expr) => {
+        $v[$a] = $v[$a].wrapping_add($v[$b]).wrapping_add($x);
+        $v[$d] = ($v[$d] ^ $v[$a]).rotate_right(32);
+        $v[$c] = $v[$c].wrapping_add($v[$d]);
+        $v[$b] = ($v[$b] ^ $v[$c]).rotate_right(24);
+        $v[$a] = $v[$a].wrapping_add($v[$b]).wrapping_add($y);
+        $v[$d] = ($v[$d] ^ $v[$a]).rotate_right(16);
+        $v[$c] = $v[$c].wrapping_add($v[$d]);
+        $v[$b] = ($v[$b] ^ $v[$c]).rotate_right(63);
+    };
+}
+
+/// One round: the columns, then the diagonals, with the message words of `SIGMA[$r]`.
+macro_rules! round {
+    ($v:ident, $m:ident, $r:literal) => {
+        let s = &SIGMA[$r];
+        g!($v, 0, 4, 8, 12, $m[s[0]], $m[s[1]]);
+        g!($v, 1, 5, 9, 13, $m[s[2]], $m[s[3]]);
+        g!($v, 2, 6, 10, 14, $m[s[4]], $m[s[5]]);
+        g!($v, 3, 7, 11, 15, $m[s[6]], $m[s[7]]);
+        g!($v, 0, 5, 10, 15, $m[s[8]], $m[s[9]]);
+        g!($v, 1, 6, 11, 12, $m[s[10]], $m[s[11]]);
+        g!($v, 2, 7, 8, 13, $m[s[12]], $m[s[13]]);
+        g!($v, 3, 4, 9, 14, $m[s[14]], $m[s[15]]);
+    };
 }
 
 fn compress(h: &mut [u64; 8], block: &[u8; 128], t: u128, last: bool) {
     let mut m = [0u64; 16];
-    for (i, w) in m.iter_mut().enumerate() {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&block[i * 8..i * 8 + 8]);
-        *w = u64::from_le_bytes(b);
+    for (w, b) in m.iter_mut().zip(block.chunks_exact(8)) {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(b);
+        *w = u64::from_le_bytes(a);
     }
     let mut v = [0u64; 16];
     v[..8].copy_from_slice(h);
@@ -62,16 +79,18 @@ fn compress(h: &mut [u64; 8], block: &[u8; 128], t: u128, last: bool) {
     if last {
         v[14] = !v[14];
     }
-    for s in &SIGMA {
-        g(&mut v, 0, 4, 8, 12, m[s[0]], m[s[1]]);
-        g(&mut v, 1, 5, 9, 13, m[s[2]], m[s[3]]);
-        g(&mut v, 2, 6, 10, 14, m[s[4]], m[s[5]]);
-        g(&mut v, 3, 7, 11, 15, m[s[6]], m[s[7]]);
-        g(&mut v, 0, 5, 10, 15, m[s[8]], m[s[9]]);
-        g(&mut v, 1, 6, 11, 12, m[s[10]], m[s[11]]);
-        g(&mut v, 2, 7, 8, 13, m[s[12]], m[s[13]]);
-        g(&mut v, 3, 4, 9, 14, m[s[14]], m[s[15]]);
-    }
+    round!(v, m, 0);
+    round!(v, m, 1);
+    round!(v, m, 2);
+    round!(v, m, 3);
+    round!(v, m, 4);
+    round!(v, m, 5);
+    round!(v, m, 6);
+    round!(v, m, 7);
+    round!(v, m, 8);
+    round!(v, m, 9);
+    round!(v, m, 10);
+    round!(v, m, 11);
     for i in 0..8 {
         h[i] ^= v[i] ^ v[i + 8];
     }

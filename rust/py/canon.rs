@@ -154,8 +154,11 @@ fn canon_flat<'py>(
 }
 
 /// `result_digest(text, echo)` of an ASCII `str` result: strip, each echo string replaced
-/// by NUL, volatile parts masked (text longer than 8), BLAKE2b-8 of `b"s" + text`. None
-/// for other text or echo strings that are not ASCII `str` (the Python code decides).
+/// by NUL, volatile parts masked (text longer than 8), BLAKE2b-8 of `b"s" + text`. `echo`
+/// is a list or tuple of str, or a dict: the call's canonical arguments, whose str values
+/// of at least 4 characters are the echo (as `Guard.after_call` picks them; the others
+/// cannot occur in ASCII text). None for other text or echo items that are not ASCII
+/// `str` (the Python code decides).
 #[pyfunction]
 fn digest_text(text: &Bound<'_, PyString>, echo: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     let Ok(raw) = text.to_str() else {
@@ -164,26 +167,35 @@ fn digest_text(text: &Bound<'_, PyString>, echo: &Bound<'_, PyAny>) -> PyResult<
     if !raw.is_ascii() || raw.len() > MAX_VALUE_CHARS {
         return Ok(None);
     }
-    let mut owned: Option<String> = None;
     let mut words: Vec<Bound<'_, PyAny>> = Vec::new();
-    if let Ok(list) = echo.cast::<PyList>() {
+    let from_args = if let Ok(d) = echo.cast::<PyDict>() {
+        words.extend(d.values().iter());
+        true
+    } else if let Ok(list) = echo.cast::<PyList>() {
         words.extend(list.iter());
+        false
     } else if let Ok(t) = echo.cast::<PyTuple>() {
         words.extend(t.iter());
+        false
     } else {
         return Ok(None);
-    }
+    };
     let stripped = strip_ascii(raw);
+    let mut owned: Option<String> = None;
     for e in &words {
         if !e.is_exact_instance_of::<PyString>() {
+            if from_args {
+                continue;
+            }
             return Ok(None);
         }
-        let Ok(e) = e.cast::<PyString>()?.to_str() else {
-            return Ok(None);
+        let e = e.cast::<PyString>()?.to_str();
+        let e = match e {
+            Ok(e) if e.is_ascii() && !e.is_empty() && (!from_args || e.len() >= 4) => e,
+            // an argument that is not ASCII (or shorter) is no echo in ASCII text
+            _ if from_args => continue,
+            _ => return Ok(None),
         };
-        if e.is_empty() || !e.is_ascii() {
-            return Ok(None);
-        }
         let cur = owned.as_deref().unwrap_or(stripped);
         if cur.contains(e) {
             owned = Some(cur.replace(e, "\x00"));

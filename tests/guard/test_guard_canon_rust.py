@@ -251,3 +251,27 @@ def test_the_text_digest_agrees_on_any_text(text: str, echo: list[str]) -> None:
             _canon.result_digest(text, echo)
         return
     assert _canon.result_digest(text, echo) == want
+
+
+@settings(max_examples=2000)
+@given(
+    ascii_text,
+    st.dictionaries(
+        st.sampled_from(["path", "pattern", "n", "q"]),
+        st.one_of(
+            st.sampled_from(["src/a.py", "echo", "abc", "ab ab", "x#:.", "3 ms", "é-xx", ""]),
+            st.text(max_size=6),
+            st.integers(),
+            st.none(),
+        ),
+        max_size=4,
+    ),
+)
+def test_the_text_digest_of_a_call_picks_its_echo_as_after_call_does(
+    text: str, canon: dict[str, Any]
+) -> None:
+    # after_call hands the call's canonical arguments: their str values of 4 or more
+    # characters are the echo.
+    from crs.guard._guard import _echo
+
+    assert _core.digest_text(text, canon) == _canon._text_digest(text, _echo(canon))

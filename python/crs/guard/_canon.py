@@ -386,7 +386,8 @@ def features(
     """
     if len(canon) == 1:
         ((k, v),) = canon.items()
-        if type(v) is str and k not in commands and _is_ident(k, v):
+        # (the keys of IDENT_KEYS are lower case: `k in IDENT_KEYS` is `_is_ident`'s first test)
+        if type(v) is str and k not in commands and (k in IDENT_KEYS or _is_ident(k, v)):
             return ""
     idents: list[tuple[str, str]] = []
     texts: list[tuple[str, str]] = []

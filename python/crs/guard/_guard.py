@@ -55,6 +55,8 @@ _SANITIZER = SecretSanitizer()
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 # (an enum member read through its class costs ~0.2 us: the hot path reads these)
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
+_digest_text = _core.digest_text
+_CODES = {str(c): c for c in VerdictCode}  # VerdictCode(text), without the enum call
 _READONLY_SHELL = re.compile(
     r"^\s*(cat|ls|ll|grep|rg|ag|find|fd|head|tail|less|more|wc|pwd|echo|printf|which|whoami|"
     r"file|stat|tree|du|df|env|printenv|date|uname|id|ps|diff|cmp|sort|uniq|cut|awk|jq|"
@@ -63,6 +65,11 @@ _READONLY_SHELL = re.compile(
 )
 _MSG_WS = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
+
+
+def _echo(canon: dict[str, Any]) -> list[str]:
+    """The arguments a result or error may echo: str values of at least 4 characters."""
+    return [v for v in canon.values() if type(v) is str and len(v) >= 4]
 
 
 def _sentences(norm: str) -> set[str]:
@@ -571,7 +578,10 @@ class Guard:
                     s.loop_code == VerdictCode.NO_PROGRESS and pair in s.pairs
                 ):
                     return self._refuse(
-                        s, call, VerdictCode(s.loop_code), *self._loop_words(s, call)
+                        s,
+                        call,
+                        _CODES.get(s.loop_code) or VerdictCode(s.loop_code),
+                        *self._loop_words(s, call),
                     )
         return None
 
@@ -691,16 +701,18 @@ class Guard:
         extra = self._pending.pop(call.call_id, None)
         poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
         # A result that echoes the call's own arguments ("no results for '<query>'") is
-        # judged without them: the echo is not new information.
-        echo = [v for v in canon.values() if type(v) is str and len(v) >= 4] if canon else ()
+        # judged without them: the echo is not new information. (`_core.digest_text` given
+        # the arguments picks the same echo: their str values of at least 4 characters.)
         if error is not None:
+            echo = _echo(canon)
             etext = _canon.error_text(error)
             kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
             res = _canon.error_digest(_canon.without(etext, echo))
         else:
             etext = ""
             kind = OK
-            res = _canon.result_digest(result, echo)
+            got = _digest_text(result, canon) if type(result) is str else None
+            res = got if got is not None else _canon.result_digest(result, _echo(canon))
         polling = lim.polling or poll
         ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
