@@ -45,13 +45,13 @@ from crs.guard._verdict import (
     Verdict,
     VerdictCode,
     allow_verdict,
-    make_call,
     make_verdict,
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
+_sanitize = _SANITIZER.sanitize
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 # (an enum member read through its class costs ~0.2 us: the hot path reads these)
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
@@ -84,6 +84,7 @@ _DIGITS = re.compile(r"\d+")
 
 _time_ns = time.time_ns
 _perf = time.perf_counter
+_new, _set = object.__new__, object.__setattr__
 
 
 _canon_flat = _core.canon_flat  # the one-pass call identity (see _canon.call_identity)
@@ -407,7 +408,18 @@ class Guard:
             if len(pending) > 4096:
                 pending.clear()
             pending[call_id] = (poll, mut, canon)
-            call = make_call(tool, sig, call_id, sid, step)
+            call = _new(Call)  # make_call, inline (the hot path)
+            _set(
+                call,
+                "__dict__",
+                {
+                    "tool": tool,
+                    "signature": sig,
+                    "call_id": call_id,
+                    "session_id": sid,
+                    "step": step,
+                },
+            )
             if not decide:
                 return call
             v = self._decide(s, call, lim)
@@ -730,7 +742,7 @@ class Guard:
             p["e"] = _short(_SANITIZER.sanitize(etext), 400)
         feat = ""
         if canon and (kind == HARD or (kind == OK and not mut)):
-            feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
+            feat = _canon.features(canon, self._commands, _sanitize)
             if feat:
                 p["x"] = feat[:2000]
         if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
