@@ -52,6 +52,11 @@ def _ids(outs: list[Any], verdict: str) -> list[str]:
     return [f"{o.id} ({o.split}, step {o.flag})" for o in outs if o.verdict == verdict]
 
 
+def test_every_split_is_scored(outcomes: list[Any]) -> None:
+    """The two numbers below cover every split of the data, the newest included."""
+    assert {o.split for o in outcomes} == set(lb.SPLIT_ORDER)
+
+
 def test_recall(outcomes: list[Any]) -> None:
     s = lb.score(outcomes)
     missed = _ids(outcomes, "missed") + _ids(outcomes, "late") + _ids(outcomes, "early")
