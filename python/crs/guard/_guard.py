@@ -495,7 +495,15 @@ class Guard:
                 return v
         if sig is not None:
             now = _now_ms()
-            half_open = s.last_ok_step > sig.fail_step or now - sig.fail_ms >= pol.cooldown_s * 1000
+            # Another call's success lifts an error-loop block once (half-open): one trial.
+            # A trial that failed the same way again (nothing changed) re-opens it until
+            # the workspace changes or the cooldown passes, however many other calls succeed.
+            retried = (
+                sig.hard > lim.max_failures and sig.same > lim.max_failures and sig.epoch == s.epoch
+            )
+            half_open = (
+                s.last_ok_step > sig.fail_step and not retried
+            ) or now - sig.fail_ms >= pol.cooldown_s * 1000
             if sig.hard >= lim.max_failures and not half_open:
                 return self._refuse(
                     s,
