@@ -4,26 +4,8 @@ with the case that must still pass beside the case that must now be caught."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from crs.guard import Action, Guard, Verdict, VerdictCode
-
-
-def run(
-    g: Guard, tool: str, args: dict[str, Any], result: Any = None, error: Any = None
-) -> tuple[Verdict, Verdict | None]:
-    """One call through the guard: its before verdict, and its after verdict if it ran."""
-    before = g.before_call(tool, args)
-    after = None
-    if before.allowed and before.call is not None:
-        after = g.after_call(before.call, result=result, error=error)
-    return before, after
-
-
-def flags(pairs: list[tuple[Verdict, Verdict | None]]) -> list[str]:
-    every = [v for pair in pairs for v in pair if v is not None]
-    return [f"{v.action}:{v.code}" for v in every if v.action is not Action.ALLOW]
-
+from crs.guard import Action, Guard, VerdictCode
+from guard_calls import run
 
 # ---------------------------------------------------------------- half-open is one trial
 
