@@ -4,8 +4,10 @@ with the case that must still pass beside the case that must now be caught."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crs.guard import Action, Guard, VerdictCode
-from guard_calls import run
+from guard_calls import flags, run
 
 # ---------------------------------------------------------------- half-open is one trial
 
@@ -50,3 +52,52 @@ def test_an_edit_after_the_failed_trial_lets_the_call_run() -> None:
     run(g, "bash", TEST, error=FAILED)
     run(g, "edit_file", {"path": "src/parser.rs", "old": "}", "new": "}}"}, "edited")
     assert g.before_call("bash", TEST).allowed
+
+
+# ---------------------------------------------------------------- re-parameterised retries
+
+REFUSED = ConnectionError("connect ECONNREFUSED 127.0.0.1:5432")
+
+
+def suite(timeout_ms: float) -> dict[str, Any]:
+    return {"command": "pnpm test:integration", "timeout_ms": timeout_ms}
+
+
+def test_variants_of_a_call_share_its_transient_retry_budget() -> None:
+    """Escalating the timeout of a call that fails on a refused connection does not buy a
+    new retry budget each time: the fourth variant in a row is over the budget."""
+    g = Guard()
+    got = [run(g, "run_command", suite(ms), error=REFUSED) for ms in (120000, 2e10, 2.4e37)]
+    assert flags(got) == []  # three tries are the budget (transient_retries=3)
+    _, after = run(g, "run_command", suite(3.6e76), error=REFUSED)
+    assert after is not None
+    assert after.action is Action.NUDGE
+    assert after.code is VerdictCode.RETRY_BUDGET
+
+
+def test_a_longer_timeout_that_then_succeeds_passes() -> None:
+    g = Guard()
+    got = [
+        run(g, "bash", {"command": "npm ci", "timeout": t}, error=TimeoutError("timed out"))
+        for t in (60, 120)
+    ]
+    got.append(run(g, "bash", {"command": "npm ci", "timeout": 600}, "added 812 packages"))
+    assert flags(got) == []
+
+
+def test_other_calls_failing_transiently_keep_their_own_budgets() -> None:
+    g = Guard()
+    got = [
+        run(g, "fetch", {"url": f"https://mirror{k}.test/pkg.tgz"}, error=REFUSED)
+        for k in range(1, 6)
+    ]
+    assert flags(got) == []
+
+
+def test_a_user_turn_gives_the_variants_a_fresh_budget() -> None:
+    g = Guard()
+    for ms in (1000, 2000, 4000):
+        run(g, "run_command", suite(ms), error=REFUSED)
+    g.new_turn()  # "the database is up now, try again"
+    got = [run(g, "run_command", suite(ms), error=REFUSED) for ms in (8000, 16000)]
+    assert flags(got) == []

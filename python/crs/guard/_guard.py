@@ -682,7 +682,7 @@ class Guard:
         if etext:
             p["e"] = _short(_SANITIZER.sanitize(etext), 400)
         feat = ""
-        if canon and (kind == HARD or (kind == OK and not mut)):
+        if canon and (kind != OK or not mut):
             feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
             if feat:
                 p["x"] = feat[:2000]
@@ -776,7 +776,9 @@ class Guard:
     ) -> Verdict | None:
         pol = self.policy
         if kind == TRANSIENT:
-            return None
+            if cluster == call.signature:
+                return None  # its own retry budget is before_call's (RETRY_BUDGET)
+            return self._variant_retries(s, call, cluster, lim)
         n = call.step
         pair = f"{cluster}:{res}"
         if pair not in s.pairs:  # a new (call, result): no repeat, cycle, stale stretch or poll
@@ -865,6 +867,32 @@ class Guard:
                 ev,
             )
         return self._poll_check(s, call, lim) if stale else None
+
+    def _variant_retries(
+        self, s: SessionState, call: Call, cluster: str, lim: Limits
+    ) -> Verdict | None:
+        """A transient failure of a re-parameterised variant (another timeout, another
+        limit) of a call that failed the same way: the variants share one retry budget."""
+        base = s.sigs.get(cluster)
+        if (
+            base is None
+            or not base.transient
+            or base.fail_step <= s.turn_step
+            or base.epoch != s.epoch
+            or base.transient + 1 <= lim.transient_retries
+        ):
+            return None
+        return self._nudge(
+            s,
+            call,
+            VerdictCode.RETRY_BUDGET,
+            f"{call.tool} hit {base.transient + 1} transient errors in a row with variants "
+            f"of one call (first at step {base.fail_step}): {_short(base.last_err, 160)}",
+            "This call keeps hitting the same transient error however its parameters "
+            "change (timeout, retries, limits). Find the cause (is the service running?) "
+            "or get what you need another way.",
+            (base.fail_step, call.step),
+        )
 
     def _poll_check(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         # 5. polling past its budget (runs that brought back an earlier result)

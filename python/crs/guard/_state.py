@@ -270,6 +270,11 @@ class SessionState:
             s.transient = s.transient + 1 if s.fail_step > self.turn_step else 1
             s.fail_step, s.fail_ms = n, p["ts"]
             s.last_err = get("e", "")
+            base = self.sigs.get(cluster) if cluster != sig else None
+            if base is not None and base.epoch == epoch:
+                # a re-parameterised variant failing the same way spends the call's budget
+                base.transient = base.transient + 1 if base.fail_step > self.turn_step else 1
+                base.fail_step, base.fail_ms = n, p["ts"]
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
