@@ -101,3 +101,40 @@ def test_a_user_turn_gives_the_variants_a_fresh_budget() -> None:
     g.new_turn()  # "the database is up now, try again"
     got = [run(g, "run_command", suite(ms), error=REFUSED) for ms in (8000, 16000)]
     assert flags(got) == []
+
+
+# ---------------------------------------------------------------- near-duplicates corroborate
+
+
+def click(x: int, y: int) -> dict[str, Any]:
+    return {"x": x, "y": y, "button": "left"}
+
+
+def test_clicks_at_other_places_each_followed_by_a_new_screen_pass() -> None:
+    """Clicks differ only in their coordinates (parameters), so they are near-duplicates,
+    each answered "clicked"; the screen after each is new: that is progress, not a loop."""
+    g = Guard()
+    got = []
+    for k in range(6):
+        got.append(run(g, "click", click(300, 200 + 40 * k), "clicked"))
+        got.append(run(g, "type_text", {"text": f"field {k}"}, "typed"))
+        got.append(run(g, "screenshot", {}, {"digest": f"d{k}", "title": f"{k + 1}/6 filled"}))
+    assert flags(got) == []
+
+
+def test_clicks_that_change_nothing_are_still_a_loop() -> None:
+    g = Guard()
+    got = []
+    for x in (600, 604, 610, 598):
+        got.append(run(g, "click", click(x, 420), "clicked"))
+        got.append(run(g, "screenshot", {}, {"digest": "51d7", "title": "Unsaved changes"}))
+    assert any(f.startswith("nudge:") for f in flags(got))
+
+
+def test_the_exact_same_call_between_new_results_is_still_counted() -> None:
+    g = Guard()
+    got = []
+    for k in range(5):
+        got.append(run(g, "bash", {"command": "cat INPUT.DAT"}, "00012ACME"))
+        got.append(run(g, "bash", {"command": f"head -c {k + 10} reader.cbl"}, f"line {k}"))
+    assert "nudge:repeated_call" in flags(got)

@@ -835,9 +835,18 @@ class Guard:
             )
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
-        # 3. the same pair again and again, however far apart (not for polling)
+        # 3. the same pair again and again, however far apart (not for polling). A near-
+        # duplicate only corroborates: it counts when nothing new came since the pair's last
+        # run (clicks at other coordinates, each answered "clicked" and each followed by a
+        # new screen, are progress).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
-        if stale and not polling and seen is not None and seen[0] + 1 >= need:
+        if (
+            stale
+            and not polling
+            and seen is not None
+            and seen[0] + 1 >= need
+            and (cluster == call.signature or n - seen[2] - 1 <= s.stale)
+        ):
             return self._nudge(
                 s,
                 call,
