@@ -4,6 +4,7 @@ with the case that must still pass beside the case that must now be caught."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from crs.guard import Action, Guard, VerdictCode
@@ -138,3 +139,58 @@ def test_the_exact_same_call_between_new_results_is_still_counted() -> None:
         got.append(run(g, "bash", {"command": "cat INPUT.DAT"}, "00012ACME"))
         got.append(run(g, "bash", {"command": f"head -c {k + 10} reader.cbl"}, f"line {k}"))
     assert "nudge:repeated_call" in flags(got)
+
+
+# ---------------------------------------------------------------- the user asks again
+
+WEATHER = {"city": "Beijing"}
+SUNNY = {"city": "Beijing", "temp_c": 3, "sky": "clear"}
+
+
+def test_the_same_lookup_asked_for_again_by_the_user_passes() -> None:
+    """Each time the agent answered and the user asked again ("check once more"): the
+    repetition is the user's request, not the agent's loop."""
+    g = Guard()
+    got = []
+    for _ in range(3):
+        g.new_turn()
+        got.append(run(g, "get_weather", WEATHER, SUNNY))
+        assert g.on_message("It is 3 degrees and clear in Beijing right now.").allowed
+    assert flags(got) == []
+
+
+def test_the_same_call_on_every_continue_without_an_answer_is_a_loop() -> None:
+    """ "continue" with no answer from the agent in between is no new request."""
+    g = Guard()
+    got = []
+    for _ in range(4):
+        g.new_turn()
+        got.append(run(g, "shell", {"command": "pip install requests"}, "already satisfied"))
+    assert "nudge:repeated_call" in flags(got)
+
+
+def test_answered_turns_still_count_towards_the_session_repeat_rule() -> None:
+    g = Guard()
+    got = []
+    for k in range(5):
+        g.new_turn()
+        got.append(run(g, "get_weather", WEATHER, SUNNY))
+        g.on_message(f"Answer number {k}: still 3 degrees and clear.")
+    assert "nudge:repeated_call" in flags(got)
+
+
+def test_the_fence_survives_a_reopen(tmp_path: Path) -> None:
+    """What a user turn after an answer means is part of the journaled state."""
+    home, project = tmp_path / "home", tmp_path / "p"
+    project.mkdir()
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
+        g.new_turn()
+        run(g, "get_weather", WEATHER, SUNNY)
+        g.on_message("It is 3 degrees and clear.")
+        g.new_turn()
+        answered = g._session().answered
+        assert answered > 0
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
+        assert g._session().answered == answered
+        got = [run(g, "get_weather", WEATHER, SUNNY) for _ in range(2)]
+        assert flags(got) == []  # two after the fence; the one before it does not count

@@ -784,11 +784,15 @@ class Guard:
         if pair not in s.pairs:  # a new (call, result): no repeat, cycle, stale stretch or poll
             return None
         tail = s.tail
+        # A user turn after the agent answered is a new request: asking again for the same
+        # thing is the user's call, so runs in a row and cycles start after it (the same
+        # pair again and again, rule 3, still counts across turns).
+        fence = s.answered
         # 1. the same pair in a row
         run = 1
         steps = [n]
         for i in range(len(tail) - 1, -1, -1):
-            if tail[i][1] != pair:
+            if tail[i][1] != pair or tail[i][0] <= fence:
                 break
             run += 1
             steps.append(tail[i][0])
@@ -807,7 +811,7 @@ class Guard:
         # 2. a cycle of 2..max_period pairs, fully repeated
         m = len(tail)
         for per in range(2, pol.max_period + 1):
-            if 2 * per > m + 1:
+            if 2 * per > m + 1 or tail[m - 2 * per + 1][0] <= fence:
                 break
             if tail[m - per][1] != pair:
                 continue
