@@ -194,3 +194,45 @@ def test_the_fence_survives_a_reopen(tmp_path: Path) -> None:
         assert g._session().answered == answered
         got = [run(g, "get_weather", WEATHER, SUNNY) for _ in range(2)]
         assert flags(got) == []  # two after the fence; the one before it does not count
+
+
+# ---------------------------------------------------------------- calls that wait
+
+
+def stdin(chars: str = "", **wait: int) -> dict[str, Any]:
+    return {"session_id": 7, "chars": chars, **wait}
+
+
+def test_empty_writes_to_a_running_build_that_wait_are_polls() -> None:
+    """A long build launched once, then polled by sending nothing and waiting 30 s: five
+    identical empty answers while it compiles are polling, not a loop."""
+    g = Guard()
+    got = [run(g, "exec_command", {"cmd": "cargo build --release"}, {"session_id": 7})]
+    got += [run(g, "write_stdin", stdin(yield_time_ms=30000), {"output": ""}) for _ in range(5)]
+    got.append(run(g, "write_stdin", stdin(yield_time_ms=30000), {"output": "Finished"}))
+    assert flags(got) == []
+    assert _waits_by_name("poll_interval_s", 2)
+    assert _waits_by_name("wait", 1.5)
+
+
+def _waits_by_name(key: str, value: float) -> bool:
+    g = Guard()
+    verdicts = [run(g, "status", {"job": "j-1", key: value}, "running") for _ in range(5)]
+    return flags(verdicts) == []
+
+
+def test_a_wait_argument_on_a_call_that_sends_text_is_not_a_poll() -> None:
+    """A call carrying content (a command, keystrokes) is judged as itself, whatever it
+    waits for: the same keystrokes with the same answer are a loop."""
+    g = Guard()
+    got = [
+        run(g, "write_stdin", stdin("y\n", yield_time_ms=1000), "Continue? [y/n]") for _ in range(4)
+    ]
+    assert "nudge:repeated_call" in flags(got)
+
+
+def test_no_wait_or_zero_wait_is_not_a_poll() -> None:
+    for extra in ({}, {"yield_time_ms": 0}, {"timeout_ms": 30000}):
+        g = Guard()
+        got = [run(g, "write_stdin", stdin(**extra), {"output": ""}) for _ in range(4)]
+        assert "nudge:repeated_call" in flags(got), extra

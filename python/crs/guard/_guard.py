@@ -60,6 +60,27 @@ _READONLY_SHELL = re.compile(
     r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
     r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
+# An argument asking the tool to wait before it answers (a wait, sleep, poll or yield time).
+_WAIT_KEY = re.compile(r"(?i)(^|[_.\-])(wait|sleep|poll|yield)([_.\-]|$)")
+
+
+def _waits(canon: Mapping[str, Any]) -> bool:
+    """A call that sends nothing (no free text: empty or identifiers only) and asks to wait
+    for a positive time (`write_stdin(session_id=7, chars="", yield_time_ms=30000)`): it
+    reads what a running process printed meanwhile, a poll whatever the tool's name."""
+    for k, v in canon.items():  # cheap first: most calls have no number to wait on
+        t = type(v)
+        if (t is int or t is float) and v > 0 and _WAIT_KEY.search(k) is not None:
+            break
+    else:
+        return False
+    for k, v in canon.items():
+        t = type(v)
+        if (t is str and v and not _canon._is_ident(k, v)) or t is dict or t is list:
+            return False
+    return True
+
+
 _MSG_WS = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 
@@ -362,6 +383,8 @@ class Guard:
             )
         poll = lim.polling
         mut = lim.mutating
+        if not poll and not cmd and canon and _waits(canon):
+            poll = True
         if cmd:
             if not poll and self._poll_re.search(cmd) is not None:
                 poll = True
