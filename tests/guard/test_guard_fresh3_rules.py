@@ -236,3 +236,12 @@ def test_no_wait_or_zero_wait_is_not_a_poll() -> None:
         g = Guard()
         got = [run(g, "write_stdin", stdin(**extra), {"output": ""}) for _ in range(4)]
         assert "nudge:repeated_call" in flags(got), extra
+
+
+def test_a_shell_command_with_a_yield_time_is_judged_as_its_command() -> None:
+    """Codex runs every command with a yield time: the same command with the same output in
+    a row stays a loop."""
+    g = Guard()
+    cmd = {"cmd": "git status -sb", "yield_time_ms": 10000}
+    got = [run(g, "exec_command", cmd, "## main...origin/main") for _ in range(4)]
+    assert "nudge:repeated_call" in flags(got)
