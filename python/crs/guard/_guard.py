@@ -19,6 +19,7 @@ import contextlib
 import functools
 import inspect
 import logging
+import operator
 import os
 import re
 import reprlib
@@ -56,6 +57,7 @@ _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action
 # (an enum member read through its class costs ~0.2 us: the hot path reads these)
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
 _digest_text = _core.digest_text
+_RESULT_OF_TEXT = operator.itemgetter(3)  # of a SessionState.texts entry
 _CODES = {str(c): c for c in VerdictCode}  # VerdictCode(text), without the enum call
 _READONLY_SHELL = re.compile(
     r"^\s*(cat|ls|ll|grep|rg|ag|find|fd|head|tail|less|more|wc|pwd|echo|printf|which|whoami|"
@@ -844,8 +846,11 @@ class Guard:
         arguments are a near-duplicate of this one's (`_canon.similar`), or ""."""
         if f"{call.signature}:{res}" in s.pairs:
             return ""
+        texts = s.texts
+        if res not in map(_RESULT_OF_TEXT, texts):  # (a scan in C: most results are new)
+            return ""
         t = self.policy.near_duplicate
-        for _, tool, cluster, r, other in reversed(s.texts):
+        for _, tool, cluster, r, other in reversed(texts):
             if (
                 r == res
                 and tool == call.tool
