@@ -18,17 +18,25 @@ fn shell_canon(text: &str) -> Option<String> {
     canon_shell(text).ok()
 }
 
-/// `hashlib.blake2b(data, digest_size=size).hexdigest()`.
+/// `hashlib.blake2b(data, digest_size=size).hexdigest()` (the GIL released for long data,
+/// as hashlib does).
 #[pyfunction]
-fn blake2b_hex(data: &[u8], size: usize) -> PyResult<String> {
+fn blake2b_hex(py: Python<'_>, data: &[u8], size: usize) -> PyResult<String> {
     if !(1..=64).contains(&size) {
         return Err(pyo3::exceptions::PyValueError::new_err(
             "size: must be between 1 and 64",
         ));
     }
-    let mut h = Blake2b::new(size);
-    h.update(data);
-    Ok(h.finish_hex())
+    let digest = |data: &[u8]| {
+        let mut h = Blake2b::new(size);
+        h.update(data);
+        h.finish_hex()
+    };
+    if data.len() >= 64 * 1024 {
+        Ok(py.detach(|| digest(data)))
+    } else {
+        Ok(digest(data))
+    }
 }
 
 /// `_canon.path_norm` of an ASCII path (`posixpath.normpath` when it is not plain).

@@ -275,3 +275,27 @@ def test_the_text_digest_of_a_call_picks_its_echo_as_after_call_does(
     from crs.guard._guard import _echo
 
     assert _core.digest_text(text, canon) == _canon._text_digest(text, _echo(canon))
+
+
+@settings(max_examples=3000)
+@given(
+    st.one_of(
+        st.lists(
+            st.sampled_from([*"/\\.:~-_aZ9é \n", "://", "..", "a.py", "x" * 9]), max_size=8
+        ).map("".join),
+        st.text(max_size=12),
+    )
+)
+def test_the_path_test_agrees_with_its_regex(text: str) -> None:
+    assert _canon._pathlike(text) == (_canon._PATHLIKE.search(text) is not None)
+
+
+def test_the_digests_are_the_pinned_ones() -> None:
+    # features' identifier digest, short ids and error digests, now through _core.blake2b_hex
+    assert _canon.short_digest("f") == hashlib.blake2b(b"f", digest_size=4).hexdigest()
+    assert _canon.error_digest("Error: 12 failed") == (
+        hashlib.blake2b(b"e" + b"Error: # failed", digest_size=8).hexdigest()
+    )
+    feat = _canon.features({"pattern": "def f", "path": "src"}, COMMAND_FIELDS, str)
+    ident = hashlib.blake2b(repr([("path", "src")]).encode(), digest_size=8).hexdigest()
+    assert feat == f"{ident}|pattern:def pattern:f"
