@@ -32,6 +32,9 @@ def test_a_logger_with_only_a_null_handler_reaches_nothing() -> None:
     log.addHandler(logging.NullHandler())
     log.propagate = False
     assert not _observe._handled(log)
+    bare = logging.getLogger("crs.guard.test_hot_path.bare")
+    bare.propagate = False
+    assert _observe._handled(bare)  # no handler at all: logging's last resort prints it
     log.propagate = True  # root: pytest's capture handlers are there during a test
     assert _observe._handled(log) == any(
         type(h) is not logging.NullHandler for h in logging.getLogger().handlers

@@ -106,15 +106,18 @@ def _handled(log: logging.Logger) -> bool:
     nowhere; the `NullHandler` above means `logging.lastResort` never prints either.)"""
     if log.filters:
         return True
+    found = False
     c: logging.Logger | None = log
     while c is not None:
         for h in c.handlers:
             if type(h) is not logging.NullHandler:
                 return True
+            found = True
         if not c.propagate:
-            return False
+            break
         c = c.parent
-    return False
+    # no handler at all (the NullHandler removed): logging's last resort prints the record
+    return not found and logging.lastResort is not None
 
 
 def _emit(event: GuardEvent, observers: Observers) -> None:
