@@ -82,7 +82,14 @@ class _ReplicaKernel(StateKernel):
             self.refuse("apply")
         return super().commit(delta, source, metadata, base, journal=False)
 
-    def commit_op(self, kind: str, payload: dict[str, Any], *, bump_generation: bool) -> Any:
+    def commit_op(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        bump_generation: bool,
+        checked: Callable[[dict[str, Any]], Any] | None = None,
+    ) -> Any:
         if kind == "clause_used":  # a read on the replica records nothing
             return None
         self.refuse(kind)
