@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 import crs
-from crs import JournalConfig, LocalJournal
+from crs import JournalConfig, LocalJournal, _core
 from crs.guard import Guard
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -282,3 +282,19 @@ def test_a_lock_file_of_an_older_crs_is_read_as_generation_zero(tmp_path: Path) 
         assert b.append({"i": 3}) == 4
         assert b.stats().checkpoint_seq == 3
         assert [e["i"] for e in b.replay()] == [3]
+
+
+def test_a_torn_record_left_under_a_live_writer_is_cut_before_its_next_append(
+    tmp_path: Path,
+) -> None:
+    with LocalJournal(shared(tmp_path)) as a:
+        a.append({"i": 0})
+        seg = sorted(tmp_path.glob("*.wal"))[-1]
+        frame = _core.wal_encode(2, [b'{"v":1,"e":{"i":"lost"}}'])
+        with open(seg, "r+b") as f:  # another writer's record, cut short by its death
+            f.seek(a._end)
+            f.write(frame[: len(frame) - 5])
+        assert a.append({"i": 1}) == 2
+        assert [e["i"] for e in a.replay()] == [0, 1]
+    with LocalJournal(shared(tmp_path)) as b:
+        assert [e["i"] for e in b.replay()] == [0, 1]

@@ -1,5 +1,6 @@
 """What a durable guarded call pair costs the journal: one record, one fdatasync, no
-directory listing, and (async twins) no fsync on the event loop thread."""
+directory listing (flock, pread of LOCK, a one-byte pread past the log's end, pwrite,
+unlock, fdatasync), and (async twins) no fsync on the event loop thread."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def test_a_durable_pair_is_one_pwrite_and_one_fdatasync(
             g.after_call(v.call, result=f"body {i}")
             assert len(calls.pop("fdatasync")) == 1
             assert len(calls.pop("pwrite")) == 1  # the record (the lock's stamp is ours)
-            assert len(calls.pop("pread")) == 1  # the lock's stamp and generation
+            assert len(calls.pop("pread")) == 2  # LOCK's stamp and generation; a tail probe
             assert calls == {}  # no fsync, no directory listing
 
 

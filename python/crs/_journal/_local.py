@@ -492,13 +492,14 @@ class LocalJournal(JournalBase):
 
         The directory is listed only when its generation in `LOCK` moved (another writer
         rolled, checkpointed, restored or repaired: `_bump`); the active segment's tail is
-        read only when the file is longer than this writer's end of the log."""
-        if self._fd >= 0 and self._gen == self._lock_gen:
-            st = os.fstat(self._fd)
-            if st.st_nlink and (
-                st.st_size == self._end or (st.st_size > self._end and self._read_tail())
-            ):
-                return
+        read only when there is a byte after this writer's end of the log (a one-byte
+        `pread`, cheaper than an `fstat`)."""
+        if (
+            self._fd >= 0
+            and self._gen == self._lock_gen
+            and (not os.pread(self._fd, 1, self._end) or self._read_tail())
+        ):
+            return
         # Another writer rolled, checkpointed or restored (or left a torn tail): reopen.
         with self._cond:
             written = self._written
@@ -972,9 +973,9 @@ class LocalJournal(JournalBase):
             seal, self._sealing = self._sealing, None
             self._start_prep(seal)
         elif (
-            self._spare_fd < 0
+            not self._shared
+            and self._spare_fd < 0
             and self._prep is None
-            and not self._shared
             and (self._end * 2 > self._seg_bytes)
         ):
             self._start_prep(None)  # half full: create the next segment ahead
