@@ -1260,7 +1260,6 @@ class LocalJournal(JournalBase):
                 raise JournalError(f"journal {self._dir} was opened read_only; cannot restore")
             tmp = self._dir / RESTORE_DIR
             try:
-                self._bump()
                 shutil.rmtree(tmp, ignore_errors=True)
                 tmp.mkdir(mode=DIR_MODE)
                 names = self._write_restored(tmp, stream)
@@ -1270,6 +1269,7 @@ class LocalJournal(JournalBase):
                     f.write(json.dumps(names).encode())
                     f.flush()
                     os.fsync(f.fileno())
+                self._bump()  # from the complete manifest on, the restore is the journal
                 os.replace(manifest, tmp / MANIFEST)
                 _fsync_dir(tmp)
             except BaseException as exc:
