@@ -19,7 +19,9 @@ pair's ratio to each floor measured by the same worker.
 
 Run: `python bench/durable_pair.py --rounds 20 --batch 100 <tree> [<tree> ...]` (a tree is a
 checkout holding `python/crs` with the built extension, e.g. /work/main); `--nosync` makes
-every fdatasync a no-op, leaving the CPU cost (Python and the other system calls).
+every fdatasync a no-op, leaving the CPU cost (Python and the other system calls); `--gap
+0.0002` sleeps that long before each call (untimed), as a sync would, so the CPU cost is
+measured with the caches as cold as after a real fdatasync on a busy machine.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from pathlib import Path
 VARIANTS = ("pair", "grow", "keep", "prealloc")
 
 
-def _worker(tree: str, workdir: str, nosync: bool) -> None:
+def _worker(tree: str, workdir: str, nosync: bool, gap: float) -> None:
     if nosync:  # the CPU side only: every fdatasync (the pair's and the floors') is a no-op
         os.fdatasync = lambda fd: None
     sys.path[:0] = [f"{tree}/python", os.path.dirname(os.path.abspath(__file__))]
@@ -76,6 +78,8 @@ def _worker(tree: str, workdir: str, nosync: bool) -> None:
         fn = fns[name]
         out = []
         for _ in range(int(n)):
+            if gap:
+                time.sleep(gap)  # as long as a sync would sleep: the caches go cold
             t0 = clock()
             fn()
             out.append(clock() - t0)
@@ -103,16 +107,18 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=100)
     ap.add_argument("--dir", default=None, help="where the journals go (default: a temp dir)")
     ap.add_argument("--nosync", action="store_true", help="fdatasync does nothing (CPU cost)")
+    ap.add_argument("--gap", type=float, default=0.0, help="sleep (s) before each call, untimed")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        _worker(args.trees[0], args.dir, args.nosync)
+        _worker(args.trees[0], args.dir, args.nosync, args.gap)
         return
     workdir = tempfile.mkdtemp(dir=args.dir)
     procs = {
         tree: subprocess.Popen(
             [sys.executable, __file__, "--worker", "--dir", workdir, tree]
-            + (["--nosync"] if args.nosync else []),
+            + (["--nosync"] if args.nosync else [])
+            + ["--gap", str(args.gap)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

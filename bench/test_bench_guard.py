@@ -5,7 +5,9 @@ pwrite + fdatasync of the same record bytes to a preallocated file (the floor).
 Targets: in memory <= 15 us median; durable <= 1.3x the floor.
 
 Run: `.venv/bin/python -m pytest bench/test_bench_guard.py --benchmark-enable
---benchmark-columns=median,iqr,rounds --benchmark-sort=name`.
+--benchmark-columns=median,iqr,rounds --benchmark-sort=name`. These run one after the other,
+so on a shared disk the floors and the pair meet different loads: bench/durable_pair.py
+measures the durable pair and the floors interleaved (and before/after, two trees).
 """
 
 from __future__ import annotations
