@@ -15,10 +15,12 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from crs import _core
 from crs._errors import InvalidArgumentError
+from crs._reasoning._sanitizer import REDACTED, is_secret_key
 
 MAX_TOOL_CHARS = 256
 MAX_VALUE_CHARS = 64 * 1024 * 1024
@@ -346,6 +348,12 @@ def _tokens(text: str) -> list[str]:
     return [m.lower() for m in _TOKEN.findall(text)]
 
 
+@lru_cache(maxsize=4096)
+def _secret_key(key: str) -> bool:
+    """`is_secret_key`, remembered: argument names repeat on every call."""
+    return is_secret_key(key)
+
+
 def features(
     canon: dict[str, Any], commands: frozenset[str], sanitize: Callable[[str], str]
 ) -> str:
@@ -388,7 +396,13 @@ def features(
     if not texts and not extra:
         return ""
     ident = _blake(repr(sorted(idents)).encode("utf-8", "surrogatepass"), digest_size=8)
-    toks = {f"{k}:{t}" for k, v in texts for t in _tokens(sanitize(v)) if t not in _STOP}
+    toks = {
+        f"{k}:{t}"
+        for k, v in texts
+        if not _secret_key(k)  # the value alone does not say it is a secret: its key does
+        for t in _tokens(sanitize(v))
+        if t not in _STOP
+    }
     return ident.hexdigest() + "|" + " ".join(sorted(toks))
 
 
@@ -509,6 +523,10 @@ def preview(canon: dict[str, Any], limit: int = 160) -> str:
     """A short view of the arguments (for people; sanitized before it is stored)."""
     if not canon:
         return ""
+    if any(_secret_key(k) for k in canon):  # `{"password": ...}`: the value hides nothing
+        canon = {
+            k: REDACTED if _secret_key(k) and v not in ("", None) else v for k, v in canon.items()
+        }
     if len(canon) == 1:
         (v,) = canon.values()
         text = v if isinstance(v, str) else _dumps(v)
