@@ -282,7 +282,7 @@ class HookServer:
         reply = cc.HookReply()
         after = None
         try:
-            payload = json.loads(fields[7])
+            payload = cc.load_payload(fields[7])
             if isinstance(payload, dict):
                 event = payload.get("hook_event_name")
             parsed = cc.event_of(payload)

@@ -33,6 +33,7 @@ import contextlib
 import datetime as _dt
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -138,13 +139,41 @@ def _project(
                 os.path.realpath(root)
             ):
                 return root
+    if not os.path.isdir(cwd):  # removed, or made up: no project state for it
+        raise ValueError(f"the payload's cwd is not a directory: {cwd!r}")
     return cwd
 
 
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str) or not value:
-        raise ValueError(f"payload field {name!r} must be a non-empty string, got {value!r}")
+        got = "an empty string" if value == "" else type(value).__name__  # never the value
+        raise ValueError(f"payload field {name!r} must be a non-empty string, got {got}")
     return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid_text(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_valid_text(k): _valid_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_text(v) for v in value]
+    return value
+
+
+def load_payload(data: bytes | str) -> Any:
+    """The hook's JSON payload. Bytes that are not UTF-8, and lone surrogates (JavaScript's
+    JSON.stringify writes a string cut between the halves of a pair as `\\ud83d`), become
+    U+FFFD: the call is still guarded, rather than skipped as undecodable."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes | bytearray) else data
+    payload = json.loads(text)
+    if "\\ud" in text or "\\uD" in text:  # the only way a surrogate gets in
+        payload = _valid_text(payload)
+    return payload
 
 
 class _LockStats(threading.local):
@@ -376,7 +405,7 @@ def run(
     *,
     home: str | os.PathLike[str] | None = None,
     on_block: str = "deny",
-    data: bytes | None = None,
+    data: bytes | str | None = None,
     t0: float | None = None,
     via: str = "in-process",
 ) -> int:
@@ -389,7 +418,9 @@ def run(
     error = ""
     reply = HookReply()
     try:
-        payload = json.loads(stdin.read() if data is None else data)
+        if data is None:
+            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+        payload = load_payload(data)
         if isinstance(payload, dict):
             event = payload.get("hook_event_name")
         reply = handle(payload, home=home, on_block=on_block)
@@ -487,12 +518,21 @@ def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool,
     kept); an unchanged file is not rewritten.
 
     Raises:
-        SettingsError: the file is not valid JSON or not of the documented shape (nothing
-            is written).
+        SettingsError: the file is not UTF-8 JSON, not of the documented shape, or cannot
+            be read or written (nothing is written). A symlink is followed: the file it
+            names is the one updated, the link stays.
     """
+    if path.is_symlink():  # a dotfile manager's link: the file it names gets the hooks
+        path = Path(os.path.realpath(path))
     old_text = None
-    with contextlib.suppress(FileNotFoundError):
+    try:
         old_text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        pass
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not valid UTF-8 text ({exc.reason}); fix it first") from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     if old_text is not None and old_text.strip():
         try:
             settings = json.loads(old_text)
@@ -508,22 +548,33 @@ def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool,
     changed = old_text is None or json.loads(old_text or "{}") != merged
     backup = None
     if write and changed:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = 0o644
-        if old_text is not None:
-            mode = path.stat().st_mode & 0o777
-            stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
-            backup = path.with_name(f"{path.name}.{stamp}.bak")
-            shutil.copy2(path, backup)
-        tmp = path.with_name(f".{path.name}.crs-tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         try:
-            os.write(fd, text.encode())
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+            backup = _replace(path, text, old_text is not None)
+        except OSError as exc:
+            raise SettingsError(f"{path}: cannot write it ({exc.strerror or exc})") from None
     return text, changed, backup
+
+
+def _replace(path: Path, text: str, existed: bool) -> Path | None:
+    """Write `text` to `path` atomically (mode kept), the old file first copied to
+    `<name>.<UTC time>.bak`; the backup's path."""
+    backup = None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = 0o644
+    if existed:
+        mode = path.stat().st_mode & 0o777
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        backup = path.with_name(f"{path.name}.{stamp}.bak")
+        shutil.copy2(path, backup)
+    tmp = path.with_name(f".{path.name}.crs-tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.write(fd, text.encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    return backup
 
 
 # ---------------------------------------------------------------------------- CLI
