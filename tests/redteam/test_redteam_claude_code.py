@@ -24,17 +24,14 @@ from crs.integrations import claude_code as cc
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(params=["in-process", "server"])
+@pytest.fixture(params=["0", "1"], ids=["in-process", "server"])
 def mode(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[dict[str, str]]:
+    """CRS_HOOK_DAEMON for the hooks: 0, or a server started first (killed at teardown)."""
     home = tmp_path / "home"
-    if request.param == "in-process":
-        yield {"CRS_HOOK_DAEMON": "0"}
-        return
-    proc = start_server(home, env_for(home, CRS_HOOK_DAEMON_IDLE_S="60"))
-    try:
-        yield {}
-    finally:
-        stop_server(home, proc)
+    server = env_for(home, CRS_HOOK_DAEMON_IDLE_S="60")
+    proc = start_server(home, server) if request.param == "1" else None
+    yield {"CRS_HOOK_DAEMON": request.param}
+    stop_server(home, proc)
 
 
 def _project(tmp_path: Path) -> Path:
