@@ -502,7 +502,13 @@ def error_text(error: BaseException | str) -> str:
     try:
         text.encode()
     except UnicodeEncodeError:
-        raise InvalidArgumentError("error: contains a lone surrogate (not valid UTF-8)") from None
+        if not isinstance(error, BaseException):
+            raise InvalidArgumentError(
+                "error: contains a lone surrogate (not valid UTF-8)"
+            ) from None
+        # An exception's own text (a file name decoded with surrogateescape): the caller
+        # cannot decode it differently, so it is kept as Python shows it, `\udcff`.
+        text = text.encode("utf-8", "backslashreplace").decode()
     return text
 
 

@@ -33,7 +33,6 @@ import contextlib
 import datetime as _dt
 import json
 import os
-import re
 import shlex
 import shutil
 import sys
@@ -151,20 +150,6 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _valid_text(value: Any) -> Any:
-    """`value` with every lone surrogate in its strings replaced by U+FFFD."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {_valid_text(k): _valid_text(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_valid_text(v) for v in value]
-    return value
-
-
 def load_payload(data: bytes | str) -> Any:
     """The hook's JSON payload. Bytes that are not UTF-8, and lone surrogates (JavaScript's
     JSON.stringify writes a string cut between the halves of a pair as `\\ud83d`), become
@@ -172,7 +157,10 @@ def load_payload(data: bytes | str) -> Any:
     text = data.decode("utf-8", "replace") if isinstance(data, bytes | bytearray) else data
     payload = json.loads(text)
     if "\\ud" in text or "\\uD" in text:  # the only way a surrogate gets in
-        payload = _valid_text(payload)
+        # inside: only such a payload needs it (the hook's start-up stays as it is)
+        from crs.integrations._text import valid_text
+
+        payload = valid_text(payload)
     return payload
 
 
