@@ -139,11 +139,22 @@ def _norm_path(p: str) -> str:
     return p
 
 
+_MAX_INT = 10**4000  # int -> str stops at 4300 digits by default (sys.set_int_max_str_digits)
+
+
+def _too_long(path: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{path}: an integer of more than 4000 digits")
+
+
 def _norm(value: Any, path: str, depth: int) -> Any:
     t = type(value)
     if t is str:
         return value.strip()
-    if t is int or value is None or t is bool:
+    if t is int:
+        if not -_MAX_INT < value < _MAX_INT:
+            raise _too_long(path)
+        return value
+    if value is None or t is bool:
         return value
     if t is float:
         if not math.isfinite(value):
@@ -165,7 +176,7 @@ def _norm(value: Any, path: str, depth: int) -> Any:
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return int(value)
+        return _norm(int(value), path, depth)
     if isinstance(value, float):
         return _norm(float(value), path, depth)
     raise InvalidArgumentError(
@@ -192,6 +203,18 @@ def _find_surrogate(value: Any, path: str) -> str:
             if p:
                 return p
     return ""
+
+
+def _find_long_int(value: Any, depth: int = 0) -> bool:
+    if type(value) is int:
+        return not -_MAX_INT < value < _MAX_INT
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, Mapping):
+        return any(_find_long_int(v, depth + 1) for v in value.values())
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_find_long_int(v, depth + 1) for v in value)
+    return False
 
 
 def _encode(doc: Any, name: str) -> bytes:
@@ -473,6 +496,8 @@ def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
         where = _find_surrogate(result, "result")
         if where:
             raise _surrogate(where) from None
+        if _find_long_int(result):
+            raise _too_long("result") from None
         cls: Any = type(result)
         if cls.__repr__ is object.__repr__ and cls.__str__ is object.__str__:
             raise InvalidArgumentError(
