@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integrations"))
 from _claude_code_hooks import Agent, env_for, run_hook, start_server, stop_server
 
 from crs.guard import Guard
+from crs.integrations import _hook_client as client
 from crs.integrations import claude_code as cc
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -202,3 +204,29 @@ def test_install_reports_a_settings_path_it_cannot_write(tmp_path: Path) -> None
     assert "Traceback" not in p.stderr
     assert "crs:" in p.stderr
     assert (project / ".claude").read_text() == "not a directory"
+
+
+def test_a_connection_probe_is_not_logged_as_a_failed_request(tmp_path: Path) -> None:
+    """Parallel hooks probe the server's socket (is one up already?) by connecting and
+    closing. The server logged each probe as "request failed (a malformed request)" in the
+    user's claude-code.log: noise that hides real failures. An empty request is ignored; a
+    malformed one is still logged."""
+    home = tmp_path / "home"
+    proc = start_server(home, env_for(home, CRS_HOOK_DAEMON_IDLE_S="60"))
+    try:
+        for _ in range(3):
+            sock = client._connect(client.socket_path(client.home_dir(str(home))))
+            assert sock is not None
+            sock.close()
+        sock = client._connect(client.socket_path(client.home_dir(str(home))))
+        assert sock is not None
+        try:
+            sock.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            sock.shutdown(socket.SHUT_WR)
+            assert sock.recv(100) == b""
+        finally:
+            sock.close()
+    finally:
+        stop_server(home, proc)
+    log = (home / "logs" / "claude-code.log").read_text()
+    assert log.count("malformed request") == 1, log

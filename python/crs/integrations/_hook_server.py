@@ -252,6 +252,8 @@ class HookServer:
                 if uid is not None and uid != os.getuid():
                     return
                 data = _read_all(conn)
+                if not data:  # a probe (is a server up?), not a request: nothing to say
+                    return
                 reply, after = self._handle(data)
                 conn.sendall(reply)
             if after is not None:  # after the reply: nobody waits for it
