@@ -50,6 +50,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import logging
 import os
 import signal
@@ -308,6 +309,16 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
     return server
 
 
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host in _LOOPBACK_NAMES or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 async def serve(
     guard: Guard,
     *,
@@ -323,7 +334,15 @@ async def serve(
         await server.run_stdio_async(show_banner=False, log_level=log_level)
     elif transport == "http":
         await server.run_http_async(
-            show_banner=False, transport="http", host=host, port=port, log_level=log_level
+            show_banner=False,
+            transport="http",
+            host=host,
+            port=port,
+            log_level=log_level,
+            # A page in the user's browser reaches 127.0.0.1 too (DNS rebinding): on loopback
+            # only loopback Host names and origins are served (the MCP spec's Origin check).
+            host_origin_protection="auto",
+            allowed_hosts=[host, *_LOOPBACK_NAMES] if _loopback(host) else None,
         )
     else:
         raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {transport!r}")
