@@ -132,3 +132,25 @@ def test_mcp_replies_carry_no_lone_secret_argument(tmp_path: Path) -> None:
     text = asyncio.run(main())
     assert '"failures":[{' in text
     assert PASSWORD not in text
+
+
+def test_a_list_under_a_secret_key_is_redacted_whole(tmp_path: Path) -> None:
+    """`{"token": ["..."]}`: the sanitizer replaced the `[` and kept the items
+    (`{"token": [REDACTED]"..."]}`), in nested arguments, results and errors alike."""
+    project, home = tmp_path / "repo", tmp_path / "home"
+    project.mkdir()
+    one, two, three = (PASSWORD + n for n in ("one", "two", "three"))
+    with Guard.open(project, "s", home=home) as guard:
+        for _ in range(3):
+            v = guard.before_call("deploy", {"config": {"token": [one]}, "env": "prod"})
+            if v.allowed:
+                guard.after_call(v.call, result={"api_key": [two]})
+            v = guard.before_call("login", {"config": {"token": [one]}})
+            if v.allowed:
+                guard.after_call(v.call, error=json.dumps({"password": [three], "code": 401}))
+        seen = seen_by_people(guard)
+        guard.crs.save_project_backup()
+    stored = stored_bytes(home)
+    for secret in (one, two, three):
+        assert secret not in seen
+        assert secret.encode() not in stored

@@ -457,10 +457,12 @@ def _redact_pair(m: re.Match[str]) -> str | None:
 _PEM_LABEL: Final = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END: Final = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
-# Value of a key/value pair: a quoted string (closing quote optional: output may be truncated),
-# else after `=` one word, after `:` the rest of the line up to , ; braces or quotes.
+# Value of a key/value pair: a list up to its `]`, a quoted string (closing quote optional:
+# output may be truncated), else after `=` one word, after `:` the rest of the line up to
+# , ; braces or quotes.
 _PAIR_VALUE: Final = (
-    r"(?P<value>\\++\"[^\"\\\r\n]{0,512}+(?:\\++\")?"
+    r"(?P<value>\[[^\]\r\n]{0,512}+\]?"  # a list: every item (`"token": ["a", "b"]`)
+    r"|\\++\"[^\"\\\r\n]{0,512}+(?:\\++\")?"
     r"|\"(?:[^\"\\\r\n]|\\.){0,512}+\"?|'(?:[^'\\\r\n]|\\.){0,512}+'?"
     r"|(?(eq)[^\s\"'&,;<>(){}]{1,512}+|[^\r\n\"'<>,;{}]{1,512}+))"
 )
