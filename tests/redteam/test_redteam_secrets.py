@@ -154,3 +154,24 @@ def test_a_list_under_a_secret_key_is_redacted_whole(tmp_path: Path) -> None:
     for secret in (one, two, three):
         assert secret not in seen
         assert secret.encode() not in stored
+
+
+def test_a_private_key_written_to_a_file_is_not_in_the_previews(tmp_path: Path) -> None:
+    """Claude Code's Write of a key file: `{"file_path": ..., "content": "-----BEGIN ...`.
+    The previews are JSON (or a repr), where the key's line breaks are `\\n`: the sanitizer
+    stopped the block at the first one, and the key's body was journaled in the preview of
+    the arguments, of the result and in the error text."""
+    project, home = tmp_path / "repo", tmp_path / "home"
+    project.mkdir()
+    body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7"
+    pem = f"-----BEGIN PRIVATE KEY-----\n{body}\nAbCdEf0123456789\n-----END PRIVATE KEY-----\n"
+    with Guard.open(project, "s", home=home) as guard:
+        v = guard.before_call("Write", {"file_path": "key.pem", "content": pem})
+        guard.after_call(v.call, result={"type": "create", "filePath": "key.pem", "content": pem})
+        for _ in range(2):
+            v = guard.before_call("Bash", {"command": "ssh-add key.pem"})
+            guard.after_call(v.call, error=f"invalid format: {pem!r}")
+        seen = seen_by_people(guard)
+        guard.crs.save_project_backup()
+    assert body not in seen
+    assert body.encode() not in stored_bytes(home)

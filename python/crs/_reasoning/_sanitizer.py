@@ -569,8 +569,10 @@ def _redact_random(m: re.Match[str]) -> str:
 def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -> list[_Pass]:
     # The body may not run into another BEGIN line: with it, a text of many headers and no END
     # would make each header scan to the end (quadratic time).
-    body = r"(?:[A-Za-z0-9+/=\s:,.]++|-(?!----BEGIN))*?"
-    pem = _PEM_LABEL + r"(?:" + body + _PEM_END + r"|[A-Za-z0-9+/=\s]*+)"
+    # Line breaks may be escaped (`\\n`: a key inside JSON or a repr, as the guard's previews
+    # and error texts hold it).
+    body = r"(?:[A-Za-z0-9+/=\s:,.]++|\\++[nrt]|-(?!----BEGIN))*?"
+    pem = _PEM_LABEL + r"(?:" + body + _PEM_END + r"|(?:[A-Za-z0-9+/=\s]++|\\++[nrt])*+)"
     passes = [_Pass("private_key_block", re.compile(pem, re.ASCII))]
     for name, pattern in REFERENCE_PATTERNS:
         regex = re.compile(_LINEAR_VARIANTS.get(name, pattern), re.ASCII)
