@@ -5,6 +5,7 @@ Bad input raises a typed `crs.CRSError` naming the argument, and changes nothing
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -100,3 +101,38 @@ def test_a_guard_used_after_close_says_so(tmp_path: Path) -> None:
         g.before_call("tool", {})
     with pytest.raises(CRSError, match="closed"):
         g.on_message("hello")
+
+
+class _Opaque:
+    """A result with neither a str() nor a repr() of its own."""
+
+
+OUTPUT = b"build ok: wrote out-\xff.bin".decode("utf-8", "surrogateescape")
+
+
+def test_the_decorator_returns_what_the_tool_returned_even_if_undigestible() -> None:
+    """`@guard.tool` ran the function (its side effects done), then raised the guard's
+    InvalidArgumentError for a result it could not digest, and the caller lost the value:
+    output decoded with surrogateescape, an object without a str()."""
+    g = Guard()
+    opaque = _Opaque()
+
+    @g.tool
+    def build(target: str) -> str:
+        return OUTPUT
+
+    @g.tool
+    def handle(name: str) -> _Opaque:
+        return opaque
+
+    @g.tool
+    async def abuild(target: str) -> str:
+        return OUTPUT
+
+    assert build("all") == OUTPUT
+    assert handle("x") is opaque
+    assert asyncio.run(abuild("all")) == OUTPUT
+    with g.guarded("tail", {"path": "log"}) as out:
+        out.result = OUTPUT
+    assert out.verdict.allowed
+    assert g.status()["calls"] == 4

@@ -158,7 +158,7 @@ def load_payload(data: bytes | str) -> Any:
     payload = json.loads(text)
     if "\\ud" in text or "\\uD" in text:  # the only way a surrogate gets in
         # inside: only such a payload needs it (the hook's start-up stays as it is)
-        from crs.integrations._text import valid_text
+        from crs.guard._text import valid_text
 
         payload = valid_text(payload)
     return payload
