@@ -230,3 +230,36 @@ def test_a_connection_probe_is_not_logged_as_a_failed_request(tmp_path: Path) ->
         stop_server(home, proc)
     log = (home / "logs" / "claude-code.log").read_text()
     assert log.count("malformed request") == 1, log
+
+
+def test_a_cwd_through_a_symlink_stays_in_the_session_s_project(
+    tmp_path: Path, mode: dict[str, str]
+) -> None:
+    """`$CLAUDE_PROJECT_DIR` is A; the agent works in `A/vendor/lib`, a symlink to a checkout
+    B elsewhere. The hook compared only resolved paths, so those calls went to B's guard
+    state: the session's history split in two (a loop across the `cd` unseen) and B, another
+    project, got A's session. A cwd inside the project as written belongs to the project."""
+    home = tmp_path / "home"
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "vendor").mkdir()
+    (a / "vendor" / "lib").symlink_to(b)
+    env = env_for(home, **mode, CLAUDE_PROJECT_DIR=str(a))
+    for i in range(3):
+        payload = {
+            "session_id": "s-link",
+            "cwd": str(a / "vendor" / "lib"),
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Read",
+            "tool_input": {"file_path": f"x{i}.c"},
+            "tool_use_id": f"t{i}",
+            "tool_response": f"int x{i};",
+        }
+        r = run_hook(payload, env)
+        assert r.code == 0
+        assert "failed open" not in r.stderr, r.stderr
+    with Guard.open(a, "reader", home=home) as g:
+        assert g.with_session("s-link").status()["calls"] == 3
+    with Guard.open(b, "reader", home=home) as g:
+        assert g.with_session("s-link").status()["calls"] == 0

@@ -134,10 +134,10 @@ def _project(
         root = os.environ.get("CLAUDE_PROJECT_DIR")
     if root:
         with contextlib.suppress(ValueError, OSError):
-            if os.path.commonpath([os.path.realpath(cwd), os.path.realpath(root)]) == (
-                os.path.realpath(root)
-            ):
-                return root
+            # inside the project as written (a symlink in it may lead elsewhere) or resolved
+            for norm in (os.path.abspath, os.path.realpath):
+                if os.path.commonpath([norm(cwd), norm(root)]) == norm(root):
+                    return root
     if not os.path.isdir(cwd):  # removed, or made up: no project state for it
         raise ValueError(f"the payload's cwd is not a directory: {cwd!r}")
     return cwd
