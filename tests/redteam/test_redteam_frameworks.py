@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,29 @@ from crs.integrations.openai_agents import GuardRunHooks, guard_agent
 
 NAME = b"report-\xff.txt".decode("utf-8", "surrogateescape")  # 'report-\udcff.txt'
 THREAD = {"configurable": {"thread_id": "t-sur"}}
+
+
+def _run_agent(agent: Agent[Any], guard: Guard) -> Any:
+    hooks = GuardRunHooks(guard)
+    config = RunConfig(tracing_disabled=True)  # no trace export (it would try the network)
+    return asyncio.run(Runner.run(agent, "go", hooks=hooks, max_turns=10, run_config=config))
+
+
+def _invoke(graph: Any, mode: str) -> Any:
+    inp = {"messages": [("user", "go")]}
+    return graph.invoke(inp, THREAD) if mode == "sync" else asyncio.run(graph.ainvoke(inp, THREAD))
+
+
+def _scale_tool() -> tuple[Callable[[float], str], list[float]]:
+    """A plain tool function (each framework wraps it) and the list of its runs."""
+    runs: list[float] = []
+
+    def scale(factor: float) -> str:
+        """Scale the image."""
+        runs.append(factor)
+        return "scaled"
+
+    return scale, runs
 
 
 def _graph(tools: list[Any], turns: list[Any], mw: GuardMiddleware) -> Any:
@@ -55,11 +79,7 @@ def test_langchain_a_handled_tool_error_with_a_surrogate_is_recorded(mode: str) 
     guard = Guard()
     mw = GuardMiddleware(guard, exit_behavior="continue")
     graph = _graph([publish], [call("publish", path="out") for _ in range(3)], mw)
-    inp = {"messages": [("user", "go")]}
-    if mode == "sync":
-        messages = graph.invoke(inp, THREAD)["messages"]
-    else:
-        messages = asyncio.run(graph.ainvoke(inp, THREAD))["messages"]
+    messages = _invoke(graph, mode)["messages"]
     assert len(runs) == 2  # the identical third call was refused
     tms = tool_messages(messages)
     assert [m.status for m in tms] == ["error", "error", "error"]
@@ -79,15 +99,8 @@ def test_langchain_a_raising_tool_keeps_its_own_exception(mode: str) -> None:
     guard = Guard()
     mw = GuardMiddleware(guard, exit_behavior="continue")
     graph = _graph([publish], [call("publish", path="out")], mw)
-    inp = {"messages": [("user", "go")]}
-
-    def go() -> Any:
-        return (
-            graph.invoke(inp, THREAD) if mode == "sync" else asyncio.run(graph.ainvoke(inp, THREAD))
-        )
-
     with pytest.raises(RuntimeError, match="cannot open") as info:
-        go()
+        _invoke(graph, mode)
     assert not isinstance(info.value, CRSError)
     assert mw.guard_for("t-sur").status()["calls"] == 1
 
@@ -126,15 +139,37 @@ def test_agents_sdk_a_tool_error_with_a_surrogate_reaches_the_model_and_is_recor
     steps = [[function_call("publish", {"path": "out"}, call_id=f"call_s{i}")] for i in range(3)]
     model = ScriptedModel([*steps, [assistant_message("done")]])
     agent = guard_agent(Agent(name="dev", model=model, tools=[publish]), guard)
-    result = asyncio.run(
-        Runner.run(
-            agent,
-            "go",
-            hooks=GuardRunHooks(guard),
-            max_turns=10,
-            run_config=RunConfig(tracing_disabled=True),
-        )
-    )
+    result = _run_agent(agent, guard)
     assert result.final_output == "done"
     assert len(runs) == 2  # recorded twice, the third identical call refused
     assert [f.tool for f in guard.learned()] == ["publish"]
+
+
+def test_agents_sdk_arguments_the_guard_cannot_take_do_not_end_the_run() -> None:
+    """The model's arguments are the model's: a NaN (JSON `NaN`, which Python parses) ran
+    fine without the guard (the tool got nan) and, with it, ended the run with the guard's
+    InvalidArgumentError. The call is guarded by the arguments' text instead, so repeating
+    it is still a repeat (the third identical call and result is nudged)."""
+    fn, runs = _scale_tool()
+    scale = function_tool(fn)
+    guard = Guard()
+    nan = float("nan")
+    steps = [[function_call("scale", {"factor": nan}, call_id=f"call_n{i}")] for i in range(3)]
+    model = ScriptedModel([*steps, [assistant_message("done")]])
+    agent = guard_agent(Agent(name="dev", model=model, tools=[scale]), guard)
+    result = _run_agent(agent, guard)
+    assert result.final_output == "done"
+    assert len(runs) == 3
+    assert guard.status()["loop_code"] == "repeated_call"
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_langchain_arguments_the_guard_cannot_take_do_not_end_the_run(mode: str) -> None:
+    fn, runs = _scale_tool()
+    guard = Guard()
+    mw = GuardMiddleware(guard, exit_behavior="continue")
+    turns = [call("scale", factor=float("nan")) for _ in range(6)]
+    graph = _graph([tool(fn)], turns, mw)
+    messages = _invoke(graph, mode)["messages"]
+    assert 1 <= len(runs) < 6
+    assert messages[-1].content == "done"
