@@ -115,6 +115,11 @@ def test_a_cwd_that_does_not_exist_creates_no_project(tmp_path: Path, mode: dict
         assert (r.code, r.doc) == (0, None)
         assert "failed open" in r.stderr
         assert "not a directory" in r.stderr
+    gone = str(tmp_path / "gone-project")  # and a $CLAUDE_PROJECT_DIR that is gone
+    payload["cwd"] = os.path.join(gone, "src")
+    r = run_hook(payload, env_for(home, **mode, CLAUDE_PROJECT_DIR=gone))
+    assert (r.code, r.doc) == (0, None)
+    assert "not a directory" in r.stderr
     after = sorted(p.name for p in home.iterdir() if p.name not in ("logs", "run"))
     assert [n for n in after if n not in before and "index" not in n] == []
 

@@ -132,15 +132,18 @@ def _project(
         cwd = cwd_default or os.getcwd()
     if root is None:
         root = os.environ.get("CLAUDE_PROJECT_DIR")
+    project = cwd
     if root:
         with contextlib.suppress(ValueError, OSError):
             # inside the project as written (a symlink in it may lead elsewhere) or resolved
-            for norm in (os.path.abspath, os.path.realpath):
-                if os.path.commonpath([norm(cwd), norm(root)]) == norm(root):
-                    return root
-    if not os.path.isdir(cwd):  # removed, or made up: no project state for it
-        raise ValueError(f"the payload's cwd is not a directory: {cwd!r}")
-    return cwd
+            if any(
+                os.path.commonpath([norm(cwd), norm(root)]) == norm(root)
+                for norm in (os.path.abspath, os.path.realpath)
+            ):
+                project = root
+    if not os.path.isdir(project):  # removed, or made up: no project state for it
+        raise ValueError(f"the project directory is not a directory: {project!r}")
+    return project
 
 
 def _text(value: Any, name: str) -> str:
