@@ -94,3 +94,28 @@ def test_local_clients_still_connect(server: str) -> None:
     assert _post(server) == 200
     assert _post(server, Host=f"localhost:{port}") == 200
     assert _post(server, Origin=server) == 200
+
+
+def test_crs_mcp_on_a_directory_that_does_not_exist_creates_nothing(tmp_path: Path) -> None:
+    """`crs mcp --project <typo>` served, and created the typo's project state."""
+    home = tmp_path / "home"
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "crs",
+            "mcp",
+            "--project",
+            str(tmp_path / "typo"),
+            "--home",
+            str(home),
+        ],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+    )
+    assert p.returncode == 2
+    assert "no such directory" in p.stderr
+    assert not home.exists() or not [x for x in home.iterdir() if x.is_dir()]

@@ -364,6 +364,9 @@ def run(
     if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
         raise InvalidArgumentError(f"port: must be an int in 1..65535, got {port!r}")
     sid = _check_session(session, "session") if session is not None else _fresh_session()
+    if isinstance(project, str | os.PathLike) and not os.path.isdir(project):
+        # a typo: serving it would create the state of a project that is not there
+        raise InvalidArgumentError(f"project: no such directory: {os.fspath(project)!r}")
     with _stop_on_sigterm(), Guard.open(Path(project), sid, home=home, policy=policy) as guard:
         try:
             asyncio.run(serve(guard, transport=transport, host=host, port=port))
