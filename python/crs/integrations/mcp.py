@@ -71,6 +71,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from crs import CRSError, InvalidArgumentError
 from crs.guard import Action, Call, Guard, GuardPolicy, Verdict
+from crs.guard._record import arecord_result
 
 __all__ = [
     "GuardMiddleware",
@@ -268,7 +269,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
             )
         else:
             del pending[key]
-        verdict = await g.aafter_call(call, result=result, error=error)
+        verdict = await arecord_result(g, call, result, error)  # output as the tool gave it
         return _verdict_data(verdict)
 
     @server.tool(annotations=mt.ToolAnnotations(read_only_hint=True))
@@ -501,7 +502,9 @@ class GuardMiddleware(Middleware):
         self, g: Guard, call: Call, *, result: Any = None, error: BaseException | str | None = None
     ) -> Verdict | None:
         try:
-            return await g.aafter_call(call, result=result, error=error)
+            if isinstance(error, BaseException):
+                return await g.aafter_call(call, error=error)
+            return await arecord_result(g, call, result, error)
         except Exception as exc:
             if not self._fail_open:
                 raise ToolError(f"crs guard failed: {exc}") from exc

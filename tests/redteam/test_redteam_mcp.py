@@ -1,15 +1,18 @@
-"""Red team: `crs mcp --transport http` against a web page in the user's browser.
+"""Red team: `crs mcp` (the guard server) and its HTTP transport.
 
-A page on any site can make the browser send requests to 127.0.0.1 (DNS rebinding: its own
-name resolves to 127.0.0.1, so the requests are same-origin for the browser and carry
-`Host: <its name>`). The MCP spec requires servers to validate Origin for that reason. fastmcp
-leaves the check off unless asked; the guard server answered such a page's `initialize`, so it
-could list what the project learned, forget it, or record failures to make the agent's next
-calls refused. The server bound to loopback now refuses other Host names and other origins.
+Over HTTP, against a web page in the user's browser: a page on any site can make the browser
+send requests to 127.0.0.1 (DNS rebinding: its own name resolves to 127.0.0.1, so the requests
+are same-origin for the browser and carry `Host: <its name>`). The MCP spec requires servers to
+validate Origin for that reason. fastmcp leaves the check off unless asked; the guard server
+answered such a page's `initialize`, so it could list what the project learned, forget it, or
+record failures to make the agent's next calls refused. The server bound to loopback now
+refuses other Host names and other origins.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -17,9 +20,14 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from fastmcp import Client
+
+from crs.guard import Guard
+from crs.integrations.mcp import create_server
 
 ROOT = Path(__file__).resolve().parents[2]
 INIT = {
@@ -119,3 +127,29 @@ def test_crs_mcp_on_a_directory_that_does_not_exist_creates_nothing(tmp_path: Pa
     assert p.returncode == 2
     assert "no such directory" in p.stderr
     assert not home.exists() or not [x for x in home.iterdir() if x.is_dir()]
+
+
+def test_mcp_record_result_takes_output_with_a_lone_surrogate(tmp_path: Path) -> None:
+    """A JavaScript client reports an output cut inside an emoji (`\\ud83d` in its JSON):
+    `record_result` answered with the guard's error and the call was never recorded."""
+    project, home = tmp_path / "repo", tmp_path / "home"
+    project.mkdir()
+
+    async def main() -> list[dict[str, Any]]:
+        out = []
+        with Guard.open(project, "m", home=home) as guard:
+            async with Client(create_server(guard), timeout=60) as client:
+                for i in range(3):
+                    args = {"tool": "tail", "arguments": {"path": "log"}, "call_id": f"c{i}"}
+                    await client.call_tool("check_call", args)
+                    r = await client.call_tool(
+                        "record_result",
+                        {"call_id": f"c{i}", "result": {"text": "done \ud83d"}},
+                        raise_on_error=False,
+                    )
+                    out.append(json.loads(r.content[0].text) if not r.is_error else {})  # type: ignore[union-attr]
+        return out
+
+    verdicts = asyncio.run(main())
+    assert [v.get("allowed") for v in verdicts] == [True, True, True]
+    assert verdicts[-1]["code"] == "repeated_call"  # the same output three times: a loop
