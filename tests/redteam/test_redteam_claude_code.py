@@ -143,7 +143,7 @@ def test_the_fail_open_log_line_does_not_echo_a_hostile_value(tmp_path: Path) ->
 # ------------------------------------------------------------------ the installer
 
 
-def _install(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _install(project: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [
             sys.executable,
@@ -159,30 +159,52 @@ def _install(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        env={**os.environ, "PYTHONPATH": str(ROOT / "python"), **env},
     )
 
 
-def test_install_through_a_symlinked_settings_file_keeps_the_link(tmp_path: Path) -> None:
-    """Dotfile managers link settings.json into a repository of the user's. The installer
-    replaced the link by a plain file: the user's real file never got the hooks, and the
-    link was gone. It writes the file the link points to."""
-    project = _project(tmp_path)
-    dotfiles = tmp_path / "dotfiles"
-    dotfiles.mkdir()
-    real = dotfiles / "claude-settings.json"
+def _dotfiles(tmp_path: Path) -> Path:
+    real = tmp_path / "dotfiles" / "claude-settings.json"
+    real.parent.mkdir()
     real.write_text(json.dumps({"permissions": {"allow": ["Bash(ls)"]}}))
-    (project / ".claude").mkdir()
-    link = project / ".claude" / "settings.json"
+    return real
+
+
+def test_install_through_a_symlinked_settings_file_keeps_the_link(tmp_path: Path) -> None:
+    """Dotfile managers link ~/.claude/settings.json into a repository of the user's. The
+    installer replaced the link by a plain file: the user's real file never got the hooks,
+    and the link was gone. It writes the file the link points to."""
+    project = _project(tmp_path)
+    real = _dotfiles(tmp_path)
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    link = config / "settings.json"
     link.symlink_to(real)
-    p = _install(project)
+    p = _install(project, "--user", CLAUDE_CONFIG_DIR=str(config))
     assert p.returncode == 0, p.stderr
     assert link.is_symlink()
     assert link.resolve() == real
     merged = json.loads(real.read_text())
     assert merged["permissions"] == {"allow": ["Bash(ls)"]}
     assert cc.MARKER in json.dumps(merged["hooks"]["PreToolUse"])
-    assert _install(project).stdout.startswith("crs hooks for Claude Code already installed")
+    again = _install(project, "--user", CLAUDE_CONFIG_DIR=str(config))
+    assert again.stdout.startswith("crs hooks for Claude Code already installed")
+
+
+def test_install_does_not_follow_a_checkout_s_link_out_of_it(tmp_path: Path) -> None:
+    """A project's `.claude/settings.json` comes with the repository: a link from there to a
+    JSON file elsewhere (one of the user's) is not followed, nor replaced."""
+    project = _project(tmp_path)
+    real = _dotfiles(tmp_path)
+    before = real.read_text()
+    (project / ".claude").mkdir()
+    link = project / ".claude" / "settings.json"
+    link.symlink_to(real)
+    p = _install(project)
+    assert p.returncode == 1
+    assert "outside the project" in p.stderr
+    assert real.read_text() == before
+    assert link.is_symlink()
 
 
 def test_install_refuses_a_settings_file_that_is_not_utf8(tmp_path: Path) -> None:
@@ -268,3 +290,21 @@ def test_a_cwd_through_a_symlink_stays_in_the_session_s_project(
         assert g.with_session("s-link").status()["calls"] == 3
     with Guard.open(b, "reader", home=home) as g:
         assert g.with_session("s-link").status()["calls"] == 0
+
+
+def test_install_does_not_write_through_a_planted_temporary_file(tmp_path: Path) -> None:
+    """The installer wrote its new file to the fixed name `.claude/.settings.json.crs-tmp`
+    with O_CREAT|O_TRUNC, which follows a symlink. A cloned repository can ship that name as
+    a link to any file of the user's (`~/.bashrc`): installing the hooks in that checkout
+    overwrote it with settings JSON. The temporary file is a fresh one of its own now."""
+    project = _project(tmp_path)
+    victim = tmp_path / "bashrc"
+    victim.write_text("export PATH=$HOME/bin:$PATH\n")
+    (project / ".claude").mkdir()
+    (project / ".claude" / ".settings.json.crs-tmp").symlink_to(victim)
+    p = _install(project)
+    assert p.returncode == 0, p.stderr
+    assert victim.read_text() == "export PATH=$HOME/bin:$PATH\n"
+    settings = project / ".claude" / "settings.json"
+    assert not settings.is_symlink()
+    assert cc.MARKER in settings.read_text()

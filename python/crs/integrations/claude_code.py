@@ -501,7 +501,9 @@ def merge_settings(settings: Mapping[str, Any], command: str) -> dict[str, Any]:
     return out
 
 
-def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool, Path | None]:
+def install(
+    path: Path, command: str, *, write: bool = True, root: Path | None = None
+) -> tuple[str, bool, Path | None]:
     """Merge crs's hooks into the settings file at `path`.
 
     Returns (the new file text, whether it differs from the old, the backup path). The
@@ -511,10 +513,15 @@ def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool,
     Raises:
         SettingsError: the file is not UTF-8 JSON, not of the documented shape, or cannot
             be read or written (nothing is written). A symlink is followed: the file it
-            names is the one updated, the link stays.
+            names is the one updated, the link stays; with `root` (a project's settings),
+            only to a file inside `root`.
     """
     if path.is_symlink():  # a dotfile manager's link: the file it names gets the hooks
-        path = Path(os.path.realpath(path))
+        target = Path(os.path.realpath(path))
+        inside = root is None or target.is_relative_to(os.path.realpath(root))
+        if not inside:  # a checkout's link to a file of the user's: not crs's to change
+            raise SettingsError(f"{path}: a symlink to {target}, outside the project; not followed")
+        path = target
     old_text = None
     try:
         old_text = path.read_text(encoding="utf-8")
@@ -557,14 +564,23 @@ def _replace(path: Path, text: str, existed: bool) -> Path | None:
         stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
         backup = path.with_name(f"{path.name}.{stamp}.bak")
         shutil.copy2(path, backup)
-    tmp = path.with_name(f".{path.name}.crs-tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    # inside: only the installer writes files (the hook's start-up stays as it is)
+    import tempfile
+
+    # a fresh file (O_EXCL): a name planted in the directory, a symlink, is never written
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".crs-tmp", dir=path.parent)
     try:
-        os.write(fd, text.encode())
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        try:
+            os.fchmod(fd, mode)
+            os.write(fd, text.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     return backup
 
 
@@ -596,8 +612,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def main_install(scope: str, project_dir: str | None, print_only: bool, on_block: str) -> int:
     """`crs hook install claude-code`: exit 0 on success, 1 when the file is refused."""
     path = settings_path(scope, project_dir)
+    root = None if scope == "user" else path.parent.parent  # a checkout's links stay in it
     try:
-        text, changed, backup = install(path, hook_command(on_block), write=not print_only)
+        text, changed, backup = install(
+            path, hook_command(on_block), write=not print_only, root=root
+        )
     except SettingsError as exc:
         print(f"crs: {exc}", file=sys.stderr)
         return 1
