@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from crs import CRSError, InvalidArgumentError
-from crs.guard import Guard
+from crs.guard import Guard, workspace_fingerprint
 
 ROOT = Path(__file__).resolve().parents[2]
 HUGE = 10**5000  # more digits than int->str converts (sys.get_int_max_str_digits)
@@ -136,3 +136,39 @@ def test_the_decorator_returns_what_the_tool_returned_even_if_undigestible() -> 
         out.result = OUTPUT
     assert out.verdict.allowed
     assert g.status()["calls"] == 4
+
+
+def _repo(path: Path) -> Path:
+    path.mkdir()
+    git = ["git", "-C", str(path), "-c", "user.email=r@t", "-c", "user.name=rt"]
+    subprocess.run([*git, "init", "-q"], check=True, timeout=60)
+    (path / "a.c").write_text("int a;\n")
+    subprocess.run([*git, "add", "a.c"], check=True, timeout=60)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True, timeout=60)
+    return path
+
+
+def test_the_workspace_fingerprint_runs_no_command_of_the_repository(tmp_path: Path) -> None:
+    """The fingerprint runs `git status` in whatever directory the agent works in (a hook's
+    payload cwd). A repository whose .git/config names a `core.fsmonitor` program (an
+    unpacked archive, a shared checkout) had it run by crs on every failure."""
+    repo = _repo(tmp_path / "repo")
+    marker = tmp_path / "ran"
+    hook = tmp_path / "fsmonitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "-C", str(repo), "config", "core.fsmonitor", str(hook)], check=True)
+    assert workspace_fingerprint(repo)
+    assert not marker.exists()
+
+
+def test_the_workspace_fingerprint_does_not_write_the_git_index(tmp_path: Path) -> None:
+    """`git status` refreshes the index when stat data is stale, taking index.lock: the
+    agent's own `git commit` at that moment failed with "index.lock: File exists"."""
+    repo = _repo(tmp_path / "repo")
+    index = repo / ".git" / "index"
+    a = repo / "a.c"
+    os.utime(a, ns=(a.stat().st_atime_ns, a.stat().st_mtime_ns + 5_000_000_000))
+    before = index.stat().st_mtime_ns, index.read_bytes()
+    assert workspace_fingerprint(repo)
+    assert (index.stat().st_mtime_ns, index.read_bytes()) == before
