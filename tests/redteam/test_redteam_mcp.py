@@ -26,6 +26,7 @@ import httpx
 import pytest
 from fastmcp import Client
 
+from crs import InvalidArgumentError
 from crs.guard import Guard
 from crs.integrations.mcp import create_server
 
@@ -153,3 +154,10 @@ def test_mcp_record_result_takes_output_with_a_lone_surrogate(tmp_path: Path) ->
     verdicts = asyncio.run(main())
     assert [v.get("allowed") for v in verdicts] == [True, True, True]
     assert verdicts[-1]["code"] == "repeated_call"  # the same output three times: a loop
+
+
+def test_create_server_names_a_wrong_guard() -> None:
+    """`create_server(None)` was accepted and failed at the first tool call (AttributeError
+    inside a request); the other integrations refuse it at once."""
+    with pytest.raises(InvalidArgumentError, match="guard"):
+        create_server(None)  # type: ignore[arg-type]

@@ -217,6 +217,8 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
 
     The caller owns `guard` and closes it after the server has stopped.
     """
+    if not isinstance(guard, Guard):
+        raise InvalidArgumentError(f"guard: must be a crs.guard.Guard, got {type(guard).__name__}")
     sessions = _Sessions(guard)
     pending: OrderedDict[tuple[str, str], Call] = OrderedDict()
     server = FastMCP(name, instructions=_INSTRUCTIONS)
