@@ -308,3 +308,29 @@ def test_install_does_not_write_through_a_planted_temporary_file(tmp_path: Path)
     settings = project / ".claude" / "settings.json"
     assert not settings.is_symlink()
     assert cc.MARKER in settings.read_text()
+
+
+def test_a_tool_use_id_that_is_not_text_is_ignored_not_echoed(tmp_path: Path) -> None:
+    """A `tool_use_id` of another type made the guard refuse the call id, quoting it in the
+    fail-open line of the user's log, and the call went unguarded. The call is decided
+    without the id."""
+    home = tmp_path / "home"
+    secret = "ghp_" + "z9y8x7w6v5" * 4
+    env = env_for(home, CRS_HOOK_DAEMON="0")
+    payload = {
+        "session_id": "s-id",
+        "cwd": str(_project(tmp_path)),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": "a.c"},
+        "tool_use_id": {"token": secret},
+        "tool_response": "int a;",
+    }
+    for _ in range(4):
+        r = run_hook(payload, env)
+        assert r.code == 0
+        assert "failed open" not in r.stderr, r.stderr
+    pre = run_hook({**payload, "hook_event_name": "PreToolUse"}, env)
+    assert pre.specific.get("permissionDecision") == "deny"  # the repeats were recorded
+    log = home / "logs" / "claude-code.log"
+    assert not log.exists() or secret not in log.read_text()

@@ -153,6 +153,13 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
+def _call_id(payload: Mapping[str, Any]) -> str | None:
+    """The payload's `tool_use_id`, or None when it is missing or not text (the call is
+    decided without it rather than not at all; its value is never quoted)."""
+    value = payload.get("tool_use_id")
+    return value if isinstance(value, str) and value else None
+
+
 def load_payload(data: bytes | str) -> Any:
     """The hook's JSON payload. Bytes that are not UTF-8, and lone surrogates (JavaScript's
     JSON.stringify writes a string cut between the halves of a pair as `\\ud83d`), become
@@ -205,7 +212,7 @@ def _decision(guard: Any) -> Iterator[None]:
 def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
     tool = _text(payload.get("tool_name"), "tool_name")
     args = payload.get("tool_input")
-    call_id = payload.get("tool_use_id") or None
+    call_id = _call_id(payload)
     with _decision(guard):
         v = guard.before_call(tool, args if isinstance(args, Mapping) else None, call_id=call_id)
     action = str(v.action)
@@ -227,7 +234,7 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
     event = "PostToolUseFailure" if failed else "PostToolUse"
     tool = _text(payload.get("tool_name"), "tool_name")
     args = payload.get("tool_input")
-    call_id = payload.get("tool_use_id") or None
+    call_id = _call_id(payload)
     if failed and payload.get("is_interrupt"):
         return HookReply()  # the user stopped it: not the tool's failure
     with _decision(guard):
