@@ -334,3 +334,12 @@ def test_a_tool_use_id_that_is_not_text_is_ignored_not_echoed(tmp_path: Path) ->
     assert pre.specific.get("permissionDecision") == "deny"  # the repeats were recorded
     log = home / "logs" / "claude-code.log"
     assert not log.exists() or secret not in log.read_text()
+
+
+def test_install_into_a_directory_that_does_not_exist_creates_nothing(tmp_path: Path) -> None:
+    """`--dir <typo>` created the typo's directory (and a settings file in it)."""
+    typo = tmp_path / "no-such-repo"
+    p = _install(typo)
+    assert p.returncode == 1
+    assert "no such directory" in p.stderr
+    assert not typo.exists()

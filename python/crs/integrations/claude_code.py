@@ -620,6 +620,9 @@ def main_install(scope: str, project_dir: str | None, print_only: bool, on_block
     """`crs hook install claude-code`: exit 0 on success, 1 when the file is refused."""
     path = settings_path(scope, project_dir)
     root = None if scope == "user" else path.parent.parent  # a checkout's links stay in it
+    if root is not None and not root.is_dir():  # a typo: nothing to install into
+        print(f"crs: no such directory: {root}", file=sys.stderr)
+        return 1
     try:
         text, changed, backup = install(
             path, hook_command(on_block), write=not print_only, root=root
