@@ -129,7 +129,11 @@ fn canon_flat<'py>(
             text.push_str(if v.is_truthy()? { "True" } else { "False" });
             out.set_item(&k, &v)?;
         } else if v.is_exact_instance_of::<PyInt>() {
-            text.push_str(v.repr()?.to_str()?);
+            // a 64-bit int; longer ones are the Python code's (it bounds their digits)
+            let Ok(i) = v.extract::<i64>() else {
+                return Ok(None);
+            };
+            text.push_str(&i.to_string());
             out.set_item(&k, &v)?;
         } else {
             return Ok(None);

@@ -826,7 +826,11 @@ class Guard:
         if canon is None:
             pending = self._pending.get(call_id)
             canon = pending[2] if pending is not None else {}
-        out = {"pv": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160)}
+        # Both views are whitespace-normalised before they are sanitized; `_short` runs
+        # again only when the sanitizer changed a view (or it is longer than its limit).
+        view = _canon.preview(canon)  # at most 160 characters
+        clean = _SANITIZER.sanitize(view)
+        out = {"pv": clean if clean is view else _short(clean, 160)}
         if outcome is not None:
             if isinstance(outcome, str):
                 text = outcome
@@ -834,7 +838,9 @@ class Guard:
                 text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
             else:
                 text = _BOUNDED.repr(outcome)  # bounded depth and length: no RecursionError
-            out["rv"] = _short(_SANITIZER.sanitize(" ".join(text[:400].split())), 120)
+            view = " ".join(text[:400].split())
+            clean = _SANITIZER.sanitize(view)
+            out["rv"] = clean if clean is view and len(clean) <= 120 else _short(clean, 120)
         return out
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:
@@ -1284,7 +1290,7 @@ class Guard:
                     except Exception as exc:
                         await self.aafter_call(v.call, error=exc)  # type: ignore[arg-type]
                         raise
-                    await self.aafter_call(v.call, result=out)  # type: ignore[arg-type]
+                    await _arecord_output(self, v.call, out)  # type: ignore[arg-type]
                     return out
 
                 return awrapper
@@ -1298,7 +1304,7 @@ class Guard:
                 except Exception as exc:
                     self.after_call(v.call, error=exc)  # type: ignore[arg-type]
                     raise
-                self.after_call(v.call, result=out)  # type: ignore[arg-type]
+                _record_output(self, v.call, out)  # type: ignore[arg-type]
                 return out
 
             return wrapper
@@ -1327,7 +1333,7 @@ class Guard:
         except Exception as exc:
             self.after_call(v.call, error=exc)
             raise
-        out.verdict = self.after_call(v.call, result=out.result)
+        out.verdict = _record_output(self, v.call, out.result)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -1367,3 +1373,26 @@ def _raise_unless_allowed(v: Verdict) -> None:
         raise GuardStoppedError(v)
     if v.action is _BLOCK:
         raise GuardBlockedError(v)
+
+
+def _record_output(guard: Guard, call: Call, out: Any) -> Verdict:
+    """`after_call` of what a decorated or guarded tool gave: the tool has run, so its value
+    reaches the caller whatever the guard makes of it (text with lone surrogates repaired, an
+    undigestible result recorded by its type: `crs.guard._record.record_result`)."""
+    try:
+        return guard.after_call(call, result=out)
+    except InvalidArgumentError:
+        # inside: only a result the guard refused needs the integrations' fallback
+        from crs.guard._record import record_result
+
+        return record_result(guard, call, out, None)
+
+
+async def _arecord_output(guard: Guard, call: Call, out: Any) -> Verdict:
+    try:
+        return await guard.aafter_call(call, result=out)
+    except InvalidArgumentError:
+        # inside: as above
+        from crs.guard._record import arecord_result
+
+        return await arecord_result(guard, call, out, None)
