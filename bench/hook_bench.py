@@ -20,6 +20,12 @@ wait for the decision lock any of them saw (from `$CRS_HOOK_TRACE`), and whether
 records are in the project's state.
 
     python bench/hook_bench.py [--runs 30] [--steps 10000] [--parallel-rounds 5] [--json]
+                               [--cold-only] [--baseline DIR]
+
+`--cold-only` runs only the no-server variants (no hook server is started). `--baseline DIR`
+(a directory holding another `crs` package, e.g. `git worktree add /tmp/base main` then
+`/tmp/base/python`, with its `_core` extension) adds its cold variants to the same rounds,
+prefixed "baseline", for a before/after comparison in one run.
 
 Targets (issue 13): median <= 80 ms at 10k steps, <= 1.2x the empty project, <= 2x sqlite3;
 eight at once: all answer, no lock wait > 100 ms, no record lost.
@@ -240,8 +246,12 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=10_000)
     ap.add_argument("--parallel-rounds", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cold-only", action="store_true", help="no hook server variants")
+    ap.add_argument("--baseline", type=Path, help="another crs tree: its cold variants too")
     args = ap.parse_args()
     compileall.compile_dir(ROOT / "python" / "crs", quiet=1)  # as an installed package has
+    if args.baseline is not None:
+        compileall.compile_dir(args.baseline / "crs", quiet=1)
     sys.path.insert(0, str(ROOT / "python"))
     from crs.integrations.claude_code import hook_command
 
@@ -260,40 +270,56 @@ def main() -> int:
         cold_env = child_env(home, CRS_HOOK_DAEMON="0")
         sqlite = [sys.executable, "-c", SQLITE_ONE_SHOT, str(base / "state.db")]
         variants: dict[str, tuple[list[str], Path, dict[str, str], str]] = {}
-        for temp, env in (("warm", warm_env), ("cold", cold_env)):
+        temps = (
+            (("cold", cold_env),) if args.cold_only else (("warm", warm_env), ("cold", cold_env))
+        )
+        hooks = [("", HOOK, cold_env)]
+        if args.baseline is not None:
+            client = args.baseline / "crs" / "integrations" / "_hook_client.py"
+            base_env = {**cold_env, "PYTHONPATH": str(args.baseline)}
+            hooks.append(("baseline ", [sys.executable, str(client), *HOOK[2:]], base_env))
+        for temp, env in temps:
             for event in ("PreToolUse", "PostToolUse"):
                 for label, project in (("empty project", empty), (f"{args.steps} steps", big)):
-                    variants[f"{temp} {event}, {label}"] = (HOOK, project, env, event)
-        variants[f"warm PreToolUse, {args.steps} steps, -m crs"] = (
-            HOOK_M,
-            big,
-            warm_env,
-            "PreToolUse",
-        )
+                    for prefix, hook, hook_env in hooks if temp == "cold" else hooks[:1]:
+                        variants[f"{prefix}{temp} {event}, {label}"] = (
+                            hook,
+                            project,
+                            hook_env if temp == "cold" else env,
+                            event,
+                        )
+        if not args.cold_only:
+            variants[f"warm PreToolUse, {args.steps} steps, -m crs"] = (
+                HOOK_M,
+                big,
+                warm_env,
+                "PreToolUse",
+            )
         variants[f"sqlite3 one-shot, {args.steps} rows"] = (sqlite, big, cold_env, "PreToolUse")
         walls: dict[str, list[float]] = {k: [] for k in variants}
         rss: dict[str, list[int]] = {k: [] for k in variants}
         cpus: dict[str, list[float]] = {k: [] for k in variants}
         try:
-            server = start_server(home, warm_env)
+            if not args.cold_only:
+                server = start_server(home, warm_env)
             for argv, project, env, event in variants.values():  # warm-up
                 spawn(argv, payload(event, project, 10**6), env)
             for n in range(args.runs):
                 for name, (argv, project, env, event) in variants.items():
                     wall, cpu, peak, out = spawn(argv, payload(event, project, n), env)
-                    if argv in (HOOK, HOOK_M) and out.strip():
+                    if argv is not sqlite and out.strip():
                         raise RuntimeError(f"{name}: the hook refused a new call: {out!r}")
                     walls[name].append(wall)
                     cpus[name].append(cpu)
                     rss[name].append(peak)
             par: dict[str, list[dict[str, Any]]] = {"warm": [], "cold": []}
             for r in range(args.parallel_rounds):
-                for temp, env in (("warm", warm_env), ("cold", cold_env)):
+                for temp, env in temps:
                     before = recorded(home, big)
                     row = parallel(big, env, base / "par-trace.jsonl", base, 1000 * r + 100)
                     row["records_added"] = recorded(home, big) - before
                     par[temp].append(row)
-            server_rss = peak_rss_mib(server)
+            server_rss = peak_rss_mib(server) if server else float("nan")
         finally:
             if server:
                 with contextlib.suppress(ProcessLookupError):
@@ -302,7 +328,7 @@ def main() -> int:
     med = {name: r["median_ms"] for name, r in result.items()}
     sq = med[f"sqlite3 one-shot, {args.steps} rows"]
     checks: dict[str, bool] = {}
-    for temp in ("warm", "cold"):
+    for temp, _ in temps:
         for event in ("PreToolUse", "PostToolUse"):
             big_ms = med[f"{temp} {event}, {args.steps} steps"]
             empty_ms = med[f"{temp} {event}, empty project"]
@@ -311,6 +337,8 @@ def main() -> int:
             checks[f"{temp} {event}: {steps} <= 1.2x empty"] = big_ms <= 1.2 * empty_ms
             checks[f"{temp} {event}: {steps} <= 2x sqlite3"] = big_ms <= 2 * sq
         rows = par[temp]
+        if not rows:
+            continue
         checks[f"{temp} 8 at once: all answer, none waits > 100 ms, none lost"] = all(
             r["answered"] == 8 and r["lock_wait_max_ms"] <= 100 and r["records_added"] == 8
             for r in rows
@@ -331,17 +359,20 @@ def main() -> int:
     )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(
-        f"{'process':40} {'median ms':>10} {'p90 ms':>8} {'CPU ms':>7} {'peak RSS MiB':>13} "
+        f"{'process':49} {'median ms':>10} {'p90 ms':>8} {'CPU ms':>7} {'peak RSS MiB':>13} "
         f"{'/sqlite3':>9}"
     )
     for name, r in result.items():
         print(
-            f"{name:40} {r['median_ms']:>10} {r['p90_ms']:>8} {r['cpu_median_ms']:>7} "
+            f"{name:49} {r['median_ms']:>10} {r['p90_ms']:>8} {r['cpu_median_ms']:>7} "
             f"{r['peak_rss_mib']:>13} {r['median_ms'] / sq:>8.2f}x"
         )
-    print(f"hook server peak RSS: {server_rss} MiB (serving both projects)")
-    for temp in ("warm", "cold"):
+    if server:
+        print(f"hook server peak RSS: {server_rss} MiB (serving both projects)")
+    for temp, _ in temps:
         rows = par[temp]
+        if not rows:
+            continue
         print(
             f"8 at once, {temp}: last exit median "
             f"{statistics.median(r['last_exit_ms'] for r in rows):.1f} ms, max lock wait "
