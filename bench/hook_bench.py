@@ -302,11 +302,12 @@ def main() -> int:
         try:
             if not args.cold_only:
                 server = start_server(home, warm_env)
-            for argv, project, env, event in variants.values():  # warm-up
-                spawn(argv, payload(event, project, 10**6), env)
+            # Each variant calls its own files (a baseline shares the projects): no call repeats.
+            for k, (argv, project, env, event) in enumerate(variants.values()):  # warm-up
+                spawn(argv, payload(event, project, 10**6 + k), env)
             for n in range(args.runs):
-                for name, (argv, project, env, event) in variants.items():
-                    wall, cpu, peak, out = spawn(argv, payload(event, project, n), env)
+                for k, (name, (argv, project, env, event)) in enumerate(variants.items()):
+                    wall, cpu, peak, out = spawn(argv, payload(event, project, n * 100 + k), env)
                     if argv is not sqlite and out.strip():
                         raise RuntimeError(f"{name}: the hook refused a new call: {out!r}")
                     walls[name].append(wall)
