@@ -3543,6 +3543,1059 @@ t.call("get_current_time", {}, {"time": "2025-02-10T12:31:00Z"})
 t.msg("It's 12:31, lunch time.")
 
 
+# ================================================================ fresh3 set
+# Written at 16:45 UTC from sources no earlier split uses (SWE-agent, docker-agent, nanobot,
+# langchain-gigachat, strands-agents, Kilo Code, Zed, pydantic-ai, smolagents, AutoGen,
+# mini-agi, AutoControlGUI, stella, traceroost, weave-os router, fastclaw, mozilla/pilo,
+# opencrabs, MCPJam, Pepper, oh-my-customcode, DeepCode, ThoughtCoding, codepatchbay,
+# agent-validator, stepfun Step-Realtime-CLI, VTCode, vercel-labs/fx, dev-loops, fak,
+# division-sh/swarm, strix, vscode-copilot-release, cds-snc/ai-answers, kimi-code ...),
+# committed before crs was run on them. Split "fresh3".
+
+FRESH3_START = len(ALL)
+
+# ---- fresh3 loops
+
+t = new(
+    "f3-docker-agent-same-chunk",
+    "repeated_call",
+    True,
+    gh("docker/docker-agent", "pull", 2123),
+    "A drafter sub-agent reads the same diff chunk again and again; every read succeeds.",
+)
+t.user("Draft the release notes from the diff chunks in /tmp")
+CHUNK = "diff --git a/cmd/root.go b/cmd/root.go\n@@ -12,6 +12,9 @@\n+\tcmd.AddCommand(newEvalCmd())"
+t.call("list_directory", {"path": "/tmp"}, "drafter_chunk_1.diff\ndrafter_chunk_2.diff")
+o = repeat_block(
+    t, [{"tool": "read_file", "args": {"path": "/tmp/drafter_chunk_1.diff"}, "result": CHUNK}], 8
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-nanobot-history-same-window",
+    "repeated_call",
+    True,
+    gh("HKUDS/nanobot", "pull", 3077),
+    "read_file of history.jsonl with the same offset and limit, keys in varying order.",
+)
+t.user("What happened recently?")
+HIST = '{"ts": "2026-04-11T09:12", "role": "user", "text": "remind me to call Ana"}\n...'
+idx = []
+for order in [
+    ("path", "limit", "offset"),
+    ("path", "offset", "limit"),
+    ("limit", "offset", "path"),
+    ("offset", "path", "limit"),
+    ("path", "limit", "offset"),
+    ("limit", "path", "offset"),
+]:
+    vals = {"path": "~/.nanobot/workspace/memory/history.jsonl", "limit": 50, "offset": 1}
+    idx.append(t.call("read_file", {k: vals[k] for k in order}, HIST))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f3-gigachat-empty-todos",
+    "repeated_call",
+    True,
+    gh("ai-forever/langchain-gigachat", "pull", 69),
+    "write_todos with an empty list on every turn: 'Updated todo list to []', forever.",
+)
+t.user("Plan the migration of the billing service")
+t.call("read_file", {"path": "billing/README.md"}, "# Billing\nRuns on the legacy queue.")
+o = repeat_block(
+    t, [{"tool": "write_todos", "args": {"todos": []}, "result": "Updated todo list to []"}], 6
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-sweagent-submit-no-output",
+    "repeated_call",
+    True,
+    gh("SWE-agent/SWE-agent", "issues", 971),
+    "`submit` over and over, each time 'Your command ran successfully and did not produce "
+    "any output.'",
+)
+t.user("Fix the off-by-one in pagination.py and submit")
+t.call(
+    "str_replace_editor",
+    {"command": "str_replace", "path": "/repo/pagination.py", "old_str": "n - 1", "new_str": "n"},
+    "The file /repo/pagination.py has been edited.",
+    mutates=True,
+)
+SUBMIT_OUT = "Your command ran successfully and did not produce any output."
+o = repeat_block(t, [{"tool": "bash", "args": {"command": "submit"}, "result": SUBMIT_OUT}], 6)
+mark_cycle(t, o)
+
+t = new(
+    "f3-codeframe-same-signature",
+    "repeated_call",
+    True,
+    gh("frankbria/codeframe", "pull", 820),
+    "The same tool signature three times and more: a stuck agent that implements nothing.",
+)
+t.user("Implement task 740: return FAILED on loop detection")
+t.call("search_code", {"pattern": "AgentStatus.COMPLETED"}, "core/react_agent.py:211")
+REACT = "    if self._is_looping():\n        return AgentStatus.COMPLETED\n"
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_file",
+            "args": {"path": "codeframe/core/react_agent.py", "start": 200, "end": 230},
+            "result": REACT,
+        }
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-stella-back-after-warning",
+    "repeated_call",
+    True,
+    gh("macanderson/stella", "issues", 6480),
+    "Three byte-identical reads of a data file; the agent is warned, tries eight other things, "
+    "then goes back to the same command.",
+)
+t.user("Modernise the COBOL input reader")
+READER = {"command": "python3 -c \"print(open('/app/src/INPUT.DAT','rb').read()[:80])\""}
+DAT = "b'00012ACME CORP      0000150000\\r\\n00013GLOBEX         0000023000\\r\\n'"
+o = repeat_block(t, [{"tool": "bash", "args": READER, "result": DAT}], 3)
+for cmd, out in [
+    ("od -c /app/src/INPUT.DAT | head -3", "0000000   0   0   0   1   2   A   C   M   E"),
+    ("git diff /app/src/INPUT.DAT", ""),
+    ("git checkout /app/src/INPUT.DAT", "Updated 1 path from the index"),
+    ("wc -l /app/src/INPUT.DAT", "2 /app/src/INPUT.DAT"),
+    ("file /app/src/INPUT.DAT", "/app/src/INPUT.DAT: ASCII text, with CRLF line terminators"),
+    ("ls -la /app/src", "INPUT.DAT  reader.cbl  reader.py"),
+    ("head -c 40 /app/src/reader.cbl", "       IDENTIFICATION DIVISION."),
+    ("python3 /app/src/reader.py", "Traceback: ValueError: invalid literal for int()"),
+]:
+    t.call("bash", {"command": cmd}, out)
+repeat_block(t, [{"tool": "bash", "args": READER, "result": DAT}], 3)
+mark_cycle(t, o)
+
+t = new(
+    "f3-miniagi-install-every-prompt",
+    "repeated_call",
+    True,
+    gh("muellerberndt/mini-agi", "issues", 47),
+    "The same package installed again on every 'continue', always 'already satisfied'.",
+)
+t.user("Write a script that downloads the daily exchange rates")
+PIP = "Requirement already satisfied: requests in /usr/lib/python3/dist-packages (2.31.0)"
+idx = []
+for _ in range(5):
+    t.user("continue")
+    idx.append(t.call("execute_shell", {"command": "pip install requests"}, PIP))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f3-vtcode-argv-or-string",
+    "repeated_call",
+    True,
+    gh("vinhnx/VTCode", "pull", 208),
+    "One command sent as a single string, then as an argv list, then as a string again; the "
+    "same output each time.",
+)
+t.user("Does the workspace build?")
+CHECK = "error[E0425]: cannot find value `cfg` in this scope\n --> src/main.rs:14:9"
+idx = [
+    t.call("run_terminal_cmd", {"command": c}, CHECK)
+    for c in [
+        "cargo check",
+        ["cargo", "check"],
+        "cargo check",
+        ["cargo", "check"],
+        "cargo  check",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f3-kimi-grep-streak",
+    "repeated_call",
+    True,
+    gh("MoonshotAI/kimi-code", "pull", 1518),
+    "The exact same grep repeated; reminders at streaks 3/5/8 in the source project.",
+)
+t.user("Where is the session timeout configured?")
+GREP = {"pattern": "SESSION_TIMEOUT", "path": "src", "output_mode": "content"}
+o = repeat_block(t, [{"tool": "Grep", "args": GREP, "result": "No matches found"}], 8)
+mark_cycle(t, o)
+
+t = new(
+    "f3-strands-repeated-batch",
+    "cycle",
+    True,
+    gh("strands-agents/harness-sdk", "issues", 4262),
+    "The same batch of two tool calls (same names, same inputs) asked for again and again.",
+)
+t.user("Compare the staging and production configs")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_file",
+            "args": {"path": "deploy/staging.yaml"},
+            "result": "replicas: 1\nimage: api:1.4.2\n",
+        },
+        {
+            "tool": "read_file",
+            "args": {"path": "deploy/production.yaml"},
+            "result": "replicas: 3\nimage: api:1.4.1\n",
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-autocontrol-ping-pong",
+    "cycle",
+    True,
+    {
+        "url": "https://github.com/Integration-Automation/AutoControlGUI/pull/254",
+        "case": "ping_pong",
+    },
+    "A computer-use agent alternates a click and a screenshot; the screen never changes.",
+)
+t.user("Open the Export dialog in the report viewer")
+o = repeat_block(
+    t,
+    [
+        {"tool": "click", "args": {"x": 412, "y": 88, "button": "left"}, "result": "clicked"},
+        {"tool": "screenshot", "args": {}, "result": {"digest": "9f2c01ab", "title": "Report"}},
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-traceroost-edit-revert",
+    "cycle",
+    True,
+    gh("traceroost/core", "pull", 215) | {"case": "edit_revert_cycle"},
+    "Fix, test fails, revert the fix, the other test fails, re-apply the fix...: four calls "
+    "repeated with the same results.",
+)
+t.user("Make both date tests pass")
+FIX = {"path": "src/dates.ts", "old": "getMonth()", "new": "getMonth() + 1"}
+REV = {"path": "src/dates.ts", "old": "getMonth() + 1", "new": "getMonth()"}
+TEST = {"command": "npx vitest run tests/dates.test.ts"}
+o = repeat_block(
+    t,
+    [
+        {"tool": "edit_file", "args": FIX, "result": "edited src/dates.ts", "mutates": True},
+        {
+            "tool": "bash",
+            "args": TEST,
+            "error": "FAIL tests/dates.test.ts > formats December: expected '12' got '13'",
+            "kind": "exit_code",
+        },
+        {"tool": "edit_file", "args": REV, "result": "edited src/dates.ts", "mutates": True},
+        {
+            "tool": "bash",
+            "args": TEST,
+            "error": "FAIL tests/dates.test.ts > formats January: expected '01' got '00'",
+            "kind": "exit_code",
+        },
+    ],
+    3,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-stella-interleaved-failing-test",
+    "error_loop",
+    True,
+    gh("macanderson/stella", "pull", 1902),
+    "A failing cargo test with identical output every round, a different file read in between.",
+)
+t.user("Fix the failing parser test")
+CT = {"command": "cargo test -p parser"}
+CT_ERR = "test parse_nested ... FAILED\nthread 'parse_nested' panicked at 'unexpected token `}`'"
+idx = []
+for f in ["src/lexer.rs", "src/ast.rs", "src/parser.rs", "tests/nested.rs", "src/token.rs"]:
+    idx.append(t.call("bash", CT, error=CT_ERR, kind="exit_code"))
+    t.call("read_file", {"path": f}, f"// {f}\npub fn f() {{}}")
+t.mark(idx[1], idx[1], period=2)
+
+t = new(
+    "f3-autocontrol-no-op-clicks",
+    "no_progress",
+    True,
+    {
+        "url": "https://github.com/Integration-Automation/AutoControlGUI/pull/254",
+        "case": "no_op: the observation digest never changes",
+    },
+    "Clicks a few pixels apart, each followed by a screenshot with the same digest.",
+)
+t.user("Press the Save button in the dialog")
+pairs = []
+for x in [600, 604, 610, 598, 615]:
+    a = t.call("click", {"x": x, "y": 420}, "clicked")
+    b = t.call("screenshot", {}, {"digest": "51d7e0c4", "title": "Unsaved changes"})
+    pairs.append([a, b])
+t.mark(pairs[1][0], pairs[1][1], period=2)
+
+t = new(
+    "f3-copilot-codebase-search-reworded",
+    "no_progress",
+    True,
+    gh("microsoft/vscode-copilot-release", "issues", 7160),
+    "Agent mode searching the codebase in a loop: reworded searches, the same empty answer.",
+)
+t.user("Where do we validate the upload size?")
+idx = [
+    t.call("semantic_search", {"query": q}, "No results found in workspace.")
+    for q in [
+        "validate upload size",
+        "upload size validation",
+        "where is the upload size validated",
+        "check maximum upload size",
+        "upload size limit validation check",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f3-stepfun-timeout-escalation",
+    "no_progress",
+    True,
+    gh("stepfun-ai/Step-Realtime-CLI", "pull", 111),
+    "After run_command failures the model escalates timeout_ms each time; the same failure.",
+)
+t.user("Run the integration suite")
+idx = [
+    t.call(
+        "run_command",
+        {"command": "pnpm test:integration", "timeout_ms": ms},
+        error="Error: connect ECONNREFUSED 127.0.0.1:5432 (database not running)",
+        kind="exit_code",
+    )
+    for ms in [120000, 2e10, 2.4e37, 3.6e76]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f3-kilo-apply-diff",
+    "error_loop",
+    True,
+    gh("Kilo-Org/kilocode", "issues", 1129),
+    "apply_diff attempted repeatedly with the same diff and the same failure.",
+)
+t.user("Add a null check to getUser in users.ts")
+DIFF = {
+    "path": "src/users.ts",
+    "diff": "<<<<<<< SEARCH\n  return db.users[id]\n=======\n"
+    "  return db.users[id] ?? null\n>>>>>>> REPLACE",
+}
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "apply_diff",
+            "args": DIFF,
+            "error": "No sufficiently similar match found (62% similar, needs 100%)",
+            "kind": "invalid_args",
+        }
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-miniagi-mkdir-exists",
+    "error_loop",
+    True,
+    gh("muellerberndt/mini-agi", "issues", 47) | {"case": "create the same folder over and over"},
+    "mkdir succeeds the first time and fails with 'File exists' ever after.",
+)
+t.user("Set up a project folder for the crawler")
+MK = {"command": "mkdir crawler"}
+t.call("execute_shell", MK, "")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "execute_shell",
+            "args": MK,
+            "error": "mkdir: cannot create directory 'crawler': File exists",
+            "kind": "exit_code",
+        }
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-zed-recreate-file",
+    "error_loop",
+    True,
+    gh("zed-industries/zed", "pull", 28372),
+    "The agent keeps re-creating a file it just created instead of editing it.",
+)
+t.user("Create a Button component, then add a disabled prop")
+BTN = {"path": "src/Button.tsx", "contents": "export function Button({ label }) { ... }"}
+t.call("create_file", BTN, "Created src/Button.tsx", mutates=True)
+BTN2 = {"path": "src/Button.tsx", "contents": "export function Button({ label, disabled }) {...}"}
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "create_file",
+            "args": BTN2,
+            "error": "File already exists: src/Button.tsx. Use the edit tool to modify it.",
+            "kind": "invalid_args",
+        }
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-pydantic-infinite-retry-tool",
+    "error_loop",
+    True,
+    gh("pydantic/pydantic-ai", "pull", 409) | {"case": "docs: infinite_retry_tool"},
+    "A tool that always asks for a retry, called again and again with the same arguments.",
+)
+t.user("Begin!")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "infinite_retry_tool",
+            "args": {},
+            "error": "ModelRetry: Please try again.",
+            "kind": "invalid_args",
+        }
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f3-devloops-bad-flag",
+    "error_loop",
+    True,
+    gh("mfittko/dev-loops", "issues", 483),
+    "A script rejects a flag and prints its usage; the agent reruns it with the same flag.",
+)
+t.user("Watch the Copilot review cycle on PR 481")
+WATCH = {"command": "node scripts/run-copilot-watch-cycle.mjs --pr 481 --timeout-ms 600000"}
+USAGE = (
+    "Unknown option: --timeout-ms\n"
+    "Usage: run-copilot-watch-cycle.mjs --pr <n> [--probe-only] [--max-cycles <n>]"
+)
+o = repeat_block(t, [{"tool": "bash", "args": WATCH, "error": USAGE, "kind": "invalid_args"}], 4)
+mark_cycle(t, o)
+
+t = new(
+    "f3-fx-unmatched-quote",
+    "error_loop",
+    True,
+    gh("vercel-labs/fx", "pull", 862),
+    "A command with an unmatched quote rerun unchanged but for spacing; the same parse error.",
+)
+t.user("Find where we log 'user not found")
+PARSE = "bash: -c: line 1: unexpected EOF while looking for matching `\"'"
+idx = [
+    t.call("shell", {"command": c}, error=PARSE, kind="syntax")
+    for c in [
+        'grep -rn "user not found src/',
+        'grep -rn  "user not found src/',
+        'grep -rn "user not found src/ ',
+        ' grep -rn "user not found src/',
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f3-pydantic-429-exhausted",
+    "error_loop",
+    True,
+    gh("pydantic/pydantic-ai", "issues", 928),
+    "A tool hits 429 Too Many Requests and is retried at once, again and again.",
+)
+t.user("Analyse the competition for our pricing page")
+FETCH = {"url": "https://competitor.test/pricing"}
+idx = [
+    t.call(
+        "fetch_website_content",
+        FETCH,
+        error="HTTPStatusError: 429 Too Many Requests",
+        kind="rate_limit",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f3-strix-repeats-literal",
+    "monologue",
+    True,
+    gh("usestrix/strix", "issues", 162),
+    "Asked for a concise version, the agent repeats the same literal text over and over.",
+)
+t.user("Give me a concise version of those instructions, and don't go on forever.")
+LIT = (
+    "To fix the SSRF risk, validate the callback URL against an allowlist of hosts before "
+    "making the request, and reject private IP ranges."
+)
+idx = [t.msg(LIT) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f3-autogen-auto-reply-thanks",
+    "monologue",
+    True,
+    gh("microsoft/autogen", "issues", 254),
+    "The code is done; the auto-reply exchange goes on with thank-you messages and no work.",
+)
+t.user("Write me a python script that prints the 10 largest files in a directory")
+t.call("execute_code", {"code": "import os\n..."}, "exitcode: 0 (execution succeeded)")
+idx = [
+    t.msg(m)
+    for m in [
+        "You're welcome! If you have any other questions, feel free to ask. TERMINATE",
+        "Thank you! If you need anything else, feel free to ask. TERMINATE",
+        "You're welcome! If you have any other questions, feel free to ask. TERMINATE",
+        "Thank you! If you need anything else, feel free to ask. TERMINATE",
+        "You're welcome! If you have any other questions, feel free to ask. TERMINATE",
+        "Thank you! If you need anything else, feel free to ask. TERMINATE",
+    ]
+]
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "f3-fak-same-wall-next-session",
+    "known_failure",
+    True,
+    gh("anthony-chaudhary/fak", "issues", 2132),
+    "A fresh session walks into the refusal the previous session hit, with nothing changed.",
+)
+t.user("Land the resume watchdog change")
+t.call("bash", {"command": "git status --short"}, " M internal/resume.go")
+OFF = "guard: OFF_TRUNK: push to main refused; open a pull request from a lane branch"
+t.call("bash", {"command": "git push origin HEAD:main"}, error=OFF, kind="permission")
+t.session("s2")
+t.user("Land the resume watchdog change")
+t.call("bash", {"command": "git log --oneline -1"}, "3f2a9c1 resume: watchdog on stalled runs")
+rep = t.call("bash", {"command": "git push origin HEAD:main"}, error=OFF, kind="permission")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f3-swarm-retry-same-exit",
+    "known_failure",
+    True,
+    gh("division-sh/swarm", "issues", 1780),
+    "A failed agent turn is retried as a new delivery; it runs the same failing step again.",
+)
+t.user("Handle event order.created 8812")
+EXIT1 = "claude cli run failed: exit status 1 (invalid settings file .claude/settings.json)"
+t.call(
+    "run_agent",
+    {"agent": "fulfilment", "event": "order.created:8812"},
+    error=EXIT1,
+    kind="exit_code",
+)
+t.session("s2")
+t.user("Handle event order.created 8812")
+rep = t.call(
+    "run_agent",
+    {"agent": "fulfilment", "event": "order.created:8812"},
+    error=EXIT1,
+    kind="exit_code",
+)
+t.mark(rep, rep - 1)
+
+# ---- fresh3 legitimate
+
+t = new(
+    "f3-fastclaw-progressing-poll",
+    "polling",
+    False,
+    gh("fastclaw-ai/fastclaw", "pull", 80),
+    "The same status call with the same arguments; the progress moves every time.",
+)
+t.user("Export the analytics workspace and tell me when it's ready")
+t.call("start_export", {"workspace": "analytics"}, {"export_id": "exp-77"})
+for pct in [5, 18, 31, 47, 63, 78, 92]:
+    t.call("get_export_status", {"export_id": "exp-77"}, {"state": "running", "percent": pct})
+t.call("get_export_status", {"export_id": "exp-77"}, {"state": "done", "url": "s3://exp-77.zip"})
+t.msg("The export is ready at s3://exp-77.zip.")
+
+t = new(
+    "f3-weave-empty-stdin-polls",
+    "polling",
+    False,
+    gh("weave-os/router", "pull", 1123),
+    "A long build launched once, then five identical empty write_stdin polls while it runs, "
+    "then its output.",
+)
+t.user("Build the release binary")
+t.call(
+    "exec_command",
+    {"cmd": "cargo build --release", "yield_time_ms": 10000},
+    {"session_id": 7, "output": "   Compiling proc-macro2 v1.0.86"},
+)
+for _ in range(5):
+    t.call("write_stdin", {"session_id": 7, "chars": "", "yield_time_ms": 30000}, {"output": ""})
+t.call(
+    "write_stdin",
+    {"session_id": 7, "chars": "", "yield_time_ms": 30000},
+    {"output": "    Finished `release` profile [optimized] target(s) in 3m 12s", "exit_code": 0},
+)
+t.msg("The release binary is built.")
+
+t = new(
+    "f3-pilo-next-month",
+    "polling",
+    False,
+    gh("mozilla/pilo", "issues", 640),
+    "A date picker's 'next month' button pressed six times; the page changes each time.",
+)
+t.user("Book the first free Saturday in September")
+t.call("goto", {"url": "https://booking.test/calendar"}, "Calendar: March 2027 (no free days)")
+for m in ["April", "May", "June", "July", "August", "September"]:
+    t.call("click", {"role": "button", "name": "Next month"}, f"Calendar: {m} 2027 (3 free days)")
+t.call("click", {"role": "gridcell", "name": "4 September 2027"}, "Selected 4 September 2027")
+t.msg("Booked Saturday 4 September.")
+
+t = new(
+    "f3-opencrabs-paged-search",
+    "distinct_reads",
+    False,
+    gh("adolfousier/opencrabs", "pull", 1557),
+    "Sequential pagination: the same search, page 1 to 8, each page new results.",
+)
+t.user("List every open issue labelled 'flaky'")
+for p in range(1, 9):
+    t.call(
+        "github_search_issues",
+        {"q": "is:open label:flaky", "page": p, "per_page": 30},
+        {"items": [f"#{1000 + 30 * p + k}" for k in range(3)], "page": p},
+    )
+t.msg("There are 236 open flaky issues; the list is in flaky.md.")
+
+t = new(
+    "f3-mcpjam-cursor-pages",
+    "distinct_reads",
+    False,
+    gh("MCPJam/inspector", "pull", 4462),
+    "tools/list followed through its cursors, an empty-string cursor included, to the end.",
+)
+t.user("Which tools does the Jira MCP server expose?")
+cursors = [None, "", "b64:MjA=", "b64:NDA=", "b64:NjA="]
+for k, c in enumerate(cursors):
+    nxt = cursors[k + 1] if k + 1 < len(cursors) else None
+    args = {"method": "tools/list"} if c is None else {"method": "tools/list", "cursor": c}
+    t.call(
+        "mcp_request",
+        args,
+        {"tools": [f"jira_tool_{20 * k + j}" for j in range(3)], "nextCursor": nxt},
+    )
+t.msg("The server exposes 94 tools.")
+
+t = new(
+    "f3-nanobot-history-paging",
+    "distinct_reads",
+    False,
+    gh("HKUDS/nanobot", "pull", 3077) | {"case": "reading the history in windows"},
+    "history.jsonl read in windows of 50 lines, a different offset each time.",
+)
+t.user("Summarise everything I asked you this week")
+for off in [1, 51, 101, 151, 201]:
+    t.call(
+        "read_file",
+        {"path": "~/.nanobot/workspace/memory/history.jsonl", "limit": 50, "offset": off},
+        f'{{"line": {off}, "role": "user", "text": "..."}}\n... ({off + 49})',
+    )
+t.msg("You asked about 14 things this week; three reminders are still open.")
+
+t = new(
+    "f3-docker-agent-all-chunks",
+    "distinct_reads",
+    False,
+    gh("docker/docker-agent", "pull", 2123) | {"case": "expected behaviour"},
+    "Twelve diff chunks read once each, then the draft written.",
+)
+t.user("Draft the release notes from the diff chunks in /tmp")
+for k in range(1, 13):
+    t.call(
+        "read_file",
+        {"path": f"/tmp/drafter_chunk_{k}.diff"},
+        f"diff --git a/pkg/m{k}.go b/pkg/m{k}.go\n+func New{k}() {{}}",
+    )
+t.call(
+    "write_file", {"path": "RELEASE_NOTES.md", "content": "## v2.3\n..."}, "written", mutates=True
+)
+
+t = new(
+    "f3-omc-readonly-gh-commands",
+    "distinct_reads",
+    False,
+    gh("baekenough/oh-my-customcode", "issues", 1641),
+    "Eight different read-only Bash commands in a row (gh, grep, pipes, $(...), a for loop).",
+)
+t.user("Why did CI fail on PR 88?")
+for cmd, out in [
+    (
+        "gh pr view 88 --json statusCheckRollup -q '.statusCheckRollup[].conclusion'",
+        "SUCCESS\nFAILURE",
+    ),
+    ("gh run list --branch feat/hooks --limit 3", "completed failure CI 19873\n..."),
+    (
+        'run_id=$(gh run list --branch feat/hooks -L1 --json databaseId -q ".[0].databaseId"); '
+        'echo "run=$run_id"',
+        "run=19873",
+    ),
+    (
+        "gh run view 19873 --log-failed 2>&1 | grep -iE 'error|fail' | head -20",
+        "npm audit: 1 high severity vulnerability",
+    ),
+    ("gh run view 19873 --json jobs -q '.jobs[].name'", "lint\ntest\naudit"),
+    (
+        "for j in lint test audit; do gh run view 19873 --job $j --json conclusion; done",
+        '{"conclusion":"success"}\n{"conclusion":"success"}\n{"conclusion":"failure"}',
+    ),
+    ("grep -n 'audit' .github/workflows/ci.yml", "41:      - run: npm audit --audit-level=high"),
+    ("cat package-lock.json | grep -n '\"semver\"' | head -3", '1022:    "semver": "5.7.1"'),
+]:
+    t.call("Bash", {"command": cmd}, out)
+t.msg("CI fails on npm audit: semver 5.7.1 has a high-severity advisory.")
+
+t = new(
+    "f3-pepper-research-reads",
+    "research",
+    False,
+    gh("skwallace36/Pepper", "issues", 49),
+    "Legitimate exploration: fifteen read-only calls (greps with results, globs, reads).",
+)
+t.user("How does the simulator bridge dispatch touch events?")
+t.call("Glob", {"pattern": "Sources/**/*Touch*.swift"}, "Sources/Bridge/TouchDispatcher.swift")
+t.call("Read", {"file_path": "Sources/Bridge/TouchDispatcher.swift"}, "final class TouchDisp...")
+for sym in ["dispatch(", "HIDEvent", "injectTouch", "TouchPhase", "coalesce"]:
+    t.call("Grep", {"pattern": sym, "path": "Sources"}, f"Sources/Bridge/X.swift:12: {sym}...")
+for f in ["HIDEventBuilder", "TouchPhase", "EventCoalescer", "BridgeServer", "SimDevice"]:
+    t.call("Read", {"file_path": f"Sources/Bridge/{f}.swift"}, f"struct {f} {{ ... }}")
+t.call("Glob", {"pattern": "Tests/**/*Touch*Tests.swift"}, "Tests/BridgeTests/TouchTests.swift")
+t.call("Read", {"file_path": "Tests/BridgeTests/TouchTests.swift"}, "func testTap() {...}")
+t.msg("Touches go BridgeServer -> TouchDispatcher -> HIDEventBuilder, coalesced per frame.")
+
+t = new(
+    "f3-codepatchbay-same-cmd-cwds",
+    "distinct_reads",
+    False,
+    gh("changw98ic/codepatchbay", "issues", 16),
+    "The same test command in five package directories; two print the same 'no tests' line.",
+)
+t.user("Run the tests of every package in the monorepo")
+for pkg, out in [
+    ("packages/core", "Tests: 41 passed, 41 total"),
+    ("packages/cli", "Tests: 12 passed, 12 total"),
+    ("packages/docs", "No tests found, exiting with code 0"),
+    ("packages/bridge", "Tests: 9 passed, 9 total"),
+    ("packages/types", "No tests found, exiting with code 0"),
+]:
+    t.call("shell", {"command": "npx jest --passWithNoTests", "cwd": pkg}, out)
+t.msg("All packages pass; docs and types have no tests.")
+
+t = new(
+    "f3-autocontrol-distinct-clicks",
+    "distinct_reads",
+    False,
+    {
+        "url": "https://github.com/Integration-Automation/AutoControlGUI/pull/254",
+        "case": "distinct-args not-repeat",
+    },
+    "Filling a form: a click and a screenshot per field, the screen different each time.",
+)
+t.user("Fill in the shipping form")
+for k, (x, y, field) in enumerate(
+    [(300, 200, "name"), (300, 240, "street"), (300, 280, "city"), (300, 320, "zip")]
+):
+    t.call("click", {"x": x, "y": y, "button": "left"}, "clicked")
+    t.call("type_text", {"text": f"<{field}>"}, "typed")
+    t.call("screenshot", {}, {"digest": f"a0{k}e7", "title": f"Shipping ({k + 1}/4 filled)"})
+t.call("click", {"x": 520, "y": 400, "button": "left"}, "clicked")
+t.call("screenshot", {}, {"digest": "ff0931", "title": "Order confirmed"})
+
+t = new(
+    "f3-traceroost-rerun-after-edits",
+    "edit_test_cycle",
+    False,
+    gh("traceroost/core", "pull", 215) | {"case": "exact_tool_repeat resets on an edit"},
+    "The same test run after each of three edits; the first two fixes do not change the "
+    "failure, the third does.",
+)
+t.user("Fix the flaky-looking timezone test")
+TZ = {"command": "npx vitest run tests/tz.test.ts"}
+TZ_ERR = "FAIL tests/tz.test.ts > renders local time: expected '09:00' got '08:00'"
+t.call("bash", TZ, error=TZ_ERR, kind="exit_code")
+t.call(
+    "edit_file",
+    {"path": "src/tz.ts", "old": "getHours()", "new": "getUTCHours()"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", TZ, error=TZ_ERR, kind="exit_code")
+t.call(
+    "edit_file",
+    {"path": "tests/tz.test.ts", "old": "'UTC'", "new": "'Europe/Paris'"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", TZ, error=TZ_ERR, kind="exit_code")
+t.call("read_file", {"path": "vitest.config.ts"}, "export default { test: { env: { TZ: 'UTC' } } }")
+t.call(
+    "edit_file",
+    {"path": "vitest.config.ts", "old": "TZ: 'UTC'", "new": "TZ: 'Europe/Paris'"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", TZ, "Test Files 1 passed (1)")
+
+t = new(
+    "f3-validator-validate-fix-loop",
+    "edit_test_cycle",
+    False,
+    gh("Codagent-AI/agent-validator", "pull", 56),
+    "Validate, fix, re-validate, push, wait for CI: many blocks across different phases.",
+)
+t.user("Finish the feature and get CI green")
+VAL = {"command": "agent-validate run"}
+t.call("bash", VAL, error="2 gates failed: lint (3 errors), types (1 error)", kind="exit_code")
+t.call(
+    "edit_file",
+    {"path": "src/hook.ts", "old": "let x = 1", "new": "const x = 1"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", VAL, error="1 gate failed: types (1 error)", kind="exit_code")
+t.call(
+    "edit_file", {"path": "src/hook.ts", "old": "(e)", "new": "(e: Error)"}, "edited", mutates=True
+)
+t.call("bash", VAL, "all gates passed")
+t.call(
+    "bash",
+    {"command": "git commit -am 'hook: loop detection'"},
+    "[feat 9a1b2c3] hook",
+    mutates=True,
+)
+t.call("bash", {"command": "git push -u origin feat"}, "branch 'feat' set up to track")
+for st in ["queued", "in_progress", "in_progress", "in_progress", "completed/success"]:
+    t.call("bash", {"command": "gh pr checks --watch=false"}, f"ci\t{st}")
+t.msg("CI is green.")
+
+t = new(
+    "f3-pydantic-modelretry-fixed-args",
+    "edit_test_cycle",
+    False,
+    gh("pydantic/pydantic-ai", "issues", 2927),
+    "A tool asks for a retry with a hint; the model fixes its arguments and the call succeeds.",
+)
+t.user("How many bookings do we have on 3 March?")
+t.call(
+    "count_bookings",
+    {"date": "03/03/2026"},
+    error="ModelRetry: date must be YYYY-MM-DD",
+    kind="invalid_args",
+)
+t.call("count_bookings", {"date": "2026-03-03"}, {"count": 42})
+t.msg("42 bookings on 3 March.")
+
+t = new(
+    "f3-pydantic-429-then-ok",
+    "retry_transient",
+    False,
+    gh("pydantic/pydantic-ai", "issues", 928) | {"case": "retry inside the tool works"},
+    "Two 429s with back-off, then the same request succeeds; a 503 once later, then success.",
+)
+t.user("Analyse the competition for our pricing page")
+FETCH = {"url": "https://competitor.test/pricing"}
+t.call("fetch_website_content", FETCH, error="429 Too Many Requests", kind="rate_limit")
+t.call("fetch_website_content", FETCH, error="429 Too Many Requests", kind="rate_limit")
+t.call("fetch_website_content", FETCH, "Pro: $29/mo, Team: $79/mo")
+F2 = {"url": "https://competitor2.test/pricing"}
+t.call("fetch_website_content", F2, error="503 Service Unavailable", kind="server_error")
+t.call("fetch_website_content", F2, "Basic: $19/mo, Business: $99/mo")
+t.call("analyze_competition", {"prices": [29, 79, 19, 99]}, "median $54")
+
+t = new(
+    "f3-swarm-transient-then-new-session",
+    "session_memory",
+    False,
+    gh("division-sh/swarm", "issues", 1780) | {"case": "a clean retry after a transient failure"},
+    "A turn fails on a transient network error; the retried delivery, a new session, succeeds.",
+)
+t.user("Handle event order.created 8813")
+t.call(
+    "run_agent",
+    {"agent": "fulfilment", "event": "order.created:8813"},
+    error="connection reset by peer (api.anthropic.com)",
+    kind="network",
+)
+t.session("s2")
+t.user("Handle event order.created 8813")
+t.call("run_agent", {"agent": "fulfilment", "event": "order.created:8813"}, "shipped 8813")
+
+t = new(
+    "f3-fak-clean-after-fix",
+    "session_memory",
+    False,
+    gh("anthony-chaudhary/fak", "issues", 2132) | {"case": "a clean prior session"},
+    "A push refused in one session; a lane branch is created, and the next session's push of "
+    "that branch goes through; then a PR.",
+)
+t.user("Land the resume watchdog change")
+t.call("bash", {"command": "git push origin HEAD:main"}, error=OFF, kind="permission")
+t.call(
+    "bash",
+    {"command": "git switch -c lane/resume-watchdog"},
+    "Switched to a new branch",
+    mutates=True,
+)
+t.session("s2")
+t.user("Open the PR for the resume watchdog")
+t.call("bash", {"command": "git push -u origin lane/resume-watchdog"}, "branch set up to track")
+t.call("bash", {"command": "gh pr create --fill"}, "https://git.test/fak/pull/2140")
+
+t = new(
+    "f3-thoughtcoding-user-asks-again",
+    "conversation",
+    False,
+    gh("zengxinyueooo/ThoughtCoding", "issues", 33) | {"case": "cross-turn retry by the user"},
+    "The user asks to look it up again, twice; the same query each time, answered each time.",
+)
+t.user("查一下北京现在的天气")
+W = {"city": "北京"}
+t.call("get_weather", W, {"city": "北京", "temp_c": 3, "sky": "晴"})
+t.msg("北京现在 3°C，晴。")  # noqa: RUF001
+t.user("再查一次")
+t.call("get_weather", W, {"city": "北京", "temp_c": 3, "sky": "晴"})
+t.msg("还是 3°C，晴。")  # noqa: RUF001
+t.user("再查一次，我要出门了")  # noqa: RUF001
+t.call("get_weather", W, {"city": "北京", "temp_c": 3, "sky": "晴"})
+t.msg("依然 3°C，晴，出门注意保暖。")  # noqa: RUF001
+
+t = new(
+    "f3-deepcode-toolless-planning",
+    "conversation",
+    False,
+    gh("HKUDS/DeepCode", "pull", 177),
+    "Several tool-less iterations of planning, each a different step, then the work starts.",
+)
+t.user("Reproduce the paper's training loop in code")
+for m in [
+    "The paper trains with AdamW, a cosine schedule and 500 warm-up steps.",
+    "Section 3.2 says gradients are clipped at 1.0 and the batch is 256 sequences.",
+    "The evaluation runs every 2k steps on the held-out split, reporting perplexity.",
+    "So the code needs a config module, a trainer and an eval hook, in that order.",
+    "I'll write the config first, since the trainer reads every value from it.",
+]:
+    t.msg(m)
+t.call(
+    "write_file", {"path": "train/config.py", "content": "LR = 3e-4\n..."}, "written", mutates=True
+)
+t.call(
+    "write_file",
+    {"path": "train/trainer.py", "content": "class Trainer: ..."},
+    "written",
+    mutates=True,
+)
+
+t = new(
+    "f3-gigachat-todos-progress",
+    "conversation",
+    False,
+    gh("ai-forever/langchain-gigachat", "pull", 69) | {"case": "below the limit: kept"},
+    "write_todos after each step, the list changing each time, work in between.",
+)
+t.user("Plan and do the migration of the billing service")
+todo = ["read billing config", "port queue consumer", "update docs"]
+t.call("write_todos", {"todos": [{"t": x, "done": False} for x in todo]}, "Updated todo list")
+for k, x in enumerate(todo):
+    t.call("read_file", {"path": f"billing/step{k}.md"}, f"notes for {x}")
+    t.call(
+        "write_todos",
+        {"todos": [{"t": y, "done": j <= k} for j, y in enumerate(todo)]},
+        "Updated todo list",
+    )
+t.msg("Migration done; all three steps are checked off.")
+
+t = new(
+    "f3-ai-answers-one-reformulation",
+    "research",
+    False,
+    gh("cds-snc/ai-answers", "issues", 939),
+    "A search with no results, one reformulated search that finds the page, then the answer.",
+)
+t.user("What is BOREALIS?")
+t.call("web_search", {"query": "BOREALIS"}, "No results found.")
+t.call(
+    "web_search",
+    {"query": "BOREALIS Bureau of Research Engineering site:canada.ca"},
+    [
+        {
+            "title": "Bureau of Research, Engineering and Advanced Leadership in Innovation and "
+            "Science",
+            "url": "https://www.canada.ca/en/borealis.html",
+        }
+    ],
+)
+t.call("fetch_page", {"url": "https://www.canada.ca/en/borealis.html"}, "BOREALIS is ...")
+t.msg("BOREALIS is the new Bureau of Research, Engineering and Advanced Leadership ...")
+
+
+def long_git_status_session(tid: str, seed: int) -> None:
+    """A long coding session with `git status` between edits and a commit every five files."""
+    rng = random.Random(seed)
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("traceroost/core", "pull", 215) | {"case": "re-running verification after each fix"},
+        "A 150-call refactor: read, edit, git status, tests after each file, a commit every "
+        "five files (so `git status` comes back clean, the same answer, after each commit).",
+    )
+    t.user("Port every module to the new logger")
+    modified: list[str] = []
+    passed = 120
+    for k in range(30):
+        f = f"src/mod_{k:02d}.py"
+        t.call("read_file", {"path": f}, f"import logging\nlog = logging.getLogger({k})\n")
+        t.call(
+            "edit_file",
+            {"path": f, "old": "import logging", "new": "from app.log import logger"},
+            "edited",
+            mutates=True,
+        )
+        modified.append(f)
+        t.call(
+            "bash",
+            {"command": "git status --short"},
+            "\n".join(f" M {m}" for m in modified),
+        )
+        passed += rng.randint(0, 2)
+        t.call("bash", {"command": "pytest -q"}, f"{passed} passed in {rng.uniform(3, 6):.2f}s")
+        if k % 5 == 4:
+            t.call(
+                "bash",
+                {"command": f"git commit -qam 'logger: modules {k - 4}-{k}'"},
+                "",
+                mutates=True,
+            )
+            modified = []
+            t.call("bash", {"command": "git status --short"}, "")
+    t.msg("All 30 modules use the new logger; tests pass.")
+
+
+long_git_status_session("f3-long-git-status-between-edits", 33)
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -3557,8 +4610,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
             split[tid] = "holdout" if k % 3 == 1 else "dev"
     for it in items[FRESH_START:FRESH2_START]:
         split[it.tid] = "fresh"
-    for it in items[FRESH2_START:]:
+    for it in items[FRESH2_START:FRESH3_START]:
         split[it.tid] = "fresh2"
+    for it in items[FRESH3_START:]:
+        split[it.tid] = "fresh3"
     return split
 
 

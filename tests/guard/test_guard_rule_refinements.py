@@ -5,25 +5,8 @@ polling, and a message repeating a sentence of the last one is a repeated messag
 
 from __future__ import annotations
 
-from typing import Any
-
-from crs.guard import Action, Guard, GuardPolicy, Verdict, VerdictCode, _canon
-
-
-def run(
-    g: Guard, tool: str, args: dict[str, Any], result: Any = None, error: Any = None
-) -> tuple[Verdict, Verdict | None]:
-    """One call through the guard: its before verdict, and its after verdict if it ran."""
-    before = g.before_call(tool, args)
-    after = None
-    if before.allowed and before.call is not None:
-        after = g.after_call(before.call, result=result, error=error)
-    return before, after
-
-
-def flags(pairs: list[tuple[Verdict, Verdict | None]]) -> list[str]:
-    every = [v for pair in pairs for v in pair if v is not None]
-    return [f"{v.action}:{v.code}" for v in every if v.action is not Action.ALLOW]
+from crs.guard import Action, Guard, GuardPolicy, VerdictCode, _canon
+from guard_calls import flags, run
 
 
 def feat(**args: str) -> str:

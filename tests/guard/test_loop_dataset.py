@@ -65,6 +65,9 @@ def test_size_and_balance() -> None:
     fresh2 = [t for t in TRAJS if t["split"] == "fresh2"]
     assert len(fresh2) >= 40
     assert 0.4 <= sum(not t["loop"] for t in fresh2) / len(fresh2) <= 0.6
+    fresh3 = [t for t in TRAJS if t["split"] == "fresh3"]
+    assert len(fresh3) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh3) / len(fresh3) <= 0.6
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
@@ -87,7 +90,7 @@ def test_builder_output_is_committed(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_trajectory_is_well_formed(traj: dict[str, Any]) -> None:
     src = traj["source"]
     assert ("repo" in src and "path" in src) or "url" in src or "issue" in src
-    assert traj["split"] in {"dev", "holdout", "fresh", "fresh2"}
+    assert traj["split"] in set(lb.SPLIT_ORDER)
     events = traj["events"]
     assert events[0]["type"] == "user"
     for ev in events:

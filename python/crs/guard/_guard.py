@@ -60,6 +60,27 @@ _READONLY_SHELL = re.compile(
     r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
     r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
+# An argument asking the tool to wait before it answers (a wait, sleep, poll or yield time).
+_WAIT_KEY = re.compile(r"(?i)(^|[_.\-])(wait|sleep|poll|yield)([_.\-]|$)")
+
+
+def _waits(canon: Mapping[str, Any]) -> bool:
+    """A call that sends nothing (no free text: empty or identifiers only) and asks to wait
+    for a positive time (`write_stdin(session_id=7, chars="", yield_time_ms=30000)`): it
+    reads what a running process printed meanwhile, a poll whatever the tool's name."""
+    for k, v in canon.items():  # cheap first: most calls have no number to wait on
+        t = type(v)
+        if (t is int or t is float) and v > 0 and _WAIT_KEY.search(k) is not None:
+            break
+    else:
+        return False
+    for k, v in canon.items():
+        t = type(v)
+        if (t is str and v and not _canon._is_ident(k, v)) or t is dict or t is list:
+            return False
+    return True
+
+
 _MSG_WS = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 
@@ -362,6 +383,8 @@ class Guard:
             )
         poll = lim.polling
         mut = lim.mutating
+        if not poll and not cmd and canon and _waits(canon):
+            poll = True
         if cmd:
             if not poll and self._poll_re.search(cmd) is not None:
                 poll = True
@@ -495,7 +518,15 @@ class Guard:
                 return v
         if sig is not None:
             now = _now_ms()
-            half_open = s.last_ok_step > sig.fail_step or now - sig.fail_ms >= pol.cooldown_s * 1000
+            # Another call's success lifts an error-loop block once (half-open): one trial.
+            # A trial that failed the same way again (nothing changed) re-opens it until
+            # the workspace changes or the cooldown passes, however many other calls succeed.
+            retried = (
+                sig.hard > lim.max_failures and sig.same > lim.max_failures and sig.epoch == s.epoch
+            )
+            half_open = (
+                s.last_ok_step > sig.fail_step and not retried
+            ) or now - sig.fail_ms >= pol.cooldown_s * 1000
             if sig.hard >= lim.max_failures and not half_open:
                 return self._refuse(
                     s,
@@ -674,7 +705,7 @@ class Guard:
         if etext:
             p["e"] = _short(_SANITIZER.sanitize(etext), 400)
         feat = ""
-        if canon and (kind == HARD or (kind == OK and not mut)):
+        if canon and (kind != OK or not mut):
             feat = _canon.features(canon, self._commands, _SANITIZER.sanitize)
             if feat:
                 p["x"] = feat[:2000]
@@ -768,17 +799,23 @@ class Guard:
     ) -> Verdict | None:
         pol = self.policy
         if kind == TRANSIENT:
-            return None
+            if cluster == call.signature:
+                return None  # its own retry budget is before_call's (RETRY_BUDGET)
+            return self._variant_retries(s, call, cluster, lim)
         n = call.step
         pair = f"{cluster}:{res}"
         if pair not in s.pairs:  # a new (call, result): no repeat, cycle, stale stretch or poll
             return None
         tail = s.tail
+        # A user turn after the agent answered is a new request: asking again for the same
+        # thing is the user's call, so runs in a row and cycles start after it (the same
+        # pair again and again, rule 3, still counts across turns).
+        fence = s.answered
         # 1. the same pair in a row
         run = 1
         steps = [n]
         for i in range(len(tail) - 1, -1, -1):
-            if tail[i][1] != pair:
+            if tail[i][1] != pair or tail[i][0] <= fence:
                 break
             run += 1
             steps.append(tail[i][0])
@@ -797,7 +834,7 @@ class Guard:
         # 2. a cycle of 2..max_period pairs, fully repeated
         m = len(tail)
         for per in range(2, pol.max_period + 1):
-            if 2 * per > m + 1:
+            if 2 * per > m + 1 or tail[m - 2 * per + 1][0] <= fence:
                 break
             if tail[m - per][1] != pair:
                 continue
@@ -825,9 +862,18 @@ class Guard:
             )
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
-        # 3. the same pair again and again, however far apart (not for polling)
+        # 3. the same pair again and again, however far apart (not for polling). A near-
+        # duplicate only corroborates: it counts when nothing new came since the pair's last
+        # run (clicks at other coordinates, each answered "clicked" and each followed by a
+        # new screen, are progress).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
-        if stale and not polling and seen is not None and seen[0] + 1 >= need:
+        if (
+            stale
+            and not polling
+            and seen is not None
+            and seen[0] + 1 >= need
+            and (cluster == call.signature or n - seen[2] - 1 <= s.stale)
+        ):
             return self._nudge(
                 s,
                 call,
@@ -857,6 +903,32 @@ class Guard:
                 ev,
             )
         return self._poll_check(s, call, lim) if stale else None
+
+    def _variant_retries(
+        self, s: SessionState, call: Call, cluster: str, lim: Limits
+    ) -> Verdict | None:
+        """A transient failure of a re-parameterised variant (another timeout, another
+        limit) of a call that failed the same way: the variants share one retry budget."""
+        base = s.sigs.get(cluster)
+        if (
+            base is None
+            or not base.transient
+            or base.fail_step <= s.turn_step
+            or base.epoch != s.epoch
+            or base.transient + 1 <= lim.transient_retries
+        ):
+            return None
+        return self._nudge(
+            s,
+            call,
+            VerdictCode.RETRY_BUDGET,
+            f"{call.tool} hit {base.transient + 1} transient errors in a row with variants "
+            f"of one call (first at step {base.fail_step}): {_short(base.last_err, 160)}",
+            "This call keeps hitting the same transient error however its parameters "
+            "change (timeout, retries, limits). Find the cause (is the service running?) "
+            "or get what you need another way.",
+            (base.fail_step, call.step),
+        )
 
     def _poll_check(self, s: SessionState, call: Call, lim: Limits) -> Verdict | None:
         # 5. polling past its budget (runs that brought back an earlier result)

@@ -164,6 +164,7 @@ class SessionState:
     """One session's history, as the guard's rules read it."""
 
     __slots__ = (
+        "answered",
         "blocks",
         "calls",
         "epoch",
@@ -215,6 +216,7 @@ class SessionState:
         self.msg_flags = 0  # monologue verdicts in a row
         self.turns = 0
         self.turn_step = 0  # last step before the latest user turn
+        self.answered = 0  # last step before a user turn that followed an agent's answer
 
     # -------------------------------------------------------------- facts
 
@@ -270,6 +272,11 @@ class SessionState:
             s.transient = s.transient + 1 if s.fail_step > self.turn_step else 1
             s.fail_step, s.fail_ms = n, p["ts"]
             s.last_err = get("e", "")
+            base = self.sigs.get(cluster) if cluster != sig else None
+            if base is not None and base.epoch == epoch:
+                # a re-parameterised variant failing the same way spends the call's budget
+                base.transient = base.transient + 1 if base.fail_step > self.turn_step else 1
+                base.fail_step, base.fail_ms = n, p["ts"]
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
@@ -326,6 +333,8 @@ class SessionState:
     def apply_turn(self) -> None:
         self.turns += 1
         self.turn_step = self.last_step
+        if self.msg_streak:  # the agent answered, then the user spoke: a new request
+            self.answered = self.last_step
         self.msg_streak = self.msg_flags = 0
         self.msgs = []
         self.level = CALM
@@ -361,6 +370,7 @@ class SessionState:
             "msg": [self.msg_streak, self.msg_flags, list(self.msgs)],
             "turns": self.turns,
             "turn_step": self.turn_step,
+            "answered": self.answered,
         }
 
     @classmethod
@@ -395,6 +405,7 @@ class SessionState:
         s.msgs = [str(m) for m in msgs]
         s.turns = int(d["turns"])
         s.turn_step = int(d.get("turn_step", 0))
+        s.answered = int(d.get("answered", 0))
         return s
 
 
