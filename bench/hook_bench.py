@@ -20,12 +20,14 @@ wait for the decision lock any of them saw (from `$CRS_HOOK_TRACE`), and whether
 records are in the project's state.
 
     python bench/hook_bench.py [--runs 30] [--steps 10000] [--parallel-rounds 5] [--json]
-                               [--cold-only] [--baseline DIR]
+                               [--cold-only] [--baseline DIR] [--open-cost] [--server-start]
 
 `--cold-only` runs only the no-server variants (no hook server is started). `--baseline DIR`
 (a directory holding another `crs` package, e.g. `git worktree add /tmp/base main` then
 `/tmp/base/python`, with its `_core` extension) adds its cold variants to the same rounds,
-prefixed "baseline", for a before/after comparison in one run.
+prefixed "baseline", for a before/after comparison in one run. `--open-cost` measures only
+`Guard.open` (and one `before_call`, `close`) once the engine is imported, `--server-start`
+only the hook server's start (spawn to first accept) and its CPU and memory while idle.
 
 Targets (issue 13): median <= 80 ms at 10k steps, <= 1.2x the empty project, <= 2x sqlite3;
 eight at once: all answer, no lock wait > 100 ms, no record lost.
@@ -240,6 +242,84 @@ def recorded(home: Path, project: Path) -> int:
         return calls
 
 
+OPEN_COST = r"""
+import json, sys, time
+from crs.guard import Guard
+project, home, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+Guard().close()  # the engine imported: what follows is opening, not importing
+rows = []
+for i in range(n):
+    t0 = time.perf_counter()
+    g = Guard.open(project, "bench-session", home, fingerprint=lambda: "bench")
+    t1 = time.perf_counter()
+    g.before_call("Read", {"file_path": f"{project}/open{i}.py"}, call_id=f"toolu_open_{i}")
+    t2 = time.perf_counter()
+    g.close()
+    rows.append((t1 - t0, t2 - t1, time.perf_counter() - t2))
+print(json.dumps(rows))
+"""
+
+
+def open_cost(home: Path, projects: dict[str, Path], rounds: int) -> None:
+    """`Guard.open`, `before_call` and `close` once the engine is imported: the first open of
+    a fresh process, then 5 more in it; medians over `rounds` processes per project."""
+    env = child_env(home)
+    rows: dict[str, dict[str, list[list[float]]]] = {
+        k: {"first": [], "again": []} for k in projects
+    }
+    for _ in range(rounds):
+        for name, project in projects.items():
+            argv = [sys.executable, "-c", OPEN_COST, str(project), str(home), "6"]
+            out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+            got = json.loads(out.stdout)
+            rows[name]["first"].append(got[0])
+            rows[name]["again"].extend(got[1:])
+    print(f"{'project':16} {'open':>12} {'ms':>8} {'before_call ms':>15} {'close ms':>9}")
+    for name, kinds in rows.items():
+        for kind, got in kinds.items():
+            med = [statistics.median(r[i] for r in got) * 1000 for i in range(3)]
+            print(f"{name:16} {kind:>12} {med[0]:8.2f} {med[1]:15.2f} {med[2]:9.2f}")
+
+
+def server_start(home: Path, project: Path, rounds: int, idle_s: float) -> None:
+    """The hook server: spawn to first accepted connection (it imports the engine and opens
+    `project` first), then its CPU and RSS while idle for `idle_s`."""
+    from crs.integrations import _hook_client as client
+
+    ups, cpu, rss = [], [], []
+    for _ in range(rounds):
+        path = client.socket_path(client.home_dir(str(home)))
+        env = child_env(home, CLAUDE_PROJECT_DIR=str(project), CRS_HOOK_DAEMON_IDLE_S="600")
+        t0 = time.perf_counter()
+        proc = client.spawn(client.home_dir(str(home)), path, env)
+        if proc is None:
+            raise RuntimeError("a hook server is already running for this home")
+        while (sock := client._connect(path)) is None:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the hook server exited {proc.returncode}")
+            time.sleep(0.002)
+        sock.close()
+        ups.append(time.perf_counter() - t0)
+        stat = Path(f"/proc/{proc.pid}/stat")
+        ticks = os.sysconf("SC_CLK_TCK")
+
+        def used(stat: Path = stat, ticks: int = ticks) -> float:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks
+
+        c0, w0 = used(), time.monotonic()
+        time.sleep(idle_s)
+        cpu.append((used() - c0) / (time.monotonic() - w0))
+        rss.append(peak_rss_mib(proc.pid))
+        proc.terminate()
+        proc.wait(30)
+    print(
+        f"hook server: spawn to first accept median {statistics.median(ups) * 1000:.0f} ms "
+        f"(of {sorted(round(u * 1000) for u in ups)}); idle CPU "
+        f"{statistics.median(cpu) * 1000:.2f} ms a second, peak RSS {max(rss)} MiB"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=30)
@@ -248,6 +328,12 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--cold-only", action="store_true", help="no hook server variants")
     ap.add_argument("--baseline", type=Path, help="another crs tree: its cold variants too")
+    ap.add_argument(
+        "--open-cost", action="store_true", help="only Guard.open once imported (7 rounds)"
+    )
+    ap.add_argument(
+        "--server-start", action="store_true", help="only the server's start-up and idle cost"
+    )
     args = ap.parse_args()
     compileall.compile_dir(ROOT / "python" / "crs", quiet=1)  # as an installed package has
     if args.baseline is not None:
@@ -266,6 +352,12 @@ def main() -> int:
         build_project(home, big, args.steps)
         build_sqlite(base / "state.db", args.steps)
         built = time.perf_counter() - t0
+        if args.open_cost or args.server_start:
+            if args.open_cost:
+                open_cost(home, {"empty project": empty, f"{args.steps} steps": big}, 7)
+            if args.server_start:
+                server_start(home, big, 3, 20.0)
+            return 0
         warm_env = child_env(home, CRS_HOOK_DAEMON_IDLE_S="600")
         cold_env = child_env(home, CRS_HOOK_DAEMON="0")
         sqlite = [sys.executable, "-c", SQLITE_ONE_SHOT, str(base / "state.db")]
