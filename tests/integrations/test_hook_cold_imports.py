@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -114,3 +115,27 @@ assert crs.Serializer.__module__ == "crs" and crs.Snapshot.__module__ == "crs"
 """
     modules = modules_after(code)
     assert {"crs._state._serializer", "crs._crs_eval", "crs._state._snapshot", "uuid"} <= modules
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "python")}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_the_hook_process_exits_with_its_output_flushed(tmp_path: Path) -> None:
+    # No other thread: the process skips the interpreter's teardown, after flushing.
+    p = _run(
+        "import sys\nfrom crs.integrations._hook_client import _exit\n"
+        "sys.stdout.write('{\"answer\": 1}')\nsys.stderr.write('a log line')\n_exit(3)"
+    )
+    assert (p.returncode, p.stdout, p.stderr) == (3, '{"answer": 1}', "a log line")
+    # Another thread still running: the usual exit, which waits for it.
+    done = tmp_path / "done"
+    p = _run(
+        "import threading, time\nfrom crs.integrations._hook_client import _exit\n"
+        f"def late():\n    time.sleep(0.3)\n    open({str(done)!r}, 'w').close()\n"
+        "threading.Thread(target=late).start()\nprint('out')\n_exit(0)"
+    )
+    assert (p.returncode, p.stdout, done.exists()) == (0, "out\n", True)
