@@ -149,16 +149,8 @@ def _local(data: bytes, home: str | None, on_block: str, t0: float, why: str) ->
         # inside: the in-process fallback, as above
         from crs.integrations.claude_code import run
 
-        return run(
-            sys.stdin,
-            sys.stdout,
-            sys.stderr,
-            home=home,
-            on_block=on_block,
-            data=data,
-            t0=t0,
-            via=why,
-        )
+        streams = (sys.stdin, sys.stdout, sys.stderr)
+        return run(*streams, home=home, on_block=on_block, data=data, t0=t0, via=why)
     finally:
         if paused:
             gc.enable()
