@@ -192,15 +192,15 @@ class CRS:
 
     def snapshot(self) -> Snapshot:
         """An immutable view of the current state (O(1)); works after `close()` too."""
+        # inside: start-up (a process that never takes a snapshot does not load the views)
+        from crs._state._snapshot import Snapshot
+
         k = self._kernel
         st = k.snap_stats
         t0 = _clock() if st is not None else 0.0
         cur = k.frozen
         if cur is None:
             cur = k.current()
-        # inside: start-up (a process that never takes a snapshot does not load the views)
-        from crs._state._snapshot import Snapshot
-
         snap = Snapshot(*cur, k.graph, k.graph_index, self._clause_view())
         if st is not None:
             # Not under the lock: concurrent readers may rarely lose one sample.
@@ -667,7 +667,11 @@ class CRS:
             # inside: start-up (the Evaluable face is for tests and health endpoints)
             from crs._crs_eval import Evaluation
 
-            part = self._eval_part = Evaluation(self._kernel, self._guards, self, self._scratch)
+            with self._kernel.lock:  # one Evaluation per CRS, whichever thread asks first
+                part = self._eval_part
+                if part is None:
+                    part = Evaluation(self._kernel, self._guards, self, self._scratch)
+                    self._eval_part = part
         return part
 
     def name(self) -> str:
