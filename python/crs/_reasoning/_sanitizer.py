@@ -484,10 +484,12 @@ def _redact_pair(m: re.Match[str]) -> str | None:
 _PEM_LABEL: Final = r"-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END: Final = r"-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
 
-# Value of a key/value pair: a quoted string (closing quote optional: output may be truncated),
-# else after `=` one word, after `:` the rest of the line up to , ; braces or quotes.
+# Value of a key/value pair: a list up to its `]`, a quoted string (closing quote optional:
+# output may be truncated), else after `=` one word, after `:` the rest of the line up to
+# , ; braces or quotes.
 _PAIR_VALUE: Final = (
-    r"(?P<value>\\++\"[^\"\\\r\n]{0,512}+(?:\\++\")?"
+    r"(?P<value>\[[^\]\r\n]{0,512}+\]?"  # a list: every item (`"token": ["a", "b"]`)
+    r"|\\++\"[^\"\\\r\n]{0,512}+(?:\\++\")?"
     r"|\"(?:[^\"\\\r\n]|\\.){0,512}+\"?|'(?:[^'\\\r\n]|\\.){0,512}+'?"
     r"|(?(eq)[^\s\"'&,;<>(){}]{1,512}+|[^\r\n\"'<>,;{}]{1,512}+))"
 )
@@ -594,8 +596,10 @@ def _redact_random(m: re.Match[str]) -> str:
 def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -> list[_Pass]:
     # The body may not run into another BEGIN line: with it, a text of many headers and no END
     # would make each header scan to the end (quadratic time).
-    body = r"(?:[A-Za-z0-9+/=\s:,.]++|-(?!----BEGIN))*?"
-    pem = _PEM_LABEL + r"(?:" + body + _PEM_END + r"|[A-Za-z0-9+/=\s]*+)"
+    # Line breaks may be escaped (`\\n`: a key inside JSON or a repr, as the guard's previews
+    # and error texts hold it).
+    body = r"(?:[A-Za-z0-9+/=\s:,.]++|\\++[nrt]|-(?!----BEGIN))*?"
+    pem = _PEM_LABEL + r"(?:" + body + _PEM_END + r"|(?:[A-Za-z0-9+/=\s]++|\\++[nrt])*+)"
     passes = [_Pass("private_key_block", _lazy(pem, re.ASCII))]
     for name, pattern in REFERENCE_PATTERNS:
         regex = _lazy(_LINEAR_VARIANTS.get(name, pattern), re.ASCII)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import secrets
+import socket
 import sys
 from typing import Any
 
@@ -40,6 +41,9 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
         return 2
     host: str = args.host
     token: str | None = args.token
+    if not 0 <= args.port <= 65535:
+        print(f"crs dashboard: --port must be 0..65535, got {args.port}", file=sys.stderr)
+        return 2
     if not _is_loopback(host):
         if not args.allow_remote:
             print(
@@ -68,17 +72,32 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
         data = Dashboard(args.home or default_home(), only)
         source = str(data.home)
     allowed: tuple[str, ...] = () if not _is_loopback(host) else ("127.0.0.1", "localhost", "::1")
+    try:  # bound here, before "serving" is said: the port is known (also with --port 0)
+        sock = socket.create_server((host, args.port), family=_family(host))
+    except OSError as exc:
+        data.close()
+        print(
+            f"crs dashboard: cannot listen on {host}:{args.port} ({exc.strerror or exc})",
+            file=sys.stderr,
+        )
+        return 2
+    port = sock.getsockname()[1]
     app = create_app(data, token=token, allowed_hosts=allowed)
-    config = uvicorn.Config(app, host=host, port=args.port, log_level="warning", lifespan="off")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{args.port}/" + (f"?token={token}" if token else "")
+    url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     print(f"crs dashboard: serving {source} on {url}", flush=True)
     try:
-        server.run()
+        server.run(sockets=[sock])
     finally:
+        sock.close()
         data.close()
     return 0
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
 
 
 def register(sub: Any) -> None:

@@ -15,10 +15,12 @@ import posixpath
 import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from crs import _core
 from crs._errors import InvalidArgumentError
+from crs._reasoning._sanitizer import REDACTED, is_secret_key
 
 MAX_TOOL_CHARS = 256
 MAX_VALUE_CHARS = 64 * 1024 * 1024
@@ -137,11 +139,22 @@ def _norm_path(p: str) -> str:
     return p
 
 
+_MAX_INT = 10**4000  # int -> str stops at 4300 digits by default (sys.set_int_max_str_digits)
+
+
+def _too_long(path: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{path}: an integer of more than 4000 digits")
+
+
 def _norm(value: Any, path: str, depth: int) -> Any:
     t = type(value)
     if t is str:
         return value.strip()
-    if t is int or value is None or t is bool:
+    if t is int:
+        if not -_MAX_INT < value < _MAX_INT:
+            raise _too_long(path)
+        return value
+    if value is None or t is bool:
         return value
     if t is float:
         if not math.isfinite(value):
@@ -163,7 +176,7 @@ def _norm(value: Any, path: str, depth: int) -> Any:
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return int(value)
+        return _norm(int(value), path, depth)
     if isinstance(value, float):
         return _norm(float(value), path, depth)
     raise InvalidArgumentError(
@@ -190,6 +203,18 @@ def _find_surrogate(value: Any, path: str) -> str:
             if p:
                 return p
     return ""
+
+
+def _find_long_int(value: Any, depth: int = 0) -> bool:
+    if type(value) is int:
+        return not -_MAX_INT < value < _MAX_INT
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, Mapping):
+        return any(_find_long_int(v, depth + 1) for v in value.values())
+    if isinstance(value, list | tuple | set | frozenset):
+        return any(_find_long_int(v, depth + 1) for v in value)
+    return False
 
 
 def _encode(doc: Any, name: str) -> bytes:
@@ -346,6 +371,12 @@ def _tokens(text: str) -> list[str]:
     return [m.lower() for m in _TOKEN.findall(text)]
 
 
+@lru_cache(maxsize=4096)
+def _secret_key(key: str) -> bool:
+    """`is_secret_key`, remembered: argument names repeat on every call."""
+    return is_secret_key(key)
+
+
 def features(
     canon: dict[str, Any], commands: frozenset[str], sanitize: Callable[[str], str]
 ) -> str:
@@ -388,7 +419,13 @@ def features(
     if not texts and not extra:
         return ""
     ident = _blake(repr(sorted(idents)).encode("utf-8", "surrogatepass"), digest_size=8)
-    toks = {f"{k}:{t}" for k, v in texts for t in _tokens(sanitize(v)) if t not in _STOP}
+    toks = {
+        f"{k}:{t}"
+        for k, v in texts
+        if not _secret_key(k)  # the value alone does not say it is a secret: its key does
+        for t in _tokens(sanitize(v))
+        if t not in _STOP
+    }
     return ident.hexdigest() + "|" + " ".join(sorted(toks))
 
 
@@ -459,6 +496,8 @@ def result_digest(result: Any, echo: Iterable[str] = ()) -> str:
         where = _find_surrogate(result, "result")
         if where:
             raise _surrogate(where) from None
+        if _find_long_int(result):
+            raise _too_long("result") from None
         cls: Any = type(result)
         if cls.__repr__ is object.__repr__ and cls.__str__ is object.__str__:
             raise InvalidArgumentError(
@@ -488,7 +527,13 @@ def error_text(error: BaseException | str) -> str:
     try:
         text.encode()
     except UnicodeEncodeError:
-        raise InvalidArgumentError("error: contains a lone surrogate (not valid UTF-8)") from None
+        if not isinstance(error, BaseException):
+            raise InvalidArgumentError(
+                "error: contains a lone surrogate (not valid UTF-8)"
+            ) from None
+        # An exception's own text (a file name decoded with surrogateescape): the caller
+        # cannot decode it differently, so it is kept as Python shows it, `\udcff`.
+        text = text.encode("utf-8", "backslashreplace").decode()
     return text
 
 
@@ -509,6 +554,10 @@ def preview(canon: dict[str, Any], limit: int = 160) -> str:
     """A short view of the arguments (for people; sanitized before it is stored)."""
     if not canon:
         return ""
+    if any(_secret_key(k) for k in canon):  # `{"password": ...}`: the value hides nothing
+        canon = {
+            k: REDACTED if _secret_key(k) and v not in ("", None) else v for k, v in canon.items()
+        }
     if len(canon) == 1:
         (v,) = canon.values()
         text = v if isinstance(v, str) else _dumps(v)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from typing import Any, TextIO
@@ -63,6 +64,10 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from crs.guard._guard import Guard
 
     out = sys.stdout if out is None else out
+    if not (getattr(args, "nats", None) and args.subject) and not os.path.isdir(args.project):
+        # a typo: opening it would create the project's state (status and learned change nothing)
+        print(f"crs guard: no such directory: {args.project}", file=sys.stderr)
+        return 1
     try:
         if getattr(args, "nats", None):
             # inside: start-up (asyncio) and the optional nats-py, NATS only

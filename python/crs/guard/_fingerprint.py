@@ -44,6 +44,16 @@ def _skip(rel: str, exclude: tuple[str, ...]) -> bool:
     return any(rel == e or rel.startswith(e + "/") for e in exclude)
 
 
+# The fingerprint runs git in whatever directory the agent works in: no program the repository
+# names runs (core.fsmonitor), and git takes no optional lock (a `git status` refreshing the
+# index holds index.lock: the agent's own `git commit` at that moment would fail).
+_GIT = ("git", "-c", "core.fsmonitor=false")
+
+
+def _git_env() -> dict[str, str]:
+    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+
+
 def git_fingerprint(root: str | os.PathLike[str], exclude: tuple[str, ...] = ()) -> str | None:
     """The fingerprint from git, or None when `root` is not in a git work tree.
 
@@ -54,7 +64,7 @@ def git_fingerprint(root: str | os.PathLike[str], exclude: tuple[str, ...] = ())
     try:
         out = subprocess.run(
             [
-                "git",
+                *_GIT,
                 "-C",
                 str(path),
                 "status",
@@ -67,6 +77,7 @@ def git_fingerprint(root: str | os.PathLike[str], exclude: tuple[str, ...] = ())
             capture_output=True,
             timeout=20,
             check=False,
+            env=_git_env(),
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -99,11 +110,12 @@ def _toplevel(path: Path) -> Path:
 
     try:
         out = subprocess.run(
-            ["git", "-C", str(path), "rev-parse", "--show-toplevel"],
+            [*_GIT, "-C", str(path), "rev-parse", "--show-toplevel"],
             capture_output=True,
             text=True,
             timeout=20,
             check=False,
+            env=_git_env(),
         )
     except (OSError, subprocess.SubprocessError):
         return path

@@ -1211,7 +1211,7 @@ class Guard:
                     except Exception as exc:
                         await self.aafter_call(v.call, error=exc)  # type: ignore[arg-type]
                         raise
-                    await self.aafter_call(v.call, result=out)  # type: ignore[arg-type]
+                    await _arecord_output(self, v.call, out)  # type: ignore[arg-type]
                     return out
 
                 return awrapper
@@ -1225,7 +1225,7 @@ class Guard:
                 except Exception as exc:
                     self.after_call(v.call, error=exc)  # type: ignore[arg-type]
                     raise
-                self.after_call(v.call, result=out)  # type: ignore[arg-type]
+                _record_output(self, v.call, out)  # type: ignore[arg-type]
                 return out
 
             return wrapper
@@ -1254,7 +1254,7 @@ class Guard:
         except Exception as exc:
             self.after_call(v.call, error=exc)
             raise
-        out.verdict = self.after_call(v.call, result=out.result)
+        out.verdict = _record_output(self, v.call, out.result)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -1294,3 +1294,26 @@ def _raise_unless_allowed(v: Verdict) -> None:
         raise GuardStoppedError(v)
     if v.action is _BLOCK:
         raise GuardBlockedError(v)
+
+
+def _record_output(guard: Guard, call: Call, out: Any) -> Verdict:
+    """`after_call` of what a decorated or guarded tool gave: the tool has run, so its value
+    reaches the caller whatever the guard makes of it (text with lone surrogates repaired, an
+    undigestible result recorded by its type: `crs.guard._record.record_result`)."""
+    try:
+        return guard.after_call(call, result=out)
+    except InvalidArgumentError:
+        # inside: only a result the guard refused needs the integrations' fallback
+        from crs.guard._record import record_result
+
+        return record_result(guard, call, out, None)
+
+
+async def _arecord_output(guard: Guard, call: Call, out: Any) -> Verdict:
+    try:
+        return await guard.aafter_call(call, result=out)
+    except InvalidArgumentError:
+        # inside: as above
+        from crs.guard._record import arecord_result
+
+        return await arecord_result(guard, call, out, None)

@@ -252,6 +252,8 @@ class HookServer:
                 if uid is not None and uid != os.getuid():
                     return
                 data = _read_all(conn)
+                if not data:  # a probe (is a server up?), not a request: nothing to say
+                    return
                 reply, after = self._handle(data)
                 conn.sendall(reply)
             if after is not None:  # after the reply: nobody waits for it
@@ -282,7 +284,7 @@ class HookServer:
         reply = cc.HookReply()
         after = None
         try:
-            payload = json.loads(fields[7])
+            payload = cc.load_payload(fields[7])
             if isinstance(payload, dict):
                 event = payload.get("hook_event_name")
             parsed = cc.event_of(payload)

@@ -132,19 +132,46 @@ def _project(
         cwd = cwd_default or os.getcwd()
     if root is None:
         root = os.environ.get("CLAUDE_PROJECT_DIR")
+    project = cwd
     if root:
         with contextlib.suppress(ValueError, OSError):
-            if os.path.commonpath([os.path.realpath(cwd), os.path.realpath(root)]) == (
-                os.path.realpath(root)
+            # inside the project as written (a symlink in it may lead elsewhere) or resolved
+            if any(
+                os.path.commonpath([norm(cwd), norm(root)]) == norm(root)
+                for norm in (os.path.abspath, os.path.realpath)
             ):
-                return root
-    return cwd
+                project = root
+    if not os.path.isdir(project):  # removed, or made up: no project state for it
+        raise ValueError(f"the project directory is not a directory: {project!r}")
+    return project
 
 
 def _text(value: Any, name: str) -> str:
     if not isinstance(value, str) or not value:
-        raise ValueError(f"payload field {name!r} must be a non-empty string, got {value!r}")
+        got = "an empty string" if value == "" else type(value).__name__  # never the value
+        raise ValueError(f"payload field {name!r} must be a non-empty string, got {got}")
     return value
+
+
+def _call_id(payload: Mapping[str, Any]) -> str | None:
+    """The payload's `tool_use_id`, or None when it is missing or not text (the call is
+    decided without it rather than not at all; its value is never quoted)."""
+    value = payload.get("tool_use_id")
+    return value if isinstance(value, str) and value else None
+
+
+def load_payload(data: bytes | str) -> Any:
+    """The hook's JSON payload. Bytes that are not UTF-8, and lone surrogates (JavaScript's
+    JSON.stringify writes a string cut between the halves of a pair as `\\ud83d`), become
+    U+FFFD: the call is still guarded, rather than skipped as undecodable."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes | bytearray) else data
+    payload = json.loads(text)
+    if "\\ud" in text or "\\uD" in text:  # the only way a surrogate gets in
+        # inside: only such a payload needs it (the hook's start-up stays as it is)
+        from crs.guard._text import valid_text
+
+        payload = valid_text(payload)
+    return payload
 
 
 class _LockStats(threading.local):
@@ -185,7 +212,7 @@ def _decision(guard: Any) -> Iterator[None]:
 def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
     tool = _text(payload.get("tool_name"), "tool_name")
     args = payload.get("tool_input")
-    call_id = payload.get("tool_use_id") or None
+    call_id = _call_id(payload)
     with _decision(guard):
         v = guard.before_call(tool, args if isinstance(args, Mapping) else None, call_id=call_id)
     action = str(v.action)
@@ -207,7 +234,7 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
     event = "PostToolUseFailure" if failed else "PostToolUse"
     tool = _text(payload.get("tool_name"), "tool_name")
     args = payload.get("tool_input")
-    call_id = payload.get("tool_use_id") or None
+    call_id = _call_id(payload)
     if failed and payload.get("is_interrupt"):
         return HookReply()  # the user stopped it: not the tool's failure
     with _decision(guard):
@@ -376,7 +403,7 @@ def run(
     *,
     home: str | os.PathLike[str] | None = None,
     on_block: str = "deny",
-    data: bytes | None = None,
+    data: bytes | str | None = None,
     t0: float | None = None,
     via: str = "in-process",
 ) -> int:
@@ -389,7 +416,9 @@ def run(
     error = ""
     reply = HookReply()
     try:
-        payload = json.loads(stdin.read() if data is None else data)
+        if data is None:
+            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
+        payload = load_payload(data)
         if isinstance(payload, dict):
             event = payload.get("hook_event_name")
         reply = handle(payload, home=home, on_block=on_block)
@@ -482,7 +511,9 @@ def merge_settings(settings: Mapping[str, Any], command: str) -> dict[str, Any]:
     return out
 
 
-def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool, Path | None]:
+def install(
+    path: Path, command: str, *, write: bool = True, root: Path | None = None
+) -> tuple[str, bool, Path | None]:
     """Merge crs's hooks into the settings file at `path`.
 
     Returns (the new file text, whether it differs from the old, the backup path). The
@@ -490,16 +521,26 @@ def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool,
     kept); an unchanged file is not rewritten.
 
     Raises:
-        SettingsError: the file is not valid JSON or not of the documented shape (nothing
-            is written).
+        SettingsError: the file is not UTF-8 JSON, not of the documented shape, or cannot
+            be read or written (nothing is written). A symlink is followed: the file it
+            names is the one updated, the link stays; with `root` (a project's settings),
+            only to a file inside `root`.
     """
-    # inside: start-up (the hook itself never installs: it does not load these)
-    import datetime as _dt
-    import shutil
-
+    if path.is_symlink():  # a dotfile manager's link: the file it names gets the hooks
+        target = Path(os.path.realpath(path))
+        inside = root is None or target.is_relative_to(os.path.realpath(root))
+        if not inside:  # a checkout's link to a file of the user's: not crs's to change
+            raise SettingsError(f"{path}: a symlink to {target}, outside the project; not followed")
+        path = target
     old_text = None
-    with contextlib.suppress(FileNotFoundError):
+    try:
         old_text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        pass
+    except UnicodeDecodeError as exc:
+        raise SettingsError(f"{path}: not valid UTF-8 text ({exc.reason}); fix it first") from None
+    except OSError as exc:
+        raise SettingsError(f"{path}: cannot read it ({exc.strerror or exc})") from None
     if old_text is not None and old_text.strip():
         try:
             settings = json.loads(old_text)
@@ -515,22 +556,46 @@ def install(path: Path, command: str, *, write: bool = True) -> tuple[str, bool,
     changed = old_text is None or json.loads(old_text or "{}") != merged
     backup = None
     if write and changed:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = 0o644
-        if old_text is not None:
-            mode = path.stat().st_mode & 0o777
-            stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
-            backup = path.with_name(f"{path.name}.{stamp}.bak")
-            shutil.copy2(path, backup)
-        tmp = path.with_name(f".{path.name}.crs-tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
         try:
+            backup = _replace(path, text, old_text is not None)
+        except OSError as exc:
+            raise SettingsError(f"{path}: cannot write it ({exc.strerror or exc})") from None
+    return text, changed, backup
+
+
+def _replace(path: Path, text: str, existed: bool) -> Path | None:
+    """Write `text` to `path` atomically (mode kept), the old file first copied to
+    `<name>.<UTC time>.bak`; the backup's path."""
+    # inside: start-up (the hook itself never installs: it does not load these)
+    import datetime as _dt
+    import shutil
+
+    backup = None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = 0o644
+    if existed:
+        mode = path.stat().st_mode & 0o777
+        stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        backup = path.with_name(f"{path.name}.{stamp}.bak")
+        shutil.copy2(path, backup)
+    # inside: only the installer writes files (the hook's start-up stays as it is)
+    import tempfile
+
+    # a fresh file (O_EXCL): a name planted in the directory, a symlink, is never written
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".crs-tmp", dir=path.parent)
+    try:
+        try:
+            os.fchmod(fd, mode)
             os.write(fd, text.encode())
             os.fsync(fd)
         finally:
             os.close(fd)
         os.replace(tmp, path)
-    return text, changed, backup
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return backup
 
 
 # ---------------------------------------------------------------------------- CLI
@@ -561,8 +626,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def main_install(scope: str, project_dir: str | None, print_only: bool, on_block: str) -> int:
     """`crs hook install claude-code`: exit 0 on success, 1 when the file is refused."""
     path = settings_path(scope, project_dir)
+    root = None if scope == "user" else path.parent.parent  # a checkout's links stay in it
+    if root is not None and not root.is_dir():  # a typo: nothing to install into
+        print(f"crs: no such directory: {root}", file=sys.stderr)
+        return 1
     try:
-        text, changed, backup = install(path, hook_command(on_block), write=not print_only)
+        text, changed, backup = install(
+            path, hook_command(on_block), write=not print_only, root=root
+        )
     except SettingsError as exc:
         print(f"crs: {exc}", file=sys.stderr)
         return 1

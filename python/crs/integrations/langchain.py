@@ -60,7 +60,7 @@ from langgraph.types import Command
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, GuardBlockedError, GuardStoppedError, Verdict
-from crs.integrations._common import arecord_result, record_result
+from crs.integrations._common import abefore_call, arecord_result, before_call, record_result
 
 __all__ = ["ExitBehavior", "GuardMiddleware"]
 
@@ -319,7 +319,7 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             guard.on_message(_content_text(last.content))
             return None
         calls = [tc for tc in last.tool_calls if tc.get("id") not in answered]
-        verdicts = [guard.before_call(tc["name"], tc["args"], call_id=tc["id"]) for tc in calls]
+        verdicts = [before_call(guard, tc["name"], tc["args"], tc["id"]) for tc in calls]
         return self._decided(guard, last, answered, verdicts)
 
     @hook_config(can_jump_to=["end"])
@@ -337,9 +337,7 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             await guard.aon_message(_content_text(last.content))
             return None
         calls = [tc for tc in last.tool_calls if tc.get("id") not in answered]
-        verdicts = [
-            await guard.abefore_call(tc["name"], tc["args"], call_id=tc["id"]) for tc in calls
-        ]
+        verdicts = [await abefore_call(guard, tc["name"], tc["args"], tc["id"]) for tc in calls]
         return self._decided(guard, last, answered, verdicts)
 
     # ------------------------------------------------------------------ tool calls
@@ -382,7 +380,7 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         guard = self._tool_guard(request)
         before = self._take(guard.session_id, str(tc["id"]))
         if before is None:  # not decided by after_model (e.g. a tool node used on its own)
-            before = guard.before_call(tc["name"], tc["args"], call_id=tc["id"])
+            before = before_call(guard, tc["name"], tc["args"], tc["id"])
             if not before.allowed:
                 return self._refused_message(tc, before)
         assert before.call is not None
@@ -406,7 +404,7 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         guard = self._tool_guard(request)
         before = self._take(guard.session_id, str(tc["id"]))
         if before is None:
-            before = await guard.abefore_call(tc["name"], tc["args"], call_id=tc["id"])
+            before = await abefore_call(guard, tc["name"], tc["args"], tc["id"])
             if not before.allowed:
                 return self._refused_message(tc, before)
         assert before.call is not None

@@ -50,6 +50,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import logging
 import os
 import signal
@@ -70,6 +71,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from crs import CRSError, InvalidArgumentError
 from crs.guard import Action, Call, Guard, GuardPolicy, Verdict
+from crs.guard._record import arecord_result
 
 __all__ = [
     "GuardMiddleware",
@@ -215,6 +217,8 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
 
     The caller owns `guard` and closes it after the server has stopped.
     """
+    if not isinstance(guard, Guard):
+        raise InvalidArgumentError(f"guard: must be a crs.guard.Guard, got {type(guard).__name__}")
     sessions = _Sessions(guard)
     pending: OrderedDict[tuple[str, str], Call] = OrderedDict()
     server = FastMCP(name, instructions=_INSTRUCTIONS)
@@ -267,7 +271,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
             )
         else:
             del pending[key]
-        verdict = await g.aafter_call(call, result=result, error=error)
+        verdict = await arecord_result(g, call, result, error)  # output as the tool gave it
         return _verdict_data(verdict)
 
     @server.tool(annotations=mt.ToolAnnotations(read_only_hint=True))
@@ -308,6 +312,16 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
     return server
 
 
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host in _LOOPBACK_NAMES or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 async def serve(
     guard: Guard,
     *,
@@ -323,7 +337,15 @@ async def serve(
         await server.run_stdio_async(show_banner=False, log_level=log_level)
     elif transport == "http":
         await server.run_http_async(
-            show_banner=False, transport="http", host=host, port=port, log_level=log_level
+            show_banner=False,
+            transport="http",
+            host=host,
+            port=port,
+            log_level=log_level,
+            # A page in the user's browser reaches 127.0.0.1 too (DNS rebinding): on loopback
+            # only loopback Host names and origins are served (the MCP spec's Origin check).
+            host_origin_protection="auto",
+            allowed_hosts=[host, *_LOOPBACK_NAMES] if _loopback(host) else None,
         )
     else:
         raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {transport!r}")
@@ -345,6 +367,9 @@ def run(
     if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
         raise InvalidArgumentError(f"port: must be an int in 1..65535, got {port!r}")
     sid = _check_session(session, "session") if session is not None else _fresh_session()
+    if isinstance(project, str | os.PathLike) and not os.path.isdir(project):
+        # a typo: serving it would create the state of a project that is not there
+        raise InvalidArgumentError(f"project: no such directory: {os.fspath(project)!r}")
     with _stop_on_sigterm(), Guard.open(Path(project), sid, home=home, policy=policy) as guard:
         try:
             asyncio.run(serve(guard, transport=transport, host=host, port=port))
@@ -479,7 +504,9 @@ class GuardMiddleware(Middleware):
         self, g: Guard, call: Call, *, result: Any = None, error: BaseException | str | None = None
     ) -> Verdict | None:
         try:
-            return await g.aafter_call(call, result=result, error=error)
+            if isinstance(error, BaseException):
+                return await g.aafter_call(call, error=error)
+            return await arecord_result(g, call, result, error)
         except Exception as exc:
             if not self._fail_open:
                 raise ToolError(f"crs guard failed: {exc}") from exc

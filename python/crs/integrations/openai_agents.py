@@ -56,7 +56,7 @@ from agents.tool_context import ToolContext
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, Verdict
-from crs.integrations._common import arecord_result
+from crs.integrations._common import abefore_call, arecord_result, call_for
 
 __all__ = ["GuardRunHooks", "GuardToolGuardrails", "guard_agent"]
 
@@ -169,8 +169,8 @@ class GuardToolGuardrails:
     async def _check_input(self, data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
         ctx = data.context
         guard = self.sessions.for_context(ctx)
-        v = await guard.abefore_call(
-            self._tool_name(ctx), _args(ctx.tool_arguments), call_id=ctx.tool_call_id
+        v = await abefore_call(
+            guard, self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id
         )
         if v.allowed:
             self._put((guard.session_id, ctx.tool_call_id), ("ran", v))
@@ -192,7 +192,9 @@ class GuardToolGuardrails:
             return ToolGuardrailFunctionOutput.allow(output_info=_info(after))
         if entry is None:  # the input guardrail did not run (e.g. resumed after approval)
             before = None
-            call = guard.call_for(self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id)
+            call = call_for(
+                guard, self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id
+            )
         else:
             before = entry[1]
             assert before.call is not None
@@ -258,7 +260,9 @@ class GuardToolGuardrails:
             call = entry[1].call
             assert call is not None
         else:
-            call = guard.call_for(self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id)
+            call = call_for(
+                guard, self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id
+            )
         after = await guard.aafter_call(call, error=error)
         self._put(key, ("failed", after))
         return after

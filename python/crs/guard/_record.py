@@ -1,0 +1,137 @@
+"""Recording what a tool gave when the guard cannot digest it as it is (shared by the guard's
+decorator and context manager and by every framework integration): the tool has run, so the
+user's run must not fail on its output. And deciding a call whose arguments, the model's, the
+guard cannot take as they are."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from crs._errors import InvalidArgumentError
+from crs.guard._text import valid_text
+
+if TYPE_CHECKING:
+    from crs.guard._guard import Guard
+    from crs.guard._verdict import Call, Verdict
+
+log = logging.getLogger("crs.guard")
+_T = TypeVar("_T")
+
+
+def _stand_in(result: Any, exc: InvalidArgumentError) -> str:
+    log.warning(
+        "a %s result could not be digested (%s); recorded by its type",
+        type(result).__name__,
+        exc,
+        extra={"code": "undigestible_result"},
+    )
+    return f"<{type(result).__name__} result>"
+
+
+def _repaired(result: Any, error: str | None) -> tuple[Any, str | None] | None:
+    """(result, error) with lone surrogates replaced, or None when they held none."""
+    fixed = valid_text(result), valid_text(error)
+    return None if fixed[0] is result and fixed[1] is error else fixed
+
+
+def record_result(guard: Guard, call: Call, result: Any, error: str | None) -> Verdict:
+    """`guard.after_call`, never failing the user's run on what a tool gave: text with lone
+    surrogates (a file name that is not UTF-8) is recorded with U+FFFD in their place, and a
+    result the guard cannot digest (an object without a str(), over the size cap) by its type."""
+    try:
+        return guard.after_call(call, result=result, error=error)
+    except InvalidArgumentError as exc:
+        fixed = _repaired(result, error)
+        if fixed is not None:
+            return record_result(guard, call, *fixed)
+        if error is not None or result is None:
+            raise
+        return guard.after_call(call, result=_stand_in(result, exc))
+
+
+async def arecord_result(guard: Guard, call: Call, result: Any, error: str | None) -> Verdict:
+    """`record_result` off the event loop (`guard.aafter_call`)."""
+    try:
+        return await guard.aafter_call(call, result=result, error=error)
+    except InvalidArgumentError as exc:
+        fixed = _repaired(result, error)
+        if fixed is not None:
+            return await arecord_result(guard, call, *fixed)
+        if error is not None or result is None:
+            raise
+        return await guard.aafter_call(call, result=_stand_in(result, exc))
+
+
+_MAX_ARGS_TEXT = 64 * 1024
+
+
+def _stand_ins(args: Any) -> list[dict[str, Any]]:
+    """Arguments the guard may take for `args` it refused: surrogates repaired, then the
+    arguments' text (the same call gives the same text, so a repeat is still a repeat)."""
+    out = []
+    fixed = valid_text(args)
+    if fixed is not args and isinstance(fixed, dict):
+        out.append(fixed)
+    try:
+        text = repr(args)
+    except Exception:  # an integer too long to print, a repr that raises
+        text = f"<{type(args).__name__} arguments>"
+    out.append({"arguments": valid_text(text[:_MAX_ARGS_TEXT])})
+    return out
+
+
+def _refused_args(tool: str, exc: InvalidArgumentError) -> None:
+    log.warning(
+        "the arguments of a %s call could not be taken as they are (%s); guarded by their text",
+        tool,
+        exc,
+        extra={"code": "unguardable_arguments", "tool": tool},
+    )
+
+
+def _about_args(exc: InvalidArgumentError) -> bool:
+    return str(exc).startswith("args")
+
+
+def _with_stand_in(exc: InvalidArgumentError, args: Any, attempt: Callable[[Any], _T]) -> _T:
+    """`attempt(stand_in)` with the first stand-in the guard takes; `exc` when none."""
+    if not _about_args(exc):
+        raise exc
+    for stand_in in _stand_ins(args):
+        with contextlib.suppress(InvalidArgumentError):
+            return attempt(stand_in)
+    raise exc
+
+
+def before_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
+    """`guard.before_call` of a call the model made: arguments the guard refuses (a NaN, a
+    lone surrogate, a too long integer, ...) are the model's, not the developer's, and the
+    tool may well take them; the call is guarded by a stand-in instead of ending the run."""
+    try:
+        return guard.before_call(tool, args, call_id=call_id)
+    except InvalidArgumentError as exc:
+        _refused_args(tool, exc)
+        return _with_stand_in(exc, args, lambda a: guard.before_call(tool, a, call_id=call_id))
+
+
+async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
+    """`before_call` off the event loop (`guard.abefore_call`)."""
+    try:
+        return await guard.abefore_call(tool, args, call_id=call_id)
+    except InvalidArgumentError as exc:
+        _refused_args(tool, exc)
+        decide = functools.partial(guard.before_call, tool, call_id=call_id)
+        return await asyncio.to_thread(_with_stand_in, exc, args, decide)  # rare: a thread
+
+
+def call_for(guard: Guard, tool: str, args: Any, call_id: str | None) -> Call:
+    """`guard.call_for` with the stand-in `before_call` uses (the same signature)."""
+    try:
+        return guard.call_for(tool, args, call_id)
+    except InvalidArgumentError as exc:
+        return _with_stand_in(exc, args, lambda a: guard.call_for(tool, a, call_id))
