@@ -34,7 +34,7 @@ import enum
 import logging
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from crs import _core
@@ -138,6 +138,47 @@ def _check_next(pos: int, seq: int, sparse: bool = False) -> None:
             f"journal sequence gap: the state covers up to record {pos} but the journal "
             f"continues at {seq}; load the backup that covers the records in between first"
         )
+
+
+class _SharedWriting:
+    """`StateKernel.writing()` on a shared journal: the kernel's lock, then (outermost only)
+    the journal's writer lock and `catch_up`. A class, not a generator: every commit of a
+    project's CRS enters it once."""
+
+    __slots__ = ("_cm", "_k")
+
+    def __init__(self, kernel: StateKernel) -> None:
+        self._k = kernel
+        self._cm: contextlib.AbstractContextManager[Any] | None = None
+
+    def __enter__(self) -> None:
+        k = self._k
+        k.lock.acquire()
+        if k._wdepth:
+            return
+        try:
+            cm = k.journal.exclusive()
+            cm.__enter__()
+        except BaseException:
+            k.lock.release()
+            raise
+        self._cm = cm
+        k._wdepth = 1
+        try:
+            k.catch_up()
+        except BaseException as exc:
+            self.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+
+    def __exit__(self, *exc: Any) -> None:
+        k, cm = self._k, self._cm
+        try:
+            if cm is not None:
+                self._cm = None
+                k._wdepth = 0
+                cm.__exit__(*exc)
+        finally:
+            k.lock.release()
 
 
 class StateKernel:
@@ -558,19 +599,8 @@ class StateKernel:
         earlier record of every writer. Re-entrant."""
         return self._shared_writing() if self.shared else self.lock
 
-    @contextlib.contextmanager
-    def _shared_writing(self) -> Generator[None, None, None]:
-        with self.lock:
-            if self._wdepth:
-                yield
-                return
-            with self.journal.exclusive():
-                self._wdepth = 1
-                try:
-                    self.catch_up()
-                    yield
-                finally:
-                    self._wdepth = 0
+    def _shared_writing(self) -> _SharedWriting:
+        return _SharedWriting(self)
 
     def catch_up(self) -> int:
         """Apply the records other writers appended (shared journal, under its lock)."""

@@ -62,6 +62,11 @@ SEGMENT_SUFFIX = ".wal"
 RESTORE_DIR = "restore.tmp"
 SPARE = "next.spare"  # the next segment, created ahead (empty) so a roll syncs nothing more
 MANIFEST = "COMPLETE"
+# `LOCK`: "<pid> shared|exclusive", padded to 40 bytes with a newline (informative), then the
+# directory generation, 20 decimal digits and a newline (`LocalJournal._bump`).
+LOCK_STAMP = 40
+LOCK_GEN = 20
+LOCK_HEAD = LOCK_STAMP + LOCK_GEN + 1
 
 # Why `_core.wal_scan` stopped (rust/wal.rs `Stop`).
 _END, _LIMIT, _INCOMPLETE, _ZERO, _BAD_HEADER, _BAD_PAYLOAD, _GAP, _BAD_BATCH = range(8)
@@ -188,6 +193,78 @@ def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
     return False  # _BAD_PAYLOAD: the record is complete, its checksum is wrong
 
 
+class _Exclusive:
+    """The block of `LocalJournal.exclusive()` (a class, not a generator: every commit of a
+    shared journal enters it)."""
+
+    __slots__ = ("_fresh", "_held", "_j", "_outer")
+
+    def __init__(self, journal: LocalJournal) -> None:
+        self._j = journal
+        self._outer = self._fresh = False
+        self._held = 0.0
+
+    def __enter__(self) -> None:
+        j = self._j
+        j._lock.acquire()
+        try:
+            j._check_open()
+            if not j._shared or j._memory is not None or j._xdepth:
+                j._xdepth += 1
+                return
+            j._flock()
+        except BaseException:
+            j._lock.release()
+            raise
+        self._outer = True
+        self._held = time.monotonic()
+        j._just_opened = False
+        j._xdepth = 1
+        j._bumped = False
+        try:
+            j._refresh()
+        except BaseException:
+            self._leave(False)
+            raise
+        self._fresh = True
+
+    def __exit__(self, *exc: object) -> None:
+        if not self._outer:
+            self._j._xdepth -= 1
+            self._j._lock.release()
+            return
+        self._leave(exc[0] is None)
+
+    def _leave(self, done: bool) -> None:
+        j = self._j
+        try:
+            j._xdepth = 0
+            try:
+                # This writer's view is of the directory as it leaves it: it made its changes
+                # itself (each counted, `_bump`). After a failure, or a change that raised
+                # half-way, it lists the directory next time.
+                ok = self._fresh and j._failed is None and (done or not j._bumped)
+                j._gen = j._lock_gen if ok else -1
+            finally:
+                j._unflock()
+                waits = LocalJournal._process_waits
+                waits[3] = max(waits[3], time.monotonic() - self._held)
+        finally:
+            try:
+                if j._unsynced:
+                    # The records are written (other writers read them from the page cache);
+                    # the fsync runs once the lock is released, so no writer waits for
+                    # another's disk flush; the append returns (is acknowledged) after it.
+                    j._unsynced = False
+                    try:
+                        os.fdatasync(j._fd)
+                    except OSError as exc:
+                        j._failed = f"fsync of journal {j._dir} failed ({exc})"
+                        raise j._os_error(exc, "sync") from exc
+            finally:
+                j._lock.release()
+
+
 class LocalJournal(JournalBase):
     """The default journal: a crash-safe write-ahead log in a directory.
 
@@ -236,7 +313,19 @@ class LocalJournal(JournalBase):
         self._xdepth = 0
         self._unsynced = False
         self._just_opened = False
-        self._sig: tuple[tuple[str, int], ...] = ()
+        # The directory generation (`LOCK`, `_bump`): `_lock_gen` as read when the flock was
+        # taken (and bumped since by this writer), `_gen` the one this writer's view of the
+        # segments and checkpoint is of (-1: unknown, list the directory again).
+        self._lock_gen = 0
+        self._gen = -1
+        self._lock_head: bytes | None = None  # `LOCK` as this writer left it (`_flock`)
+        self._bumped = False
+        self._stamp = (
+            f"{os.getpid()} {'shared' if self._shared else 'exclusive'}".ljust(LOCK_STAMP - 1)[
+                : LOCK_STAMP - 1
+            ].encode()
+            + b"\n"
+        )
         self._lock_waits: list[float] = [0, 0.0, 0.0]  # flocks taken, total, longest wait (s)
         # The next segment, created ahead by `_prepare` (a background thread) as an empty
         # file `next.spare` whose directory entry is durable: a roll then writes its header and
@@ -281,7 +370,7 @@ class LocalJournal(JournalBase):
             self._finish_restore()
         self._load_state()
         if self._shared:
-            self._sig = self._signature()
+            self._gen = self._lock_gen
             self._just_opened = True  # the first replay needs no second lock (`_iter_chunks`)
             self._unflock()
             held = time.monotonic() - held
@@ -292,39 +381,73 @@ class LocalJournal(JournalBase):
         self._flock()
 
     def _flock(self) -> None:
-        """Take the writer lock, polling (0.5 ms, doubling to 2 ms) until `lock_timeout`."""
+        """Take the writer lock (`_wait_flock` when another writer holds it), then read `LOCK`:
+        who held it last (rewritten only when that was not this writer) and the directory
+        generation (`_bump`), in one read."""
+        fd = self._lock_fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._wait_flock()
+        else:
+            self._lock_waits[0] += 1  # no wait: the count only (total and longest stay)
+            LocalJournal._process_waits[0] += 1
+        head = os.pread(fd, LOCK_HEAD, 0)
+        if head == self._lock_head:
+            return  # as this writer left it: its stamp, the same generation
+        digits = head[LOCK_STAMP : LOCK_HEAD - 1]
+        self._lock_gen = int(digits) if len(digits) == LOCK_GEN and digits.isdigit() else 0
+        if head[:LOCK_STAMP] != self._stamp:
+            os.pwrite(fd, self._stamp, 0)
+        self._lock_head = self._stamp + b"%020d\n" % self._lock_gen
+
+    def _wait_flock(self) -> None:
+        """Wait for the writer lock, polling (0.5 ms, doubling to 2 ms) until `lock_timeout`."""
         fd = self._lock_fd
         t0 = time.monotonic()
         deadline = t0 + self._config.lock_timeout
         pause = 0.0005
         while True:
+            now = time.monotonic()
+            if now >= deadline:
+                pid, _, mode = os.pread(fd, 40, 0).decode(errors="replace").partition(" ")
+                what = "an append" if mode.strip() == "shared" else "its life"
+                raise JournalLockedError(
+                    f"journal {self._dir} is locked by another writer (pid "
+                    f"{pid.strip() or '?'}, which holds it for {what}); waited "
+                    f"{self._config.lock_timeout:g} s: close the other journal, raise "
+                    "lock_timeout, or open with read_only=True"
+                ) from None
+            time.sleep(min(pause, deadline - now))
+            pause = min(pause * 2, 0.002)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                now = time.monotonic()
-                if now >= deadline:
-                    pid, _, mode = os.pread(fd, 40, 0).decode(errors="replace").partition(" ")
-                    what = "an append" if mode.strip() == "shared" else "its life"
-                    raise JournalLockedError(
-                        f"journal {self._dir} is locked by another writer (pid "
-                        f"{pid.strip() or '?'}, which holds it for {what}); waited "
-                        f"{self._config.lock_timeout:g} s: close the other journal, raise "
-                        "lock_timeout, or open with read_only=True"
-                    ) from None
-                time.sleep(min(pause, deadline - now))
-                pause = min(pause * 2, 0.002)
+                continue
         waited = time.monotonic() - t0
         for stats in (self._lock_waits, LocalJournal._process_waits):
             stats[0] += 1
             stats[1] += waited
             stats[2] = max(stats[2], waited)
-        mode = "shared" if self._shared else "exclusive"
-        os.pwrite(fd, f"{os.getpid()} {mode:<30}\n".encode()[:40], 0)  # fixed width
+
+    def _bump(self) -> None:
+        """Count a change of the directory's segments or checkpoint in `LOCK` (under the
+        flock, before the change), so each other writer lists the directory again the next
+        time it takes the lock; an append (the usual case) lists nothing. A crash between
+        the count and the change costs the others one listing."""
+        if self._lock_fd < 0:
+            return
+        self._lock_gen += 1
+        self._bumped = True
+        os.pwrite(self._lock_fd, b"%020d\n" % self._lock_gen, LOCK_STAMP)
+        self._lock_head = self._stamp + b"%020d\n" % self._lock_gen
 
     def _unflock(self) -> None:
-        with contextlib.suppress(OSError):
+        try:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+        except OSError:  # its descriptor is closed: nothing is held
+            return
 
     @property
     def shared(self) -> bool:
@@ -353,8 +476,7 @@ class LocalJournal(JournalBase):
             return self._memory.stats().last_seq_num
         return self._next_seq - 1
 
-    @contextlib.contextmanager
-    def exclusive(self) -> Iterator[None]:
+    def exclusive(self) -> contextlib.AbstractContextManager[None]:
         """Hold the writer lock for the block; re-entrant, also across this process's threads.
 
         In shared mode, entering takes the `LOCK` flock and reads what other writers
@@ -362,73 +484,20 @@ class LocalJournal(JournalBase):
         block sees the whole log and its appends continue it. A CRS wraps each commit in it
         and first applies the records it has not seen. Otherwise the lock is held already.
         """
-        with self._lock:
-            self._check_open()
-            if not self._shared or self._memory is not None or self._xdepth:
-                self._xdepth += 1
-                try:
-                    yield
-                finally:
-                    self._xdepth -= 1
-                return
-            try:
-                self._flock()
-                held = time.monotonic()
-                self._just_opened = False
-                self._xdepth = 1
-                fresh = False
-                shape: tuple[int, ...] = ()
-                try:
-                    self._refresh()
-                    fresh = True
-                    shape = self._shape()
-                    yield
-                finally:
-                    self._xdepth = 0
-                    try:
-                        # What this writer leaves; after a failure, look again next time.
-                        # An append leaves the directory as `_refresh` found it: only a
-                        # block that rolled, checkpointed or restored lists it again.
-                        if not fresh or self._failed is not None:
-                            self._sig = ()
-                        elif self._shape() != shape:
-                            self._sig = self._signature()
-                    finally:
-                        self._unflock()
-                        held = time.monotonic() - held
-                        waits = LocalJournal._process_waits
-                        waits[3] = max(waits[3], held)
-            finally:
-                if self._unsynced:
-                    # The records are written (other writers read them from the page cache);
-                    # the fsync runs once the lock is released, so no writer waits for
-                    # another's disk flush; the append returns (is acknowledged) after it.
-                    self._unsynced = False
-                    try:
-                        os.fdatasync(self._fd)
-                    except OSError as exc:
-                        self._failed = f"fsync of journal {self._dir} failed ({exc})"
-                        raise self._os_error(exc, "sync") from exc
-
-    def _shape(self) -> tuple[int, ...]:
-        """What changes when this writer rolls, checkpoints or restores (not on appends)."""
-        segs = self._segments
-        return (self._fd, len(segs), segs[-1].first_seq if segs else -1, self._checkpoint_seq)
-
-    def _signature(self) -> tuple[tuple[str, int], ...]:
-        """The segment and checkpoint files (and a restore in progress) by name and inode."""
-        with os.scandir(self._dir) as it:
-            return tuple(
-                sorted(
-                    (e.name, e.inode())
-                    for e in it
-                    if e.name.endswith(SEGMENT_SUFFIX) or e.name in ("CHECKPOINT", RESTORE_DIR)
-                )
-            )
+        return _Exclusive(self)
 
     def _refresh(self) -> None:
-        """Take in other writers' work (shared mode, under the flock)."""
-        if self._fd >= 0 and self._signature() == self._sig and self._read_tail():
+        """Take in other writers' work (shared mode, under the flock).
+
+        The directory is listed only when its generation in `LOCK` moved (another writer
+        rolled, checkpointed, restored or repaired: `_bump`); the active segment's tail is
+        read only when there is a byte after this writer's end of the log (a one-byte
+        `pread`, cheaper than an `fstat`)."""
+        if (
+            self._fd >= 0
+            and self._gen == self._lock_gen
+            and (not os.pread(self._fd, 1, self._end) or self._read_tail())
+        ):
             return
         # Another writer rolled, checkpointed or restored (or left a torn tail): reopen.
         with self._cond:
@@ -440,6 +509,7 @@ class LocalJournal(JournalBase):
             self._fd = -1
         self._guard_os("reopen", self._finish_restore)
         self._guard_os("reopen", self._load_state)
+        self._gen = self._lock_gen
         with self._cond:  # group commit: what this writer wrote is synced
             self._written = self._synced = written
 
@@ -547,6 +617,7 @@ class LocalJournal(JournalBase):
             )
         if not self._read_only:
             self._log.warning("journal: %s becomes %s (a roll was interrupted)", path, final)
+            self._bump()
             os.rename(path, final)
             _fsync_dir(self._dir)
             path = final
@@ -596,6 +667,7 @@ class LocalJournal(JournalBase):
                 self._segments.pop()
                 continue
             self._log.warning("journal: removing %s (its creation was interrupted)", path)
+            self._bump()
             path.unlink()
             _fsync_dir(self._dir)
             self._segments.pop()
@@ -705,6 +777,7 @@ class LocalJournal(JournalBase):
             seq,
         )
         if not self._read_only:
+            self._bump()
             self._write_checkpoint(self._dir, seq)
         return seq
 
@@ -717,6 +790,8 @@ class LocalJournal(JournalBase):
         """Create a segment holding only its header (it grows as records are appended: no
         zero fill, so a new journal costs 32 bytes and opening reads only written data)."""
         path = self._seg_path(first_seq, directory)
+        if directory is None:
+            self._bump()
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
         try:
             os.write(fd, _segment_header(first_seq))
@@ -781,6 +856,7 @@ class LocalJournal(JournalBase):
                 os.fdatasync(old)  # group commit waiters sync the new segment only
             dup = os.dup(fd)
             os.pwrite(fd, _segment_header(seq), 0)
+            self._bump()
             os.rename(self._dir / SPARE, path)
         except BaseException:
             if dup >= 0:
@@ -847,54 +923,62 @@ class LocalJournal(JournalBase):
     def _write_unit(self, payloads: list[bytes]) -> int:
         if self._memory is not None:
             return self._memory._write_unit(payloads)
-        with self.exclusive():
-            if self._read_only:
-                raise JournalError(f"journal {self._dir} was opened read_only; it takes no appends")
-            if self._failed:
-                raise JournalError(f"{self._failed}; close the journal and open it again")
-            frame = _core.wal_encode(self._next_seq, payloads)
-            size = len(frame)
-            if (
-                self._config.max_journal_bytes
-                and self._total + size > self._config.max_journal_bytes
-            ):
-                self._ensure_room(size)
-            if self._end + size > self._seg_bytes and self._end > SEGMENT_HEADER.size:
-                self._guard_os("start a new segment in", self._roll_ahead)
-            pos = self._end
-            try:
-                done = os.pwrite(self._fd, frame, pos)
-                while done < size:  # short write (rare): go on until done or an error
-                    n = os.pwrite(self._fd, memoryview(frame)[done:], pos + done)
-                    if n <= 0:
-                        raise OSError(errno.ENOSPC, "short write")
-                    done += n
-                if self._policy is SyncPolicy.ALWAYS:
-                    if self._xdepth and self._shared:
-                        self._unsynced = True  # synced as the lock is released (`exclusive`)
-                    else:
-                        os.fdatasync(self._fd)
-            except OSError as exc:
-                self._repair(pos)
-                raise self._os_error(exc, "append to") from exc
-            self._end += size
-            self._total += size
-            self._next_seq += len(payloads)
-            self._written += size  # guarded by self._lock; `_synced` by self._cond
-            target, last = self._written, self._next_seq - 1
-            if self._sealing is not None:
-                seal, self._sealing = self._sealing, None
-                self._start_prep(seal)
-            elif (
-                self._spare_fd < 0
-                and self._prep is None
-                and not self._shared
-                and (self._end * 2 > self._seg_bytes)
-            ):
-                self._start_prep(None)  # half full: create the next segment ahead
+        with self._lock:
+            if self._xdepth or not self._shared:
+                # Inside `exclusive` already (a CRS commit), or the lock is held for life.
+                self._check_open()
+                target, last = self._append_locked(payloads)
+            else:
+                with self.exclusive():
+                    target, last = self._append_locked(payloads)
         if self._policy is SyncPolicy.BATCH:
             self._group_commit(target)
         return last
+
+    def _append_locked(self, payloads: list[bytes]) -> tuple[int, int]:
+        """Write one unit under the writer lock; (bytes written so far, its last seq)."""
+        if self._read_only:
+            raise JournalError(f"journal {self._dir} was opened read_only; it takes no appends")
+        if self._failed:
+            raise JournalError(f"{self._failed}; close the journal and open it again")
+        frame = _core.wal_encode(self._next_seq, payloads)
+        size = len(frame)
+        if self._config.max_journal_bytes and self._total + size > self._config.max_journal_bytes:
+            self._ensure_room(size)
+        if self._end + size > self._seg_bytes and self._end > SEGMENT_HEADER.size:
+            self._guard_os("start a new segment in", self._roll_ahead)
+        pos = self._end
+        try:
+            done = os.pwrite(self._fd, frame, pos)
+            while done < size:  # short write (rare): go on until done or an error
+                n = os.pwrite(self._fd, memoryview(frame)[done:], pos + done)
+                if n <= 0:
+                    raise OSError(errno.ENOSPC, "short write")
+                done += n
+            if self._policy is SyncPolicy.ALWAYS:
+                if self._xdepth and self._shared:
+                    self._unsynced = True  # synced as the lock is released (`exclusive`)
+                else:
+                    os.fdatasync(self._fd)
+        except OSError as exc:
+            self._repair(pos)
+            raise self._os_error(exc, "append to") from exc
+        self._end += size
+        self._total += size
+        self._next_seq += len(payloads)
+        self._written += size  # guarded by self._lock; `_synced` by self._cond
+        target, last = self._written, self._next_seq - 1
+        if self._sealing is not None:
+            seal, self._sealing = self._sealing, None
+            self._start_prep(seal)
+        elif (
+            not self._shared
+            and self._spare_fd < 0
+            and self._prep is None
+            and (self._end * 2 > self._seg_bytes)
+        ):
+            self._start_prep(None)  # half full: create the next segment ahead
+        return target, last
 
     def _ensure_room(self, size: int) -> None:
         limit = self._config.max_journal_bytes
@@ -1107,6 +1191,7 @@ class LocalJournal(JournalBase):
         self._last_checkpoint = _dt.datetime.now(_dt.UTC)
         if seq <= self._checkpoint_seq:
             return
+        self._guard_os("checkpoint", self._bump)
         if seq >= self._next_seq - 1 and self._end > SEGMENT_HEADER.size:
             # Every record is covered: seal the active segment too, so it can be dropped
             # (a size limit below one segment is then freed by checkpointing, as advised).
@@ -1149,6 +1234,7 @@ class LocalJournal(JournalBase):
             self._memory.backup(stream)
             return
         self._check_open()
+        self._just_opened = False  # shared: read what others appended since the open too
 
         def records() -> Iterator[tuple[int, bytes]]:
             for item in self._iter_chunks(0):
@@ -1184,6 +1270,7 @@ class LocalJournal(JournalBase):
                     f.write(json.dumps(names).encode())
                     f.flush()
                     os.fsync(f.fileno())
+                self._bump()  # from the complete manifest on, the restore is the journal
                 os.replace(manifest, tmp / MANIFEST)
                 _fsync_dir(tmp)
             except BaseException as exc:
@@ -1240,6 +1327,7 @@ class LocalJournal(JournalBase):
             return
         import shutil  # inside: start-up (as in restore)
 
+        self._bump()
         try:
             names = set(json.loads(_read_file(tmp / MANIFEST)))
         except FileNotFoundError:

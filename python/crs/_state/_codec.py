@@ -45,6 +45,8 @@ _HEAD = struct.Struct("<BBBxqI")  # kind, version, source, pad, timestamp, count
 _ROW = struct.Struct("<QQBBq")  # proof, disproof, status, source, updated_at
 _LEN = struct.Struct("<I")
 _JSON_HEAD = bytes((KIND_JSON, CODEC_VERSION))
+# One encoder for every record (what `json.dumps` with these options builds on each call).
+_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 _SOURCES = tuple(SignalSource)
 _I64 = 1 << 63
 
@@ -138,7 +140,7 @@ class DeltaCodec:
                 f"entry: must be a crs Delta or an op record dict, got {type(entry).__name__}"
             )
         try:
-            text = json.dumps(doc, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+            text = _JSON.encode(doc)
         except (TypeError, ValueError) as exc:
             raise InvalidArgumentError(f"entry: cannot be journaled as JSON: {exc}") from exc
         return _JSON_HEAD + text.encode("utf-8", "surrogatepass")

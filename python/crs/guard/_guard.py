@@ -756,7 +756,11 @@ class Guard:
         if canon is None:
             pending = self._pending.get(call_id)
             canon = pending[2] if pending is not None else {}
-        out = {"pv": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160)}
+        # Both views are whitespace-normalised before they are sanitized; `_short` runs
+        # again only when the sanitizer changed a view (or it is longer than its limit).
+        view = _canon.preview(canon)  # at most 160 characters
+        clean = _SANITIZER.sanitize(view)
+        out = {"pv": clean if clean is view else _short(clean, 160)}
         if outcome is not None:
             if isinstance(outcome, str):
                 text = outcome
@@ -764,7 +768,9 @@ class Guard:
                 text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
             else:
                 text = _BOUNDED.repr(outcome)  # bounded depth and length: no RecursionError
-            out["rv"] = _short(_SANITIZER.sanitize(" ".join(text[:400].split())), 120)
+            view = " ".join(text[:400].split())
+            clean = _SANITIZER.sanitize(view)
+            out["rv"] = clean if clean is view and len(clean) <= 120 else _short(clean, 120)
         return out
 
     def _loop_pairs_of(self, s: SessionState, v: Verdict) -> set[str]:

@@ -1,0 +1,77 @@
+"""What a durable guarded call pair costs the journal: one record, one fdatasync, no
+directory listing (flock, pread of LOCK, a one-byte pread past the log's end, pwrite,
+unlock, fdatasync), and (async twins) no fsync on the event loop thread."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crs.guard import Guard
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
+    """The threads that called each watched `os` function."""
+    seen: dict[str, list[int]] = {}
+    for name in ("fdatasync", "fsync", "scandir", "pwrite", "pread", "listdir"):
+        real = getattr(os, name)
+
+        def watched(*args: Any, _real: Any = real, _name: str = name) -> Any:
+            seen.setdefault(_name, []).append(threading.get_ident())
+            return _real(*args)
+
+        monkeypatch.setattr(os, name, watched)
+    return seen
+
+
+def test_a_durable_pair_is_one_pwrite_and_one_fdatasync(
+    tmp_path: Path, calls: dict[str, list[int]]
+) -> None:
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        for i in range(3):  # warm: the first commits may create files
+            v = g.before_call("read_file", {"path": f"w{i}.py"})
+            assert v.call is not None
+            g.after_call(v.call, result="x")
+        for i in range(5):
+            calls.clear()
+            v = g.before_call("read_file", {"path": f"f{i}.py"})
+            assert calls == {}  # before_call of an allowed call touches no file
+            assert v.call is not None
+            g.after_call(v.call, result=f"body {i}")
+            assert len(calls.pop("fdatasync")) == 1
+            assert len(calls.pop("pwrite")) == 1  # the record (the lock's stamp is ours)
+            assert len(calls.pop("pread")) == 2  # LOCK's stamp and generation; a tail probe
+            assert calls == {}  # no fsync, no directory listing
+
+
+def test_async_twins_never_sync_on_the_event_loop_thread(
+    tmp_path: Path, calls: dict[str, list[int]]
+) -> None:
+    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+
+    async def main() -> int:
+        loop_thread = threading.get_ident()
+        for i in range(4):  # the same failing call: a refusal (journaled) by before_call
+            v = await g.abefore_call("bash", {"command": "make"})
+            if v.allowed:
+                assert v.call is not None
+                await g.aafter_call(v.call, error=f"make: Error {i}")
+        assert not v.allowed
+        await g.aon_message("thinking")
+        v = await g.abefore_call("read_file", {"path": "a.py"})
+        assert v.call is not None
+        await g.aafter_call(v.call, result="x")
+        return loop_thread
+
+    with g:
+        calls.clear()
+        loop_thread = asyncio.run(main())
+        syncs = calls.get("fdatasync", []) + calls.get("fsync", [])  # (closing syncs too)
+    assert len(syncs) >= 4  # the failures, the refusal, the message, the read
+    assert loop_thread not in syncs
