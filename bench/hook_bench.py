@@ -20,6 +20,14 @@ wait for the decision lock any of them saw (from `$CRS_HOOK_TRACE`), and whether
 records are in the project's state.
 
     python bench/hook_bench.py [--runs 30] [--steps 10000] [--parallel-rounds 5] [--json]
+                               [--cold-only] [--baseline DIR] [--open-cost] [--server-start]
+
+`--cold-only` runs only the no-server variants (no hook server is started). `--baseline DIR`
+(a directory holding another `crs` package, e.g. `git worktree add /tmp/base main` then
+`/tmp/base/python`, with its `_core` extension) adds its cold variants to the same rounds,
+prefixed "baseline", for a before/after comparison in one run. `--open-cost` measures only
+`Guard.open` (and one `before_call`, `close`) once the engine is imported, `--server-start`
+only the hook server's start (spawn to first accept) and its CPU and memory while idle.
 
 Targets (issue 13): median <= 80 ms at 10k steps, <= 1.2x the empty project, <= 2x sqlite3;
 eight at once: all answer, no lock wait > 100 ms, no record lost.
@@ -234,14 +242,102 @@ def recorded(home: Path, project: Path) -> int:
         return calls
 
 
+OPEN_COST = r"""
+import json, sys, time
+from crs.guard import Guard
+project, home, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+Guard().close()  # the engine imported: what follows is opening, not importing
+rows = []
+for i in range(n):
+    t0 = time.perf_counter()
+    g = Guard.open(project, "bench-session", home, fingerprint=lambda: "bench")
+    t1 = time.perf_counter()
+    g.before_call("Read", {"file_path": f"{project}/open{i}.py"}, call_id=f"toolu_open_{i}")
+    t2 = time.perf_counter()
+    g.close()
+    rows.append((t1 - t0, t2 - t1, time.perf_counter() - t2))
+print(json.dumps(rows))
+"""
+
+
+def open_cost(home: Path, projects: dict[str, Path], rounds: int) -> None:
+    """`Guard.open`, `before_call` and `close` once the engine is imported: the first open of
+    a fresh process, then 5 more in it; medians over `rounds` processes per project."""
+    env = child_env(home)
+    rows: dict[str, dict[str, list[list[float]]]] = {
+        k: {"first": [], "again": []} for k in projects
+    }
+    for _ in range(rounds):
+        for name, project in projects.items():
+            argv = [sys.executable, "-c", OPEN_COST, str(project), str(home), "6"]
+            out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+            got = json.loads(out.stdout)
+            rows[name]["first"].append(got[0])
+            rows[name]["again"].extend(got[1:])
+    print(f"{'project':16} {'open':>12} {'ms':>8} {'before_call ms':>15} {'close ms':>9}")
+    for name, kinds in rows.items():
+        for kind, got in kinds.items():
+            med = [statistics.median(r[i] for r in got) * 1000 for i in range(3)]
+            print(f"{name:16} {kind:>12} {med[0]:8.2f} {med[1]:15.2f} {med[2]:9.2f}")
+
+
+def server_start(home: Path, project: Path, rounds: int, idle_s: float) -> None:
+    """The hook server: spawn to first accepted connection (it imports the engine and opens
+    `project` first), then its CPU and RSS while idle for `idle_s`."""
+    from crs.integrations import _hook_client as client
+
+    ups, cpu, rss = [], [], []
+    for _ in range(rounds):
+        path = client.socket_path(client.home_dir(str(home)))
+        env = child_env(home, CLAUDE_PROJECT_DIR=str(project), CRS_HOOK_DAEMON_IDLE_S="600")
+        t0 = time.perf_counter()
+        proc = client.spawn(client.home_dir(str(home)), path, env)
+        if proc is None:
+            raise RuntimeError("a hook server is already running for this home")
+        while (sock := client._connect(path)) is None:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the hook server exited {proc.returncode}")
+            time.sleep(0.002)
+        sock.close()
+        ups.append(time.perf_counter() - t0)
+        stat = Path(f"/proc/{proc.pid}/stat")
+        ticks = os.sysconf("SC_CLK_TCK")
+
+        def used(stat: Path = stat, ticks: int = ticks) -> float:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks
+
+        c0, w0 = used(), time.monotonic()
+        time.sleep(idle_s)
+        cpu.append((used() - c0) / (time.monotonic() - w0))
+        rss.append(peak_rss_mib(proc.pid))
+        proc.terminate()
+        proc.wait(30)
+    print(
+        f"hook server: spawn to first accept median {statistics.median(ups) * 1000:.0f} ms "
+        f"(of {sorted(round(u * 1000) for u in ups)}); idle CPU "
+        f"{statistics.median(cpu) * 1000:.2f} ms a second, peak RSS {max(rss)} MiB"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--steps", type=int, default=10_000)
     ap.add_argument("--parallel-rounds", type=int, default=5)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cold-only", action="store_true", help="no hook server variants")
+    ap.add_argument("--baseline", type=Path, help="another crs tree: its cold variants too")
+    ap.add_argument(
+        "--open-cost", action="store_true", help="only Guard.open once imported (7 rounds)"
+    )
+    ap.add_argument(
+        "--server-start", action="store_true", help="only the server's start-up and idle cost"
+    )
     args = ap.parse_args()
     compileall.compile_dir(ROOT / "python" / "crs", quiet=1)  # as an installed package has
+    if args.baseline is not None:
+        compileall.compile_dir(args.baseline / "crs", quiet=1)
     sys.path.insert(0, str(ROOT / "python"))
     from crs.integrations.claude_code import hook_command
 
@@ -256,44 +352,67 @@ def main() -> int:
         build_project(home, big, args.steps)
         build_sqlite(base / "state.db", args.steps)
         built = time.perf_counter() - t0
+        if args.open_cost or args.server_start:
+            if args.open_cost:
+                open_cost(home, {"empty project": empty, f"{args.steps} steps": big}, 7)
+            if args.server_start:
+                server_start(home, big, 3, 20.0)
+            return 0
         warm_env = child_env(home, CRS_HOOK_DAEMON_IDLE_S="600")
         cold_env = child_env(home, CRS_HOOK_DAEMON="0")
         sqlite = [sys.executable, "-c", SQLITE_ONE_SHOT, str(base / "state.db")]
         variants: dict[str, tuple[list[str], Path, dict[str, str], str]] = {}
-        for temp, env in (("warm", warm_env), ("cold", cold_env)):
+        temps = (
+            (("cold", cold_env),) if args.cold_only else (("warm", warm_env), ("cold", cold_env))
+        )
+        hooks = [("", HOOK, cold_env)]
+        if args.baseline is not None:
+            client = args.baseline / "crs" / "integrations" / "_hook_client.py"
+            base_env = {**cold_env, "PYTHONPATH": str(args.baseline)}
+            hooks.append(("baseline ", [sys.executable, str(client), *HOOK[2:]], base_env))
+        for temp, env in temps:
             for event in ("PreToolUse", "PostToolUse"):
                 for label, project in (("empty project", empty), (f"{args.steps} steps", big)):
-                    variants[f"{temp} {event}, {label}"] = (HOOK, project, env, event)
-        variants[f"warm PreToolUse, {args.steps} steps, -m crs"] = (
-            HOOK_M,
-            big,
-            warm_env,
-            "PreToolUse",
-        )
+                    for prefix, hook, hook_env in hooks if temp == "cold" else hooks[:1]:
+                        variants[f"{prefix}{temp} {event}, {label}"] = (
+                            hook,
+                            project,
+                            hook_env if temp == "cold" else env,
+                            event,
+                        )
+        if not args.cold_only:
+            variants[f"warm PreToolUse, {args.steps} steps, -m crs"] = (
+                HOOK_M,
+                big,
+                warm_env,
+                "PreToolUse",
+            )
         variants[f"sqlite3 one-shot, {args.steps} rows"] = (sqlite, big, cold_env, "PreToolUse")
         walls: dict[str, list[float]] = {k: [] for k in variants}
         rss: dict[str, list[int]] = {k: [] for k in variants}
         cpus: dict[str, list[float]] = {k: [] for k in variants}
         try:
-            server = start_server(home, warm_env)
-            for argv, project, env, event in variants.values():  # warm-up
-                spawn(argv, payload(event, project, 10**6), env)
+            if not args.cold_only:
+                server = start_server(home, warm_env)
+            # Each variant calls its own files (a baseline shares the projects): no call repeats.
+            for k, (argv, project, env, event) in enumerate(variants.values()):  # warm-up
+                spawn(argv, payload(event, project, 10**6 + k), env)
             for n in range(args.runs):
-                for name, (argv, project, env, event) in variants.items():
-                    wall, cpu, peak, out = spawn(argv, payload(event, project, n), env)
-                    if argv in (HOOK, HOOK_M) and out.strip():
+                for k, (name, (argv, project, env, event)) in enumerate(variants.items()):
+                    wall, cpu, peak, out = spawn(argv, payload(event, project, n * 100 + k), env)
+                    if argv is not sqlite and out.strip():
                         raise RuntimeError(f"{name}: the hook refused a new call: {out!r}")
                     walls[name].append(wall)
                     cpus[name].append(cpu)
                     rss[name].append(peak)
             par: dict[str, list[dict[str, Any]]] = {"warm": [], "cold": []}
             for r in range(args.parallel_rounds):
-                for temp, env in (("warm", warm_env), ("cold", cold_env)):
+                for temp, env in temps:
                     before = recorded(home, big)
                     row = parallel(big, env, base / "par-trace.jsonl", base, 1000 * r + 100)
                     row["records_added"] = recorded(home, big) - before
                     par[temp].append(row)
-            server_rss = peak_rss_mib(server)
+            server_rss = peak_rss_mib(server) if server else float("nan")
         finally:
             if server:
                 with contextlib.suppress(ProcessLookupError):
@@ -302,7 +421,7 @@ def main() -> int:
     med = {name: r["median_ms"] for name, r in result.items()}
     sq = med[f"sqlite3 one-shot, {args.steps} rows"]
     checks: dict[str, bool] = {}
-    for temp in ("warm", "cold"):
+    for temp, _ in temps:
         for event in ("PreToolUse", "PostToolUse"):
             big_ms = med[f"{temp} {event}, {args.steps} steps"]
             empty_ms = med[f"{temp} {event}, empty project"]
@@ -311,6 +430,8 @@ def main() -> int:
             checks[f"{temp} {event}: {steps} <= 1.2x empty"] = big_ms <= 1.2 * empty_ms
             checks[f"{temp} {event}: {steps} <= 2x sqlite3"] = big_ms <= 2 * sq
         rows = par[temp]
+        if not rows:
+            continue
         checks[f"{temp} 8 at once: all answer, none waits > 100 ms, none lost"] = all(
             r["answered"] == 8 and r["lock_wait_max_ms"] <= 100 and r["records_added"] == 8
             for r in rows
@@ -331,17 +452,20 @@ def main() -> int:
     )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(
-        f"{'process':40} {'median ms':>10} {'p90 ms':>8} {'CPU ms':>7} {'peak RSS MiB':>13} "
+        f"{'process':49} {'median ms':>10} {'p90 ms':>8} {'CPU ms':>7} {'peak RSS MiB':>13} "
         f"{'/sqlite3':>9}"
     )
     for name, r in result.items():
         print(
-            f"{name:40} {r['median_ms']:>10} {r['p90_ms']:>8} {r['cpu_median_ms']:>7} "
+            f"{name:49} {r['median_ms']:>10} {r['p90_ms']:>8} {r['cpu_median_ms']:>7} "
             f"{r['peak_rss_mib']:>13} {r['median_ms'] / sq:>8.2f}x"
         )
-    print(f"hook server peak RSS: {server_rss} MiB (serving both projects)")
-    for temp in ("warm", "cold"):
+    if server:
+        print(f"hook server peak RSS: {server_rss} MiB (serving both projects)")
+    for temp, _ in temps:
         rows = par[temp]
+        if not rows:
+            continue
         print(
             f"8 at once, {temp}: last exit median "
             f"{statistics.median(r['last_exit_ms'] for r in rows):.1f} ms, max lock wait "

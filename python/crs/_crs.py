@@ -21,38 +21,23 @@ import importlib
 import json
 import os
 import time
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Self
 
 from crs import _core
 from crs._check import brief
-from crs._crs_eval import Evaluation
 from crs._errors import InvalidArgumentError
-from crs._evaluable import HealthStatus, Metric, PropertyResult
 from crs._journal._base import BytesCodec, DefaultJournalConfig, JsonCodec
 from crs._kernel import ApplyMetrics, OpHandler, StateKernel
 from crs._persistence._backup_format import BackupImage, BackupMetadata
 from crs._persistence._crs_persist import Persistence, ProjectInfo
 from crs._persistence._manager import BackupOptions, PersistenceManager
 from crs._reasoning._clause_store import ClauseView
-from crs._reasoning._clauses import (
-    Clause,
-    ClauseCheckResult,
-    ClausePersistence,
-    DecisionCheck,
-    FailureEvent,
-)
 from crs._reasoning._guards import Guards
 from crs._reasoning._sanitizer import default_sanitizer, redact_delta, redact_metadata
-from crs._state._analytics import AnalyticsQueryType, AnalyticsRecord, _last_of
 from crs._state._codec import DeltaCodec
 from crs._state._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
-from crs._state._deltas import Delta
-from crs._state._graph import GraphBackedDependencyIndex, GraphQuery
-from crs._state._serializer import Serializer
-from crs._state._snapshot import Snapshot
 from crs._types import (
     Actor,
     CircuitBreakerResult,
@@ -69,6 +54,22 @@ from crs._types import (
 
 if TYPE_CHECKING:
     import threading
+
+    # Annotations only. These modules load when they are used (a snapshot, an export, the
+    # Evaluable checks, a graph provider): a hook opening a project needs none of them.
+    from crs._crs_eval import Evaluation
+    from crs._evaluable import HealthStatus, Metric, PropertyResult
+    from crs._reasoning._clauses import (
+        Clause,
+        ClauseCheckResult,
+        ClausePersistence,
+        DecisionCheck,
+        FailureEvent,
+    )
+    from crs._state._analytics import AnalyticsQueryType, AnalyticsRecord
+    from crs._state._deltas import Delta
+    from crs._state._graph import GraphQuery
+    from crs._state._snapshot import Snapshot
 
 __all__ = ["CRS", "MAX_HISTORY_ENTRIES", "MAX_SIMILARITY_PAIRS", "ApplyMetrics", "Checkpoint"]
 
@@ -178,7 +179,7 @@ class CRS:
         self._guards = Guards(k)
         self._clause_view: Callable[[], ClauseView] = self._guards.clause_view
         self._persist = Persistence(k, self)
-        self._eval = Evaluation(k, self._guards, self, self._scratch)
+        self._eval_part: Evaluation | None = None  # made on first use (`_eval`)
         k.guards = self._guards
         # What other subsystems reach (crs.guard, the dashboard, tests): the kernel's lock,
         # its journal and the parts, under the names they have always had.
@@ -191,6 +192,9 @@ class CRS:
 
     def snapshot(self) -> Snapshot:
         """An immutable view of the current state (O(1)); works after `close()` too."""
+        # inside: start-up (a process that never takes a snapshot does not load the views)
+        from crs._state._snapshot import Snapshot
+
         k = self._kernel
         st = k.snap_stats
         t0 = _clock() if st is not None else 0.0
@@ -221,6 +225,9 @@ class CRS:
         return list(self._kernel.analytics)
 
     def get_last_analytics(self, query_type: AnalyticsQueryType | str) -> AnalyticsRecord | None:
+        # inside: start-up (analytics are read by few processes)
+        from crs._state._analytics import _last_of
+
         return _last_of(self._kernel.analytics, query_type)
 
     def has_run_analytics(self, query_type: AnalyticsQueryType | str) -> bool:
@@ -309,6 +316,9 @@ class CRS:
 
     def checkpoint(self) -> Checkpoint:
         """A restorable checkpoint (O(1); it never aliases live state)."""
+        # inside: start-up (uuid imports platform: 3 ms a hook that takes no checkpoint)
+        import uuid
+
         core, gen, analytics, parts = self._kernel.capture()
         return Checkpoint(
             id=str(uuid.uuid4()),
@@ -336,6 +346,10 @@ class CRS:
     def export_json(self) -> bytes:
         """The portable JSON export (`Serializer.export_full` of the current state, default
         limits) as UTF-8 bytes: the `export.json` of a backup."""
+        # inside: start-up (the serializer's 18 records cost 16 ms to define; only exports
+        # and imports use them)
+        from crs._state._serializer import Serializer
+
         result = Serializer().export_full(self.snapshot(), self._kernel.session_id)
         assert result.export is not None
         return json.dumps(result.export.to_dict(), separators=(",", ":")).encode()
@@ -646,6 +660,20 @@ class CRS:
 
     # ------------------------------------------------------------ Evaluable (Evaluation)
 
+    @property
+    def _eval(self) -> Evaluation:
+        part = self._eval_part
+        if part is None:
+            # inside: start-up (the Evaluable face is for tests and health endpoints)
+            from crs._crs_eval import Evaluation
+
+            with self._kernel.lock:  # one Evaluation per CRS, whichever thread asks first
+                part = self._eval_part
+                if part is None:
+                    part = Evaluation(self._kernel, self._guards, self, self._scratch)
+                    self._eval_part = part
+        return part
+
     def name(self) -> str:
         """ "crs"."""
         return "crs"
@@ -696,7 +724,13 @@ class CRS:
             k.check_open("set_graph_provider")
             old = k.graph
             k.graph = provider
-            k.graph_index = GraphBackedDependencyIndex(provider) if provider is not None else None
+            if provider is None:
+                k.graph_index = None
+            else:
+                # inside: start-up (only a CRS given a graph provider loads the graph module)
+                from crs._state._graph import GraphBackedDependencyIndex
+
+                k.graph_index = GraphBackedDependencyIndex(provider)
         if old is not None and old is not provider:
             old.close()
 

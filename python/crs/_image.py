@@ -28,15 +28,16 @@ import struct
 import sys
 from array import array
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crs import _core
 from crs._check import brief
 from crs._errors import InvalidArgumentError
-from crs._state._analytics import AnalyticsRecord
 from crs._state._image import STATE_IMAGE_VERSION, state_image
 from crs._state._ops import OpKind
-from crs._state._snapshot import _raise_apply
+
+if TYPE_CHECKING:
+    from crs._state._analytics import AnalyticsRecord
 
 __all__ = [
     "IMAGE_VERSION",
@@ -85,7 +86,12 @@ def parse_image(
         ]
         sketch = base64.b64decode(image["streaming"])
         sim_ev, hist_ev = image["evicted"]
-        analytics = tuple(AnalyticsRecord.from_dict(r) for r in image["analytics"])
+        analytics: tuple[AnalyticsRecord, ...] = ()
+        if image["analytics"] != []:
+            # inside: start-up (most images hold no analytics record)
+            from crs._state._analytics import AnalyticsRecord
+
+            analytics = tuple(AnalyticsRecord.from_dict(r) for r in image["analytics"])
         gen = int(image["generation"])
     except (KeyError, TypeError, ValueError) as err:
         raise InvalidArgumentError(f"image: malformed state image ({err})") from None
@@ -95,6 +101,8 @@ def parse_image(
         head.reset(new)
         head.set_sketch(sketch, sim_ev, hist_ev)
     except ValueError as err:
+        from crs._state._snapshot import _raise_apply  # inside: start-up (an error path)
+
         _raise_apply(err)
     return head, analytics, gen, image.get("guards") or {}
 

@@ -35,7 +35,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from crs import _core
 from crs._check import brief
@@ -49,14 +49,16 @@ from crs._errors import (
     SnapshotStaleError,
 )
 from crs._image import parse_image, state_image
-from crs._state._analytics import MAX_ANALYTICS_HISTORY_RECORDS, AnalyticsRecord
 from crs._state._codec import ProofPayloads
 from crs._state._delta_history import DeltaHistoryWorker
 from crs._state._deltas import Delta, DeltaType, ProofDelta
-from crs._state._graph import GraphBackedDependencyIndex, GraphQuery
 from crs._state._index_mask import IndexMask
-from crs._state._snapshot import Snapshot, _raise_apply
 from crs._types import Config
+
+if TYPE_CHECKING:  # loaded when used (start-up: a hook's process needs none of them)
+    from crs._state._analytics import AnalyticsRecord
+    from crs._state._graph import GraphBackedDependencyIndex, GraphQuery
+    from crs._state._snapshot import Snapshot
 
 __all__ = ["ApplyMetrics", "ImagePart", "OpHandler", "StateKernel"]
 
@@ -270,6 +272,8 @@ class StateKernel:
         cur = self.frozen
         if cur is None:
             cur = self.current()
+        from crs._state._snapshot import Snapshot  # inside: start-up (the views load on use)
+
         return Snapshot(*cur, self.graph, self.graph_index, clauses)
 
     @property
@@ -366,6 +370,8 @@ class StateKernel:
                 try:
                     n, m = head.apply_ops(delta._ops())
                 except ValueError as err:
+                    from crs._state._snapshot import _raise_apply  # inside: start-up (errors)
+
                     _raise_apply(err)
                 mask = IndexMask(m)
                 if m & _CAPPED:
@@ -382,6 +388,8 @@ class StateKernel:
                 recs = delta._analytics()
                 if recs:
                     n += len(recs)
+                    from crs._state._analytics import MAX_ANALYTICS_HISTORY_RECORDS  # start-up
+
                     self.analytics = (*self.analytics, *recs)[-MAX_ANALYTICS_HISTORY_RECORDS:]
             self.gen = gen + 1
             self.frozen = None
@@ -411,6 +419,8 @@ class StateKernel:
                 )
 
     def _check_base(self, base: Snapshot, delta: Delta, gen: int) -> None:
+        from crs._state._snapshot import Snapshot  # inside: start-up (as above)
+
         if not isinstance(base, Snapshot):
             raise InvalidArgumentError(f"base: must be a Snapshot or None, got {brief(base)}")
         lag = gen - base.generation()
@@ -637,6 +647,8 @@ class StateKernel:
         try:
             new, _, _ = _core.StateCore(*self.caps).apply_ops(ops)
         except ValueError as err:
+            from crs._state._snapshot import _raise_apply  # inside: start-up (errors)
+
             _raise_apply(err)
         with self.lock:
             self.check_open("install")

@@ -29,8 +29,8 @@ from crs._errors import (
 from crs._home import default_home
 from crs._journal._base import DefaultJournalConfig, DeltaOrError, JournalConfig, JournalStats
 from crs._persistence._crs_persist import project_journal
+from crs._persistence._load import compute_project_hash
 from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
-from crs._persistence._session_restore import compute_project_hash
 from crs._reasoning._steps import require_id
 from crs._state._codec import DeltaCodec
 from crs._types import Config

@@ -16,7 +16,6 @@ import errno
 import fcntl
 import json
 import os
-import shutil
 import stat
 import struct
 import threading
@@ -1255,6 +1254,8 @@ class LocalJournal(JournalBase):
         if self._memory is not None:
             self._memory.restore(stream)
             return
+        import shutil  # inside: start-up (only a restore removes directories)
+
         with self.exclusive():
             if self._read_only:
                 raise JournalError(f"journal {self._dir} was opened read_only; cannot restore")
@@ -1324,6 +1325,8 @@ class LocalJournal(JournalBase):
         tmp = self._dir / RESTORE_DIR
         if not tmp.exists():
             return
+        import shutil  # inside: start-up (as in restore)
+
         self._bump()
         try:
             names = set(json.loads(_read_file(tmp / MANIFEST)))

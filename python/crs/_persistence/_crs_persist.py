@@ -124,8 +124,8 @@ class Persistence:
         if journal is not None and not callable(getattr(type(journal), "replay", None)):
             fail("journal", "a crs Journal or None", journal)
 
-        # Start-up time: a CRS that never loads a backup never imports the restorer (13 ms).
-        from crs._persistence._session_restore import load_checkpoint
+        # inside: start-up (a CRS that never loads a backup does not import even this much)
+        from crs._persistence._load import load_checkpoint
 
         j = k.journal if journal is None else journal
         meta = load_checkpoint(pm, project_hash, self._host, j)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from crs._check import brief, require_instance, require_path
+from crs._check import brief, require_instance
 from crs._errors import (
     BackupCorruptedError,
     BackupNotFoundError,
@@ -38,12 +38,17 @@ from crs._errors import (
     MetadataCorruptedError,
     PersistenceManagerClosedError,
     ProjectHashMismatchError,
-    ProjectPathEmptyError,
     SchemaVersionMismatchError,
     SessionIdentifierNilError,
     TooManyModifiedFilesError,
 )
 from crs._persistence._backup_format import CURRENT_SCHEMA_VERSION, BackupMetadata
+from crs._persistence._load import (  # re-exported: opening a project needs only these
+    PROJECT_HASH_LENGTH as PROJECT_HASH_LENGTH,
+)
+from crs._persistence._load import _canonical, _replay_tail
+from crs._persistence._load import compute_project_hash as compute_project_hash
+from crs._persistence._load import load_checkpoint as load_checkpoint
 from crs._persistence._manager import BackupTarget, PersistenceManager
 
 __all__ = [
@@ -81,9 +86,6 @@ CHECKPOINT_KEY_HASH_BYTES = 16
 
 DEFAULT_SESSION_RESTORE_RETRIES = 3
 """Retries of a restore after a transient failure."""
-
-PROJECT_HASH_LENGTH = 16
-"""Length of a project key in hex characters (64 bits of SHA-256)."""
 
 LOCK_FILE_NAMES: tuple[str, ...] = (
     "pyproject.toml",
@@ -123,41 +125,6 @@ _PERMANENT: tuple[type[BaseException], ...] = (
     InvalidArgumentError,
     PersistenceManagerClosedError,
 )
-
-
-def _canonical(project_path: str | os.PathLike[str]) -> str:
-    if not isinstance(project_path, str | os.PathLike):
-        raise InvalidArgumentError(
-            f"project_path: must be a str or os.PathLike (the project's directory), "
-            f"got {type(project_path).__name__}"
-        )
-    raw = os.fspath(project_path)
-    if not isinstance(raw, str):
-        raise InvalidArgumentError(
-            f"project_path: must be a text path, got a {type(raw).__name__} path"
-        )
-    if not raw:
-        raise ProjectPathEmptyError("project path must not be empty")
-    require_path(raw, "project_path")  # a lone surrogate or NUL cannot name a directory
-    return os.path.realpath(os.path.abspath(raw))
-
-
-def compute_project_hash(project_path: str | os.PathLike[str]) -> str:
-    """The project key: 16 hex chars of the SHA-256 of the canonical absolute path.
-
-    The path is made absolute and its symlinks resolved, so `.`/`./x/..`/a symlink to the
-    project give the same key.
-
-    Raises:
-        ProjectPathEmptyError: `project_path` is empty.
-        InvalidArgumentError: `project_path` is not a str or a text `os.PathLike`.
-
-    >>> len(compute_project_hash("/tmp"))
-    16
-    """
-    canonical = _canonical(project_path)
-    digest = hashlib.sha256(canonical.encode("utf-8", "surrogateescape")).hexdigest()
-    return digest[:PROJECT_HASH_LENGTH]
 
 
 def compute_lock_file_hash(project_path: str | os.PathLike[str]) -> str:
@@ -775,61 +742,6 @@ class SessionRestorer:
             dependencies_changed=bool(meta.lock_file_hash)
             and meta.lock_file_hash != session_id.project_hash,
         )
-
-
-def load_checkpoint(
-    pm: PersistenceManager,
-    project_hash: str,
-    target: RestoreTarget,
-    journal: ReplayJournal | None,
-) -> BackupMetadata | None:
-    """Load a project's backup into `target`, then replay the journal records after it.
-
-    The body of `CRS.load_checkpoint_from_disk`: None when the project has no backup (first
-    run); otherwise the metadata of the backup loaded. Unlike `SessionRestorer.try_restore`
-    it raises on failure and does not check age or project.
-
-    Raises:
-        BackupCorruptedError, MetadataCorruptedError, BackupVersionMismatchError: No usable
-            backup.
-        JournalSequenceGapError, JournalCorruptedError: The journal tail cannot be replayed.
-    """
-    try:
-        loaded = pm.load_backup(project_hash, target)
-    except BackupNotFoundError:
-        return None
-    if journal is not None:
-        _replay_tail(target, journal, loaded.image.journal_position)
-    return loaded.metadata
-
-
-def _replay_tail(crs: RestoreTarget, journal: ReplayJournal, position: int) -> tuple[int, int]:
-    """Apply the records after `position`, in sequence; return (new position, applied).
-
-    A target with `replay_journal` (the CRS) replays them itself, without journaling them
-    again; others get `apply(delta)` per record.
-    """
-    replay = getattr(crs, "replay_journal", None)
-    if callable(replay):
-        applied = replay(journal, after_seq=position)
-        return crs.journal_position(), applied  # type: ignore[attr-defined]
-    applied = 0
-    for record in journal.replay_stream(after_seq=position):
-        seq = record.seq_num
-        if seq <= position:
-            continue  # already in the image
-        if seq != position + 1:
-            raise JournalSequenceGapError(
-                f"journal sequence gap: the state covers up to {position} but the next record "
-                f"is {seq}; records in between are gone (checkpointed past the backup?)"
-            )
-        if record.err is not None and not record.skipped:
-            raise JournalCorruptedError(f"journal record {seq} is unreadable: {record.err}")
-        if not record.skipped and record.delta is not None:
-            crs.apply(record.delta)
-            applied += 1
-        position = seq
-    return position, applied
 
 
 def _reason(exc: BaseException) -> str:

@@ -40,7 +40,7 @@ prose, a hex API key under an innocent key, base32 TOTP seeds), and secrets spli
 calls. `sanitize_map` (and so the trace recorder) also redacts every value whose key names a
 secret, and redacts keys.
 
-Speed: all patterns are compiled once at import. Patterns that start with a literal run as they
+Speed: each pattern is compiled once, on first use. Patterns that start with a literal run as they
 are (the regex engine jumps to the literal). The others are anchored: the case-insensitive Go
 patterns and the key/value pass are matched only where one of their key words occurs (found
 with `str.find`), URL credentials only after ``://``, and the known-token and discord passes
@@ -58,11 +58,38 @@ import re
 import string
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, Protocol, overload, runtime_checkable
+from typing import Any, Final, Protocol, cast, overload, runtime_checkable
 
 from crs import _core
 from crs._check import brief, items_of
 from crs._errors import InvalidArgumentError, SanitizationError
+
+_PATTERN_ATTRS: Final = (
+    "match", "fullmatch", "search", "sub", "subn", "finditer", "findall", "split", "scanner",
+    "pattern", "flags", "groups", "groupindex",
+)  # fmt: skip
+
+
+class _LazyPattern:
+    """A regex compiled on first use, then as fast as the compiled one (its methods are bound
+    into the instance). Start-up: compiling every pattern cost ~10 ms a process, and most
+    processes (a hook) sanitise no text that could hold a secret."""
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._source = (pattern, flags)
+
+    def __getattr__(self, name: str) -> Any:  # called only until the pattern is compiled
+        if name.startswith("__"):
+            raise AttributeError(name)
+        compiled = re.compile(*self._source)
+        for attr in _PATTERN_ATTRS:
+            setattr(self, attr, getattr(compiled, attr))
+        return getattr(compiled, name)
+
+
+def _lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
+
 
 REDACTED: Final = "[REDACTED]"
 """The marker that replaces every redacted secret."""
@@ -132,8 +159,8 @@ _LINEAR_VARIANTS: Final = {
     "database_url": r"(?i)(?:postgres|mysql|mongodb|redis)://[^:]{1,512}+:[^@]{1,512}+@[^\s\"']+",
 }
 # Positions of a "." that starts the tail of a discord token (lookahead: overlapping tails too).
-_DISCORD_TAIL: Final = re.compile(r"(?=\.[\w-]{6}\.[\w-]{27})", re.ASCII)
-_DISCORD_HEAD: Final = re.compile(r"[MN]")
+_DISCORD_TAIL: Final = _lazy(r"(?=\.[\w-]{6}\.[\w-]{27})", re.ASCII)
+_DISCORD_HEAD: Final = _lazy(r"[MN]")
 _ALNUM: Final = frozenset(string.ascii_letters + string.digits)
 
 # ---------------------------------------------------------------- what names a secret
@@ -162,14 +189,14 @@ _ABOUT_WORDS: Final = frozenset(
         "enabled", "strength", "file", "path", "env", "var", "name", "url", "uri", "endpoint",
     }
 )  # fmt: skip
-_WORD_SPLIT: Final = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_WORD_SPLIT: Final = _lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _PASSWORD_WORDS: Final = frozenset({"password", "passwd", "passphrase", "pwd", "pass"})
 # Every secret word and compound above holds one of these (a test checks it): the key/value
 # pass looks for keys only around them.
 _KEY_WORDS: Final = (
     "pass", "pwd", "secret", "token", "cred", "auth", "key", "cookie", "sig", "connection",
 )  # fmt: skip
-_KEY_WORD: Final = re.compile("|".join(_KEY_WORDS), re.IGNORECASE | re.ASCII)
+_KEY_WORD: Final = _lazy("|".join(_KEY_WORDS), re.IGNORECASE | re.ASCII)
 _KEY_CHARS: Final = frozenset(string.ascii_letters + string.digits + "_.-")
 
 
@@ -406,7 +433,7 @@ class _AnchoredPass(_Pass):
         return _splice(text, [at + size for at in _find_all(text, (self.anchor,))], replace_at)
 
 
-_ESCAPED_QUOTED: Final = re.compile(r'(\\+")([^"\\]*)(\\+")?', re.ASCII)
+_ESCAPED_QUOTED: Final = _lazy(r'(\\+")([^"\\]*)(\\+")?', re.ASCII)
 
 
 def _quoted_or_bare(value: str) -> tuple[str, str, str]:
@@ -425,9 +452,9 @@ def _quoted_or_bare(value: str) -> tuple[str, str, str]:
     return "", value, ""
 
 
-_NUMBER: Final = re.compile(r"[+-]?\d+(?:\.\d+)?")
+_NUMBER: Final = _lazy(r"[+-]?\d+(?:\.\d+)?")
 _LITERALS: Final = frozenset({"true", "false", "null", "none"})
-_PATH: Final = re.compile(r"(?:/|~/|\$HOME/|[A-Za-z]:\\)", re.ASCII)
+_PATH: Final = _lazy(r"(?:/|~/|\$HOME/|[A-Za-z]:\\)", re.ASCII)
 
 
 def _is_working_dir(key: str, value: object) -> bool:
@@ -466,18 +493,18 @@ _PAIR_VALUE: Final = (
     r"|\"(?:[^\"\\\r\n]|\\.){0,512}+\"?|'(?:[^'\\\r\n]|\\.){0,512}+'?"
     r"|(?(eq)[^\s\"'&,;<>(){}]{1,512}+|[^\r\n\"'<>,;{}]{1,512}+))"
 )
-_PAIR: Final = re.compile(
+_PAIR: Final = _lazy(
     r"(?<![\w.-])(?P<key>[A-Za-z_][\w.-]{0,63}+)(?:\\*+[\"'])?[ \t]*(?:(?P<eq>=)|:)[ \t]*"
     r"(?:(?:[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|[Dd]igest)[ \t]+)?" + _PAIR_VALUE,
     re.ASCII,
 )
-_FLAG: Final = re.compile(
+_FLAG: Final = _lazy(
     r"(?<![\w-])(?P<key>--?[A-Za-z][\w-]{0,63}+)(?:(?P<eq>=)|[ \t]+(?!-))"
     r"(?P<value>\"(?:[^\"\\\r\n]|\\.)*+\"?|'(?:[^'\\\r\n]|\\.)*+'?|[^\s\"']++)",
     re.ASCII,
 )
 
-_KNOWN_TOKENS: Final = re.compile(
+_KNOWN_TOKENS: Final = _lazy(
     r"(?<![A-Za-z0-9])(?:"
     r"sk-(?:proj-|ant-(?:api\d\d-|admin\d\d-)?|svcacct-|admin-)?[A-Za-z0-9_-]{20,}+"
     r"|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}+"
@@ -511,25 +538,25 @@ _KNOWN_TOKEN_PREFIXES: Final = (
 )  # fmt: skip
 
 # Matched right after each "://": the user-info part, then "@".
-_URL_CREDENTIALS: Final = re.compile(r"[^\s:/?#@\"'<>\[\]]*+:[^\s/?#@\"'<>]*+@", re.ASCII)
+_URL_CREDENTIALS: Final = _lazy(r"[^\s:/?#@\"'<>\[\]]*+:[^\s/?#@\"'<>]*+@", re.ASCII)
 # A key alone in a URL's user part (Sentry DSNs: https://<32 hex>@o1.ingest.sentry.io/2).
-_URL_KEY: Final = re.compile(r"[0-9a-f]{32,}+@", re.ASCII)
+_URL_KEY: Final = _lazy(r"[0-9a-f]{32,}+@", re.ASCII)
 # Passwords given on command lines and in netrc files: the command and flag stay.
-_CLI_PASSWORD: Final = re.compile(
+_CLI_PASSWORD: Final = _lazy(
     r"(?P<head>\b(?:machine|login|default)\b[^\r\n]{0,200}?\bpassword[ \t]++"
     r"|\bsshpass(?:[ \t]++-[A-Za-oq-z]\S*+)*+[ \t]++-p[ \t]*+"
     r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\r\n|;&]{0,200}?[ \t]-p(?=[^\s\"'-]))"
     r"(?!\[REDACTED\])[^\s\"']++",
     re.ASCII,
 )
-_BEARER: Final = re.compile(
+_BEARER: Final = _lazy(
     r"\b(?P<scheme>(?i:bearer|basic)[ \t]+)(?!\[REDACTED\])[A-Za-z0-9._~+/-]{8,}+=*", re.ASCII
 )
 
-_ENTROPY_CANDIDATE: Final = re.compile(
+_ENTROPY_CANDIDATE: Final = _lazy(
     r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{20,}+={0,2}(?![A-Za-z0-9+/_=-])", re.ASCII
 )
-_WORDS: Final = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}", re.ASCII)
+_WORDS: Final = _lazy(r"[A-Z]?[a-z]{3,}|[A-Z]{4,}", re.ASCII)
 
 
 def _shannon_entropy(s: str) -> float:
@@ -573,9 +600,9 @@ def _build_passes(detect_high_entropy: bool, extra: Iterable[re.Pattern[str]]) -
     # and error texts hold it).
     body = r"(?:[A-Za-z0-9+/=\s:,.]++|\\++[nrt]|-(?!----BEGIN))*?"
     pem = _PEM_LABEL + r"(?:" + body + _PEM_END + r"|(?:[A-Za-z0-9+/=\s]++|\\++[nrt])*+)"
-    passes = [_Pass("private_key_block", re.compile(pem, re.ASCII))]
+    passes = [_Pass("private_key_block", _lazy(pem, re.ASCII))]
     for name, pattern in REFERENCE_PATTERNS:
-        regex = re.compile(_LINEAR_VARIANTS.get(name, pattern), re.ASCII)
+        regex = _lazy(_LINEAR_VARIANTS.get(name, pattern), re.ASCII)
         if name in _REFERENCE_ANCHORS:
             passes.append(_WordPass(name, regex, *_REFERENCE_ANCHORS[name]))
         elif name == "discord_token":

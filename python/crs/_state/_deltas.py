@@ -15,7 +15,7 @@ import abc
 import math
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from crs._check import brief, check, items_of, mapping_of
 from crs._errors import (
@@ -23,9 +23,7 @@ from crs._errors import (
     HardSoftBoundaryViolationError,
     InvalidArgumentError,
 )
-from crs._state._analytics import MAX_RESULTS_PER_RECORD, AnalyticsQueryType, AnalyticsRecord
 from crs._state._ops import OpKind
-from crs._state._snapshot import Snapshot
 from crs._types import (
     PROOF_NUMBER_INFINITE,
     Constraint,
@@ -38,6 +36,12 @@ from crs._types import (
     is_encodable,
     now_ms,
 )
+
+if TYPE_CHECKING:
+    # Analytics records and snapshots load when used: journal replay and a hook's records
+    # need neither (start-up).
+    from crs._state._analytics import AnalyticsQueryType, AnalyticsRecord
+    from crs._state._snapshot import Snapshot
 
 _U64 = PROOF_NUMBER_INFINITE
 _I64_MAX = 2**63 - 1
@@ -131,6 +135,10 @@ class Delta(abc.ABC):
         State-dependent checks run as a trial apply on the snapshot's state, so a composite's
         children see the state earlier children leave.
         """
+        # inside: start-up (the views load with the first snapshot; a Snapshot given here
+        # means they have)
+        from crs._state._snapshot import Snapshot
+
         if not isinstance(snapshot, Snapshot):
             raise InvalidArgumentError(f"snapshot: must be a Snapshot, got {brief(snapshot)}")
         self._check()
@@ -763,6 +771,9 @@ class AnalyticsDelta(Delta):
         timestamp: int | None = None,
     ) -> None:
         super().__init__(source, timestamp)
+        # inside: start-up (analytics records load with the first analytics delta)
+        from crs._state._analytics import AnalyticsRecord
+
         if not isinstance(record, AnalyticsRecord):
             raise InvalidArgumentError(f"record: must be an AnalyticsRecord, got {brief(record)}")
         self.record = record
@@ -777,6 +788,9 @@ class AnalyticsDelta(Delta):
             raise DeltaValidationError(
                 "analytics record: result_count and execution_ms must be >= 0"
             )
+        # inside: start-up (analytics records load with the first analytics delta)
+        from crs._state._analytics import AnalyticsQueryType
+
         if r.query_type == AnalyticsQueryType.CYCLES and r.result_count > 0 and not r.cycles:
             raise DeltaValidationError("analytics record: cycles query with results needs cycles")
         if r.query_type == AnalyticsQueryType.PATH and r.result_count > 0 and not r.path:
@@ -791,6 +805,9 @@ class AnalyticsDelta(Delta):
         return [(OpKind.PROOF, rows)]
 
     def _analytics(self) -> list[AnalyticsRecord]:
+        # inside: start-up (analytics records load with the first analytics delta)
+        from crs._state._analytics import MAX_RESULTS_PER_RECORD
+
         rec = self.record
         if len(rec.results) > MAX_RESULTS_PER_RECORD:
             rec = rec.truncate_results()
@@ -804,6 +821,9 @@ def create_analytics_delta(
     query_type: AnalyticsQueryType | str, result_count: int, execution_ms: int
 ) -> AnalyticsDelta:
     """A hard-source AnalyticsDelta for a query that ran now."""
+    # inside: start-up (analytics records load with the first analytics delta)
+    from crs._state._analytics import AnalyticsRecord
+
     t = now_ms()
     return AnalyticsDelta(
         SignalSource.HARD, AnalyticsRecord(query_type, t, result_count, execution_ms)
@@ -852,6 +872,9 @@ def delta_from_dict(d: Mapping[str, Any]) -> Delta:
         children = [delta_from_dict(c) for c in d.get("deltas", [])]
         return CompositeDelta(*children, source=src, timestamp=ts)
     if kind == "analytics":
+        # inside: start-up (analytics records load with the first analytics delta)
+        from crs._state._analytics import AnalyticsRecord
+
         return AnalyticsDelta(src, AnalyticsRecord.from_dict(d["record"]), timestamp=ts)
     raise InvalidArgumentError(
         f"d['type']: must be one of proof, constraint, similarity, dependency, history, "

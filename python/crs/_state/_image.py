@@ -8,10 +8,12 @@ image, whose byte layout `crs._image` adds); `crs._image.parse_image` reads it b
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crs import _core
-from crs._state._analytics import AnalyticsRecord
+
+if TYPE_CHECKING:
+    from crs._state._analytics import AnalyticsRecord
 
 STATE_IMAGE_VERSION: int = 1
 """Format version of `CRS._state_image()`."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 from pathlib import Path
 
 MAX_WALK_FILES = 20_000
@@ -59,6 +58,8 @@ def git_fingerprint(root: str | os.PathLike[str], exclude: tuple[str, ...] = ())
     """The fingerprint from git, or None when `root` is not in a git work tree.
 
     `exclude`: paths relative to `root` to leave out (crs's own data directory)."""
+    import subprocess  # inside: start-up (a hook whose guard needs no fingerprint runs no git)
+
     path = Path(root)
     try:
         out = subprocess.run(
@@ -105,6 +106,8 @@ def git_fingerprint(root: str | os.PathLike[str], exclude: tuple[str, ...] = ())
 
 
 def _toplevel(path: Path) -> Path:
+    import subprocess  # inside: start-up (as above)
+
     try:
         out = subprocess.run(
             [*_GIT, "-C", str(path), "rev-parse", "--show-toplevel"],

@@ -144,7 +144,7 @@ def _default_fingerprint(
         return ProjectFingerprint(project)
     # inside: start-up, as above
     from crs._home import default_home
-    from crs._persistence._session_restore import compute_project_hash
+    from crs._persistence._load import compute_project_hash
 
     data = Path(home).expanduser() if home is not None else default_home()
     key = compute_project_hash(str(Path(project).resolve()))

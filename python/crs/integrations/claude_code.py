@@ -30,11 +30,8 @@ into the chosen `settings.json`, keeping every other setting and hook.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import json
 import os
-import shlex
-import shutil
 import sys
 import threading
 import time
@@ -102,6 +99,9 @@ def _home(home: str | os.PathLike[str] | None) -> Path:
 
 def _log(home: Path, message: str, stderr: IO[str] | None) -> str:
     """One line to stderr and to `<home>/logs/claude-code.log` (the line); never raises."""
+    # inside: start-up (a hook that logs nothing does not load datetime)
+    import datetime as _dt
+
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     line = f"{stamp} crs hook claude-code [{os.getpid()}]: {message}\n"
     with contextlib.suppress(Exception):
@@ -442,6 +442,9 @@ def run(
 def hook_command(on_block: str = "deny") -> str:
     """The command line Claude Code runs: this Python, the hook's thin client file (the same
     as `-m crs hook claude-code`, without importing the `crs` package: 20 ms less a hook)."""
+    # inside: start-up (only the installer quotes a command line)
+    import shlex
+
     client = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_hook_client.py")
     cmd = f"{shlex.quote(sys.executable)} {shlex.quote(client)} {MARKER}"
     return cmd + (" --on-block ask" if on_block == "ask" else "")
@@ -563,6 +566,10 @@ def install(
 def _replace(path: Path, text: str, existed: bool) -> Path | None:
     """Write `text` to `path` atomically (mode kept), the old file first copied to
     `<name>.<UTC time>.bak`; the backup's path."""
+    # inside: start-up (the hook itself never installs: it does not load these)
+    import datetime as _dt
+    import shutil
+
     backup = None
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = 0o644
