@@ -38,6 +38,7 @@ from crs._reasoning._guards import Guards
 from crs._reasoning._sanitizer import default_sanitizer, redact_delta, redact_metadata
 from crs._state._codec import DeltaCodec
 from crs._state._delta_history import DEFAULT_MAX_DELTA_RECORDS, DeltaHistoryWorker
+from crs._state._deltas import snapshot_type
 from crs._types import (
     Actor,
     CircuitBreakerResult,
@@ -192,16 +193,13 @@ class CRS:
 
     def snapshot(self) -> Snapshot:
         """An immutable view of the current state (O(1)); works after `close()` too."""
-        # inside: start-up (a process that never takes a snapshot does not load the views)
-        from crs._state._snapshot import Snapshot
-
         k = self._kernel
         st = k.snap_stats
         t0 = _clock() if st is not None else 0.0
         cur = k.frozen
         if cur is None:
             cur = k.current()
-        snap = Snapshot(*cur, k.graph, k.graph_index, self._clause_view())
+        snap = snapshot_type()(*cur, k.graph, k.graph_index, self._clause_view())
         if st is not None:
             # Not under the lock: concurrent readers may rarely lose one sample.
             d = _clock() - t0

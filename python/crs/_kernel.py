@@ -51,7 +51,7 @@ from crs._errors import (
 from crs._image import parse_image, state_image
 from crs._state._codec import ProofPayloads
 from crs._state._delta_history import DeltaHistoryWorker
-from crs._state._deltas import Delta, DeltaType, ProofDelta
+from crs._state._deltas import Delta, DeltaType, ProofDelta, snapshot_type
 from crs._state._index_mask import IndexMask
 from crs._types import Config
 
@@ -272,9 +272,7 @@ class StateKernel:
         cur = self.frozen
         if cur is None:
             cur = self.current()
-        from crs._state._snapshot import Snapshot  # inside: start-up (the views load on use)
-
-        return Snapshot(*cur, self.graph, self.graph_index, clauses)
+        return snapshot_type()(*cur, self.graph, self.graph_index, clauses)
 
     @property
     def closed(self) -> bool:
@@ -419,9 +417,7 @@ class StateKernel:
                 )
 
     def _check_base(self, base: Snapshot, delta: Delta, gen: int) -> None:
-        from crs._state._snapshot import Snapshot  # inside: start-up (as above)
-
-        if not isinstance(base, Snapshot):
+        if not isinstance(base, snapshot_type()):
             raise InvalidArgumentError(f"base: must be a Snapshot or None, got {brief(base)}")
         lag = gen - base.generation()
         limit = self.config.snapshot_epoch_limit

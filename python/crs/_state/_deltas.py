@@ -50,6 +50,21 @@ _STATUS_VALUES = frozenset(int(v) for v in ProofStatus)
 _SOURCE_VALUES = frozenset(int(v) for v in SignalSource)
 
 
+_SNAPSHOT: type[Snapshot] | None = None
+
+
+def snapshot_type() -> type[Snapshot]:
+    """The `Snapshot` class, imported on first use and then kept (a hook's process never
+    takes a snapshot, so the views stay unloaded; a hot path pays a global read, not an
+    import statement each call)."""
+    global _SNAPSHOT
+    if _SNAPSHOT is None:
+        from crs._state._snapshot import Snapshot  # inside: start-up (the views load on use)
+
+        _SNAPSHOT = Snapshot
+    return _SNAPSHOT
+
+
 class DeltaType(_NamedIntEnum):
     """Kind of delta (values as in the Go package)."""
 
@@ -135,11 +150,7 @@ class Delta(abc.ABC):
         State-dependent checks run as a trial apply on the snapshot's state, so a composite's
         children see the state earlier children leave.
         """
-        # inside: start-up (the views load with the first snapshot; a Snapshot given here
-        # means they have)
-        from crs._state._snapshot import Snapshot
-
-        if not isinstance(snapshot, Snapshot):
+        if not isinstance(snapshot, _SNAPSHOT or snapshot_type()):
             raise InvalidArgumentError(f"snapshot: must be a Snapshot, got {brief(snapshot)}")
         self._check()
         if self._stateful():
