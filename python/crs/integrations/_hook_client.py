@@ -94,12 +94,15 @@ def token() -> str:
 
 
 def private_dir(path: str) -> bool:
-    """True when the directory `path` is this user's and nobody else's (mode 0700)."""
+    """True when `path` is a directory (not a symlink to one: `/tmp/crs-<uid>` could be
+    planted as a link to another private directory of this user's) that is this user's and
+    nobody else's (mode 0700)."""
     try:
-        st = os.stat(path)
+        st = os.lstat(path)
     except OSError:
         return False
-    return st.st_uid == os.getuid() and not st.st_mode & 0o077
+    is_dir = st.st_mode & 0o170000 == 0o040000  # S_ISDIR without importing `stat`
+    return is_dir and st.st_uid == os.getuid() and not st.st_mode & 0o077
 
 
 def peer_uid(sock: _socket.socket) -> int | None:
