@@ -172,3 +172,20 @@ def test_the_workspace_fingerprint_does_not_write_the_git_index(tmp_path: Path) 
     before = index.stat().st_mtime_ns, index.read_bytes()
     assert workspace_fingerprint(repo)
     assert (index.stat().st_mtime_ns, index.read_bytes()) == before
+
+
+def test_session_restore_runs_no_command_of_the_repository(tmp_path: Path) -> None:
+    """`crs.sessions`' identifier and modified-files scan run git in the project too (HEAD,
+    status, log): a `core.fsmonitor` program in the repository's config must not run."""
+    from crs._persistence._session_restore import SessionIdentifier, find_files_modified_since
+
+    repo = _repo(tmp_path / "repo")
+    marker = tmp_path / "ran"
+    hook = tmp_path / "fsmonitor.sh"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    subprocess.run(["git", "-C", str(repo), "config", "core.fsmonitor", str(hook)], check=True)
+    (repo / "b.c").write_text("int b;\n")
+    assert SessionIdentifier(str(repo)).git_commit_hash
+    assert "b.c" in " ".join(find_files_modified_since(str(repo), 0.0))
+    assert not marker.exists()

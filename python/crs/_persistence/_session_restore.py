@@ -152,7 +152,7 @@ def _git(cwd: str, *args: str) -> str | None:
     """Output of a git command in `cwd`, or None when git is missing or fails."""
     try:
         done = subprocess.run(
-            ["git", *args],
+            ["git", "-c", "core.fsmonitor=false", *args],  # no program the repository names
             cwd=cwd,
             capture_output=True,
             timeout=_GIT_TIMEOUT,
