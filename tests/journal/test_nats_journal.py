@@ -671,7 +671,10 @@ def _open_together(server: NatsServer, name: str) -> tuple[list[NATSJournal], li
     def open_one(session: str) -> None:
         barrier.wait()
         try:
-            opened.append(NATSJournal(cfg(server, session, stream_name=name)))
+            # What is tested is the lookup/create race, not speed: a loaded CI machine once
+            # took over the default 5 s to answer a fresh server's first stream create.
+            c = cfg(server, session, stream_name=name, connect_timeout=10.0, request_timeout=20.0)
+            opened.append(NATSJournal(c))
         except BaseException as exc:
             errors.append(exc)
 
