@@ -448,13 +448,19 @@ class AsyncNATSJournal:
                 except nats.js.errors.NotFoundError:
                     try:
                         info = await self._js.add_stream(sc)
-                    except nats.js.errors.APIError:
+                    except (nats.js.errors.APIError, TimeoutError):
                         # Two agents opening one project stream at once: the other created
                         # it between our lookup and our create ("name already in use" or
-                        # "subjects overlap"), so look it up again and update it instead.
+                        # "subjects overlap"), or our create's reply never came (seen with
+                        # two racing creates on a loaded machine: both timed out, the stream
+                        # existed), so look it up again and update it instead.
                         if attempt == 2:
                             raise
                         continue
+                except TimeoutError:  # the lookup's reply was lost the same way: ask again
+                    if attempt == 2:
+                        raise
+                    continue
                 else:
                     merged = set(info.config.subjects or []) | set(limits.subjects)
                     sc.subjects = sorted(merged)
