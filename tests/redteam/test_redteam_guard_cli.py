@@ -148,16 +148,23 @@ def _repo(path: Path) -> Path:
     return path
 
 
-def test_the_workspace_fingerprint_runs_no_command_of_the_repository(tmp_path: Path) -> None:
-    """The fingerprint runs `git status` in whatever directory the agent works in (a hook's
-    payload cwd). A repository whose .git/config names a `core.fsmonitor` program (an
-    unpacked archive, a shared checkout) had it run by crs on every failure."""
+def _repo_with_fsmonitor(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository whose .git/config names a `core.fsmonitor` program, and the file that
+    program creates when it runs."""
     repo = _repo(tmp_path / "repo")
     marker = tmp_path / "ran"
     hook = tmp_path / "fsmonitor.sh"
     hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
     hook.chmod(0o755)
     subprocess.run(["git", "-C", str(repo), "config", "core.fsmonitor", str(hook)], check=True)
+    return repo, marker
+
+
+def test_the_workspace_fingerprint_runs_no_command_of_the_repository(tmp_path: Path) -> None:
+    """The fingerprint runs `git status` in whatever directory the agent works in (a hook's
+    payload cwd). A repository whose .git/config names a `core.fsmonitor` program (an
+    unpacked archive, a shared checkout) had it run by crs on every failure."""
+    repo, marker = _repo_with_fsmonitor(tmp_path)
     assert workspace_fingerprint(repo)
     assert not marker.exists()
 
@@ -179,12 +186,7 @@ def test_session_restore_runs_no_command_of_the_repository(tmp_path: Path) -> No
     status, log): a `core.fsmonitor` program in the repository's config must not run."""
     from crs._persistence._session_restore import SessionIdentifier, find_files_modified_since
 
-    repo = _repo(tmp_path / "repo")
-    marker = tmp_path / "ran"
-    hook = tmp_path / "fsmonitor.sh"
-    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
-    hook.chmod(0o755)
-    subprocess.run(["git", "-C", str(repo), "config", "core.fsmonitor", str(hook)], check=True)
+    repo, marker = _repo_with_fsmonitor(tmp_path)
     (repo / "b.c").write_text("int b;\n")
     assert SessionIdentifier(str(repo)).git_commit_hash
     assert "b.c" in " ".join(find_files_modified_since(str(repo), 0.0))

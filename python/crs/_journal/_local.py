@@ -256,11 +256,7 @@ class _Exclusive:
                     # the fsync runs once the lock is released, so no writer waits for
                     # another's disk flush; the append returns (is acknowledged) after it.
                     j._unsynced = False
-                    try:
-                        os.fdatasync(j._fd)
-                    except OSError as exc:
-                        j._failed = f"fsync of journal {j._dir} failed ({exc})"
-                        raise j._os_error(exc, "sync") from exc
+                    j._sync_or_fail()
             finally:
                 j._lock.release()
 
@@ -1035,16 +1031,21 @@ class LocalJournal(JournalBase):
                     raise JournalError(f"{self._failed}; close the journal and open it again")
                 with self._cond:
                     goal = self._written
-                try:
-                    os.fdatasync(self._fd)
-                except OSError as exc:
-                    self._failed = f"fsync of journal {self._dir} failed ({exc})"
-                    raise self._os_error(exc, "sync") from exc
+                self._sync_or_fail()
         finally:
             with self._cond:
                 self._syncing = False
                 self._synced = max(self._synced, goal)
                 self._cond.notify_all()
+
+    def _sync_or_fail(self) -> None:
+        """fdatasync the active segment; a failed sync fails the journal (its writes may be
+        lost: nothing is acknowledged after it) and raises the typed error."""
+        try:
+            os.fdatasync(self._fd)
+        except OSError as exc:
+            self._failed = f"fsync of journal {self._dir} failed ({exc})"
+            raise self._os_error(exc, "sync") from exc
 
     def sync(self) -> None:
         """Force every appended record to stable storage."""
