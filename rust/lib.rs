@@ -10,6 +10,7 @@ pub mod codec;
 pub mod cycle;
 pub mod graph;
 pub mod hash;
+pub mod jsonenc;
 pub mod minhash;
 pub mod state;
 pub mod tarjan;

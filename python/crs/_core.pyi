@@ -210,6 +210,12 @@ def canon_flat(
 def digest_text(text: str, echo: object) -> str | None:
     """The guard's digest of an ASCII str result, or None."""
 
+def json_compact(obj: object, prefix: bytes) -> bytes | None:
+    """`prefix` + compact JSON of `obj` (UTF-8) exactly as `json.dumps(obj,
+    separators=(",", ":"), ensure_ascii=False, allow_nan=False)` writes it, for exact
+    dict (str keys) / list / tuple / str / 64-bit int / bool / None at most 64 levels
+    deep; None for anything else (a float, a subclass, a lone surrogate)."""
+
 def mask_volatile(text: str) -> str | None:
     """`text` (ASCII) with clock times, timestamps, durations and memory addresses replaced
     by `#`, or None when it has none."""

@@ -13,6 +13,7 @@ mod clauses;
 mod codec;
 mod cycle;
 mod graph;
+mod jsonenc;
 mod minhash;
 mod state;
 mod triggers;
@@ -109,5 +110,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     codec::register_codec(m)?;
     volatile::register_volatile(m)?;
     triggers::register_triggers(m)?;
+    jsonenc::register_jsonenc(m)?;
     Ok(())
 }

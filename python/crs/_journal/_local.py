@@ -195,14 +195,14 @@ def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
 
 class _Exclusive:
     """The block of `LocalJournal.exclusive()` (a class, not a generator: every commit of a
-    shared journal enters it)."""
+    shared journal enters it): `_hold` and `_release` of the outermost block, the journal's
+    lock (re-entered) inside it."""
 
-    __slots__ = ("_fresh", "_held", "_j", "_outer")
+    __slots__ = ("_j", "_outer")
 
     def __init__(self, journal: LocalJournal) -> None:
         self._j = journal
-        self._outer = self._fresh = False
-        self._held = 0.0
+        self._outer = False
 
     def __enter__(self) -> None:
         j = self._j
@@ -212,53 +212,18 @@ class _Exclusive:
             if not j._shared or j._memory is not None or j._xdepth:
                 j._xdepth += 1
                 return
-            j._flock()
         except BaseException:
             j._lock.release()
             raise
+        j._hold()
         self._outer = True
-        self._held = time.monotonic()
-        j._just_opened = False
-        j._xdepth = 1
-        j._bumped = False
-        try:
-            j._refresh()
-        except BaseException:
-            self._leave(False)
-            raise
-        self._fresh = True
 
     def __exit__(self, *exc: object) -> None:
         if not self._outer:
             self._j._xdepth -= 1
             self._j._lock.release()
             return
-        self._leave(exc[0] is None)
-
-    def _leave(self, done: bool) -> None:
-        j = self._j
-        try:
-            j._xdepth = 0
-            try:
-                # This writer's view is of the directory as it leaves it: it made its changes
-                # itself (each counted, `_bump`). After a failure, or a change that raised
-                # half-way, it lists the directory next time.
-                ok = self._fresh and j._failed is None and (done or not j._bumped)
-                j._gen = j._lock_gen if ok else -1
-            finally:
-                j._unflock()
-                waits = LocalJournal._process_waits
-                waits[3] = max(waits[3], time.monotonic() - self._held)
-        finally:
-            try:
-                if j._unsynced:
-                    # The records are written (other writers read them from the page cache);
-                    # the fsync runs once the lock is released, so no writer waits for
-                    # another's disk flush; the append returns (is acknowledged) after it.
-                    j._unsynced = False
-                    j._sync_or_fail()
-            finally:
-                j._lock.release()
+        self._j._unhold(exc[0] is None)
 
 
 class LocalJournal(JournalBase):
@@ -309,6 +274,8 @@ class LocalJournal(JournalBase):
         self._xdepth = 0
         self._unsynced = False
         self._just_opened = False
+        self._held = 0.0  # when the outermost hold (`_hold`) took the flock
+        self._fresh = False  # that hold's `_refresh` completed
         # The directory generation (`LOCK`, `_bump`): `_lock_gen` as read when the flock was
         # taken (and bumped since by this writer), `_gen` the one this writer's view of the
         # segments and checkpoint is of (-1: unknown, list the directory again).
@@ -444,6 +411,81 @@ class LocalJournal(JournalBase):
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
         except OSError:  # its descriptor is closed: nothing is held
             return
+
+    def _hold(self) -> None:
+        """Enter the outermost hold of the writer lock, `self._lock` held (shared mode): take
+        the flock and read what other writers did since this one last held it (`_refresh`).
+        On an error nothing is held (the flock and `self._lock` are released)."""
+        try:
+            self._flock()
+        except BaseException:
+            self._lock.release()
+            raise
+        self._held = time.monotonic()
+        self._just_opened = False
+        self._xdepth = 1
+        self._bumped = False
+        self._fresh = False
+        try:
+            self._refresh()
+        except BaseException:
+            self._unhold(False)
+            raise
+        self._fresh = True
+
+    def _unhold(self, done: bool) -> None:
+        """Leave the outermost hold (`_hold`): unlock, then fdatasync what it appended
+        (after the unlock: no writer waits for another's disk flush; the append returns
+        after it), then release `self._lock`. `done`: the block ended without an error."""
+        try:
+            self._xdepth = 0
+            try:
+                # This writer's view is of the directory as it leaves it: it made its changes
+                # itself (each counted, `_bump`). After a failure, or a change that raised
+                # half-way, it lists the directory next time.
+                ok = self._fresh and self._failed is None and (done or not self._bumped)
+                self._gen = self._lock_gen if ok else -1
+            finally:
+                self._unflock()
+                waits = LocalJournal._process_waits
+                held = time.monotonic() - self._held
+                if held > waits[3]:
+                    waits[3] = held
+        finally:
+            try:
+                if self._unsynced:
+                    self._unsynced = False
+                    self._sync_or_fail()
+            finally:
+                self._lock.release()
+
+    def _hold_outer(self) -> bool:
+        """`_hold` when no block of this thread holds the lock already (a CRS's fused commit
+        of one op, `StateKernel.commit_op`); False, holding nothing, when the journal is
+        not shared, runs in memory or is held already (`exclusive` is then the way)."""
+        self._lock.acquire()
+        if self._xdepth or not self._shared or self._memory is not None:
+            self._lock.release()
+            return False
+        try:
+            self._check_open()
+        except BaseException:
+            self._lock.release()
+            raise
+        self._hold()
+        return True
+
+    def _fused(
+        self,
+    ) -> (
+        tuple[Callable[[], bool], Callable[[list[bytes]], tuple[int, int]], Callable[[bool], None]]
+        | None
+    ):
+        """(`_hold_outer`, `_append_locked`, `_unhold`) for a CRS's fused commit of one op,
+        or None when appends need more than those (not shared, in memory, group commit)."""
+        if not self.shared or self._policy is SyncPolicy.BATCH:
+            return None
+        return self._hold_outer, self._append_locked, self._unhold
 
     @property
     def shared(self) -> bool:
