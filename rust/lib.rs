@@ -12,6 +12,7 @@ pub mod graph;
 pub mod hash;
 pub mod jsonenc;
 pub mod minhash;
+pub mod quiet;
 pub mod state;
 pub mod tarjan;
 pub mod triggers;

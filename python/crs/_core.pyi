@@ -192,6 +192,17 @@ class Triggers:
     def found(self, text: str) -> bool:
         """True when `text` (ASCII) holds a word of either set."""
 
+@final
+class QuietGate:
+    """The default sanitizer's "nothing to redact" test for ASCII text (its trigger words
+    `exact` and `lower`, plus the discord and high-entropy shapes)."""
+
+    def __new__(cls, exact: Sequence[str], lower: Sequence[str]) -> QuietGate: ...
+    def quiet(self, text: str) -> bool:
+        """True when no built-in sanitizer pass can change `text` (False: ask it)."""
+    def view(self, text: str, limit: int) -> str | None:
+        """`" ".join(text.split())` cut to `limit` characters, for quiet ASCII text."""
+
 def shell_canon(text: str) -> str | None:
     """`shlex.join(shlex.split(text))`, or None where shlex raises ValueError."""
 

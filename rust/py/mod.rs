@@ -15,6 +15,7 @@ mod cycle;
 mod graph;
 mod jsonenc;
 mod minhash;
+mod quiet;
 mod state;
 mod triggers;
 mod volatile;
@@ -111,5 +112,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     volatile::register_volatile(m)?;
     triggers::register_triggers(m)?;
     jsonenc::register_jsonenc(m)?;
+    quiet::register_quiet(m)?;
     Ok(())
 }

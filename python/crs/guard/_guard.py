@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from crs import _core
 from crs._check import brief
 from crs._errors import CRSClosedError, InvalidArgumentError
-from crs._reasoning._sanitizer import SecretSanitizer
+from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
@@ -57,6 +57,7 @@ _Outcome = tuple[int, str, str, str, dict[str, str] | None]
 _log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _sanitize = _SANITIZER.sanitize
+_quiet_view = QUIET.view  # the result preview of ASCII text the sanitizer cannot change
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 # (an enum member read through its class costs ~0.2 us: the hot path reads these)
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
@@ -934,7 +935,13 @@ class Guard:
         clean = _SANITIZER.sanitize(view)
         out = {"pv": clean if clean is view else _short(clean, 160)}
         if outcome is not None:
-            if isinstance(outcome, str):
+            if type(outcome) is str:
+                fast = _quiet_view(outcome[:400], 120)  # ASCII with nothing to redact
+                if fast is not None:
+                    out["rv"] = fast
+                    return out
+                text = outcome
+            elif isinstance(outcome, str):
                 text = outcome
             elif isinstance(outcome, BaseException):
                 text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
