@@ -140,9 +140,6 @@ def _check_next(pos: int, seq: int, sparse: bool = False) -> None:
         )
 
 
-_UNFUSED = object()  # `_commit_fused` could not take the fused path
-
-
 class _SharedWriting:
     """`StateKernel.writing()` on a shared journal: the kernel's lock, then (outermost only)
     the journal's writer lock and `catch_up`. A class, not a generator: every commit of a
@@ -238,7 +235,7 @@ class StateKernel:
         # A journal other processes write too (LocalJournal with `shared`): each commit
         # takes its lock and first applies what the others appended (`writing`).
         self.shared = bool(getattr(journal, "shared", False))
-        # (hold, append, release) of a shared LocalJournal: `commit_op`'s fused path.
+        # (hold, append, unhold) of a shared LocalJournal: `commit_op`'s fused path.
         fused = getattr(journal, "_fused", None) if self.shared else None
         self._fused: tuple[Any, Any, Any] | None = fused() if fused is not None else None
         self._wdepth = 0
@@ -474,12 +471,33 @@ class StateKernel:
             raise InvalidArgumentError(
                 f"kind: no handler registered for {brief(kind)}; known: {sorted(self._ops)}"
             )
-        if checked is not None and self._fused is not None:
+        fused = self._fused
+        if checked is not None and fused is not None:
+            # A checked payload on a shared LocalJournal: what `_SharedWriting` and `append`
+            # do, in this frame (the hot path of a durable guard: a record per finished call).
             with self.lock:
-                if not self._wdepth:
-                    got = self._commit_fused(kind, payload, bump_generation, checked)
-                    if got is not _UNFUSED:
-                        return got
+                if self.life is _CLOSED:
+                    self.check_open(kind)
+                hold, append, unhold = fused
+                # (an encoding error changes nothing; `hold` is False inside a block that
+                # holds the journal already: the general path below)
+                data = self.journal._encode_op(kind, payload, bump_generation)
+                if not self._wdepth and hold():
+                    self._wdepth = 1
+                    try:
+                        self.catch_up()
+                        self.seq = append([data])[1]
+                        result = checked(payload)
+                        if bump_generation:
+                            self.gen += 1
+                            self.frozen = None
+                    except BaseException:
+                        self._wdepth = 0
+                        unhold(False)
+                        raise
+                    self._wdepth = 0
+                    unhold(True)  # unlock, then fdatasync (a failed sync raises)
+                    return result
         with self._shared_writing() if self.shared else self.lock:
             if self.life is _CLOSED:
                 self.check_open(kind)
@@ -497,39 +515,6 @@ class StateKernel:
                 self.gen += 1
                 self.frozen = None
             return result
-
-    def _commit_fused(
-        self,
-        kind: str,
-        payload: dict[str, Any],
-        bump_generation: bool,
-        checked: Callable[[dict[str, Any]], Any],
-    ) -> Any:
-        """`commit_op` of a checked payload on a shared LocalJournal (the lock held, no
-        `writing` block open): what `_SharedWriting` and `append` do, in one frame (the hot
-        path of a durable guard: one record per finished call)."""
-        if self.life is _CLOSED:
-            self.check_open(kind)
-        j = self.journal
-        data = j._encode_op(kind, payload, bump_generation)  # an error here changes nothing
-        hold, append, unhold = self._fused  # type: ignore[misc]
-        if not hold():  # held by a block of this thread already: the general path
-            return _UNFUSED
-        self._wdepth = 1
-        try:
-            self.catch_up()
-            self.seq = append([data])[1]
-            result = checked(payload)
-            if bump_generation:
-                self.gen += 1
-                self.frozen = None
-        except BaseException:
-            self._wdepth = 0
-            unhold(False)
-            raise
-        self._wdepth = 0
-        unhold(True)  # unlock, then fdatasync (a failed sync raises)
-        return result
 
     # ------------------------------------------------------------ replay
 

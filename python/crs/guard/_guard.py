@@ -839,50 +839,7 @@ class Guard:
             p["x"] = feat[:2000]
         if views is not None:
             p.update(views)
-        return self._record_after(call, p, kind, res, feat, polling, lim, canon, ts)
-
-    def _outcome(
-        self, canon: dict[str, Any], mut: bool, result: Any, error: BaseException | str | None
-    ) -> _Outcome:
-        """What a finished call's record says of its outcome, from the call and its result
-        alone (no state read, no lock held): (kind, result digest, sanitized error text,
-        near-duplicate features, previews of a durable guard or None)."""
-        # A result that echoes the call's own arguments ("no results for '<query>'") is
-        # judged without them: the echo is not new information. (`_core.digest_text` given
-        # the arguments picks the same echo: their str values of at least 4 characters.)
-        if error is not None:
-            echo = _echo(canon)
-            etext = _canon.error_text(error)
-            kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
-            res = _canon.error_digest(_canon.without(etext, echo))
-            err = _short(_SANITIZER.sanitize(etext), 400) if etext else ""
-        else:
-            err = ""
-            kind = OK
-            got = _digest_text(result, canon) if type(result) is str else None
-            res = got if got is not None else _canon.result_digest(result, _echo(canon))
-        feat = ""
-        if canon and (kind != OK or not mut):
-            feat = _canon.features(canon, self._commands, _sanitize)
-        views = None
-        if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
-            views = self._previews("", canon, error if error is not None else result)
-        return kind, res, err, feat, views
-
-    def _record_after(
-        self,
-        call: Call,
-        p: dict[str, Any],
-        kind: int,
-        res: str,
-        feat: str,
-        polling: bool,
-        lim: Limits,
-        canon: dict[str, Any],
-        ts: int,
-    ) -> Verdict:
-        """The decision on a finished call and its record (`p`, completed here), under the
-        lock: the only part of `after_call` that reads or changes the state."""
+        # the decision and the record, under the lock: all that reads or changes the state
         with self._lock:
             part = self._part
             s = part.sessions.get(call.session_id) or part.session(call.session_id)
@@ -919,6 +876,34 @@ class Guard:
             if v is None:
                 return allow_verdict(call)
             return v
+
+    def _outcome(
+        self, canon: dict[str, Any], mut: bool, result: Any, error: BaseException | str | None
+    ) -> _Outcome:
+        """What a finished call's record says of its outcome, from the call and its result
+        alone (no state read, no lock held): (kind, result digest, sanitized error text,
+        near-duplicate features, previews of a durable guard or None)."""
+        # A result that echoes the call's own arguments ("no results for '<query>'") is
+        # judged without them: the echo is not new information. (`_core.digest_text` given
+        # the arguments picks the same echo: their str values of at least 4 characters.)
+        if error is not None:
+            echo = _echo(canon)
+            etext = _canon.error_text(error)
+            kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
+            res = _canon.error_digest(_canon.without(etext, echo))
+            err = _short(_SANITIZER.sanitize(etext), 400) if etext else ""
+        else:
+            err = ""
+            kind = OK
+            got = _digest_text(result, canon) if type(result) is str else None
+            res = got if got is not None else _canon.result_digest(result, _echo(canon))
+        feat = ""
+        if canon and (kind != OK or not mut):
+            feat = _canon.features(canon, self._commands, _sanitize)
+        views = None
+        if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
+            views = self._previews("", canon, error if error is not None else result)
+        return kind, res, err, feat, views
 
     def _previews(
         self, call_id: str, canon: dict[str, Any] | None, outcome: Any = None
