@@ -235,9 +235,9 @@ class StateKernel:
         # A journal other processes write too (LocalJournal with `shared`): each commit
         # takes its lock and first applies what the others appended (`writing`).
         self.shared = bool(getattr(journal, "shared", False))
-        # (hold, append, unhold) of a shared LocalJournal: `commit_op`'s fused path.
+        # (fast append, hold, append, unhold) of a shared LocalJournal: `commit_op`'s fused path.
         fused = getattr(journal, "_fused", None) if self.shared else None
-        self._fused: tuple[Any, Any, Any] | None = fused() if fused is not None else None
+        self._fused: tuple[Any, Any, Any, Any] | None = fused() if fused is not None else None
         self._wdepth = 0
         self.seq = 0  # sequence number of the last journal record in the state
         self.replayed = 0  # journal records applied by replay_journal so far
@@ -478,10 +478,20 @@ class StateKernel:
             with self.lock:
                 if self.life is _CLOSED:
                     self.check_open(kind)
-                hold, append, unhold = fused
+                fast, hold, append, unhold = fused
                 # (an encoding error changes nothing; `hold` is False inside a block that
                 # holds the journal already: the general path below)
                 data = self.journal._encode_op(kind, payload, bump_generation)
+                # One Rust call when no other writer appended since (the usual case): the
+                # record is synced before it is applied, so a failed append changes nothing.
+                seq = fast(data, self.seq) if not self._wdepth else 0
+                if seq:
+                    self.seq = seq
+                    result = checked(payload)
+                    if bump_generation:
+                        self.gen += 1
+                        self.frozen = None
+                    return result
                 if not self._wdepth and hold():
                     self._wdepth = 1
                     try:

@@ -20,6 +20,7 @@ mod state;
 mod triggers;
 mod volatile;
 mod wal;
+mod walappend;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -113,5 +114,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     triggers::register_triggers(m)?;
     jsonenc::register_jsonenc(m)?;
     quiet::register_quiet(m)?;
+    walappend::register_walappend(m)?;
     Ok(())
 }

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crs
+from crs._journal import _local
 from crs.guard import Action, Guard, Verdict
 
 # An event: ("call", tool, arg, result-or-error) | ("msg", text) | ("turn",)
@@ -272,6 +273,8 @@ def test_a_failed_journal_append_changes_nothing(tmp_path: Path) -> None:
 
         with pytest.MonkeyPatch.context() as m:
             m.setattr(os, "pwrite", full)
+            # (the shared append's one-call write: it cuts a failed write back, as this says)
+            m.setattr(_local, "_wal_append_shared", lambda *a: (3, errno.ENOSPC))
             v = g.before_call("read_file", {"path": "b.py"})
             assert v.call is not None
             with pytest.raises(crs.JournalFullError):

@@ -43,6 +43,7 @@ from crs._journal._base import (
     MemoryJournal,
     SyncPolicy,
     _check_seq,
+    _State,
     read_backup_stream,
     write_backup_stream,
 )
@@ -53,6 +54,7 @@ FORMAT_VERSION = 1
 """Version of the on-disk layout written by this crs (docs/journal-format.md)."""
 
 SEGMENT_MAGIC = b"\x89CRSWAL\n"
+_wal_append_shared = _core.wal_append_shared
 SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flags, first seq, 0, crc
 RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
@@ -191,6 +193,47 @@ def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
         # A header whose record holds nothing after it: its payload was never written.
         return _zero_from(data, stop_pos + RECORD_HEADER.size)
     return False  # _BAD_PAYLOAD: the record is complete, its checksum is wrong
+
+
+def _append_shared_py(
+    lock_fd: int, fd: int, head: bytes, pos: int, seq: int, payload: bytes, room: int
+) -> tuple[int, int]:
+    """The reference of `_core.wal_append_shared` (what `_hold`, `_append_locked` and
+    `_unhold` do for one record when no other writer changed anything): `(0, bytes
+    written)`; `(1, 0)` the lock is busy; `(2, 0)` `LOCK` does not start with `head`, a byte
+    follows `pos`, or the record needs more than `room` bytes: nothing written; `(3, errno)`
+    the write failed and was cut back; `(4, errno)` it could not be cut back; `(5, errno)`
+    another OS error. The lock is released in every case."""
+    frame = _core.wal_encode(seq, [payload])
+    if len(frame) > room:
+        return 2, 0
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return 1, 0
+    except OSError as exc:
+        return 5, exc.errno or 0
+    try:
+        if os.pread(lock_fd, len(head), 0) != head or os.pread(fd, 1, pos):
+            return 2, 0
+        done = 0
+        try:
+            while done < len(frame):
+                n = os.pwrite(fd, memoryview(frame)[done:], pos + done)
+                if n <= 0:
+                    raise OSError(errno.ENOSPC, "short write")
+                done += n
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, pos)
+            except OSError:
+                return 4, exc.errno or 0
+            return 3, exc.errno or 0
+        return 0, len(frame)
+    except OSError as exc:
+        return 5, exc.errno or 0
+    finally:
+        fcntl.flock(lock_fd, fcntl.LOCK_UN)
 
 
 class _Exclusive:
@@ -475,17 +518,81 @@ class LocalJournal(JournalBase):
         self._hold()
         return True
 
+    def _append_fast(self, data: bytes, known: int) -> int:
+        """Append one encoded record in one Rust call (`_core.wal_append_shared`: the flock,
+        the check that no other writer changed anything, the write, the unlock), then
+        fdatasync (sync policy ALWAYS); its sequence number. 0 when it does not apply (the
+        caller's state is not at `known` = this journal's last record, another writer's work
+        to read, a roll, the lock busy, a limit to check): nothing was written, the caller
+        takes `_hold_outer` / `_append_locked` / `_unhold`.
+
+        Raises:
+            JournalFullError, JournalError: the write or the sync failed (as an append).
+        """
+        self._lock.acquire()
+        try:
+            if (
+                self._xdepth
+                or self._gen != self._lock_gen
+                or self._next_seq - 1 != known
+                or self._failed
+                or self._sealing is not None
+                or self._lock_head is None
+                or self._fd < 0
+                or self._state is not _State.OPEN
+            ):
+                return 0
+            limit = self._config.max_journal_bytes
+            if limit and self._total + RECORD_HEADER.size + len(data) > limit:
+                return 0  # (`_ensure_room` checkpoints or refuses)
+            end = self._end
+            room = self._seg_bytes - end if end > SEGMENT_HEADER.size else 1 << 62
+            t0 = time.monotonic()
+            status, value = _wal_append_shared(
+                self._lock_fd, self._fd, self._lock_head, end, self._next_seq, data, room
+            )
+            if status:
+                if status <= 2:
+                    return 0
+                exc = OSError(value, os.strerror(value))
+                if status == 4:
+                    self._failed = f"a failed append could not be undone ({exc})"
+                raise self._os_error(exc, "append to") from None
+            held = time.monotonic() - t0
+            waits = LocalJournal._process_waits
+            waits[0] += 1
+            if held > waits[3]:
+                waits[3] = held
+            self._lock_waits[0] += 1
+            self._just_opened = False
+            self._end = end + value
+            self._total += value
+            self._written += value
+            seq = self._next_seq
+            self._next_seq = seq + 1
+            if self._policy is SyncPolicy.ALWAYS:
+                self._sync_or_fail()
+            return seq
+        finally:
+            self._lock.release()
+
     def _fused(
         self,
     ) -> (
-        tuple[Callable[[], bool], Callable[[list[bytes]], tuple[int, int]], Callable[[bool], None]]
+        tuple[
+            Callable[[bytes, int], int],
+            Callable[[], bool],
+            Callable[[list[bytes]], tuple[int, int]],
+            Callable[[bool], None],
+        ]
         | None
     ):
-        """(`_hold_outer`, `_append_locked`, `_unhold`) for a CRS's fused commit of one op,
-        or None when appends need more than those (not shared, in memory, group commit)."""
+        """(`_append_fast`, `_hold_outer`, `_append_locked`, `_unhold`) for a CRS's fused
+        commit of one op, or None when appends need more (not shared, in memory, group
+        commit)."""
         if not self.shared or self._policy is SyncPolicy.BATCH:
             return None
-        return self._hold_outer, self._append_locked, self._unhold
+        return self._append_fast, self._hold_outer, self._append_locked, self._unhold
 
     @property
     def shared(self) -> bool:
