@@ -5,6 +5,7 @@ guard's Python code makes."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -15,11 +16,13 @@ from crs._reasoning._sanitizer import (
     QUIET,
     SecretSanitizer,
 )
-from crs.guard._guard import _short
+from crs.guard import Guard, _canon
+from crs.guard._guard import _BOUNDED, _short
 
 # With an extra pattern (that never matches) the sanitizer takes no short cut: every pass.
 FULL = SecretSanitizer(extra_patterns=[re.compile(r"(?!x)x")])
 DEFAULT = SecretSanitizer()
+GUARD = Guard(_durable=True)  # (`_previews` only: an in-memory engine)
 
 pieces = st.sampled_from(
     [
@@ -91,3 +94,36 @@ def test_what_is_not_quiet() -> None:
     assert QUIET.view("  a\n\tb  ", 10) == "a b"
     assert QUIET.view("x" * 30, 10) is None  # a run of 20 token characters
     assert QUIET.view("word " * 40, 10) == "word word…"
+
+
+def _reference_previews(canon: dict[str, Any], outcome: Any) -> dict[str, str]:
+    """`Guard._previews` without its fast paths (what it was before them)."""
+    view = _canon.preview(canon)
+    clean = FULL.sanitize(view)
+    out = {"pv": clean if clean == view else _short(clean, 160)}
+    if outcome is not None:
+        if isinstance(outcome, str):
+            text = outcome
+        elif isinstance(outcome, BaseException):
+            text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
+        else:
+            text = _BOUNDED.repr(outcome)
+        view = " ".join(text[:400].split())
+        clean = FULL.sanitize(view)
+        out["rv"] = clean if clean == view and len(clean) <= 120 else _short(clean, 120)
+    return out
+
+
+keys = st.sampled_from(["path", "query", "command", "password", "api_key", "token", "x"])
+values = st.one_of(texts, st.integers(), st.none(), st.lists(texts, max_size=3))
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.dictionaries(keys, values, max_size=3),
+    st.one_of(st.none(), texts, st.lists(texts, max_size=3), st.builds(ValueError, texts)),
+)
+def test_the_guards_previews_are_those_of_the_full_sanitizer(
+    canon: dict[str, Any], outcome: Any
+) -> None:
+    assert GUARD._previews("", canon, outcome) == _reference_previews(canon, outcome)
