@@ -131,3 +131,33 @@ def test_no_token_is_explicit(home: Path) -> None:
     )
     assert p.returncode == 2
     assert "not both" in p.stderr
+
+
+def test_forget_of_a_project_whose_checkout_is_gone_still_works(tmp_path: Path) -> None:
+    """The dashboard lists a project from the home; its checkout may have been removed since.
+    `Guard.open` now refuses a missing directory, so the dashboard's forget opts in
+    (`missing_ok=True`) rather than failing."""
+    import shutil
+
+    from crs.dashboard._data import Dashboard
+
+    home, proj = tmp_path / "home", tmp_path / "gone"
+    proj.mkdir()
+    with Guard.open(proj, "agent-1", home=home, fingerprint=_fp) as g:
+        v = g.before_call("Bash", {"command": "make"})
+        g.after_call(v.call, error="error: no rule to make target")
+        g.crs.save_project_backup()  # the project's path is recorded with its backup
+    shutil.rmtree(proj)
+    data = Dashboard(home, None)
+    try:
+        (listed,) = data.projects()
+        fid = data.session(listed["key"], "agent-1")["learned"][0]["id"]
+        assert data.forget(listed["key"], fid) is True
+    finally:
+        data.close()
+    data = Dashboard(home, None)  # a fresh reader: the forgetting is durable
+    try:
+        assert data.session(listed["key"], "agent-1")["learned"] == []
+    finally:
+        data.close()
+    assert not proj.exists()  # and nothing re-created it
