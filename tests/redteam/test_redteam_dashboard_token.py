@@ -131,6 +131,15 @@ def test_no_token_is_explicit(home: Path) -> None:
     )
     assert p.returncode == 2
     assert "not both" in p.stderr
+    for bad in ("", "a b", "t\u00fcr", "x\x1b[31m"):
+        p = subprocess.run(
+            [sys.executable, "-m", "crs", "dashboard", "--home", str(home), "--token", bad],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert p.returncode == 2, bad
+        assert "--token must be printable ASCII" in p.stderr
 
 
 def test_forget_of_a_project_whose_checkout_is_gone_still_works(tmp_path: Path) -> None:

@@ -48,8 +48,11 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
     if args.no_token and token is not None:
         print("crs dashboard: give --token or --no-token, not both", file=sys.stderr)
         return 2
-    if token is not None and not token:
-        print("crs dashboard: --token must not be empty", file=sys.stderr)
+    if token is not None and not (
+        token and token.isascii() and token.isprintable() and " " not in token
+    ):
+        # a browser sends it in a header: printable ASCII only (and not empty)
+        print("crs dashboard: --token must be printable ASCII without spaces", file=sys.stderr)
         return 2
     if not _is_loopback(host):
         if not args.allow_remote:
