@@ -255,8 +255,15 @@ class Guard:
         fingerprint: Callable[[], str] | None = None,
         observers: Iterable[GuardObserver] = (),
         nats: str | NATSJournalConfig | None = None,
+        missing_ok: bool = False,
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
+
+        `project` is the project's directory and must exist: a path that is not a directory
+        (a typo, a checkout moved away) raises `InvalidArgumentError` naming ``project`` and
+        creates nothing, as the CLIs refuse it. `missing_ok=True` opens (and creates) its
+        state anyway, for a project known by its path only; with `nats` as a
+        `NATSJournalConfig` the subject is the config's and the path need not exist.
 
         Everything the guard learns is journaled (one record per finished call) and kept in
         the project's backups; a later `Guard.open` of the project continues from there.
@@ -277,6 +284,14 @@ class Guard:
             raise InvalidArgumentError(
                 "home: a guard on NATS keeps nothing in a data directory; give home or nats, "
                 "not both"
+            )
+        if not isinstance(missing_ok, bool):
+            raise InvalidArgumentError(f"missing_ok: must be a bool, got {brief(missing_ok)}")
+        keyed = nats is not None and not isinstance(nats, str)  # the config names the subject
+        if not (missing_ok or keyed or os.path.isdir(project)):
+            raise InvalidArgumentError(
+                f"project: no such directory: {os.fspath(project)!r} (nothing was created; "
+                "pass missing_ok=True to open a project that is not on this machine)"
             )
         if fingerprint is None:
             fingerprint = _default_fingerprint(project, home, nats is not None)
@@ -338,6 +353,8 @@ class Guard:
     def _check_open(self) -> None:
         if self._closed:
             raise CRSClosedError("guard: closed; open a new Guard")
+        if self._kernel.closed:  # a with_session guard whose parent closed the engine
+            raise CRSClosedError("guard: its engine was closed (by the guard it came from)")
 
     def _fp(self, s: SessionState) -> str:
         """The workspace fingerprint, computed at most once per finished call."""
@@ -492,7 +509,7 @@ class Guard:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
                 (the message names the argument); nothing is recorded.
         """
-        if self._closed:
+        if self._closed or self._kernel.closed:
             self._check_open()
         if self._observers._items:
             t0 = _perf()
@@ -731,7 +748,7 @@ class Guard:
         return v
 
     def _after(self, call: Call, result: Any, error: BaseException | str | None) -> Verdict:
-        if self._closed:
+        if self._closed or self._kernel.closed:
             self._check_open()
         if type(call) is not Call and not isinstance(call, Call):
             raise InvalidArgumentError(
