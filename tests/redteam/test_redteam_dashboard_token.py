@@ -144,8 +144,7 @@ def test_no_token_is_explicit(home: Path) -> None:
 
 def test_forget_of_a_project_whose_checkout_is_gone_still_works(tmp_path: Path) -> None:
     """The dashboard lists a project from the home; its checkout may have been removed since.
-    `Guard.open` now refuses a missing directory, so the dashboard's forget opts in
-    (`missing_ok=True`) rather than failing."""
+    The dashboard's forget opens it without `must_exist`, so it still works."""
     import shutil
 
     from crs.dashboard._data import Dashboard

@@ -1,6 +1,7 @@
 """Red team: `Guard.open` of a directory that does not exist created its state (the CLIs
-refuse it, the API did not), and a `with_session` guard kept answering ALLOW after the guard
-it came from closed the engine; only its write raised (docs/redteam.md)."""
+refuse it; the API keeps it by default and refuses it with `must_exist=True`), and a
+`with_session` guard kept answering ALLOW after the guard it came from closed the engine; only
+its write raised (docs/redteam.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def _tree(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
 
 
-def test_open_of_a_directory_that_does_not_exist_raises_and_creates_nothing(
+def test_must_exist_refuses_a_directory_that_does_not_exist_and_creates_nothing(
     tmp_path: Path,
 ) -> None:
     home = tmp_path / "home"
@@ -28,30 +29,30 @@ def test_open_of_a_directory_that_does_not_exist_raises_and_creates_nothing(
     before = _tree(tmp_path)
     for missing in (tmp_path / "typo", str(tmp_path / "a" / "b"), tmp_path / "home" / "nope"):
         with pytest.raises(InvalidArgumentError, match=r"^project: no such directory") as err:
-            Guard.open(missing, "s", home=home)
+            Guard.open(missing, "s", home=home, must_exist=True)
         assert isinstance(err.value, CRSError)
         assert os.fspath(missing) in str(err.value)
     f = tmp_path / "a-file"
     f.write_text("x")
     with pytest.raises(InvalidArgumentError, match=r"^project: no such directory"):
-        Guard.open(f, "s", home=home)
+        Guard.open(f, "s", home=home, must_exist=True)
     assert _tree(tmp_path) == sorted([*before, "a-file"])  # nothing created, not even home's
-    with pytest.raises(InvalidArgumentError, match="missing_ok"):
-        Guard.open(tmp_path / "typo", "s", home=home, missing_ok="yes")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="must_exist"):
+        Guard.open(tmp_path / "typo", "s", home=home, must_exist="yes")  # type: ignore[arg-type]
 
 
-def test_missing_ok_is_the_explicit_opt_in(tmp_path: Path) -> None:
+def test_by_default_a_project_that_is_not_on_this_machine_opens(tmp_path: Path) -> None:
     home = tmp_path / "home"
     gone = tmp_path / "moved-away"
-    with Guard.open(gone, "s", home=home, missing_ok=True) as g:
+    with Guard.open(gone, "s", home=home) as g:
         v = g.before_call("Bash", {"command": "make"})
         g.after_call(v.call, error="error: no rule to make target")
-    with Guard.open(gone, "s2", home=home, missing_ok=True) as g:
+    with Guard.open(gone, "s2", home=home) as g:
         assert len(g.learned()) == 1  # the same project's state, by its path
     assert not gone.exists()
     project = tmp_path / "repo"
     project.mkdir()
-    with Guard.open(project, "s", home=home) as g:  # an existing directory: as before
+    with Guard.open(project, "s", home=home, must_exist=True) as g:  # exists: opens
         assert g.before_call("Read", {"file_path": "a"}).allowed
 
 

@@ -255,15 +255,17 @@ class Guard:
         fingerprint: Callable[[], str] | None = None,
         observers: Iterable[GuardObserver] = (),
         nats: str | NATSJournalConfig | None = None,
-        missing_ok: bool = False,
+        must_exist: bool = False,
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
 
-        `project` is the project's directory and must exist: a path that is not a directory
-        (a typo, a checkout moved away) raises `InvalidArgumentError` naming ``project`` and
-        creates nothing, as the CLIs refuse it. `missing_ok=True` opens (and creates) its
-        state anyway, for a project known by its path only; with `nats` as a
-        `NATSJournalConfig` the subject is the config's and the path need not exist.
+        `project` is the project's directory (its path is also the key of its state in
+        `home`). It need not exist: a program may name its project by a path that is not a
+        checkout on this machine (a checkout moved away, a temporary directory not made
+        yet), and the state is created in `home`. `must_exist=True` refuses a path that is
+        not a directory with `InvalidArgumentError` naming ``project`` and creates nothing,
+        as the CLIs do (`crs guard ... --project` with a typo). With `nats` as a
+        `NATSJournalConfig` the subject is the config's and the path is not checked.
 
         Everything the guard learns is journaled (one record per finished call) and kept in
         the project's backups; a later `Guard.open` of the project continues from there.
@@ -285,13 +287,13 @@ class Guard:
                 "home: a guard on NATS keeps nothing in a data directory; give home or nats, "
                 "not both"
             )
-        if not isinstance(missing_ok, bool):
-            raise InvalidArgumentError(f"missing_ok: must be a bool, got {brief(missing_ok)}")
+        if not isinstance(must_exist, bool):
+            raise InvalidArgumentError(f"must_exist: must be a bool, got {brief(must_exist)}")
         keyed = nats is not None and not isinstance(nats, str)  # the config names the subject
-        if not (missing_ok or keyed or os.path.isdir(project)):
+        if must_exist and not keyed and not os.path.isdir(project):
             raise InvalidArgumentError(
                 f"project: no such directory: {os.fspath(project)!r} (nothing was created; "
-                "pass missing_ok=True to open a project that is not on this machine)"
+                "give the project's directory, or open without must_exist)"
             )
         if fingerprint is None:
             fingerprint = _default_fingerprint(project, home, nats is not None)
