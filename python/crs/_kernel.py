@@ -198,6 +198,7 @@ class StateKernel:
         "analytics",
         "apply_stats",
         "caps",
+        "closed",
         "config",
         "frozen",
         "gen",
@@ -246,6 +247,7 @@ class StateKernel:
         self.graph: GraphQuery | None = None
         self.graph_index: GraphBackedDependencyIndex | None = None
         self.life = _Lifecycle.OPEN
+        self.closed = False  # `life is _CLOSED`, as a plain attribute (the guard reads it per call)
         # Running [count, total s, max s] of apply and snapshot durations (enable_metrics).
         self.apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self.snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
@@ -278,10 +280,6 @@ class StateKernel:
             cur = self.current()
         return snapshot_type()(*cur, self.graph, self.graph_index, clauses)
 
-    @property
-    def closed(self) -> bool:
-        return self.life is _CLOSED
-
     def check_open(self, what: str) -> None:
         """`CRSClosedError` naming `what` once the CRS is closed."""
         if self.life is _CLOSED:
@@ -296,6 +294,7 @@ class StateKernel:
             if self.life is _CLOSED:
                 return False
             self.life = _CLOSED
+            self.closed = True
             self.history.close()
             return True
 
