@@ -177,6 +177,7 @@ PUBLIC_NAMES = frozenset(
         "NATSJournal",
         "NATSJournalConfig",
         "NATSStreamConfig",
+        "NilContextError",
         "NilDeltaError",
         "NilDeltaJournalError",
         "NodeFrequency",

@@ -105,6 +105,14 @@ class Persistence:
         self._k.check_open("save_checkpoint_to_disk")
         if not isinstance(pm, PersistenceManager):
             raise InvalidArgumentError(f"pm: must be a PersistenceManager, got {brief(pm)}")
+        if options is None or (isinstance(options, BackupOptions) and not options.session_id):
+            # The seed's SaveCheckpointToDisk records a fresh checkpoint id as the backup's
+            # session id, which TryRestore reports as RestoreResult.checkpoint_id: the CRS's
+            # session id (set_session_id) if it has one, else a new checkpoint id.
+            options = replace(
+                BackupOptions() if options is None else options,
+                session_id=self._k.session_id or _new_checkpoint_id(),
+            )
         meta = pm.save_backup(project_hash, self._host, options)  # type: ignore[arg-type]
         j = self._k.journal if journal is None else journal
         if j is not None and callable(getattr(j, "checkpoint", None)):
@@ -208,6 +216,13 @@ class Persistence:
         pm, key, path = project
         opts = BackupOptions(create_json_export=export_json, project_path=path)
         return self.save_checkpoint(pm, key, None, opts)
+
+
+def _new_checkpoint_id() -> str:
+    # inside: a save (uuid imports platform, a few ms a hook that never saves would pay)
+    import uuid
+
+    return f"checkpoint-{uuid.uuid4()}"
 
 
 def _keep_backups(pm: PersistenceManager, project_hash: str, position: int) -> None:
