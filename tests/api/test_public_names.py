@@ -279,6 +279,8 @@ PUBLIC_NAMES = frozenset(
         "find_files_modified_since",
         "get_state_key",
         "get_tool_state_key",
+        "index_mask_from_delta",
+        "index_mask_from_strings",
         "is_secret_key",
         "open_project",
         "params_hash",

@@ -224,6 +224,12 @@ def test_seed_index_mask_operations() -> None:
         M.unmarshal_json(b'{"proof": 1}')
     assert M.from_strings(["streaming", "proof"]) == M.PROOF | M.STREAMING
     assert M.from_delta(crs.ProofDelta(HARD, {})) == M.PROOF
+    # the seed's package functions IndexMaskFromStrings / IndexMaskFromDelta (spec §2)
+    assert crs.index_mask_from_strings(["history", "proof", "analytics"]) == M.PROOF | M.HISTORY
+    comp = crs.CompositeDelta(crs.ProofDelta(HARD, {}), crs.StreamingDelta(HARD))
+    assert crs.index_mask_from_delta(comp) == M.PROOF | M.STREAMING
+    with pytest.raises(crs.CRSError):
+        crs.index_mask_from_strings("proof")
 
 
 # ---------------------------------------------------------------- CRS: snapshot, apply, generation
@@ -1770,3 +1776,123 @@ def test_seed_graph_backed_dependency_index() -> None:
     c.invalidate_graph_cache()
     c.set_graph_provider(None)
     assert c.snapshot().graph_query() is None
+
+
+# ---------------------------------------------------------------- limits and edge cases
+
+
+def test_seed_max_propagation_depth() -> None:
+    """MaxPropagationDepth = 100 "prevents runaway propagation": a chain of 150 parents that
+    each become exhausted stops after 100 levels."""
+    c = crs.CRS()
+    c.apply(crs.DependencyDelta(HARD, add_edges=[(f"n{i + 1}", f"n{i}") for i in range(150)]))
+    almost = crs.ProofNumber(proof=crs.PROOF_NUMBER_INFINITE - 1, status=PS.EXPANDED)
+    c.apply(crs.ProofDelta(HARD, {f"n{i}": almost for i in range(1, 151)}))
+    c.update_proof_number(_upd("n0", PUT.DISPROVEN))
+    assert c.propagate_disproof("n0") == crs.MAX_PROPAGATION_DEPTH
+    deepest = c.get_proof_status("n100")
+    assert deepest is not None
+    assert deepest.proof == crs.PROOF_NUMBER_INFINITE
+    untouched = c.get_proof_status("n101")
+    assert untouched is not None
+    assert untouched.proof == crs.PROOF_NUMBER_INFINITE - 1
+
+
+@pytest.mark.parametrize("metadata", [{"k" * 257: "v"}, {"k": "v" * 4097}, {"": "v"}])
+def test_seed_history_entry_metadata_bounds(metadata: dict[str, str]) -> None:
+    """HistoryDelta.Validate: entries need an id; metadata keys non-empty and bounded."""
+    c = crs.CRS()
+    with pytest.raises(crs.DeltaValidationError):
+        c.apply(crs.HistoryDelta(HARD, [crs.HistoryEntry(id="h", metadata=metadata)]))
+    with pytest.raises(crs.DeltaValidationError):
+        c.apply(crs.HistoryDelta(HARD, [crs.HistoryEntry(id="")]))
+    c.apply(crs.HistoryDelta(HARD, [crs.HistoryEntry(id="h", metadata={"k" * 256: "v" * 4096})]))
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        crs.AnalyticsRecord("hotspots", 0, 1, 1),  # QueryTime is required
+        crs.AnalyticsRecord("cycles", 1, 2, 1),  # "results match the query type": cycles
+        crs.AnalyticsRecord("path", 1, 2, 1),  # ... and path
+    ],
+)
+def test_seed_analytics_results_match_query_type(record: crs.AnalyticsRecord) -> None:
+    """AnalyticsDelta.Validate: "Ensures required fields are present and results match the
+    query type"."""
+    with pytest.raises(crs.DeltaValidationError):
+        crs.CRS().apply(crs.AnalyticsDelta(HARD, record))
+
+
+def test_seed_mtime_scan_skips_hidden_directories(tmp_path: Path) -> None:
+    """FindFilesModifiedSince mtime scan (non-git): hidden directories are not walked."""
+    (tmp_path / ".cache").mkdir()
+    (tmp_path / ".cache" / "blob").write_text("x")
+    (tmp_path / "visible.txt").write_text("x")
+    found = crs.find_files_modified_since(tmp_path, time.time() - 60, None)
+    assert "visible.txt" in found
+    assert not any(f.startswith(".cache") for f in found)
+
+
+@pytest.mark.parametrize(
+    "secret",
+    [
+        "sk_live_" + "a" * 24,
+        "SG." + "a" * 22 + "." + "b" * 43,
+        "npm_" + "a" * 36,
+        'jwt_secret = "' + "a" * 24 + '"',
+        "https://hooks.slack.com/services/T0000/B0000/abcdef",
+    ],
+)
+def test_seed_secret_sanitizer_more_formats(secret: str) -> None:
+    """SecretSanitizer: "Generic API keys and passwords ... JWT secrets" and the other common
+    formats are replaced with [REDACTED]."""
+    assert crs.SecretSanitizer().sanitize(secret) == "[REDACTED]"
+
+
+def test_seed_journal_config_validate() -> None:
+    """JournalConfig: SessionID "Required"; Path "Required for persistent mode"."""
+    with pytest.raises(crs.CRSError, match="session_id"):
+        crs.JournalConfig(path="/tmp/j", session_id="").validate()
+    with pytest.raises(crs.CRSError, match="path"):
+        crs.JournalConfig(path="", session_id="s").validate()
+    crs.JournalConfig(session_id="s", in_memory=True).validate()
+
+
+def test_seed_cycle_detector_window_is_bounded() -> None:
+    """CycleDetectorConfig.MaxHistory: the states tracked for cycle extraction are bounded."""
+    d = crs.CycleDetector(crs.CycleDetectorConfig(max_history=3))
+    results = [d.add_step(s) for s in "ABCDEA"]
+    assert not results[-1].detected  # the first A left the 3-state window
+    assert d.stats().history_size == 3
+
+
+def test_seed_interfaces_are_checkable_types() -> None:
+    """Interfaces (Journal, Delta, Snapshot, GraphQuery, Sanitizer, the index views, QueryAPI,
+    DeltaHistoryView, Evaluable) are protocols or base classes of these names (spec §2): what
+    the CRS hands out is an instance of each; GraphBackedDependencyIndex "implements
+    DependencyIndexView"."""
+    c = crs.CRS()
+    s = c.snapshot()
+    pairs = [
+        (s, crs.Snapshot),
+        (s.proof_index(), crs.ProofIndexView),
+        (s.constraint_index(), crs.ConstraintIndexView),
+        (s.similarity_index(), crs.SimilarityIndexView),
+        (s.dependency_index(), crs.DependencyIndexView),
+        (s.history_index(), crs.HistoryIndexView),
+        (s.streaming_index(), crs.StreamingIndexView),
+        (s.query(), crs.QueryAPI),
+        (c.delta_history(), crs.DeltaHistoryView),
+        (c, crs.Evaluable),
+        (crs.ProofDelta(HARD, {}), crs.Delta),
+        (crs.MemoryJournal(), crs.Journal),
+        (crs.SecretSanitizer(), crs.Sanitizer),
+        (crs.InMemoryGraph(), crs.GraphQuery),
+        (crs.InMemoryGraph().analytics(), crs.GraphAnalyticsQuery),
+    ]
+    for obj, kind in pairs:
+        assert isinstance(obj, kind), kind.__name__
+    c.set_graph_provider(crs.InMemoryGraph(calls=[("a", "b")]))
+    assert isinstance(c.snapshot().dependency_index(), crs.DependencyIndexView)
+    assert isinstance(crs.GraphBackedDependencyIndex(crs.InMemoryGraph()), crs.DependencyIndexView)

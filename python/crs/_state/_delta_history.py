@@ -16,7 +16,7 @@ import threading
 from array import array
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from crs._check import brief, mapping_of
 from crs._errors import DeltaHistoryClosedError, InvalidArgumentError
@@ -62,6 +62,7 @@ class DeltaRecord(_Record):
         return delta_from_dict(json.loads(self.delta_bytes)["data"])
 
 
+@runtime_checkable
 class DeltaHistoryView(Protocol):
     """Read-only access to delta history."""
 

@@ -87,3 +87,16 @@ class IndexMask(enum.IntFlag):
 
     def __str__(self) -> str:
         return ",".join(self.names())
+
+
+def index_mask_from_delta(delta: Delta) -> IndexMask:
+    """The seed's `IndexMaskFromDelta`: the mask of `delta.indexes_affected()`."""
+    return IndexMask.from_delta(delta)
+
+
+def index_mask_from_strings(names: Iterable[str]) -> IndexMask:
+    """The seed's `IndexMaskFromStrings`: the mask of the known index names (unknown names,
+    such as "analytics", are ignored)."""
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise InvalidArgumentError(f"names: must be an iterable of index names, got {brief(names)}")
+    return IndexMask.from_strings(names)
