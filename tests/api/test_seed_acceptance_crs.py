@@ -1896,3 +1896,76 @@ def test_seed_interfaces_are_checkable_types() -> None:
     c.set_graph_provider(crs.InMemoryGraph(calls=[("a", "b")]))
     assert isinstance(c.snapshot().dependency_index(), crs.DependencyIndexView)
     assert isinstance(crs.GraphBackedDependencyIndex(crs.InMemoryGraph()), crs.DependencyIndexView)
+
+
+def test_seed_delta_merge_rules() -> None:
+    """Delta.Merge per type: "multiple deltas can be combined" (constraints concatenated /
+    unioned, similarity and proof unions, dependency and history concatenated, streaming
+    increments summed, composites flattened, other types -> a composite)."""
+    pn = crs.ProofNumber
+    a = crs.ConstraintDelta(HARD, add=[crs.Constraint(id="k1")], remove=["r1"])
+    b = crs.ConstraintDelta(
+        SOFT,
+        add=[crs.Constraint(id="k2")],
+        remove=["r1", "r2"],
+        update={"u": crs.Constraint(id="u")},
+    )
+    m = a.merge(b)
+    assert isinstance(m, crs.ConstraintDelta)
+    assert [k.id for k in m.add] == ["k1", "k2"]
+    assert sorted(m.remove) == ["r1", "r2"]
+    assert list(m.update) == ["u"]
+    sim = crs.SimilarityDelta(HARD, updates={("a", "b"): 0.1})
+    merged_sim = sim.merge(crs.SimilarityDelta(HARD, updates={("c", "d"): 0.3}))
+    assert isinstance(merged_sim, crs.SimilarityDelta)
+    assert dict(merged_sim.updates) == {("a", "b"): 0.1, ("c", "d"): 0.3}
+    dep = crs.DependencyDelta(HARD, add_edges=[("a", "b")])
+    merged_dep = dep.merge(crs.DependencyDelta(HARD, add_edges=[("c", "d")]))
+    assert isinstance(merged_dep, crs.DependencyDelta)
+    assert list(merged_dep.add_edges) == [("a", "b"), ("c", "d")]
+    hist = crs.HistoryDelta(HARD, [crs.HistoryEntry(id="1")])
+    merged_hist = hist.merge(crs.HistoryDelta(HARD, [crs.HistoryEntry(id="2")]))
+    assert isinstance(merged_hist, crs.HistoryDelta)
+    assert [e.id for e in merged_hist.entries] == ["1", "2"]
+    st = crs.StreamingDelta(HARD, increments={"a": 1}, cardinality_items=["x"])
+    merged_st = st.merge(crs.StreamingDelta(HARD, increments={"a": 2, "b": 1}))
+    assert isinstance(merged_st, crs.StreamingDelta)
+    assert dict(merged_st.increments) == {"a": 3, "b": 1}
+    c1 = crs.CompositeDelta(crs.ProofDelta(HARD, {"a": pn()}))
+    c2 = crs.CompositeDelta(crs.ProofDelta(HARD, {"b": pn()}), crs.HistoryDelta(HARD, []))
+    flat = c1.merge(c2)
+    assert isinstance(flat, crs.CompositeDelta)
+    assert len(flat.deltas) == 3
+    an = crs.create_analytics_delta(crs.AnalyticsQueryType.HOTSPOTS, 1, 1)
+    assert an.merge(an).type() == crs.DeltaType.COMPOSITE
+    newer = crs.ProofDelta(HARD, {"a": pn(proof=1, updated_at=5)})
+    older = crs.ProofDelta(HARD, {"a": pn(proof=2, updated_at=3)})
+    merged_pd = newer.merge(older)
+    assert isinstance(merged_pd, crs.ProofDelta)
+    assert merged_pd.updates["a"].proof == 1
+
+
+def test_seed_delta_conflict_rules() -> None:
+    """ConflictsWith: "overlapping changes are detected" (same constraint id, the same
+    similarity pair in either order, an edge added by one and removed by the other)."""
+    k = crs.ConstraintDelta(HARD, add=[crs.Constraint(id="k1")], remove=["r1"])
+    assert k.conflicts_with(crs.ConstraintDelta(HARD, add=[crs.Constraint(id="k1")]))
+    assert k.conflicts_with(crs.ConstraintDelta(HARD, remove=["r1"]))
+    assert not k.conflicts_with(crs.ConstraintDelta(HARD, add=[crs.Constraint(id="k9")]))
+    s1 = crs.SimilarityDelta(HARD, updates={("a", "b"): 0.1})
+    assert s1.conflicts_with(crs.SimilarityDelta(HARD, updates={("b", "a"): 0.2}))
+    assert not s1.conflicts_with(crs.SimilarityDelta(HARD, updates={("a", "c"): 0.2}))
+    add = crs.DependencyDelta(HARD, add_edges=[("a", "b")])
+    remove = crs.DependencyDelta(HARD, remove_edges=[("a", "b")])
+    assert add.conflicts_with(remove)
+    assert remove.conflicts_with(add)
+
+
+def test_seed_analytics_delta_indexes() -> None:
+    """AnalyticsDelta.IndexesAffected: "affect both the analytics history and proof index";
+    the applied mask names the proof index (IndexMask has six bits)."""
+    d = crs.create_analytics_delta(crs.AnalyticsQueryType.HOTSPOTS, 1, 1)
+    assert d.indexes_affected() == ["analytics", "proof"]
+    m = crs.CRS().apply(d)
+    assert m.indexes_updated == crs.IndexMask.PROOF
+    assert m.delta_type == crs.DeltaType.ANALYTICS

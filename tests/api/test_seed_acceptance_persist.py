@@ -45,6 +45,18 @@ def _pm(tmp_path: Path, **kw: object) -> crs.PersistenceManager:
     return crs.PersistenceManager(crs.PersistenceConfig(**fields))  # type: ignore[arg-type]
 
 
+def _saved_project(tmp_path: Path) -> tuple[Path, crs.SessionIdentifier, crs.PersistenceManager]:
+    """A project directory with one checkpoint (node1) saved for it."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    sid = crs.SessionIdentifier(project)
+    pm = _pm(tmp_path)
+    c = crs.CRS()
+    c.apply(_delta(1))
+    c.save_checkpoint_to_disk(pm, sid.checkpoint_key(), None)
+    return project, sid, pm
+
+
 # ---------------------------------------------------------------- journal
 
 
@@ -384,13 +396,7 @@ def test_seed_try_restore_incompatible_checkpoints(tmp_path: Path) -> None:
     """Validation "includes project hash matching and age checks": a checkpoint older than
     CheckpointMaxAge or of another project is not restored (Restored false, with a reason;
     "restore failures return in result")."""
-    project = tmp_path / "proj"
-    project.mkdir()
-    sid = crs.SessionIdentifier(project)
-    pm = _pm(tmp_path)
-    c = crs.CRS()
-    c.apply(_delta(1))
-    c.save_checkpoint_to_disk(pm, sid.checkpoint_key(), None)
+    _project, sid, pm = _saved_project(tmp_path)
     time.sleep(0.3)
     strict = crs.SessionRestorer(
         pm,
@@ -531,3 +537,52 @@ def test_seed_concurrent_record_step() -> None:
     history = c.get_step_history("s")
     assert sorted(s.step_number for s in history) == list(range(1, 401))
     assert c.count_tool_executions("s", "t") == 400
+
+
+def test_seed_session_restore_events(tmp_path: Path) -> None:
+    """SessionRestoredEvent "is emitted when a session is successfully restored" and
+    SessionRestoreFailedEvent when it fails (here: no checkpoint)."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    sid = crs.SessionIdentifier(project)
+    pm = _pm(tmp_path)
+    events: list[object] = []
+    restorer = crs.SessionRestorer(pm, None, on_event=events.append)
+    restorer.try_restore(crs.CRS(), None, sid)
+    c = crs.CRS()
+    c.apply(_delta(1))
+    c.save_checkpoint_to_disk(pm, sid.checkpoint_key(), None)
+    restorer.try_restore(crs.CRS(), None, sid)
+    failed, restored = events
+    assert isinstance(failed, crs.SessionRestoreFailedEvent)
+    assert failed.reason
+    assert isinstance(restored, crs.SessionRestoredEvent)
+    assert restored.project_hash == sid.checkpoint_key()
+    assert restored.generation >= 1
+    assert Path(restored.project_path) == project.resolve()
+    pm.close()
+
+
+def test_seed_too_many_modified_files_skips_restore(tmp_path: Path) -> None:
+    """SessionRestorerConfig.MaxFilesToRefresh: "If more files changed, skip restore and
+    trigger full rebuild"; ModifiedFileCount "may exceed len(ModifiedFiles) if truncated"."""
+    project, sid, pm = _saved_project(tmp_path)
+    time.sleep(0.05)
+    for i in range(3):
+        (project / f"f{i}.txt").write_text("x")
+    cfg = crs.SessionRestorerConfig(
+        checkpoint_max_age=3600, max_files_to_refresh=2, use_git_status=True, max_retries=0
+    )
+    target = crs.CRS()
+    res = crs.SessionRestorer(pm, cfg).try_restore(target, None, sid)
+    assert not res.restored
+    assert "full rebuild" in res.reason
+    assert res.modified_file_count == 3
+    assert len(res.modified_files) == 2
+    assert target.generation() == 0
+    assert target.get_proof_status("node1") is None
+    roomy = dataclasses.replace(cfg, max_files_to_refresh=3)
+    res = crs.SessionRestorer(pm, roomy).try_restore(target, None, sid)
+    assert res.restored
+    assert res.modified_file_count == 3
+    pm.close()
