@@ -586,3 +586,32 @@ def test_seed_too_many_modified_files_skips_restore(tmp_path: Path) -> None:
     assert res.restored
     assert res.modified_file_count == 3
     pm.close()
+
+
+def test_seed_option_a_manual_journal_append_restores_each_delta_once(tmp_path: Path) -> None:
+    """README "Complete Session Lifecycle", Option A: Apply, then journal.Append by hand;
+    SaveCheckpointToDisk at shutdown, LoadCheckpointFromDisk at the next start. Every delta is
+    in the restored state exactly once, over several sessions (history entries are appended,
+    so a delta applied twice would show)."""
+    pm = _pm(tmp_path)
+    h = crs.compute_project_hash("/path/to/my/project")
+    path = Path(pm.project_dir(h)) / "badger"
+    expected: list[str] = []
+    for session in range(4):
+        journal = crs.LocalJournal(
+            crs.JournalConfig(session_id=f"session-{session}", path=str(path), sync_writes=True)
+        )
+        state = crs.CRS(None)
+        state.load_checkpoint_from_disk(pm, h, journal)
+        assert [e.id for e in state.snapshot().history_index().recent(100)] == expected
+        for n in range(2):
+            entry = f"s{session}-{n}"
+            delta = crs.HistoryDelta(HARD, [crs.HistoryEntry(id=entry, node_id="n")])
+            state.apply(delta)
+            journal.append(delta)
+            expected.append(entry)
+            if n == 0:  # one delta saved in the checkpoint, one only in the journal tail
+                state.save_checkpoint_to_disk(pm, h, journal)
+        journal.close()
+        state.close()
+    pm.close()

@@ -113,7 +113,17 @@ class Persistence:
                 BackupOptions() if options is None else options,
                 session_id=self._k.session_id or _new_checkpoint_id(),
             )
-        meta = pm.save_backup(project_hash, self._host, options)  # type: ignore[arg-type]
+        source: Any = self._host
+        k = self._k
+        if k.journal is None and journal is not None and journal is k.synced_journal:
+            # No journal of its own, caught up with `journal` (load_checkpoint_from_disk):
+            # the deltas appended to it since were applied first (the seed's "Option A:
+            # Direct Apply + manual journal append"), so the backup covers them all and the
+            # next load replays only what comes after (no delta applied twice).
+            last = journal.stats().last_seq_num
+            if last > k.seq:
+                source = _ImageAt(self._host, last)
+        meta = pm.save_backup(project_hash, source, options)
         j = self._k.journal if journal is None else journal
         if j is not None and callable(getattr(j, "checkpoint", None)):
             pos = min(pm.journal_checkpoint_position(project_hash), j.stats().last_seq_num)
@@ -216,6 +226,25 @@ class Persistence:
         pm, key, path = project
         opts = BackupOptions(create_json_export=export_json, project_path=path)
         return self.save_checkpoint(pm, key, None, opts)
+
+
+class _ImageAt:
+    """The host's image, covering the journal up to `position` (a `BackupSource`, and a
+    `JSONExportSource` as the host is)."""
+
+    def __init__(self, host: Any, position: int) -> None:
+        self._host = host
+        self._position = position
+
+    def export_image(self) -> BackupImage:
+        image: BackupImage = self._host.export_image()
+        return BackupImage(
+            image.data, max(image.journal_position, self._position), image.generation
+        )
+
+    def export_json(self) -> bytes:
+        data: bytes = self._host.export_json()
+        return data
 
 
 def _new_checkpoint_id() -> str:
