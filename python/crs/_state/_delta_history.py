@@ -228,7 +228,8 @@ class DeltaHistoryWorker:
             if len(items) >= self._max:
                 self._evicted_gen = items.popleft()[1]
                 self._evicted += 1
-                self._log_eviction()
+                if self._evicted == 1 or self._evicted % 10_000 == 0:  # inline: the commit path
+                    self._log_eviction()
             items.append(
                 (
                     next(self._ids),
