@@ -192,6 +192,17 @@ class Triggers:
     def found(self, text: str) -> bool:
         """True when `text` (ASCII) holds a word of either set."""
 
+@final
+class QuietGate:
+    """The default sanitizer's "nothing to redact" test for ASCII text (its trigger words
+    `exact` and `lower`, plus the discord and high-entropy shapes)."""
+
+    def __new__(cls, exact: Sequence[str], lower: Sequence[str]) -> QuietGate: ...
+    def quiet(self, text: str) -> bool:
+        """True when no built-in sanitizer pass can change `text` (False: ask it)."""
+    def view(self, text: str, limit: int) -> str | None:
+        """`" ".join(text.split())` cut to `limit` characters, for quiet ASCII text."""
+
 def shell_canon(text: str) -> str | None:
     """`shlex.join(shlex.split(text))`, or None where shlex raises ValueError."""
 
@@ -209,6 +220,12 @@ def canon_flat(
 
 def digest_text(text: str, echo: object) -> str | None:
     """The guard's digest of an ASCII str result, or None."""
+
+def json_compact(obj: object, prefix: bytes) -> bytes | None:
+    """`prefix` + compact JSON of `obj` (UTF-8) exactly as `json.dumps(obj,
+    separators=(",", ":"), ensure_ascii=False, allow_nan=False)` writes it, for exact
+    dict (str keys) / list / tuple / str / 64-bit int / bool / None at most 64 levels
+    deep; None for anything else (a float, a subclass, a lone surrogate)."""
 
 def mask_volatile(text: str) -> str | None:
     """`text` (ASCII) with clock times, timestamps, durations and memory addresses replaced
@@ -243,6 +260,14 @@ class LshIndex:
 
 def crc32c(data: bytes) -> int:
     """CRC-32C (Castagnoli) of `data`, as the `crc32c` package computes it."""
+
+def wal_append_shared(
+    lock_fd: int, fd: int, head: bytes, pos: int, seq: int, payload: bytes, room: int
+) -> tuple[int, int]:
+    """A shared journal's append of one record in one call (flock, the check that `LOCK`
+    starts with `head` and nothing follows `pos`, the write, the unlock): `(0, bytes)`,
+    `(1, 0)` busy, `(2, 0)` changed or no room (nothing written), `(3, errno)` the write
+    failed (cut back), `(4, errno)` not cut back, `(5, errno)` another OS error."""
 
 def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
     """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`.

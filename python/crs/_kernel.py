@@ -192,11 +192,13 @@ class StateKernel:
     """
 
     __slots__ = (
+        "_fused",
         "_ops",
         "_wdepth",
         "analytics",
         "apply_stats",
         "caps",
+        "closed",
         "config",
         "frozen",
         "gen",
@@ -235,6 +237,9 @@ class StateKernel:
         # A journal other processes write too (LocalJournal with `shared`): each commit
         # takes its lock and first applies what the others appended (`writing`).
         self.shared = bool(getattr(journal, "shared", False))
+        # (fast append, hold, append, unhold) of a shared LocalJournal: `commit_op`'s fused path.
+        fused = getattr(journal, "_fused", None) if self.shared else None
+        self._fused: tuple[Any, Any, Any, Any] | None = fused() if fused is not None else None
         self._wdepth = 0
         self.seq = 0  # sequence number of the last journal record in the state
         self.replayed = 0  # journal records applied by replay_journal so far
@@ -247,6 +252,7 @@ class StateKernel:
         self.graph: GraphQuery | None = None
         self.graph_index: GraphBackedDependencyIndex | None = None
         self.life = _Lifecycle.OPEN
+        self.closed = False  # `life is _CLOSED`, as a plain attribute (the guard reads it per call)
         # Running [count, total s, max s] of apply and snapshot durations (enable_metrics).
         self.apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self.snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
@@ -279,10 +285,6 @@ class StateKernel:
             cur = self.current()
         return snapshot_type()(*cur, self.graph, self.graph_index, clauses)
 
-    @property
-    def closed(self) -> bool:
-        return self.life is _CLOSED
-
     def check_open(self, what: str) -> None:
         """`CRSClosedError` naming `what` once the CRS is closed."""
         if self.life is _CLOSED:
@@ -297,6 +299,7 @@ class StateKernel:
             if self.life is _CLOSED:
                 return False
             self.life = _CLOSED
+            self.closed = True
             self.history.close()
             return True
 
@@ -472,6 +475,43 @@ class StateKernel:
             raise InvalidArgumentError(
                 f"kind: no handler registered for {brief(kind)}; known: {sorted(self._ops)}"
             )
+        fused = self._fused
+        if checked is not None and fused is not None:
+            # A checked payload on a shared LocalJournal: what `_SharedWriting` and `append`
+            # do, in this frame (the hot path of a durable guard: a record per finished call).
+            with self.lock:
+                if self.life is _CLOSED:
+                    self.check_open(kind)
+                fast, hold, append, unhold = fused
+                # (an encoding error changes nothing; `hold` is False inside a block that
+                # holds the journal already: the general path below)
+                data = self.journal._encode_op(kind, payload, bump_generation)
+                # One Rust call when no other writer appended since (the usual case): the
+                # record is synced before it is applied, so a failed append changes nothing.
+                seq = fast(data, self.seq) if not self._wdepth else 0
+                if seq:
+                    self.seq = seq
+                    result = checked(payload)
+                    if bump_generation:
+                        self.gen += 1
+                        self.frozen = None
+                    return result
+                if not self._wdepth and hold():
+                    self._wdepth = 1
+                    try:
+                        self.catch_up()
+                        self.seq = append([data])[1]
+                        result = checked(payload)
+                        if bump_generation:
+                            self.gen += 1
+                            self.frozen = None
+                    except BaseException:
+                        self._wdepth = 0
+                        unhold(False)
+                        raise
+                    self._wdepth = 0
+                    unhold(True)  # unlock, then fdatasync (a failed sync raises)
+                    return result
         with self._shared_writing() if self.shared else self.lock:
             if self.life is _CLOSED:
                 self.check_open(kind)

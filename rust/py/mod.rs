@@ -13,11 +13,14 @@ mod clauses;
 mod codec;
 mod cycle;
 mod graph;
+mod jsonenc;
 mod minhash;
+mod quiet;
 mod state;
 mod triggers;
 mod volatile;
 mod wal;
+mod walappend;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -109,5 +112,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     codec::register_codec(m)?;
     volatile::register_volatile(m)?;
     triggers::register_triggers(m)?;
+    jsonenc::register_jsonenc(m)?;
+    quiet::register_quiet(m)?;
+    walappend::register_walappend(m)?;
     Ok(())
 }

@@ -4,6 +4,7 @@ new process, with at most one fsync per call pair and no fsync on the event loop
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import threading
 import time
@@ -15,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import crs
+from crs._journal import _local
 from crs.guard import Action, Guard, Verdict
 
 # An event: ("call", tool, arg, result-or-error) | ("msg", text) | ("turn",)
@@ -127,14 +129,11 @@ def test_one_journal_record_and_one_fsync_per_call_pair(
 ) -> None:
     g = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
     journal = g.crs._journal
-    appends: list[Any] = []
-    real_append = journal.append
+    first = journal.last_seq()
 
-    def counting_append(entry: Any) -> Any:
-        appends.append(entry)
-        return real_append(entry)
+    def appends() -> list[Any]:  # the records written since (read back from the journal)
+        return journal.replay(after_seq=first)
 
-    monkeypatch.setattr(journal, "append", counting_append)
     syncs = [0]
     real_sync = os.fdatasync
     real_fsync = os.fsync
@@ -148,26 +147,27 @@ def test_one_journal_record_and_one_fsync_per_call_pair(
     with g:
         for i in range(5):
             v = g.before_call("read_file", {"path": f"f{i}.py"})
-            assert appends == [] or len(appends) == i  # before_call writes nothing
+            assert len(appends()) == i  # before_call writes nothing
             assert v.call is not None
             g.after_call(v.call, result=f"body {i}")
-        assert len(appends) == 5
         assert syncs[0] <= 5
-        assert {a["op"] for a in appends} == {"guard.step"}
+        assert len(appends()) == 5
+        assert {a["op"] for a in appends()} == {"guard.step"}
 
 
-def test_async_twins_write_off_the_event_loop(tmp_path: Path) -> None:
+def test_async_twins_write_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     g = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
-    journal = g.crs._journal
     threads: list[int] = []
-    real_append = journal.append
+    real_sync = os.fdatasync
 
-    def slow_append(entry: Any) -> int:
+    def slow_sync(fd: int) -> None:
         threads.append(threading.get_ident())
         time.sleep(0.2)  # a slow disk
-        return int(real_append(entry))
+        real_sync(fd)
 
-    journal.append = slow_append
+    monkeypatch.setattr(os, "fdatasync", slow_sync)
 
     async def main() -> float:
         gaps: list[float] = []
@@ -191,8 +191,9 @@ def test_async_twins_write_off_the_event_loop(tmp_path: Path) -> None:
 
     with g:
         worst = asyncio.run(main())
-    assert threads
-    assert threading.get_ident() not in threads
+        synced = list(threads)  # (closing syncs on this thread)
+    assert synced
+    assert threading.get_ident() not in synced
     assert worst < 0.15
 
 
@@ -266,19 +267,19 @@ def test_a_failed_journal_append_changes_nothing(tmp_path: Path) -> None:
     with g:
         loop(g, 1)
         before = g.explain()
-        journal = g.crs._journal
-        real = journal.append
 
-        def full(entry: Any) -> Any:
-            raise crs.JournalFullError("journal: disk full (test)")
+        def full(fd: int, data: Any, pos: int) -> int:  # the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device (test)")
 
-        journal.append = full
-        v = g.before_call("read_file", {"path": "b.py"})
-        assert v.call is not None
-        with pytest.raises(crs.JournalFullError):
-            g.after_call(v.call, result="x")
-        with pytest.raises(crs.JournalFullError):
-            g.new_turn()
-        assert g.explain() == before
-        journal.append = real
+        with pytest.MonkeyPatch.context() as m:
+            m.setattr(os, "pwrite", full)
+            # (the shared append's one-call write: it cuts a failed write back, as this says)
+            m.setattr(_local, "_wal_append_shared", lambda *a: (3, errno.ENOSPC))
+            v = g.before_call("read_file", {"path": "b.py"})
+            assert v.call is not None
+            with pytest.raises(crs.JournalFullError):
+                g.after_call(v.call, result="x")
+            with pytest.raises(crs.JournalFullError):
+                g.new_turn()
+            assert g.explain() == before
         assert g.after_call(v.call, result="x").allowed

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from crs._journal import _local
 from crs.guard import Guard
 
 
@@ -30,9 +31,21 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
     return seen
 
 
-def test_a_durable_pair_is_one_pwrite_and_one_fdatasync(
-    tmp_path: Path, calls: dict[str, list[int]]
+def test_a_durable_pair_is_one_append_call_and_one_fdatasync(
+    tmp_path: Path, calls: dict[str, list[int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The append is one `_core.wal_append_shared` call: flock, pread of LOCK's stamp and
+    # generation, a one-byte pread past the log's end, pwrite, unlock (its syscalls;
+    # test_journal_append_shared.py holds it to its Python reference).
+    appends: list[tuple[int, int]] = []
+    real = _local._wal_append_shared
+
+    def counted(*args: Any) -> tuple[int, int]:
+        got = real(*args)
+        appends.append(got)
+        return got
+
+    monkeypatch.setattr(_local, "_wal_append_shared", counted)
     with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         for i in range(3):  # warm: the first commits may create files
             v = g.before_call("read_file", {"path": f"w{i}.py"})
@@ -40,14 +53,15 @@ def test_a_durable_pair_is_one_pwrite_and_one_fdatasync(
             g.after_call(v.call, result="x")
         for i in range(5):
             calls.clear()
+            appends.clear()
             v = g.before_call("read_file", {"path": f"f{i}.py"})
             assert calls == {}  # before_call of an allowed call touches no file
+            assert appends == []
             assert v.call is not None
             g.after_call(v.call, result=f"body {i}")
             assert len(calls.pop("fdatasync")) == 1
-            assert len(calls.pop("pwrite")) == 1  # the record (the lock's stamp is ours)
-            assert len(calls.pop("pread")) == 2  # LOCK's stamp and generation; a tail probe
-            assert calls == {}  # no fsync, no directory listing
+            assert [status for status, _ in appends] == [0]  # written in the one call
+            assert calls == {}  # no other pwrite or pread, no fsync, no directory listing
 
 
 def test_async_twins_never_sync_on_the_event_loop_thread(

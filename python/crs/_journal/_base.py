@@ -553,6 +553,9 @@ class JournalBase:
         config.validate()
         self._config = config
         self._codec: JournalCodec = codec if codec is not None else JsonCodec()
+        self._codec_op: Callable[[str, dict[str, Any], bool], bytes] | None = getattr(
+            self._codec, "encode_op", None
+        )
         self._log = config.logger or _log
         self._lock = threading.RLock()
         self._state = _State.OPEN
@@ -631,6 +634,20 @@ class JournalBase:
                 f"{what} encodes to {len(payload)} bytes; the limit is {MAX_RECORD_BYTES}"
             )
         return payload
+
+    def _encode_op(self, kind: str, payload: dict[str, Any], bump_generation: bool) -> bytes:
+        """The payload of the op record `{"op": kind, "payload": payload, "bump_generation":
+        bump_generation}` its caller built (a CRS's commit), as `_encode` makes it."""
+        enc = self._codec_op
+        if enc is None:
+            record = {"op": kind, "payload": payload, "bump_generation": bump_generation}
+            return self._encode(record, "delta")
+        data = enc(kind, payload, bump_generation)
+        if len(data) > MAX_RECORD_BYTES:
+            raise InvalidArgumentError(
+                f"delta encodes to {len(data)} bytes; the limit is {MAX_RECORD_BYTES}"
+            )
+        return data
 
     def append(self, delta: Any) -> int:
         """Persist one entry (per the sync policy) and return its sequence number.

@@ -43,6 +43,7 @@ from crs._journal._base import (
     MemoryJournal,
     SyncPolicy,
     _check_seq,
+    _State,
     read_backup_stream,
     write_backup_stream,
 )
@@ -53,6 +54,7 @@ FORMAT_VERSION = 1
 """Version of the on-disk layout written by this crs (docs/journal-format.md)."""
 
 SEGMENT_MAGIC = b"\x89CRSWAL\n"
+_wal_append_shared = _core.wal_append_shared
 SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flags, first seq, 0, crc
 RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
@@ -193,16 +195,57 @@ def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
     return False  # _BAD_PAYLOAD: the record is complete, its checksum is wrong
 
 
+def _append_shared_py(
+    lock_fd: int, fd: int, head: bytes, pos: int, seq: int, payload: bytes, room: int
+) -> tuple[int, int]:
+    """The reference of `_core.wal_append_shared` (what `_hold`, `_append_locked` and
+    `_unhold` do for one record when no other writer changed anything): `(0, bytes
+    written)`; `(1, 0)` the lock is busy; `(2, 0)` `LOCK` does not start with `head`, a byte
+    follows `pos`, or the record needs more than `room` bytes: nothing written; `(3, errno)`
+    the write failed and was cut back; `(4, errno)` it could not be cut back; `(5, errno)`
+    another OS error. The lock is released in every case."""
+    frame = _core.wal_encode(seq, [payload])
+    if len(frame) > room:
+        return 2, 0
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return 1, 0
+    except OSError as exc:
+        return 5, exc.errno or 0
+    try:
+        if os.pread(lock_fd, len(head), 0) != head or os.pread(fd, 1, pos):
+            return 2, 0
+        done = 0
+        try:
+            while done < len(frame):
+                n = os.pwrite(fd, memoryview(frame)[done:], pos + done)
+                if n <= 0:
+                    raise OSError(errno.ENOSPC, "short write")
+                done += n
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, pos)
+            except OSError:
+                return 4, exc.errno or 0
+            return 3, exc.errno or 0
+        return 0, len(frame)
+    except OSError as exc:
+        return 5, exc.errno or 0
+    finally:
+        fcntl.flock(lock_fd, fcntl.LOCK_UN)
+
+
 class _Exclusive:
     """The block of `LocalJournal.exclusive()` (a class, not a generator: every commit of a
-    shared journal enters it)."""
+    shared journal enters it): `_hold` and `_release` of the outermost block, the journal's
+    lock (re-entered) inside it."""
 
-    __slots__ = ("_fresh", "_held", "_j", "_outer")
+    __slots__ = ("_j", "_outer")
 
     def __init__(self, journal: LocalJournal) -> None:
         self._j = journal
-        self._outer = self._fresh = False
-        self._held = 0.0
+        self._outer = False
 
     def __enter__(self) -> None:
         j = self._j
@@ -212,53 +255,18 @@ class _Exclusive:
             if not j._shared or j._memory is not None or j._xdepth:
                 j._xdepth += 1
                 return
-            j._flock()
         except BaseException:
             j._lock.release()
             raise
+        j._hold()
         self._outer = True
-        self._held = time.monotonic()
-        j._just_opened = False
-        j._xdepth = 1
-        j._bumped = False
-        try:
-            j._refresh()
-        except BaseException:
-            self._leave(False)
-            raise
-        self._fresh = True
 
     def __exit__(self, *exc: object) -> None:
         if not self._outer:
             self._j._xdepth -= 1
             self._j._lock.release()
             return
-        self._leave(exc[0] is None)
-
-    def _leave(self, done: bool) -> None:
-        j = self._j
-        try:
-            j._xdepth = 0
-            try:
-                # This writer's view is of the directory as it leaves it: it made its changes
-                # itself (each counted, `_bump`). After a failure, or a change that raised
-                # half-way, it lists the directory next time.
-                ok = self._fresh and j._failed is None and (done or not j._bumped)
-                j._gen = j._lock_gen if ok else -1
-            finally:
-                j._unflock()
-                waits = LocalJournal._process_waits
-                waits[3] = max(waits[3], time.monotonic() - self._held)
-        finally:
-            try:
-                if j._unsynced:
-                    # The records are written (other writers read them from the page cache);
-                    # the fsync runs once the lock is released, so no writer waits for
-                    # another's disk flush; the append returns (is acknowledged) after it.
-                    j._unsynced = False
-                    j._sync_or_fail()
-            finally:
-                j._lock.release()
+        self._j._unhold(exc[0] is None)
 
 
 class LocalJournal(JournalBase):
@@ -309,6 +317,8 @@ class LocalJournal(JournalBase):
         self._xdepth = 0
         self._unsynced = False
         self._just_opened = False
+        self._held = 0.0  # when the outermost hold (`_hold`) took the flock
+        self._fresh = False  # that hold's `_refresh` completed
         # The directory generation (`LOCK`, `_bump`): `_lock_gen` as read when the flock was
         # taken (and bumped since by this writer), `_gen` the one this writer's view of the
         # segments and checkpoint is of (-1: unknown, list the directory again).
@@ -444,6 +454,145 @@ class LocalJournal(JournalBase):
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
         except OSError:  # its descriptor is closed: nothing is held
             return
+
+    def _hold(self) -> None:
+        """Enter the outermost hold of the writer lock, `self._lock` held (shared mode): take
+        the flock and read what other writers did since this one last held it (`_refresh`).
+        On an error nothing is held (the flock and `self._lock` are released)."""
+        try:
+            self._flock()
+        except BaseException:
+            self._lock.release()
+            raise
+        self._held = time.monotonic()
+        self._just_opened = False
+        self._xdepth = 1
+        self._bumped = False
+        self._fresh = False
+        try:
+            self._refresh()
+        except BaseException:
+            self._unhold(False)
+            raise
+        self._fresh = True
+
+    def _unhold(self, done: bool) -> None:
+        """Leave the outermost hold (`_hold`): unlock, then fdatasync what it appended
+        (after the unlock: no writer waits for another's disk flush; the append returns
+        after it), then release `self._lock`. `done`: the block ended without an error."""
+        try:
+            self._xdepth = 0
+            try:
+                # This writer's view is of the directory as it leaves it: it made its changes
+                # itself (each counted, `_bump`). After a failure, or a change that raised
+                # half-way, it lists the directory next time.
+                ok = self._fresh and self._failed is None and (done or not self._bumped)
+                self._gen = self._lock_gen if ok else -1
+            finally:
+                self._unflock()
+                waits = LocalJournal._process_waits
+                held = time.monotonic() - self._held
+                if held > waits[3]:
+                    waits[3] = held
+        finally:
+            try:
+                if self._unsynced:
+                    self._unsynced = False
+                    self._sync_or_fail()
+            finally:
+                self._lock.release()
+
+    def _hold_outer(self) -> bool:
+        """`_hold` when no block of this thread holds the lock already (a CRS's fused commit
+        of one op, `StateKernel.commit_op`); False, holding nothing, when the journal is
+        not shared, runs in memory or is held already (`exclusive` is then the way)."""
+        self._lock.acquire()
+        if self._xdepth or not self._shared or self._memory is not None:
+            self._lock.release()
+            return False
+        try:
+            self._check_open()
+        except BaseException:
+            self._lock.release()
+            raise
+        self._hold()
+        return True
+
+    def _append_fast(self, data: bytes, known: int) -> int:
+        """Append one encoded record in one Rust call (`_core.wal_append_shared`: the flock,
+        the check that no other writer changed anything, the write, the unlock), then
+        fdatasync (sync policy ALWAYS); its sequence number. 0 when it does not apply (the
+        caller's state is not at `known` = this journal's last record, another writer's work
+        to read, a roll, the lock busy, a limit to check): nothing was written, the caller
+        takes `_hold_outer` / `_append_locked` / `_unhold`.
+
+        Raises:
+            JournalFullError, JournalError: the write or the sync failed (as an append).
+        """
+        self._lock.acquire()
+        try:
+            if (
+                self._xdepth
+                or self._gen != self._lock_gen
+                or self._next_seq - 1 != known
+                or self._failed
+                or self._sealing is not None
+                or self._lock_head is None
+                or self._fd < 0
+                or self._state is not _State.OPEN
+            ):
+                return 0
+            limit = self._config.max_journal_bytes
+            if limit and self._total + RECORD_HEADER.size + len(data) > limit:
+                return 0  # (`_ensure_room` checkpoints or refuses)
+            end = self._end
+            room = self._seg_bytes - end if end > SEGMENT_HEADER.size else 1 << 62
+            t0 = time.monotonic()
+            status, value = _wal_append_shared(
+                self._lock_fd, self._fd, self._lock_head, end, self._next_seq, data, room
+            )
+            if status:
+                if status <= 2:
+                    return 0
+                exc = OSError(value, os.strerror(value))
+                if status == 4:
+                    self._failed = f"a failed append could not be undone ({exc})"
+                raise self._os_error(exc, "append to") from None
+            held = time.monotonic() - t0
+            waits = LocalJournal._process_waits
+            waits[0] += 1
+            if held > waits[3]:
+                waits[3] = held
+            self._lock_waits[0] += 1
+            self._just_opened = False
+            self._end = end + value
+            self._total += value
+            self._written += value
+            seq = self._next_seq
+            self._next_seq = seq + 1
+            if self._policy is SyncPolicy.ALWAYS:
+                self._sync_or_fail()
+            return seq
+        finally:
+            self._lock.release()
+
+    def _fused(
+        self,
+    ) -> (
+        tuple[
+            Callable[[bytes, int], int],
+            Callable[[], bool],
+            Callable[[list[bytes]], tuple[int, int]],
+            Callable[[bool], None],
+        ]
+        | None
+    ):
+        """(`_append_fast`, `_hold_outer`, `_append_locked`, `_unhold`) for a CRS's fused
+        commit of one op, or None when appends need more (not shared, in memory, group
+        commit)."""
+        if not self.shared or self._policy is SyncPolicy.BATCH:
+            return None
+        return self._append_fast, self._hold_outer, self._append_locked, self._unhold
 
     @property
     def shared(self) -> bool:

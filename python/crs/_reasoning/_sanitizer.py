@@ -670,6 +670,16 @@ def _triggered(text: str) -> bool:
 _GATE: Final = _core.Triggers(list(_TRIGGERS), list(_TRIGGERS_LOWER))
 
 
+# `QUIET.quiet(text)`: True when no built-in pass can change ASCII `text` (it is short
+# without any of ``=:-.@/``, or it holds no trigger, fewer than two dots and no run of 20
+# token characters, the high-entropy pass's candidates): `_cannot_hold_secret` or not
+# `_triggered` without an entropy candidate, in one pass (a property test checks it against
+# the full sanitizer). `QUIET.view(text, limit)`: the guard's whitespace-squashed, cut
+# preview of a quiet text, or None.
+QUIET: Final = _core.QuietGate(list(_TRIGGERS), list(_TRIGGERS_LOWER))
+_quiet = QUIET.quiet
+
+
 def _cannot_hold_secret(text: str) -> bool:
     """True for short text that no built-in pass can change (most trace fields: "Grep").
 
@@ -762,8 +772,14 @@ class SecretSanitizer:
         """
         if not isinstance(text, str):
             raise InvalidArgumentError(f"text: must be a str, got {type(text).__name__}")
-        if not text or (self._short_cut and _cannot_hold_secret(text)):
+        if not text:
             return text
+        if self._short_cut:
+            if text.isascii():
+                if _quiet(text):  # (one Rust pass: no pass can change it)
+                    return text
+            elif _cannot_hold_secret(text):
+                return text
         if self._short_cut and not _triggered(text):
             # No built-in pass but the high-entropy one can match; its marker holds no trigger.
             return text if self._entropy is None else self._entropy.apply(text, "")

@@ -47,6 +47,9 @@ _LEN = struct.Struct("<I")
 _JSON_HEAD = bytes((KIND_JSON, CODEC_VERSION))
 # One encoder for every record (what `json.dumps` with these options builds on each call).
 _JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+# The same bytes as `_encode_json` for plain data (exact dict/list/str/int/bool/None), in
+# one Rust pass; None sends the rest (floats, subclasses, lone surrogates) to `json`.
+_json_compact = _core.json_compact
 _SOURCES = tuple(SignalSource)
 _I64 = 1 << 63
 
@@ -102,6 +105,15 @@ class ProofPayloads:
         self.payloads = payloads
 
 
+def _encode_json(doc: dict[str, Any]) -> bytes:
+    """The `J` payload of `doc` through Python's `json` (the reference of `_json_compact`)."""
+    try:
+        text = _JSON.encode(doc)
+    except (TypeError, ValueError) as exc:
+        raise InvalidArgumentError(f"entry: cannot be journaled as JSON: {exc}") from exc
+    return _JSON_HEAD + text.encode("utf-8", "surrogatepass")
+
+
 def _check_op(entry: Mapping[str, Any]) -> dict[str, Any]:
     kind, payload = entry.get("op"), entry.get("payload")
     if not isinstance(kind, str) or not kind or not isinstance(payload, dict):
@@ -131,19 +143,27 @@ class DeltaCodec:
             fast = _encode_proof(entry)
             if fast is not None:
                 return fast
-        if isinstance(entry, Delta):
-            doc: dict[str, Any] = {"delta": entry.to_dict()}
+        if type(entry) is dict:  # an op record (the usual JSON payload): JSON in Rust
+            doc: dict[str, Any] = _check_op(entry)
+            fast = _json_compact(doc, _JSON_HEAD)
+            if fast is not None:
+                return fast
+        elif isinstance(entry, Delta):
+            doc = {"delta": entry.to_dict()}
         elif isinstance(entry, Mapping):
             doc = _check_op(entry)
         else:
             raise InvalidArgumentError(
                 f"entry: must be a crs Delta or an op record dict, got {type(entry).__name__}"
             )
-        try:
-            text = _JSON.encode(doc)
-        except (TypeError, ValueError) as exc:
-            raise InvalidArgumentError(f"entry: cannot be journaled as JSON: {exc}") from exc
-        return _JSON_HEAD + text.encode("utf-8", "surrogatepass")
+        return _encode_json(doc)
+
+    def encode_op(self, kind: str, payload: dict[str, Any], bump_generation: bool) -> bytes:
+        """`encode({"op": kind, "payload": payload, "bump_generation": bump_generation})`
+        for a record its caller built (a non-empty str kind, a dict payload, a bool)."""
+        doc = {"op": kind, "payload": payload, "bump_generation": bump_generation}
+        fast = _json_compact(doc, _JSON_HEAD)
+        return fast if fast is not None else _encode_json(doc)
 
     def decode(self, data: bytes) -> Any:
         """Decode one payload into a fresh `Delta` or op record dict.

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from crs import _core
 from crs._check import brief
 from crs._errors import CRSClosedError, InvalidArgumentError
-from crs._reasoning._sanitizer import SecretSanitizer
+from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
@@ -50,9 +50,15 @@ from crs.guard._verdict import (
 )
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+# a call's identity (`Guard._identify`): tool, limits, signature, canonical args, polls, mutates
+_Identity = tuple[str, Limits, str, dict[str, Any], bool, bool]
+# what a finished call's record says of its outcome (`Guard._outcome`)
+_Outcome = tuple[int, str, str, str, dict[str, str] | None]
 _log = logging.getLogger("crs.guard")
 _SANITIZER = SecretSanitizer()
 _sanitize = _SANITIZER.sanitize
+_quiet_view = QUIET.view  # the preview of ASCII text the sanitizer cannot change
+_secret_key = _canon._secret_key
 _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action.STOP
 # (an enum member read through its class costs ~0.2 us: the hot path reads these)
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
@@ -403,11 +409,9 @@ class Guard:
         `before_call`, e.g. a PostToolUse hook)."""
         return self._make_call(tool, args, call_id, False)  # type: ignore[return-value]
 
-    def _make_call(
-        self, tool: Any, args: Mapping[str, Any] | None, call_id: str | None, decide: bool
-    ) -> Call | Verdict:
-        """The call's handle (signature, reserved step, pending entry) and, with `decide`,
-        its verdict, under one acquisition of the lock (the hot path of `before_call`)."""
+    def _identify(self, tool: Any, args: Mapping[str, Any] | None) -> _Identity:
+        """(tool, limits, signature, canonical arguments, polls, mutates) of a call: its
+        identity, computed from the arguments alone (no state read, no lock held)."""
         lim = self._limits.get(tool) if type(tool) is str else None
         if lim is None:
             tool = _canon.check_tool(tool)
@@ -418,10 +422,6 @@ class Guard:
         if got is None:
             got = _canon.python_identity(tool, args, drop, self._commands)
         sig, canon, cmd = got
-        if call_id is not None and (type(call_id) is not str or not call_id):
-            raise InvalidArgumentError(
-                f"call_id: must be a non-empty str or None, got {brief(call_id)}"
-            )
         poll = lim.polling
         mut = lim.mutating
         if not poll and not cmd and canon and _waits(canon):
@@ -440,6 +440,26 @@ class Guard:
                 poll = True
             if not mut:  # a shell command changes the workspace unless it only reads
                 mut = not kinds[1]
+        return tool, lim, sig, canon, poll, mut
+
+    def _make_call(
+        self,
+        tool: Any,
+        args: Mapping[str, Any] | None,
+        call_id: str | None,
+        decide: bool,
+        ident: _Identity | None = None,
+    ) -> Call | Verdict:
+        """The call's handle (signature, reserved step, pending entry) and, with `decide`,
+        its verdict, under one acquisition of the lock (the hot path of `before_call`).
+        `ident`: the call's `_identify`, computed already (outside a lock)."""
+        if ident is None:
+            ident = self._identify(tool, args)
+        tool, lim, sig, canon, poll, mut = ident
+        if call_id is not None and (type(call_id) is not str or not call_id):
+            raise InvalidArgumentError(
+                f"call_id: must be a non-empty str or None, got {brief(call_id)}"
+            )
         sid = self.session_id
         with self._lock:
             part = self._part
@@ -749,7 +769,59 @@ class Guard:
             notify(self, _AFTER, v, 0.0, error)
         return v
 
-    def _after(self, call: Call, result: Any, error: BaseException | str | None) -> Verdict:
+    def _before_held(
+        self,
+        tool: str,
+        args: Mapping[str, Any] | None,
+        call_id: str | None,
+        hold: Callable[[], contextlib.AbstractContextManager[Any]],
+    ) -> Verdict:
+        """`before_call` with only the decision (and a refusal's record) inside `hold()`
+        (the caller's lock across processes, e.g. the project's writer lock of a hook): the
+        arguments' canonical form and signature are computed before it is taken."""
+        if self._closed or self._kernel.closed:
+            self._check_open()
+        t0 = _perf()
+        ident = self._identify(tool, args)
+        with hold():
+            v: Verdict = self._make_call(tool, args, call_id, True, ident)  # type: ignore[assignment]
+        if self._observers._items or v.action is not _ALLOW:
+            notify(self, _BEFORE, v, _perf() - t0, None)
+        return v
+
+    def _after_held(
+        self,
+        tool: str,
+        args: Mapping[str, Any] | None,
+        call_id: str | None,
+        hold: Callable[[], contextlib.AbstractContextManager[Any]],
+        result: Any = None,
+        error: BaseException | str | None = None,
+    ) -> Verdict:
+        """`call_for` then `after_call` (a process that did not make the `before_call`: a
+        PostToolUse hook) with only the step's reservation, the decision and the record
+        inside `hold()`: the canonical form, the result's digest, the features and the
+        previews (the work that grows with the call's size) are computed before it is taken."""
+        if self._closed or self._kernel.closed:
+            self._check_open()
+        t0 = _perf()
+        ident = self._identify(tool, args)
+        pre = (ident, self._outcome(ident[3], ident[5], result, error))
+        with hold():
+            call: Call = self._make_call(tool, args, call_id, False, ident)  # type: ignore[assignment]
+            self._pending.pop(call.call_id, None)  # (its outcome is computed: `pre`)
+            v = self._after(call, result, error, pre)
+        if self._observers._items or v.action is not _ALLOW or error is not None:
+            notify(self, _AFTER, v, _perf() - t0, error)
+        return v
+
+    def _after(
+        self,
+        call: Call,
+        result: Any,
+        error: BaseException | str | None,
+        pre: tuple[_Identity, _Outcome] | None = None,
+    ) -> Verdict:
         if self._closed or self._kernel.closed:
             self._check_open()
         if type(call) is not Call and not isinstance(call, Call):
@@ -761,22 +833,13 @@ class Guard:
                 f"call: belongs to session {brief(call.session_id)}, not "
                 f"{brief(self.session_id)}; use the guard of that session (with_session)"
             )
-        lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
-        extra = self._pending.pop(call.call_id, None)
-        poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
-        # A result that echoes the call's own arguments ("no results for '<query>'") is
-        # judged without them: the echo is not new information. (`_core.digest_text` given
-        # the arguments picks the same echo: their str values of at least 4 characters.)
-        if error is not None:
-            echo = _echo(canon)
-            etext = _canon.error_text(error)
-            kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
-            res = _canon.error_digest(_canon.without(etext, echo))
-        else:
-            etext = ""
-            kind = OK
-            got = _digest_text(result, canon) if type(result) is str else None
-            res = got if got is not None else _canon.result_digest(result, _echo(canon))
+        if pre is None:
+            lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
+            extra = self._pending.pop(call.call_id, None)
+            poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
+            kind, res, err, feat, views = self._outcome(canon, mut, result, error)
+        else:  # computed before the caller took its lock (`_after_held`)
+            (_, lim, _, canon, poll, mut), (kind, res, err, feat, views) = pre
         polling = lim.polling or poll
         ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
@@ -790,15 +853,13 @@ class Guard:
         }
         if mut:
             p["m"] = 1
-        if etext:
-            p["e"] = _short(_SANITIZER.sanitize(etext), 400)
-        feat = ""
-        if canon and (kind != OK or not mut):
-            feat = _canon.features(canon, self._commands, _sanitize)
-            if feat:
-                p["x"] = feat[:2000]
-        if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
-            p.update(self._previews("", canon, error if error is not None else result))
+        if err:
+            p["e"] = err
+        if feat:
+            p["x"] = feat[:2000]
+        if views is not None:
+            p.update(views)
+        # the decision and the record, under the lock: all that reads or changes the state
         with self._lock:
             part = self._part
             s = part.sessions.get(call.session_id) or part.session(call.session_id)
@@ -836,6 +897,34 @@ class Guard:
                 return allow_verdict(call)
             return v
 
+    def _outcome(
+        self, canon: dict[str, Any], mut: bool, result: Any, error: BaseException | str | None
+    ) -> _Outcome:
+        """What a finished call's record says of its outcome, from the call and its result
+        alone (no state read, no lock held): (kind, result digest, sanitized error text,
+        near-duplicate features, previews of a durable guard or None)."""
+        # A result that echoes the call's own arguments ("no results for '<query>'") is
+        # judged without them: the echo is not new information. (`_core.digest_text` given
+        # the arguments picks the same echo: their str values of at least 4 characters.)
+        if error is not None:
+            echo = _echo(canon)
+            etext = _canon.error_text(error)
+            kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
+            res = _canon.error_digest(_canon.without(etext, echo))
+            err = _short(_SANITIZER.sanitize(etext), 400) if etext else ""
+        else:
+            err = ""
+            kind = OK
+            got = _digest_text(result, canon) if type(result) is str else None
+            res = got if got is not None else _canon.result_digest(result, _echo(canon))
+        feat = ""
+        if canon and (kind != OK or not mut):
+            feat = _canon.features(canon, self._commands, _sanitize)
+        views = None
+        if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
+            views = self._previews("", canon, error if error is not None else result)
+        return kind, res, err, feat, views
+
     def _previews(
         self, call_id: str, canon: dict[str, Any] | None, outcome: Any = None
     ) -> dict[str, str]:
@@ -847,11 +936,25 @@ class Guard:
             canon = pending[2] if pending is not None else {}
         # Both views are whitespace-normalised before they are sanitized; `_short` runs
         # again only when the sanitizer changed a view (or it is longer than its limit).
-        view = _canon.preview(canon)  # at most 160 characters
-        clean = _SANITIZER.sanitize(view)
-        out = {"pv": clean if clean is view else _short(clean, 160)}
+        fast = None
+        if len(canon) == 1:  # one argument (the usual call): ASCII text with nothing to redact
+            ((k, v),) = canon.items()
+            if type(v) is str and not _secret_key(k):
+                fast = _quiet_view(v, 160)  # (quiet whole, so quiet once cut)
+        if fast is not None:
+            out = {"pv": fast}
+        else:
+            view = _canon.preview(canon)  # at most 160 characters
+            clean = _SANITIZER.sanitize(view)
+            out = {"pv": clean if clean is view else _short(clean, 160)}
         if outcome is not None:
-            if isinstance(outcome, str):
+            if type(outcome) is str:
+                fast = _quiet_view(outcome[:400], 120)  # ASCII with nothing to redact
+                if fast is not None:
+                    out["rv"] = fast
+                    return out
+                text = outcome
+            elif isinstance(outcome, str):
                 text = outcome
             elif isinstance(outcome, BaseException):
                 text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"

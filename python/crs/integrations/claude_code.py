@@ -30,6 +30,7 @@ into the chosen `settings.json`, keeping every other setting and hook.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sys
@@ -213,8 +214,13 @@ def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> Hook
     tool = _text(payload.get("tool_name"), "tool_name")
     args = payload.get("tool_input")
     call_id = _call_id(payload)
-    with _decision(guard):
-        v = guard.before_call(tool, args if isinstance(args, Mapping) else None, call_id=call_id)
+    # (the canonical form outside the lock: a big tool_input does not hold other hooks)
+    v = guard._before_held(
+        tool,
+        args if isinstance(args, Mapping) else None,
+        call_id,
+        functools.partial(_decision, guard),
+    )
     action = str(v.action)
     if action == "allow":
         return HookReply()
@@ -237,13 +243,16 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
     call_id = _call_id(payload)
     if failed and payload.get("is_interrupt"):
         return HookReply()  # the user stopped it: not the tool's failure
-    with _decision(guard):
-        call = guard.call_for(tool, args if isinstance(args, Mapping) else None, call_id)
-        if failed:
-            error = payload.get("error")
-            v = guard.after_call(call, error=str(error) if error else "the tool call failed")
-        else:
-            v = guard.after_call(call, result=payload.get("tool_response"))
+    # Only the decision and the record are under the lock: the canonical form, the digest
+    # and the previews of a big tool_input or tool_response are computed before it.
+    hold = functools.partial(_decision, guard)
+    mapping = args if isinstance(args, Mapping) else None
+    if failed:
+        error = payload.get("error")
+        error_text = str(error) if error else "the tool call failed"
+        v = guard._after_held(tool, mapping, call_id, hold, error=error_text)
+    else:
+        v = guard._after_held(tool, mapping, call_id, hold, result=payload.get("tool_response"))
     action = str(v.action)
     if action == "allow" or not v.message:
         return HookReply()

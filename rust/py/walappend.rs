@@ -1,0 +1,110 @@
+//! `wal_append_shared`: a shared journal's append of one record in one call (the writer
+//! lock's flock, the check that no other writer changed anything since this one last held
+//! it, the write, the unlock). The Python reference is `LocalJournal`'s `_hold`, `_append_locked` and
+//! `_unhold` (`crs._journal._local._append_shared_py` mirrors this function step by step).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// The last OS error's errno (0 if none).
+fn errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// `call()` until it does not fail with EINTR (as Python's `os` functions retry).
+fn retry(mut call: impl FnMut() -> isize) -> isize {
+    loop {
+        let n = call();
+        if n >= 0 || errno() != libc::EINTR {
+            return n;
+        }
+    }
+}
+
+/// Under the flock: `head` still the lock file's first bytes, nothing after `pos` in the
+/// segment, then `frame` written at `pos` (cut back to `pos` on a failure).
+fn append_locked(lock_fd: i32, fd: i32, head: &[u8], pos: u64, frame: &[u8]) -> (u8, i64) {
+    let Ok(at) = libc::off_t::try_from(pos) else {
+        return (2, 0);
+    };
+    let mut buf = vec![0u8; head.len()];
+    // SAFETY: `buf` is valid for `buf.len()` bytes; a bad descriptor is an error, not UB.
+    let n = retry(|| unsafe { libc::pread(lock_fd, buf.as_mut_ptr().cast(), buf.len(), 0) });
+    if n < 0 {
+        return (5, i64::from(errno()));
+    }
+    if n.unsigned_abs() != head.len() || buf != head {
+        return (2, 0); // another writer held it since, or changed the directory
+    }
+    let mut one = [0u8; 1];
+    // SAFETY: as above, one byte.
+    let n = retry(|| unsafe { libc::pread(fd, one.as_mut_ptr().cast(), 1, at) });
+    if n < 0 {
+        return (5, i64::from(errno()));
+    }
+    if n > 0 {
+        return (2, 0); // another writer appended
+    }
+    let mut done = 0usize;
+    while done < frame.len() {
+        let Ok(off) = libc::off_t::try_from(pos + done as u64) else {
+            return (2, 0);
+        };
+        let rest = &frame[done..];
+        // SAFETY: `rest` is valid for `rest.len()` bytes.
+        let n = retry(|| unsafe { libc::pwrite(fd, rest.as_ptr().cast(), rest.len(), off) });
+        if n <= 0 {
+            let e = if n < 0 { errno() } else { libc::ENOSPC };
+            // SAFETY: plain syscall on a descriptor.
+            let cut = unsafe { libc::ftruncate(fd, at) };
+            return (if cut == 0 { 3 } else { 4 }, i64::from(e));
+        }
+        done += n.unsigned_abs();
+    }
+    (0, i64::try_from(frame.len()).unwrap_or(i64::MAX))
+}
+
+/// Append one record (`seq`, `payload`) to a shared journal's active segment at `pos`:
+/// `(0, bytes written)`; `(1, 0)` the writer lock is busy; `(2, 0)` another writer changed
+/// something since (`head`, `LOCK`'s first bytes as this writer left them, differs, or a
+/// byte follows `pos`) or the record needs more than `room` bytes (a roll): nothing written;
+/// `(3, errno)` the write failed and was cut back; `(4, errno)` the write failed and could
+/// not be cut back; `(5, errno)` another OS error. The lock is released in every case.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn wal_append_shared(
+    py: Python<'_>,
+    lock_fd: i32,
+    fd: i32,
+    head: &[u8],
+    pos: u64,
+    seq: u64,
+    payload: &[u8],
+    room: u64,
+) -> PyResult<(u8, i64)> {
+    let frame = crate::wal::encode_unit(seq, &[payload])
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if frame.len() as u64 > room {
+        return Ok((2, 0));
+    }
+    Ok(py.detach(|| {
+        // SAFETY: plain syscall on a descriptor.
+        let got = retry(|| unsafe { libc::flock(lock_fd, libc::LOCK_EX | libc::LOCK_NB) } as isize);
+        if got != 0 {
+            let e = errno();
+            return if e == libc::EWOULDBLOCK {
+                (1, 0)
+            } else {
+                (5, i64::from(e))
+            };
+        }
+        let out = append_locked(lock_fd, fd, head, pos, &frame);
+        // SAFETY: as above; unlocking a held flock does not fail on a valid descriptor.
+        unsafe { libc::flock(lock_fd, libc::LOCK_UN) };
+        out
+    }))
+}
+
+pub(super) fn register_walappend(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(wal_append_shared, m)?)
+}
