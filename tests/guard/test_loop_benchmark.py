@@ -23,7 +23,10 @@ EARLY_CEILING = 0
 # Measured and left standing (bench/RESULTS.md, "fresh3"): a CI status polled three times in
 # a row with no wait, "in_progress" each time after "queued". Passing it would mean treating a
 # call whose result changed once as polled, which makes fresh-claude-code-wasted-read (a
-# re-read answered "unchanged" six times, same shape) late. Any other false alarm fails.
+# re-read answered "unchanged" six times, same shape) late. Looked at again after fresh4: the
+# three identical "in_progress" answers come in a row with no wait, which the README's own
+# definitions call a repeated call as much as polling (its result changes only after them);
+# no general rule tells the two apart. Any other false alarm fails.
 ACCEPTED_FALSE_ALARMS = frozenset({"f3-validator-validate-fix-loop"})
 
 

@@ -25,7 +25,7 @@ import re
 import reprlib
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -93,6 +93,17 @@ _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 def _echo(canon: dict[str, Any]) -> list[str]:
     """The arguments a result or error may echo: str values of at least 4 characters."""
     return [v for v in canon.values() if type(v) is str and len(v) >= 4]
+
+
+def _cycle_reps(tail: Sequence[tuple[int, str, str]], pair: str, per: int, fence: int) -> int:
+    """How many times in a row the block of `per` pairs ending with `pair` (the current
+    call, not yet in `tail`) came back, after the `fence` step."""
+    seq = [t[1] for t in tail if t[0] > fence]
+    seq.append(pair)
+    k = len(seq) - per
+    while k > 0 and seq[k - 1] == seq[k - 1 + per]:
+        k -= 1
+    return (len(seq) - k) // per
 
 
 def _sentences(norm: str) -> set[str]:
@@ -771,6 +782,8 @@ class Guard:
         }
         if mut:
             p["m"] = 1
+        if polling:
+            p["w"] = 1  # a call that waits (the cycle rule treats its cycles as polling)
         if etext:
             p["e"] = _short(_SANITIZER.sanitize(etext), 400)
         feat = ""
@@ -928,6 +941,12 @@ class Guard:
             sigs = {tail[m - j][2] for j in range(1, per)} | {call.signature}
             if len(set(block)) < 2 or len(sigs) < 2:
                 continue  # one call alternating results: polling, not a cycle
+            if polling or any(getattr(s.sigs.get(g), "waits", False) for g in sigs):
+                # a cycle with a wait in it (sleep, then check) is polling: reported once
+                # the block came back `poll_repeat` times, as a polled call in a row is
+                reps = _cycle_reps(tail, pair, per, fence)
+                if reps < lim.poll_repeat:
+                    continue
             ev = (*(tail[k][0] for k in range(m - 2 * per + 1, m)), n)
             return self._nudge(
                 s,
@@ -941,17 +960,22 @@ class Guard:
             )
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
-        # 3. the same pair again and again, however far apart (not for polling). A near-
-        # duplicate only corroborates: it counts when nothing new came since the pair's last
-        # run (clicks at other coordinates, each answered "clicked" and each followed by a
-        # new screen, are progress).
+        # 3. the same pair again and again, however far apart (not for polling), with nothing
+        # changed in between: no workspace change, and no call whose result differs from its
+        # own last run (the world moved: a "Next" click answered "clicked" every time, each
+        # followed by the same extract bringing a new page, is progress). A near-duplicate
+        # only corroborates: it counts when nothing new at all came since the pair's last
+        # run (clicks at other coordinates, each followed by a new screen, are progress).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
         if (
             stale
             and not polling
             and seen is not None
             and seen[0] + 1 >= need
-            and (cluster == call.signature or n - seen[2] - 1 <= s.stale)
+            and (
+                (cluster == call.signature and s.moved_step <= seen[2])
+                or n - seen[2] - 1 <= s.stale
+            )
         ):
             return self._nudge(
                 s,

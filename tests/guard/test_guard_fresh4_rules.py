@@ -1,0 +1,161 @@
+"""Rules of the guard's semantics (issue 12) refined after the fresh4 trajectories of the loop
+benchmark (bench/loops, split fresh4) showed them wrong in general; one group per rule, each
+with the case that must still be caught beside the case that must now pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from crs.guard import Action, Guard, GuardPolicy, VerdictCode, _canon
+from crs.guard._policy import COMMAND_FIELDS
+from crs.guard._state import SigState
+from guard_calls import flags, run
+
+# ------------------------------------------- the same call again after the world moved
+
+NEXT = {"selector": "a.next"}
+ROWS = {"selector": ".product h3"}
+
+
+def test_the_same_action_between_changing_observations_is_progress() -> None:
+    """'Next', extract, 'Next', extract ...: the click answers the same every time, but the
+    same extract brings a new page after each: the world moved between the clicks."""
+    g = Guard()
+    got = [run(g, "extract", ROWS, ["p1"])]
+    for page in range(2, 11):
+        got.append(run(g, "click", NEXT, "clicked a.next"))
+        got.append(run(g, "extract", ROWS, [f"p{page}"]))
+    assert flags(got) == []
+
+
+def test_the_same_action_while_the_observation_stays_the_same_is_a_loop() -> None:
+    """The page does not move: [click, extract] with the same results is a cycle."""
+    g = Guard()
+    got = [run(g, "extract", ROWS, ["p1"])]
+    for _ in range(3):
+        got.append(run(g, "click", NEXT, "clicked a.next"))
+        got.append(run(g, "extract", ROWS, ["p1"]))
+    assert "nudge:cycle" in flags(got)
+    # (new data from *other* calls between the repeats is no change of what the repeated
+    # call reads: test_guard_fresh3_rules' exact-repeat test still holds)
+
+
+def test_where_the_world_last_moved_survives_a_reopen(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "p"
+    project.mkdir()
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
+        run(g, "extract", ROWS, ["p1"])
+        run(g, "click", NEXT, "clicked a.next")
+        run(g, "extract", ROWS, ["p2"])
+        moved = g._session().moved_step
+        assert moved == 3
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
+        assert g._session().moved_step == moved
+        got = []
+        for page in range(3, 9):
+            got.append(run(g, "click", NEXT, "clicked a.next"))
+            got.append(run(g, "extract", ROWS, [f"p{page}"]))
+        assert flags(got) == []
+
+
+# ------------------------------------------------------ a cycle with a wait in it
+
+
+SLEEP = {"command": "sleep 20"}
+CHECK = {"job": "rx-204"}
+
+
+def test_sleep_then_check_is_polling_while_the_status_moves() -> None:
+    """Sleep, check, sleep, check: the status stays the same for two checks at times; that
+    is a poll with a wait, not a cycle."""
+    g = Guard()
+    got = []
+    for st in ["queued", "queued", "running 1/4", "running 1/4", "running 2/4", "done"]:
+        got.append(run(g, "bash", SLEEP, ""))
+        got.append(run(g, "check_job", CHECK, {"status": st}))
+    assert flags(got) == []
+
+
+def test_sleep_then_check_that_never_moves_is_reported_after_the_poll_repeat() -> None:
+    """A waited cycle is reported once it came back `poll_repeat` times (as a polled call in
+    a row is), not after two rounds."""
+    g = Guard(GuardPolicy(poll_repeat=4))
+    got = []
+    for _ in range(3):
+        got.append(run(g, "bash", SLEEP, ""))
+        got.append(run(g, "check_job", CHECK, {"status": "queued"}))
+    assert flags(got) == []
+    run(g, "bash", SLEEP, "")
+    _, after = run(g, "check_job", CHECK, {"status": "queued"})
+    assert after is not None
+    assert after.action is Action.NUDGE
+    assert after.code is VerdictCode.CYCLE
+
+
+def test_a_cycle_without_a_wait_is_reported_after_two_rounds() -> None:
+    g = Guard()
+    got = []
+    for _ in range(2):
+        got.append(run(g, "bash", {"command": "git status --short"}, ""))
+        got.append(run(g, "check_job", CHECK, {"status": "queued"}))
+    assert flags(got) == ["nudge:cycle"]
+
+
+def test_that_a_call_waits_survives_a_reopen(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "p"
+    project.mkdir()
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
+        run(g, "bash", SLEEP, "")
+        run(g, "check_job", CHECK, {"status": "queued"})
+        sig = g.call_for("bash", SLEEP).signature
+        assert g._session().sigs[sig].waits
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
+        assert g._session().sigs[sig].waits
+        got = []
+        for _ in range(3):
+            got.append(run(g, "check_job", CHECK, {"status": "queued"}))
+            got.append(run(g, "bash", SLEEP, ""))
+        assert flags(got) == []
+
+
+def test_the_wait_flag_is_part_of_a_signatures_export() -> None:
+    st = SigState("bash")
+    st.waits = True
+    assert SigState.from_export(st.export()).waits
+    old = st.export()[:13]  # an image written before the flag existed
+    assert not SigState.from_export(old).waits
+
+
+# ------------------------------------------------------ per-request metadata
+
+
+def page(k: int) -> dict[str, Any]:
+    return {"tabId": 7, "requestId": f"req-{9137 + 17 * k:05d}", "ts": 1767265200123 + 4211 * k}
+
+
+def test_a_read_that_differs_only_by_request_metadata_is_a_repeat() -> None:
+    """A new request id and send time on every call: the same page, the same text."""
+    g = Guard()
+    got = [run(g, "read_page", page(k), "Checkout - Step 3 of 3") for k in range(4)]
+    assert "nudge:repeated_call" in flags(got)
+    assert got[1][0].allowed  # a near-duplicate alone runs
+    assert got[2][0].allowed
+
+
+def test_request_metadata_does_not_hide_a_changing_answer() -> None:
+    g = Guard()
+    got = [run(g, "read_page", page(k), f"Checkout - Step {k + 1} of 6") for k in range(6)]
+    assert flags(got) == []
+
+
+def test_request_metadata_stays_in_the_signature() -> None:
+    """Two calls that differ only by a request id are two calls: a failure of one is never
+    the other's (remembered failures match signatures)."""
+    a = Guard().call_for("get_request", {"request_id": "R-1"}).signature
+    b = Guard().call_for("get_request", {"request_id": "R-2"}).signature
+    assert a != b
+    same = _canon.features({"q": "status", "trace_id": "t-1"}, COMMAND_FIELDS, str)
+    other = _canon.features({"q": "status", "trace_id": "t-2"}, COMMAND_FIELDS, str)
+    assert same == other
+    assert _canon.features({"q": "status", "Request-Id": "x1"}, COMMAND_FIELDS, str) == same
