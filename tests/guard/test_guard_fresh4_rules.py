@@ -159,3 +159,55 @@ def test_request_metadata_stays_in_the_signature() -> None:
     other = _canon.features({"q": "status", "trace_id": "t-2"}, COMMAND_FIELDS, str)
     assert same == other
     assert _canon.features({"q": "status", "Request-Id": "x1"}, COMMAND_FIELDS, str) == same
+
+
+# ------------------------------------------------------ code that sleeps is a poll
+
+STATUS = {"language": "python", "code": "import time\ntime.sleep(30)\nprint(job.status())"}
+
+
+def test_code_that_sleeps_before_it_looks_is_a_poll() -> None:
+    """A code interpreter's poll: the same cell, `time.sleep` then a status print; the
+    status stays the same for three looks before it moves (a poll's patience, not 3)."""
+    g = Guard()
+    got = [run(g, "execute", STATUS, st) for st in ["queued", *["running"] * 4, "done"]]
+    assert flags(got) == []
+
+
+def test_code_that_sleeps_and_never_sees_a_change_is_still_reported() -> None:
+    g = Guard(GuardPolicy(poll_repeat=4))
+    got = [run(g, "execute", STATUS, "running") for _ in range(5)]
+    assert flags(got[:3]) == []  # not after 3 in a row: it waits
+    assert flags(got)[0] == "nudge:repeated_call"
+
+
+def test_code_without_a_sleep_is_not_a_poll() -> None:
+    g = Guard()
+    cell = {"language": "python", "code": "print(job.status())  # asleep(3) is not a sleep"}
+    got = [run(g, "execute", cell, "running") for _ in range(3)]
+    assert flags(got) == ["nudge:repeated_call"]
+
+
+# ------------------------------------------- again and again: within the loop horizon
+
+
+def exploration(g: Guard, every: int, calls: int) -> list[str]:
+    got = []
+    for k in range(calls):
+        if k % every == 0:
+            got.append(run(g, "read_file", {"path": "src/core/engine.py"}, "class Engine"))
+        else:
+            got.append(run(g, "read_file", {"path": f"src/mod{k}.py"}, f"mod {k}"))
+    return flags(got)
+
+
+def test_a_central_file_reopened_every_twenty_calls_is_not_a_loop() -> None:
+    """A long read-only exploration (nothing edited) re-opens its central file now and then:
+    six times in 120 calls, each time amid new reads."""
+    assert exploration(Guard(), 20, 120) == []
+
+
+def test_the_same_read_every_few_calls_is_still_a_repeat() -> None:
+    """Within the longest period the guard calls a cycle (max_period), the fifth run of the
+    same read, nothing changed, is reported."""
+    assert exploration(Guard(), 4, 20) == ["nudge:repeated_call"]

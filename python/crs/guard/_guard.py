@@ -69,14 +69,25 @@ _READONLY_SHELL = re.compile(
 _WAIT_KEY = re.compile(r"(?i)(^|[_.\-])(wait|sleep|poll|yield)([_.\-]|$)")
 
 
+# Code that sleeps a positive time before it looks again (`time.sleep(30)`,
+# `await asyncio.sleep(5)`, `Start-Sleep -Seconds 10`): a code interpreter's poll.
+_CODE_KEYS = frozenset(("code", "source", "python", "program", "cell", "snippet"))
+_CODE_SLEEP = re.compile(
+    r"(?<![\w])(?:\w+\.)?sleep\s*\(\s*(?:[1-9]|0?\.\d*[1-9])|(?i:\bStart-Sleep\b)"
+)
+
+
 def _waits(canon: Mapping[str, Any]) -> bool:
     """A call that sends nothing (no free text: empty or identifiers only) and asks to wait
     for a positive time (`write_stdin(session_id=7, chars="", yield_time_ms=30000)`): it
-    reads what a running process printed meanwhile, a poll whatever the tool's name."""
+    reads what a running process printed meanwhile, a poll whatever the tool's name. Code
+    that sleeps before it looks again (`_CODE_SLEEP`) is one too."""
     for k, v in canon.items():  # cheap first: most calls have no number to wait on
         t = type(v)
         if (t is int or t is float) and v > 0 and _WAIT_KEY.search(k) is not None:
             break
+        if t is str and k in _CODE_KEYS and _CODE_SLEEP.search(v) is not None:
+            return True
     else:
         return False
     for k, v in canon.items():
@@ -104,6 +115,20 @@ def _cycle_reps(tail: Sequence[tuple[int, str, str]], pair: str, per: int, fence
     while k > 0 and seq[k - 1] == seq[k - 1 + per]:
         k -= 1
     return (len(seq) - k) // per
+
+
+def _recurs(tail: Sequence[tuple[int, str, str]], pair: str, need: int, period: int) -> bool:
+    """`pair` ran at least `need - 1` times among the last `need * period` calls of `tail`
+    (the current run, not yet in `tail`, makes `need`)."""
+    window = need * period
+    m = len(tail)
+    count = 0
+    for i in range(m - 1, max(m - window, 0) - 1, -1):
+        if tail[i][1] == pair:
+            count += 1
+            if count + 1 >= need:
+                return True
+    return False
 
 
 def _sentences(norm: str) -> set[str]:
@@ -960,12 +985,15 @@ class Guard:
             )
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
-        # 3. the same pair again and again, however far apart (not for polling), with nothing
-        # changed in between: no workspace change, and no call whose result differs from its
-        # own last run (the world moved: a "Next" click answered "clicked" every time, each
-        # followed by the same extract bringing a new page, is progress). A near-duplicate
-        # only corroborates: it counts when nothing new at all came since the pair's last
-        # run (clicks at other coordinates, each followed by a new screen, are progress).
+        # 3. the same pair again and again (not for polling): `need` runs, at least `need - 1`
+        # of them among the last `need * max_period` calls (it comes back within the longest
+        # period the guard calls a cycle: a central file re-opened every twenty calls of a
+        # long read-only exploration is not a loop), with nothing changed in between: no
+        # workspace change, and no call whose result differs from its own last run (the
+        # world moved: a "Next" click answered "clicked" every time, each followed by the
+        # same extract bringing a new page, is progress). A near-duplicate only
+        # corroborates: it counts when nothing new at all came since the pair's last run
+        # (clicks at other coordinates, each followed by a new screen, are progress).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
         if (
             stale
@@ -973,7 +1001,11 @@ class Guard:
             and seen is not None
             and seen[0] + 1 >= need
             and (
-                (cluster == call.signature and s.moved_step <= seen[2])
+                (
+                    cluster == call.signature
+                    and s.moved_step <= seen[2]
+                    and _recurs(tail, pair, need, pol.max_period)
+                )
                 or n - seen[2] - 1 <= s.stale
             )
         ):
