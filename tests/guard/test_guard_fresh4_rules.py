@@ -211,3 +211,53 @@ def test_the_same_read_every_few_calls_is_still_a_repeat() -> None:
     """Within the longest period the guard calls a cycle (max_period), the fifth run of the
     same read, nothing changed, is reported."""
     assert exploration(Guard(), 4, 20) == ["nudge:repeated_call"]
+
+
+# ------------------------------------------- an out-of-band edit lifts an error loop
+
+LOGIN = {"command": "pytest -q tests/test_api.py"}
+E401 = RuntimeError("FAILED tests/test_api.py::test_login - AssertionError: 401 != 200")
+
+
+class Workspace:
+    def __init__(self) -> None:
+        self.generation = 0
+
+    def fingerprint(self) -> str:
+        return f"generation-{self.generation}"
+
+
+def test_a_failing_run_after_the_user_edited_a_file_runs_again() -> None:
+    """'I fixed it, run the tests again': the user's edit (out of band, seen by the
+    workspace fingerprint) is a change, as the agent's own edit is."""
+    ws = Workspace()
+    g = Guard(fingerprint=ws.fingerprint)
+    run(g, "bash", LOGIN, error=E401)
+    run(g, "bash", LOGIN, error=E401)  # two in a row: the next one would be refused
+    assert g.before_call("bash", LOGIN).action is Action.BLOCK
+    g.on_message("The login test still fails with 401.")
+    ws.generation += 1  # the user edits src/auth.py
+    g.new_turn()
+    again, _ = run(g, "bash", LOGIN, error=E401)
+    assert again.allowed
+    # that run failed the same way in the new workspace: refused until the next change
+    refused = g.before_call("bash", LOGIN)
+    assert refused.action is Action.BLOCK
+    assert refused.code is VerdictCode.ERROR_LOOP
+    g.on_message("Still 401.")
+    ws.generation += 1
+    g.new_turn()
+    ok, after = run(g, "bash", LOGIN, "3 passed")
+    assert ok.allowed
+    assert after is not None
+    assert after.allowed
+
+
+def test_without_a_change_the_error_loop_stays_refused() -> None:
+    ws = Workspace()
+    g = Guard(fingerprint=ws.fingerprint)
+    run(g, "bash", LOGIN, error=E401)
+    run(g, "bash", LOGIN, error=E401)
+    g.on_message("The login test fails with 401.")
+    g.new_turn()  # a user message alone is not a change of the workspace
+    assert g.before_call("bash", LOGIN).action is Action.BLOCK

@@ -36,7 +36,7 @@ from crs._reasoning._sanitizer import SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
-from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
+from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._verdict import (
     Action,
     Call,
@@ -262,7 +262,7 @@ class Guard:
         self.policy = policy
         self.session_id = session
         self._fingerprint = fingerprint
-        self._fp_cache: tuple[tuple[int, int], float, str] | None = None
+        self._fp_cache: tuple[tuple[int, int, int], float, str] | None = None
         self._mut_re = re.compile(policy.mutating_pattern)
         self._poll_re = re.compile(policy.poll_pattern)
         self._commands = policy.command_fields
@@ -379,9 +379,9 @@ class Guard:
         """The workspace fingerprint, computed at most once per finished call."""
         if self._fingerprint is None:
             return f"mem:{self._part.changes}"
-        # One computation serves a batch of calls: until the next finished or refused call,
-        # and for at most FP_CACHE_S seconds.
-        key = (s.calls, s.blocks)
+        # One computation serves a batch of calls: until the next finished or refused call
+        # or user turn (the user may have edited something), and for at most FP_CACHE_S s.
+        key = (s.calls, s.blocks, s.turns)
         now = time.monotonic()
         cache = self._fp_cache
         if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
@@ -616,7 +616,11 @@ class Guard:
             half_open = (
                 s.last_ok_step > sig.fail_step and not retried
             ) or now - sig.fail_ms >= pol.cooldown_s * 1000
-            if sig.hard >= lim.max_failures and not half_open:
+            if (
+                sig.hard >= lim.max_failures
+                and not half_open
+                and not self._changed_since_failure(s, call, sig)
+            ):
                 return self._refuse(
                     s,
                     call,
@@ -665,6 +669,17 @@ class Guard:
                         *self._loop_words(s, call),
                     )
         return None
+
+    def _changed_since_failure(self, s: SessionState, call: Call, sig: SigState) -> bool:
+        """The workspace fingerprint moved since the signature's last failure in this session
+        (the user edited a file out of band): the block of an error loop lifts, as it does
+        for the agent's own edits. Known only when the failure was learned (its record keeps
+        the fingerprint it failed in)."""
+        for fid in reversed(self._part.by_sig.get(call.signature) or ()):
+            lf = self._part.failures[fid]
+            if lf["session_id"] == self.session_id and lf.get("step") == sig.fail_step:
+                return bool(lf["fingerprint"] != self._fp(s))
+        return False
 
     def _loop_words(self, s: SessionState, call: Call) -> tuple[str, str, tuple[int, ...]]:
         ev = s.loop_steps
