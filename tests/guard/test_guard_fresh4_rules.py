@@ -261,3 +261,50 @@ def test_without_a_change_the_error_loop_stays_refused() -> None:
     g.on_message("The login test fails with 401.")
     g.new_turn()  # a user message alone is not a change of the workspace
     assert g.before_call("bash", LOGIN).action is Action.BLOCK
+
+
+# ------------------------------------- a call that watches something outside the workspace
+
+CHECKS = {"command": "gh pr checks --watch=false"}
+
+
+def test_a_status_that_moved_by_itself_is_polled() -> None:
+    """CI status checked again and again: it moved once with nothing edited (queued, then
+    in_progress), so it watches something outside the workspace; unchanged answers in a row
+    are a poll's, up to `poll_repeat`."""
+    g = Guard()
+    run(g, "bash", {"command": "git push -u origin feat"}, "branch 'feat' set up to track")
+    got = [run(g, "bash", CHECKS, "ci\tqueued")]
+    got += [run(g, "bash", CHECKS, "ci\tin_progress") for _ in range(4)]
+    got.append(run(g, "bash", CHECKS, "ci\tcompleted/success"))
+    assert flags(got) == []
+
+
+def test_a_status_that_moved_by_itself_and_then_stopped_is_reported() -> None:
+    g = Guard(GuardPolicy(poll_repeat=4))
+    got = [run(g, "bash", CHECKS, "ci\tqueued")]
+    got += [run(g, "bash", CHECKS, "ci\tin_progress") for _ in range(4)]
+    assert flags(got) == ["nudge:repeated_call"]
+
+
+def test_a_file_whose_answer_changed_once_is_still_a_read() -> None:
+    """A path names the workspace: it changes through edits the guard sees. A read answered
+    "unchanged" again and again after its first answer is a repeat at three."""
+    g = Guard()
+    read = {"file_path": "/repo/src/client.ts"}
+    got = [run(g, "Read", read, "export class Client {}")]
+    got += [
+        run(g, "Read", read, "Wasted call: file unchanged since your last Read") for _ in range(3)
+    ]
+    assert flags(got) == ["nudge:repeated_call"]
+
+
+def test_an_answer_that_changed_only_with_the_workspace_is_no_outside_watch() -> None:
+    """`git status` changes after an edit: that is the workspace, not something outside;
+    the same answer three times in a row afterwards is a repeat."""
+    g = Guard()
+    status = {"command": "git status --short"}
+    run(g, "bash", status, "")
+    run(g, "edit_file", {"path": "a.py", "old": "x", "new": "y"}, "edited")
+    got = [run(g, "bash", status, " M a.py") for _ in range(3)]
+    assert flags(got) == ["nudge:repeated_call"]

@@ -426,6 +426,21 @@ def _is_ident(key: str, value: str) -> bool:
     return key.lower() in IDENT_KEYS or (" " not in value and _pathlike(value))
 
 
+def names_path(canon: dict[str, Any], commands: frozenset[str]) -> bool:
+    """The call names a workspace path: a path argument (`PATH_KEYS`, or a path-like value)
+    or a path-like word of a shell command. A call that names none reads something else
+    (a service, a CI run, a job) or the workspace as a whole (`git status`)."""
+    for k, v in canon.items():
+        if type(v) is not str:
+            continue
+        if k in commands:
+            if any(_pathlike(w) for w in v.split()[1:]):
+                return True
+        elif k in PATH_KEYS or _pathlike(v):
+            return True
+    return False
+
+
 def _tokens(text: str) -> list[str]:
     """Lower-cased word tokens of free text (`_TOKEN`)."""
     return [m.lower() for m in _TOKEN.findall(text)]

@@ -841,7 +841,7 @@ class Guard:
                 alias = self._near_duplicate(s, call, res, feat)
                 if alias:
                     p["a"] = alias
-            v = self._detect(s, call, kind, res, alias or call.signature, polling, lim)
+            v = self._detect(s, call, kind, res, alias or call.signature, polling, lim, canon)
             if v is not None and v.action is not _ALLOW:
                 p["v"] = str(v.code)
                 p["ev"] = list(v.evidence)
@@ -928,6 +928,7 @@ class Guard:
         cluster: str,
         polling: bool,
         lim: Limits,
+        canon: dict[str, Any],
     ) -> Verdict | None:
         pol = self.policy
         if kind == TRANSIENT:
@@ -952,6 +953,11 @@ class Guard:
             run += 1
             steps.append(tail[i][0])
         need = lim.poll_repeat if polling else lim.repeat_nudge
+        if run >= need and not polling and self._watches_outside(s, call, canon):
+            # its answer already changed with the workspace unchanged, and it names no
+            # workspace path: it reads something outside (a CI run, a job, a service) that
+            # moves by itself; unchanged answers in a row are a poll's (`poll_repeat`)
+            need = lim.poll_repeat
         if run >= need:
             return self._nudge(
                 s,
@@ -1053,6 +1059,10 @@ class Guard:
                 ev,
             )
         return self._poll_check(s, call, lim) if stale else None
+
+    def _watches_outside(self, s: SessionState, call: Call, canon: dict[str, Any]) -> bool:
+        st = s.sigs.get(call.signature)
+        return st is not None and st.changes > 0 and not _canon.names_path(canon, self._commands)
 
     def _variant_retries(
         self, s: SessionState, call: Call, cluster: str, lim: Limits
