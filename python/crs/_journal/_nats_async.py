@@ -451,9 +451,12 @@ class AsyncNATSJournal:
                     except (nats.js.errors.APIError, TimeoutError):
                         # Two agents opening one project stream at once: the other created
                         # it between our lookup and our create ("name already in use" or
-                        # "subjects overlap"), or our create's reply never came (seen with
-                        # two racing creates on a loaded machine: both timed out, the stream
-                        # existed), so look it up again and update it instead.
+                        # "subjects overlap"), or our create's reply never came: a known
+                        # nats-server behaviour with parallel creates of one stream
+                        # (nats-io/nats-server#3677 on 2.9.8, our Debian server is 2.9.10;
+                        # reported again on 2.14.3): the racing requests time out although
+                        # the stream was created, and a retry succeeds. So look it up again
+                        # and update it instead.
                         if attempt == 2:
                             raise
                         continue
