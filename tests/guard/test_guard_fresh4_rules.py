@@ -308,3 +308,28 @@ def test_an_answer_that_changed_only_with_the_workspace_is_no_outside_watch() ->
     run(g, "edit_file", {"path": "a.py", "old": "x", "new": "y"}, "edited")
     got = [run(g, "bash", status, " M a.py") for _ in range(3)]
     assert flags(got) == ["nudge:repeated_call"]
+
+
+# ------------------------------------------------------ camelCase tool names
+
+
+def test_a_camel_case_edit_tool_changes_the_workspace() -> None:
+    """`editFile` is `edit_file`: the same test result after each edit is no repeat."""
+    g = Guard()
+    got = []
+    for k in range(8):
+        got.append(run(g, "editFile", {"path": f"src/m{k}.ts", "old": "a", "new": "b"}, "ok"))
+        got.append(run(g, "runTests", {"suite": "unit"}, "42 passed"))
+    assert flags(got) == []
+    assert g._limits_for("applyPatch").mutating
+    assert g._limits_for("waitForDeployment").polling
+    assert not g._limits_for("getUpdates").mutating  # words, not substrings
+
+
+def test_a_camel_case_read_tool_is_no_edit() -> None:
+    g = Guard()
+    got = []
+    for k in range(8):
+        got.append(run(g, "readFile", {"path": f"src/m{k}.ts"}, f"m{k}"))
+        got.append(run(g, "runTests", {"suite": "unit"}, "42 passed"))
+    assert "nudge:repeated_call" in flags(got)
