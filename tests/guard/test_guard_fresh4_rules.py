@@ -333,3 +333,35 @@ def test_a_camel_case_read_tool_is_no_edit() -> None:
         got.append(run(g, "readFile", {"path": f"src/m{k}.ts"}, f"m{k}"))
         got.append(run(g, "runTests", {"suite": "unit"}, "42 passed"))
     assert "nudge:repeated_call" in flags(got)
+
+
+# ------------------------------------------------------ transient errors, worded
+
+
+def test_server_errors_in_words_are_transient() -> None:
+    """A 5xx, a rate limit or a dropped connection named without its number: two failures
+    and a retry that succeeds is a retry, not an error loop."""
+    for text in [
+        "Internal Server Error",
+        "upstream connect error or disconnect/reset before headers",
+        "RESOURCE_EXHAUSTED: quota for requests per minute",
+        "SlowDown: Please reduce your request rate",
+        "socket hang up",
+        "RemoteDisconnected: Remote end closed connection without response",
+        "database is locked",
+        "getaddrinfo ENOTFOUND api.test",
+    ]:
+        g = Guard()
+        call = {"url": "https://api.test/v1/items"}
+        got = [run(g, "http_get", call, error=RuntimeError(text)) for _ in range(2)]
+        got.append(run(g, "http_get", call, {"items": []}))
+        assert flags(got) == [], text
+
+
+def test_hard_errors_that_contain_those_words_stay_hard() -> None:
+    g = Guard()
+    call = {"command": "python scraper.py"}
+    err = RuntimeError("ModuleNotFoundError: No module named 'bs4'")
+    run(g, "bash", call, error=err)
+    run(g, "bash", call, error=err)
+    assert g.before_call("bash", call).code is VerdictCode.ERROR_LOOP

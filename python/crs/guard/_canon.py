@@ -60,7 +60,10 @@ _TRANSIENT = re.compile(
     r"\b50[0-4]\b|service unavailable|bad gateway|gateway time|temporar(y|ily)|try again|"
     r"connection ?(reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
     r"eai_again|enetunreach|ehostunreach|network (error|is unreachable)|broken pipe|"
-    r"overloaded|unavailable|throttl)"
+    r"overloaded|unavailable|throttl|internal ?server ?error|upstream (connect|request|timed)|"
+    r"resource_?exhausted|\bslow ?down\b|socket hang up|remote ?(end closed|disconnected)|"
+    r"server (is )?busy|database is locked|deadlock|\benotfound\b|getaddrinfo|name resolution|"
+    r"incomplete ?read|unexpected_?eof|please retry|retry later)"
 )
 
 
