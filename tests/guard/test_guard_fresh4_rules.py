@@ -270,20 +270,28 @@ CHECKS = {"command": "gh pr checks --watch=false"}
 
 def test_a_status_that_moved_by_itself_is_polled() -> None:
     """CI status checked again and again: it moved once with nothing edited (queued, then
-    in_progress), so it watches something outside the workspace; unchanged answers in a row
-    are a poll's, up to `poll_repeat`."""
+    in_progress), so it watches something outside the workspace; three unchanged answers in
+    a row are not yet a loop (one look more than a read gets)."""
     g = Guard()
     run(g, "bash", {"command": "git push -u origin feat"}, "branch 'feat' set up to track")
     got = [run(g, "bash", CHECKS, "ci\tqueued")]
-    got += [run(g, "bash", CHECKS, "ci\tin_progress") for _ in range(4)]
+    got += [run(g, "bash", CHECKS, "ci\tin_progress") for _ in range(3)]
     got.append(run(g, "bash", CHECKS, "ci\tcompleted/success"))
     assert flags(got) == []
 
 
 def test_a_status_that_moved_by_itself_and_then_stopped_is_reported() -> None:
-    g = Guard(GuardPolicy(poll_repeat=4))
+    """Four unchanged answers in a row: reported (a harness's "same input as before" notice
+    after a first real answer has this shape too, and must be caught in time)."""
+    g = Guard()
     got = [run(g, "bash", CHECKS, "ci\tqueued")]
     got += [run(g, "bash", CHECKS, "ci\tin_progress") for _ in range(4)]
+    assert flags(got) == ["nudge:repeated_call"]
+    g = Guard()
+    search = {"query": "quarterly revenue 2026"}
+    got = [run(g, "search", search, [{"title": "Q3 report"}])]
+    notice = "I tried reusing the same input, I must stop using this action input."
+    got += [run(g, "search", search, notice) for _ in range(4)]
     assert flags(got) == ["nudge:repeated_call"]
 
 

@@ -956,8 +956,10 @@ class Guard:
         if run >= need and not polling and self._watches_outside(s, call, canon):
             # its answer already changed with the workspace unchanged, and it names no
             # workspace path: it reads something outside (a CI run, a job, a service) that
-            # moves by itself; unchanged answers in a row are a poll's (`poll_repeat`)
-            need = lim.poll_repeat
+            # moves by itself. It gets one look more than a read (not a waiting poll's
+            # patience: it does not wait, and a harness that answers a repeated call with a
+            # notice, "same input as before", changes its answer once too).
+            need = min(lim.repeat_nudge + 1, max(lim.poll_repeat, lim.repeat_nudge))
         if run >= need:
             return self._nudge(
                 s,
