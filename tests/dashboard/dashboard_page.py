@@ -4,14 +4,18 @@
 from __future__ import annotations
 
 import os
+import re
+import select
 import shutil
 import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from selenium import webdriver
@@ -35,26 +39,55 @@ def free_port() -> int:
         return port
 
 
+@dataclass(frozen=True)
+class Served:
+    """A running dashboard: its base URL and the token it printed (None with --no-token)."""
+
+    base: str
+    token: str | None
+
+    @property
+    def page(self) -> str:
+        """The URL the dashboard printed (with its token), what a person opens."""
+        return self.base + (f"?token={self.token}" if self.token else "")
+
+    def api(self, path: str) -> str:
+        """`path` (relative, no query) on the dashboard, with the token."""
+        return self.base + path + (f"?token={self.token}" if self.token else "")
+
+
 @contextmanager
-def dashboard(*args: str) -> Iterator[str]:
-    """`python -m crs dashboard ARGS --port N` as its own process; yields its URL."""
+def dashboard(*args: str) -> Iterator[Served]:
+    """`python -m crs dashboard ARGS --port N` as its own process; yields where it serves
+    (the URL it printed: its per-run token comes from there)."""
     port = free_port()
     cmd = [sys.executable, "-m", "crs", "dashboard", *args, "--port", str(port)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}/"
+    base = f"http://127.0.0.1:{port}/"
     try:
+        assert proc.stdout is not None
         deadline = time.monotonic() + 20
+        printed = ""
+        while "serving" not in printed:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.2)
+            if ready:
+                printed = proc.stdout.readline()
+            if (not ready or not printed) and (
+                proc.poll() is not None or time.monotonic() > deadline
+            ):
+                raise AssertionError(f"dashboard did not start: {printed}")
+        m = re.search(r"\?token=([A-Za-z0-9_%-]+)", printed)
+        served = Served(base, urllib.parse.unquote(m.group(1)) if m else None)
         while True:
             try:
-                with urllib.request.urlopen(url + "api/projects", timeout=1) as r:
+                with urllib.request.urlopen(served.api("api/projects"), timeout=1) as r:
                     if r.status == 200:
                         break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    out = proc.stdout.read() if proc.stdout else ""
-                    raise AssertionError(f"dashboard did not start: {out}") from None
+                    raise AssertionError("dashboard did not answer") from None
                 time.sleep(0.1)
-        yield url
+        yield served
     finally:
         proc.terminate()
         try:

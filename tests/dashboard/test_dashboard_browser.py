@@ -25,6 +25,7 @@ from dashboard_page import (
     ARTIFACTS,
     HAVE_BROWSER,
     NO_BROWSER,
+    Served,
     chromium,
     click_forget,
     dashboard,
@@ -55,7 +56,7 @@ def project(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture
-def server(project: tuple[Path, Path]) -> Iterator[str]:
+def server(project: tuple[Path, Path]) -> Iterator[Served]:
     with dashboard("--home", str(project[0])) as url:
         yield url
 
@@ -67,11 +68,11 @@ def browser() -> Iterator[object]:
 
 
 def test_loop_block_forget_and_escaping_in_a_real_browser(
-    project: tuple[Path, Path], server: str, browser: object
+    project: tuple[Path, Path], server: Served, browser: object
 ) -> None:
     home, proj = project
     driver = browser
-    driver.get(server)  # type: ignore[attr-defined]
+    driver.get(server.page)  # type: ignore[attr-defined]
     wait(driver, 10, "the session", lambda d: len(rows(d, "#timeline tbody tr")) == 3)
     wait(driver, 5, "the live feed", live)
     assert texts(driver, "nav li.session a") == ["agent-1 (3)"]
@@ -122,19 +123,20 @@ def test_loop_block_forget_and_escaping_in_a_real_browser(
 
 
 def test_refuses_foreign_hosts_and_cross_site_posts(
-    project: tuple[Path, Path], server: str
+    project: tuple[Path, Path], server: Served
 ) -> None:
-    req = urllib.request.Request(server + "api/projects", headers={"Host": "evil.example"})
+    req = urllib.request.Request(server.api("api/projects"), headers={"Host": "evil.example"})
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(req, timeout=5)
     err.value.close()
     assert err.value.code == 421
-    with urllib.request.urlopen(server + "api/projects", timeout=5) as r:
+    with urllib.request.urlopen(server.api("api/projects"), timeout=5) as r:
         key = json.loads(r.read())["projects"][0]["key"]
-    post = urllib.request.Request(server + f"api/projects/{key}/forget/x", method="POST", data=b"")
+    forget = server.api(f"api/projects/{key}/forget/x")
+    post = urllib.request.Request(forget, method="POST", data=b"")
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(post, timeout=5)
     err.value.close()
     assert err.value.code == 403
-    with urllib.request.urlopen(server, timeout=5) as r:
+    with urllib.request.urlopen(server.page, timeout=5) as r:
         assert "script-src 'self'" in r.headers["Content-Security-Policy"]

@@ -74,11 +74,11 @@ def _records(nats: NatsServer, project: Path) -> int:
 
 def test_a_nats_project_live_in_a_real_browser(nats: NatsServer, project: Path) -> None:
     with dashboard("--nats", nats.url) as url, chromium() as driver:
-        with urllib.request.urlopen(url + "api/projects", timeout=5) as r:
+        with urllib.request.urlopen(url.api("api/projects"), timeout=5) as r:
             (listed,) = json.loads(r.read())["projects"]
         assert listed["key"] == compute_project_hash(str(project.resolve()))
         before = _records(nats, project)
-        driver.get(url)  # type: ignore[attr-defined]
+        driver.get(url.page)  # type: ignore[attr-defined]
         wait(driver, 10, "the session", lambda d: len(rows(d, "#timeline tbody tr")) == 3)
         wait(driver, 5, "the live feed", live)
         assert texts(driver, "nav li.session a") == ["agent-1 (3)"]

@@ -223,7 +223,7 @@ def test_commentary_fields_are_configurable() -> None:
 
 
 def test_explain_status_and_learned_are_plain_data(tmp_path: Path) -> None:
-    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+    with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         ran(g, "build", {"t": "all"}, error="exit 2")
         info = g.explain()
         assert json.loads(json.dumps(info)) == info

@@ -58,15 +58,15 @@ def test_a_reopened_guard_continues_exactly(
     tmp_path_factory: pytest.TempPathFactory, events: list[Any], cuts: set[int]
 ) -> None:
     base = tmp_path_factory.mktemp("cont")
-    with Guard.open(base / "p", "s", home=base / "h1", fingerprint=lambda: "fp") as g:
+    with Guard.open(base, "s", home=base / "h1", fingerprint=lambda: "fp") as g:
         straight = [play(g, ev) for ev in events]
     pieces: list[Any] = []
-    g = Guard.open(base / "p", "s", home=base / "h2", fingerprint=lambda: "fp")
+    g = Guard.open(base, "s", home=base / "h2", fingerprint=lambda: "fp")
     try:
         for i, ev in enumerate(events):
             if i in cuts:  # a new process: everything comes back from the journal
                 g.close()
-                g = Guard.open(base / "p", "s", home=base / "h2", fingerprint=lambda: "fp")
+                g = Guard.open(base, "s", home=base / "h2", fingerprint=lambda: "fp")
             pieces.append(play(g, ev))
     finally:
         g.close()
@@ -85,12 +85,12 @@ def loop(g: Guard, n: int) -> list[Verdict]:
 
 
 def test_backup_checkpoints_the_journal_and_the_guard_comes_back(tmp_path: Path) -> None:
-    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+    with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         loop(g, 2)
         g.crs.save_project_backup()
         assert g.crs._journal.stats().checkpoint_seq > 0
         before = g.explain()
-    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+    with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         assert g.crs.project_info().restored_from_backup
         assert g.explain()["recent"] == before["recent"]
         third = loop(g, 1)
@@ -125,7 +125,7 @@ def test_bad_image_part_changes_nothing() -> None:
 def test_one_journal_record_and_one_fsync_per_call_pair(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    g = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
     journal = g.crs._journal
     appends: list[Any] = []
     real_append = journal.append
@@ -157,7 +157,7 @@ def test_one_journal_record_and_one_fsync_per_call_pair(
 
 
 def test_async_twins_write_off_the_event_loop(tmp_path: Path) -> None:
-    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    g = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
     journal = g.crs._journal
     threads: list[int] = []
     real_append = journal.append
@@ -198,7 +198,7 @@ def test_async_twins_write_off_the_event_loop(tmp_path: Path) -> None:
 
 def test_sanitized_text_only_reaches_the_journal(tmp_path: Path) -> None:
     secret = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3
-    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+    with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         v = g.before_call("bash", {"command": f"curl -H 'x-api-key: {secret}' https://api"})
         assert v.call is not None
         g.after_call(v.call, error=f"401 unauthorized for key {secret}")
@@ -238,7 +238,7 @@ def test_thread_safe() -> None:
 
 
 def test_a_read_replica_follows_what_the_guard_knows(tmp_path: Path) -> None:
-    writer = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    writer = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
     with writer:
         loop(writer, 3)
         v = writer.before_call("build", {"t": "all"})
@@ -262,7 +262,7 @@ def test_a_read_replica_follows_what_the_guard_knows(tmp_path: Path) -> None:
 
 
 def test_a_failed_journal_append_changes_nothing(tmp_path: Path) -> None:
-    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    g = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
     with g:
         loop(g, 1)
         before = g.explain()

@@ -124,7 +124,7 @@ def test_prometheus_counts_verdicts_latency_and_learned_failures() -> None:
 def test_prometheus_reports_the_journal_bytes_of_a_durable_guard(tmp_path: Path) -> None:
     registry = CollectorRegistry()
     metrics = GuardMetrics(registry, namespace="agent")
-    with Guard.open(tmp_path / "repo", "s-1", home=tmp_path / "home") as guard:
+    with Guard.open(tmp_path, "s-1", home=tmp_path / "home") as guard:
         metrics.track(guard)
         before = sample(registry, "agent_guard_journal_bytes", session="s-1")
         v = guard.before_call("read_file", {"path": "a.py"})

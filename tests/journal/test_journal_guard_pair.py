@@ -33,7 +33,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
 def test_a_durable_pair_is_one_pwrite_and_one_fdatasync(
     tmp_path: Path, calls: dict[str, list[int]]
 ) -> None:
-    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+    with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         for i in range(3):  # warm: the first commits may create files
             v = g.before_call("read_file", {"path": f"w{i}.py"})
             assert v.call is not None
@@ -53,7 +53,7 @@ def test_a_durable_pair_is_one_pwrite_and_one_fdatasync(
 def test_async_twins_never_sync_on_the_event_loop_thread(
     tmp_path: Path, calls: dict[str, list[int]]
 ) -> None:
-    g = Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f")
+    g = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
 
     async def main() -> int:
         loop_thread = threading.get_ident()

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -253,6 +254,10 @@ def test_a_connection_probe_is_not_logged_as_a_failed_request(tmp_path: Path) ->
             assert sock.recv(100) == b""
         finally:
             sock.close()
+        log_file = home / "logs" / "claude-code.log"
+        deadline = time.monotonic() + 10  # the server logs just after closing the connection
+        while not log_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
     finally:
         stop_server(home, proc)
     log = (home / "logs" / "claude-code.log").read_text()

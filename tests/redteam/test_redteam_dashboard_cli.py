@@ -56,13 +56,14 @@ def test_port_0_prints_the_port_it_got(tmp_path: Path) -> None:
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=(\S+)", line)
         assert m is not None, line
         assert m.group(1) != "0"
         deadline = time.monotonic() + 30
+        api = f"http://127.0.0.1:{m.group(1)}/api/projects?token={m.group(2)}"
         while True:
             try:
-                with urllib.request.urlopen(m.group(0) + "api/projects", timeout=2) as r:
+                with urllib.request.urlopen(api, timeout=2) as r:
                     assert r.status == 200
                     break
             except OSError:

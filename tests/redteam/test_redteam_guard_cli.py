@@ -191,3 +191,51 @@ def test_session_restore_runs_no_command_of_the_repository(tmp_path: Path) -> No
     assert SessionIdentifier(str(repo)).git_commit_hash
     assert "b.c" in " ".join(find_files_modified_since(str(repo), 0.0))
     assert not marker.exists()
+
+
+def _guard_cli(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    return subprocess.run(
+        [sys.executable, "-m", "crs", "guard", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+def test_guard_cli_on_a_directory_never_guarded_creates_no_state(tmp_path: Path) -> None:
+    """`crs guard status|learned|forget` in a real directory no guard ran in created that
+    project's state in the home just to report that there was none (second red-team pass)."""
+    home, project = tmp_path / "home", tmp_path / "repo"
+    project.mkdir()
+    where = ["--project", str(project), "--home", str(home)]
+    status = _guard_cli("status", *where, "--json")
+    assert (status.returncode, json.loads(status.stdout)) == (
+        0,
+        {"sessions": [], "learned_failures": 0},
+    )
+    learned = _guard_cli("learned", *where)
+    assert (learned.returncode, learned.stdout) == (0, "no learned failures\n")
+    forget = _guard_cli("forget", "abc", *where)
+    assert forget.returncode == 1
+    assert "no learned failure 'abc'" in forget.stderr
+    assert not home.exists()  # nothing created, not even the home
+
+
+def test_guard_cli_forget_of_an_empty_id_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """`crs guard forget ''` ended in a traceback (the guard's InvalidArgumentError)."""
+    home, project = tmp_path / "home", tmp_path / "repo"
+    project.mkdir()
+    with Guard.open(project, "s", home=home) as g:
+        v = g.before_call("Bash", {"command": "make"})
+        g.after_call(v.call, error="make: *** [all] Error 2")
+        learned = [f.id for f in g.learned()]
+    p = _guard_cli("forget", "", "--project", str(project), "--home", str(home))
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr
+    assert p.stderr.strip().splitlines() == [
+        "crs guard forget: failure_id: must be a non-empty str, got ''"
+    ]
+    with Guard.open(project, "s2", home=home) as g:
+        assert [f.id for f in g.learned()] == learned  # nothing forgotten

@@ -1,5 +1,5 @@
 """`crs dashboard [--home DIR | --nats URL [--stream S]] [--project PATH] [--host H] [--port N]
-[--token T]`."""
+[--token T | --no-token]`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import secrets
 import socket
 import sys
 from typing import Any
+from urllib.parse import quote
 
 __all__ = ["register"]
 
@@ -44,6 +45,15 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"crs dashboard: --port must be 0..65535, got {args.port}", file=sys.stderr)
         return 2
+    if args.no_token and token is not None:
+        print("crs dashboard: give --token or --no-token, not both", file=sys.stderr)
+        return 2
+    if token is not None and not (
+        token and token.isascii() and token.isprintable() and " " not in token
+    ):
+        # a browser sends it in a header: printable ASCII only (and not empty)
+        print("crs dashboard: --token must be printable ASCII without spaces", file=sys.stderr)
+        return 2
     if not _is_loopback(host):
         if not args.allow_remote:
             print(
@@ -52,6 +62,10 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
+        if args.no_token:
+            print("crs dashboard: --no-token is for loopback only", file=sys.stderr)
+            return 2
+    if not args.no_token:  # any local user can reach a loopback port: the token tells them apart
         token = token or secrets.token_urlsafe(24)
     only = [args.project] if args.project else None
     if args.nats:
@@ -86,7 +100,7 @@ def _cmd_dashboard(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
-    url = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    url = f"http://{shown}:{port}/" + (f"?token={quote(token, safe='')}" if token else "")
     print(f"crs dashboard: serving {source} on {url}", flush=True)
     try:
         server.run(sockets=[sock])
@@ -112,7 +126,14 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 = any free)")
-    p.add_argument("--token", help="require this token on every request")
+    p.add_argument(
+        "--token", help="require this token on every request (default: a random one per run)"
+    )
+    p.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve without a token: any local user can read and forget (loopback only)",
+    )
     p.add_argument(
         "--allow-remote", action="store_true", help="allow a non-loopback --host (needs a token)"
     )

@@ -240,6 +240,7 @@ class Dashboard:
     def forget(self, key: str, failure_id: str) -> bool:
         project = self._project(key)
         if project.path:
+            # the project's state is in the home; its checkout may be gone (not must_exist)
             with Guard.open(project.path, "dashboard", home=self._home) as guard:
                 return guard.forget(failure_id)
         # A project whose path is not recorded (no backup yet): open its state by key, as

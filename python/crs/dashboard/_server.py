@@ -10,9 +10,14 @@ Routes (JSON unless said otherwise):
 - ``GET /api/events?project=KEY``: server-sent events; a ``change`` event each time the
   project's journal moved (read through the read replica, polled every 50 ms).
 
-Security: bound to 127.0.0.1 by default. Binding anything wider needs an explicit flag and a
-token (given, or generated and printed); with a token every ``/api`` request must carry it
-(``X-CRS-Token`` header or ``token`` query parameter). The Host header must name the bound
+Security: bound to 127.0.0.1 by default. `crs dashboard` makes a random token per run and
+prints it in the URL (as Jupyter does; `--token` gives one, `--no-token` serves without, on
+loopback only): any local user can connect to a loopback port, the token is what tells the
+person who started it from them. With a token every request, the page and its assets too,
+must carry it: the ``X-CRS-Token`` header, the ``token`` query parameter or the cookie a GET
+with the token in its query sets (HttpOnly, SameSite=Strict, a value derived from the token,
+named for it so several dashboards on one host keep theirs), compared in constant time; without
+it the answer is 403 and nothing is read or changed. The Host header must name the bound
 address (DNS rebinding), a POST must carry ``X-CRS-Request: 1`` (a cross-site form cannot set
 it), and the page is served with a Content-Security-Policy that allows only its own script.
 The page renders every value as text (tool arguments are attacker-controlled).
@@ -23,6 +28,7 @@ Starlette and uvicorn are the optional extra ``crs-agent[dashboard]``, imported 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import json
 from importlib import resources
@@ -71,17 +77,32 @@ def create_app(
 ) -> Starlette:
     """The ASGI app of a dashboard over `data` (see the module docstring)."""
 
+    if token is not None and (not isinstance(token, str) or not token):
+        raise InvalidArgumentError(f"token: must be a non-empty str or None, got {token!r}")
+    secret = token.encode() if token is not None else b""
+    cookie = "crs-dashboard-" + hashlib.sha256(secret).hexdigest()[:12]
+    cookie_value = hmac.new(secret, b"crs dashboard cookie", hashlib.sha256).hexdigest()
+
     def _error(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+
+    def _has_token(request: Request) -> bool:
+        ok = False
+        for given, expected in (
+            (request.headers.get("x-crs-token"), secret),
+            (request.query_params.get("token"), secret),
+            (request.cookies.get(cookie), cookie_value.encode()),
+        ):
+            if given is not None:  # every one compared: no early exit on the first match
+                ok |= hmac.compare_digest(given.encode("utf-8", "replace"), expected)
+        return ok
 
     def _guard_request(request: Request) -> JSONResponse | None:
         host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
         if allowed_hosts and host not in allowed_hosts:
             return _error(421, f"host {host!r} is not served here")
-        if token is not None and request.url.path.startswith("/api"):
-            given = request.headers.get("x-crs-token") or request.query_params.get("token") or ""
-            if not hmac.compare_digest(given.encode(), token.encode()):
-                return _error(401, "token: missing or wrong; open the URL the dashboard printed")
+        if token is not None and not _has_token(request):
+            return _error(403, "token: missing or wrong; open the URL the dashboard printed")
         if request.method == "POST" and request.headers.get("x-crs-request") != "1":
             return _error(403, "POST needs the header X-CRS-Request: 1")
         return None
@@ -89,9 +110,13 @@ def create_app(
     async def page(request: Request) -> Response:
         if (refused := _guard_request(request)) is not None:
             return refused
-        return Response(
+        response = Response(
             _asset("index.html"), media_type="text/html; charset=utf-8", headers=_HEADERS
         )
+        if token is not None and request.query_params.get("token") is not None:
+            # the URL's token becomes a cookie: a reload or a link without it keeps working
+            response.set_cookie(cookie, cookie_value, httponly=True, samesite="strict", path="/")
+        return response
 
     async def static(request: Request) -> Response:
         if (refused := _guard_request(request)) is not None:

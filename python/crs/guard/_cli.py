@@ -68,6 +68,8 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         # a typo: opening it would create the project's state (status and learned change nothing)
         print(f"crs guard: no such directory: {args.project}", file=sys.stderr)
         return 1
+    if not getattr(args, "nats", None) and not _has_state(args.project, args.home):
+        return _unguarded(args, out)  # never create a project's state to report on it
     try:
         if getattr(args, "nats", None):
             # inside: start-up (asyncio) and the optional nats-py, NATS only
@@ -83,11 +85,50 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"crs guard: cannot open the project's guard: {exc}", file=sys.stderr)
         return 1
     with g:
-        if args.guard_action == "status":
-            return _status(g, args, out)
-        if args.guard_action == "learned":
-            return _learned(g, args, out)
-        return _forget(g, args, out)
+        try:
+            if args.guard_action == "status":
+                return _status(g, args, out)
+            if args.guard_action == "learned":
+                return _learned(g, args, out)
+            return _forget(g, args, out)
+        except CRSError as exc:  # e.g. `crs guard forget ''`: one line, not a traceback
+            print(f"crs guard {args.guard_action}: {exc}", file=sys.stderr)
+            return 2
+
+
+def _has_state(project: str, home: str | None) -> bool:
+    """Whether the project has a data directory in the home (a guard ran there)."""
+    from pathlib import Path
+
+    from crs._home import default_home
+    from crs._persistence._load import compute_project_hash
+
+    base = Path(home).expanduser() if home is not None else default_home()
+    return (base / compute_project_hash(str(Path(project).resolve()))).is_dir()
+
+
+def _unguarded(args: argparse.Namespace, out: TextIO) -> int:
+    """The answers for a project no guard has run in, without creating its state."""
+    action = args.guard_action
+    if action == "forget":
+        print(
+            f"crs guard forget: no learned failure {args.id!r} (nothing was guarded in "
+            f"{args.project} yet)",
+            file=sys.stderr,
+        )
+        return 1
+    if action == "status" and args.session is not None:
+        print(f"crs guard status: no session {args.session!r}; known: []", file=sys.stderr)
+        return 1
+    if args.json:
+        empty: Any = {"sessions": [], "learned_failures": 0} if action == "status" else []
+        json.dump(empty, out, indent=2)
+        out.write("\n")
+    elif action == "status":
+        out.write("no guarded sessions in this project yet\nlearned failures: 0\n")
+    else:
+        out.write("no learned failures\n")
+    return 0
 
 
 def _status(g: Any, args: argparse.Namespace, out: TextIO) -> int:

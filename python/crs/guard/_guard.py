@@ -291,8 +291,17 @@ class Guard:
         fingerprint: Callable[[], str] | None = None,
         observers: Iterable[GuardObserver] = (),
         nats: str | NATSJournalConfig | None = None,
+        must_exist: bool = False,
     ) -> Guard:
         """A durable guard on the project's CRS (`crs.open_project(project, home)`).
+
+        `project` is the project's directory (its path is also the key of its state in
+        `home`). It need not exist: a program may name its project by a path that is not a
+        checkout on this machine (a checkout moved away, a temporary directory not made
+        yet), and the state is created in `home`. `must_exist=True` refuses a path that is
+        not a directory with `InvalidArgumentError` naming ``project`` and creates nothing,
+        as the CLIs do (`crs guard ... --project` with a typo). With `nats` as a
+        `NATSJournalConfig` the subject is the config's and the path is not checked.
 
         Everything the guard learns is journaled (one record per finished call) and kept in
         the project's backups; a later `Guard.open` of the project continues from there.
@@ -313,6 +322,14 @@ class Guard:
             raise InvalidArgumentError(
                 "home: a guard on NATS keeps nothing in a data directory; give home or nats, "
                 "not both"
+            )
+        if not isinstance(must_exist, bool):
+            raise InvalidArgumentError(f"must_exist: must be a bool, got {brief(must_exist)}")
+        keyed = nats is not None and not isinstance(nats, str)  # the config names the subject
+        if must_exist and not keyed and not os.path.isdir(project):
+            raise InvalidArgumentError(
+                f"project: no such directory: {os.fspath(project)!r} (nothing was created; "
+                "give the project's directory, or open without must_exist)"
             )
         if fingerprint is None:
             fingerprint = _default_fingerprint(project, home, nats is not None)
@@ -374,6 +391,8 @@ class Guard:
     def _check_open(self) -> None:
         if self._closed:
             raise CRSClosedError("guard: closed; open a new Guard")
+        if self._kernel.closed:  # a with_session guard whose parent closed the engine
+            raise CRSClosedError("guard: its engine was closed (by the guard it came from)")
 
     def _fp(self, s: SessionState) -> str:
         """The workspace fingerprint, computed at most once per finished call."""
@@ -528,7 +547,7 @@ class Guard:
             InvalidArgumentError: `tool` is not a tool name, or `args` is not JSON data
                 (the message names the argument); nothing is recorded.
         """
-        if self._closed:
+        if self._closed or self._kernel.closed:
             self._check_open()
         if self._observers._items:
             t0 = _perf()
@@ -782,7 +801,7 @@ class Guard:
         return v
 
     def _after(self, call: Call, result: Any, error: BaseException | str | None) -> Verdict:
-        if self._closed:
+        if self._closed or self._kernel.closed:
             self._check_open()
         if type(call) is not Call and not isinstance(call, Call):
             raise InvalidArgumentError(

@@ -17,6 +17,12 @@ and no engine.
   reply, a timeout) the client logs a line and allows (exit 0). It never redoes a sent
   request in-process, which could record the call twice. Only the server's explicit
   `restart` (another crs version or code) falls back in-process.
+- A server that did not answer in `REPLY_TIMEOUT_S` (hung, not dead: it accepts and never
+  replies) is skipped for `HUNG_SKIP_S`: a marker `<socket>.hung` in the private socket
+  directory names that server (its pid and the socket file's identity) and the time, and
+  every hook meanwhile handles its event in-process without connecting (nor starting a
+  server: the hung one keeps the socket). A new server (another socket file) or a dead pid
+  ends the skip at once; after `HUNG_SKIP_S` the next hook tries the server again.
 
 Wire format (one request per connection, the client shuts its side after sending):
 request `CRSHOOK1 \\0 token \\0 home \\0 cwd \\0 $CLAUDE_PROJECT_DIR \\0 on_block \\0 trace \\0
@@ -44,6 +50,7 @@ if __name__ == "__main__":  # run as a file: `crs` is what lies around it, not t
     sys.path.insert(0, os.path.dirname(PACKAGE))
 CONNECT_TIMEOUT_S = 2.0
 REPLY_TIMEOUT_S = 9.0  # below the hook's timeout in settings.json (10 s)
+HUNG_SKIP_S = 120.0  # a server that timed out is not asked again for this long
 SPAWN_STALE_S = 30.0  # a start marker older than this is from a server that never came up
 MAX_SOCKET_PATH = 100  # sun_path holds 108 bytes
 _TOKEN_FILES = (
@@ -129,6 +136,80 @@ def _connect(path: str) -> _socket.socket | None:
         sock.close()
         return None
     return sock
+
+
+def _identity(path: str) -> str | None:
+    """The socket file's identity (device, inode, change time): another server's socket at
+    the same path is another file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_dev}:{st.st_ino}:{st.st_ctime_ns}"
+
+
+def mark_hung(path: str, pid: int | None) -> None:
+    """Note that the server at `path` (process `pid`) did not answer: `<path>.hung` holds the
+    socket's identity and the pid; its mtime is when. Written whole (a temporary file
+    renamed), in the private socket directory only."""
+    ident = _identity(path)
+    if ident is None or not private_dir(os.path.dirname(path)):
+        return
+    tmp = f"{path}.hung.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    try:
+        os.write(fd, f"{ident} {pid or 0}\n".encode())
+    finally:
+        os.close(fd)
+    os.replace(tmp, path + ".hung")
+
+
+def hung(path: str) -> bool:
+    """True while the server at `path` is skipped: `<path>.hung` names the socket file
+    there now, its pid is alive and it was written less than `HUNG_SKIP_S` ago. A marker
+    for another socket or a dead server is removed."""
+    marker = path + ".hung"
+    try:
+        fd = os.open(marker, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        text = os.read(fd, 200).decode("ascii", "replace").split()
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    if st.st_uid != os.getuid() or not private_dir(os.path.dirname(path)):
+        return False
+    ident, pid = [*text, "", "0"][:2]
+    alive = True
+    if pid.isdigit() and int(pid) > 0:
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            alive = False
+        except OSError:
+            pass
+    if ident != _identity(path) or not alive:
+        try:  # noqa: SIM105
+            os.unlink(marker)
+        except OSError:
+            pass
+        return False
+    return 0 <= time.time() - st.st_mtime < HUNG_SKIP_S
+
+
+def peer_pid(sock: _socket.socket) -> int | None:
+    """The pid of the process at the other end (SO_PEERCRED), None where unsupported."""
+    opt = getattr(_socket, "SO_PEERCRED", None)
+    if opt is None:
+        return None
+    try:
+        cred = sock.getsockopt(_socket.SOL_SOCKET, opt, 12)
+    except OSError:
+        return None
+    return int.from_bytes(cred[0:4], sys.byteorder)
 
 
 def _log(home: str | None, message: str) -> None:
@@ -270,12 +351,26 @@ def _trace(path: str, t0: float, fields: bytes) -> None:
         os.close(fd)
 
 
-def _remote(sock: _socket.socket, data: bytes, home: str, on_block: str, t0: float) -> int | None:
-    """Ask the server; the exit code, or None when it asked for a restart (nothing done)."""
+def _remote(
+    sock: _socket.socket, data: bytes, home: str, on_block: str, t0: float, path: str = ""
+) -> int | None:
+    """Ask the server; the exit code, or None when it asked for a restart (nothing done).
+    A server that did not answer in time is marked hung (`mark_hung`) at `path`."""
     try:
         sock.sendall(_request(home, on_block, data))
         sock.shutdown(_socket.SHUT_WR)
         status, code, out, err, fields = parse_reply(_receive(sock))
+    except TimeoutError as exc:
+        pid = peer_pid(sock)
+        note = ""
+        if path:
+            try:
+                mark_hung(path, pid)
+                note = f"; hooks answer in-process for {HUNG_SKIP_S:.0f} s"
+            except OSError:
+                pass
+        _log(home, f"hook server (pid {pid}) did not answer ({exc}); the call is allowed{note}")
+        return 0
     except Exception as exc:
         # The request may have been handled: allowing is right, redoing it is not.
         _log(home, f"hook server failed ({type(exc).__name__}: {exc}); the call is allowed")
@@ -327,16 +422,19 @@ def main(argv: list[str] | None = None) -> int:
     try:
         base = home_dir(home)
         path = socket_path(base)
-        sock = _connect(path)
+        if hung(path):
+            why = "server-hung"
+        else:
+            sock = _connect(path)
     except Exception:  # fail open: the in-process path decides and logs
         sock = None
     if sock is not None:
-        code = _remote(sock, data, base, on_block, t0)
+        code = _remote(sock, data, base, on_block, t0, path)
         if code is not None:
             return code
         why = "restart"
     code = _local(data, home, on_block, t0, why)
-    if path:
+    if path and why != "server-hung":
         try:
             spawn(base, path)
         except Exception as exc:

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from crs._errors import InvalidArgumentError
 from crs.integrations import _hook_client as client
 from crs.integrations import claude_code as cc
 
@@ -325,6 +326,8 @@ class HookServer:
                 reply = cc.answer(guard, payload, event, on_block)
             finally:
                 guard.close()
+        except InvalidArgumentError:
+            raise  # this payload's (fails open): the project is fine, other requests use it
         except Exception:
             self._drop(project, p)  # reopened fresh by the next request
             raise

@@ -70,7 +70,7 @@ from fastmcp.tools import ToolResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from crs import CRSError, InvalidArgumentError
-from crs.guard import Action, Call, Guard, GuardPolicy, Verdict
+from crs.guard import Action, Call, Guard, GuardPolicy, Verdict, _record
 from crs.guard._record import arecord_result
 
 __all__ = [
@@ -173,13 +173,16 @@ class _Sessions:
 async def _before(g: Guard, tool: str, args: Mapping[str, Any], call_id: str | None) -> Verdict:
     """`before_call`, having first read what other processes appended to the project's
     journal (a durable guard's journal is shared): a failure another server or agent learned a
-    moment ago is refused here too. In one worker thread, so the event loop never waits."""
+    moment ago is refused here too. In one worker thread, so the event loop never waits.
+    Arguments the guard cannot take as they are (a lone surrogate from a JavaScript client, a
+    nesting too deep) are the model's: the call is guarded by a stand-in, as the LangChain and
+    Agents SDK integrations do (`crs.guard._record.before_call`), not refused."""
     if not g.durable:
-        return g.before_call(tool, args, call_id=call_id)
+        return _record.before_call(g, tool, args, call_id)
 
     def decide() -> Verdict:
         _refresh(g)
-        return g.before_call(tool, args, call_id=call_id)
+        return _record.before_call(g, tool, args, call_id)
 
     return await asyncio.to_thread(decide)
 
@@ -264,7 +267,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
                 raise InvalidArgumentError(
                     "tool: required unless call_id names a call check_call allowed"
                 )
-            call = g.call_for(tool, arguments or {}, call_id)
+            call = _record.call_for(g, tool, arguments or {}, call_id)  # the stand-in
         elif tool is not None and tool != call.tool:
             raise InvalidArgumentError(
                 f"tool: {tool!r} is not the tool of call_id {call_id!r} ({call.tool!r})"
@@ -446,7 +449,9 @@ class GuardMiddleware(Middleware):
     """Guards every tool of a fastmcp server: `FastMCP(..., middleware=[GuardMiddleware(g)])`.
 
     On each `tools/call`: `before_call`; a BLOCK or STOP answers with a tool error whose text is
-    the guard's message for the model (the tool does not run); otherwise the tool runs and its
+    the guard's message for the model (the tool does not run); arguments the guard cannot take
+    as they are are guarded by a stand-in (see `_before`) and a session id it refuses is
+    answered the same way, as an error result (`isError`); otherwise the tool runs and its
     result, or its exception, goes to `after_call` (the exception is re-raised, so the client
     sees the error as it would without the guard). A nudge (before or after) is appended to the
     result as a text block; the last verdict is in the result's `_meta["crs/verdict"]`.
@@ -472,8 +477,11 @@ class GuardMiddleware(Middleware):
         try:
             g = self._sessions.resolve(context.fastmcp_context)
             before = await _before(g, name, args, None)
-        except InvalidArgumentError as exc:  # the client's input: its error, not the guard's
-            raise ToolError(str(exc)) from exc
+        except InvalidArgumentError as exc:
+            # The client's input the guard cannot take even by a stand-in (a bad session id
+            # in `_meta`): a tool result the model reads (MCP: a tool execution error,
+            # `isError`), not a protocol error; the tool does not run.
+            return ToolResult(content=[mt.TextContent(type="text", text=str(exc))], is_error=True)
         except Exception as exc:
             if not self._fail_open:
                 raise ToolError(f"crs guard failed: {exc}") from exc
