@@ -45,6 +45,7 @@ from crs._errors import (
     JournalSequenceGapError,
     JournalUnavailableError,
     MetadataCorruptedError,
+    NilContextError,
     NilDeltaError,
     NilDeltaJournalError,
     PersistenceError,
@@ -155,7 +156,7 @@ if _typing.TYPE_CHECKING:
         create_analytics_delta,
         delta_from_dict,
     )
-    from crs._state._index_mask import IndexMask
+    from crs._state._index_mask import IndexMask, index_mask_from_delta, index_mask_from_strings
     from crs._state._snapshot import (
         ConstraintIndexView,
         DependencyIndexView,
@@ -374,6 +375,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "JournalSequenceGapError",
         "JournalUnavailableError",
         "MetadataCorruptedError",
+        "NilContextError",
         "NilDeltaError",
         "NilDeltaJournalError",
         "PersistenceError",
@@ -476,7 +478,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "create_analytics_delta",
         "delta_from_dict",
     ),
-    "crs._state._index_mask": ("IndexMask",),
+    "crs._state._index_mask": ("IndexMask", "index_mask_from_delta", "index_mask_from_strings"),
     "crs._state._snapshot": (
         "ConstraintIndexView",
         "DependencyIndexView",
@@ -822,6 +824,7 @@ __all__ = [
     "NATSJournal",
     "NATSJournalConfig",
     "NATSStreamConfig",
+    "NilContextError",
     "NilDeltaError",
     "NilDeltaJournalError",
     "NodeFrequency",
@@ -923,6 +926,8 @@ __all__ = [
     "find_files_modified_since",
     "get_state_key",
     "get_tool_state_key",
+    "index_mask_from_delta",
+    "index_mask_from_strings",
     "is_secret_key",
     "open_project",
     "params_hash",

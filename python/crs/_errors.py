@@ -9,6 +9,7 @@ Where the Go package wraps one sentinel in another, the Python class inherits bo
     CRSError
     ├── InvalidArgumentError (ValueError)          a public call got an argument it cannot take
     ├── NilDeltaError (ValueError)
+    ├── NilContextError (ValueError)               the seed's ErrNilContext; never raised
     ├── DeltaValidationError (ValueError)
     │   ├── HardSoftBoundaryViolationError
     │   └── DeltaTargetNotFoundError (LookupError)  also an IndexNotFoundError
@@ -72,6 +73,15 @@ class InvalidArgumentError(CRSError, ValueError):
 
 class NilDeltaError(CRSError, ValueError):
     """`apply` was given `None` instead of a delta."""
+
+
+class NilContextError(CRSError, ValueError):
+    """The Go package's `ErrNilContext` ("context must not be nil").
+
+    crs has no `context.Context` parameters (spec README §2: the API is synchronous), so
+    nothing raises it; the class exists so that code written against the seed's names can
+    still name it.
+    """
 
 
 class IndexNotFoundError(CRSError, LookupError):

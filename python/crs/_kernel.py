@@ -215,6 +215,7 @@ class StateKernel:
         "session_id",
         "shared",
         "snap_stats",
+        "synced_journal",
     )
 
     def __init__(
@@ -237,6 +238,10 @@ class StateKernel:
         self._wdepth = 0
         self.seq = 0  # sequence number of the last journal record in the state
         self.replayed = 0  # journal records applied by replay_journal so far
+        # A journal other than its own that the state was caught up with (replay_journal):
+        # with no own journal, a backup saved against it covers its records (seed Option A:
+        # apply, then append to the journal by hand).
+        self.synced_journal: Any = None
         self.history = DeltaHistoryWorker(max_delta_records)
         self.session_id = ""
         self.graph: GraphQuery | None = None
@@ -580,6 +585,8 @@ class StateKernel:
                     applied += pos - (first - 1)
             finally:
                 self.frozen = None
+            if journal is not None and journal is not self.journal:
+                self.synced_journal = journal
         self.replayed += applied
         return applied
 

@@ -515,7 +515,9 @@ class Config(_Record):
             may be (0 = no limit).
         enable_metrics: Record apply and snapshot durations for `CRS.metrics()` (a running
             count, total and maximum; a few tens of nanoseconds per call).
-        enable_tracing: Accepted for compatibility; the CRS itself does not read it.
+        enable_tracing: Accepted for compatibility (the seed's default, true, is kept by
+            `DefaultConfig()`); the CRS itself does not read it: tracing is
+            `crs.integrations.otel`'s job.
         circuit_breaker_thresholds: Failures per tool before the circuit breaker fires
             (kept as a read-only copy).
         sanitize_secrets: Redact secrets (`SecretSanitizer`) from what the state records, on
@@ -553,11 +555,12 @@ class Config(_Record):
 
 
 def DefaultConfig() -> Config:  # the seed's name (spec README §2)
-    """The default configuration: epoch limit 1000, metrics on, default per-tool thresholds."""
+    """The default configuration: epoch limit 1000, metrics and tracing on, default per-tool
+    thresholds (the seed's `Config` defaults)."""
     return Config(
         max_generation=0,
         snapshot_epoch_limit=DEFAULT_SNAPSHOT_EPOCH_LIMIT,
         enable_metrics=True,
-        enable_tracing=False,
+        enable_tracing=True,
         circuit_breaker_thresholds=dict(DEFAULT_CIRCUIT_BREAKER_THRESHOLDS),
     )

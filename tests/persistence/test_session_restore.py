@@ -368,13 +368,23 @@ def test_dependencies_changed_and_modified_files(tmp_path: Path) -> None:
     write(proj / "a.py", "")
     write(proj / "b.py", "")
     sid2 = SessionIdentifier(proj)
-    result = restorer(pm, use_git_status=False, max_files_to_refresh=2).try_restore(
+    result = restorer(pm, use_git_status=False, max_files_to_refresh=3).try_restore(
         ProofState(), journal, sid2
     )
     assert result.restored
     assert result.dependencies_changed
     assert result.modified_file_count == 3
+    assert result.modified_files == ("a.py", "b.py", "pyproject.toml")
+    # more changed files than max_files_to_refresh: "skip restore and trigger full rebuild"
+    target = ProofState()
+    result = restorer(pm, use_git_status=False, max_files_to_refresh=2).try_restore(
+        target, journal, sid2
+    )
+    assert not result.restored
+    assert result.reason.startswith("incompatible: too many modified files")
+    assert result.modified_file_count == 3
     assert result.modified_files == ("a.py", "b.py")
+    assert target.generation() == 0
 
 
 def test_persistent_failure_is_reported_not_raised(tmp_path: Path) -> None:

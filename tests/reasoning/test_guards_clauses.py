@@ -258,6 +258,20 @@ def test_store_export_round_trip_keeps_order_and_counters() -> None:
     assert back.export() == s.export()
 
 
+def test_store_export_round_trip_after_max_clauses_was_lowered() -> None:
+    """`set_config` evicts nothing, so a store may hold more clauses than its limit; loading
+    its export evicted the oldest while adding them and then failed on the LRU order with a
+    KeyError (found by tests/api/test_record_checker.py's hypothesis run)."""
+    s = ClauseStore(ClausePersistence(scope=ClauseScope.PROJECT, ttl=99.0, max_clauses=5))
+    s.add(clause("a", neg("tool:a")), now=5)
+    s.add(clause("b", pos("tool:a")), now=6)
+    s.set_config(ClausePersistence(scope=ClauseScope.SESSION, ttl=1.0, max_clauses=1))
+    back = ClauseStore.from_export(s.export())
+    assert [c.id for c in back] == [c.id for c in s] == ["a", "b"]
+    assert back.config == s.config
+    assert back.export() == s.export()
+
+
 # ---------------------------------------------------------------- property: Rust vs reference
 
 FAMILIES = ["tool", "prev_tool", "outcome", "error", "extra"]

@@ -539,8 +539,12 @@ def test_trace_step_to_step_record_success_and_failure() -> None:
 def test_trace_step_to_step_record_rejects_bad_input() -> None:
     with pytest.raises(crs.InvalidArgumentError, match="session_id: must be a non-empty"):
         crs.trace_step_to_step_record(crs.TraceStep(step=1), "")
-    with pytest.raises(crs.InvalidArgumentError, match=r"step\.step: must be >= 1"):
-        crs.trace_step_to_step_record(crs.TraceStep(), "s")
+    with pytest.raises(crs.InvalidArgumentError, match=r"step\.step: must be an int >= 0"):
+        crs.trace_step_to_step_record(crs.TraceStep(step=-1), "s")
+    # an unnumbered step (step 0) converts, and CRS.record_step numbers it
+    unnumbered = crs.trace_step_to_step_record(crs.TraceStep(tool="grep"), "s")
+    assert unnumbered.step_number == 0
+    assert crs.CRS().record_step(unnumbered).step_number == 1
     with pytest.raises(crs.InvalidArgumentError, match="step: must be a TraceStep"):
         crs.trace_step_to_step_record(crs.StepRecord(), "s")  # type: ignore[arg-type]
 

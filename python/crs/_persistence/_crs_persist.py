@@ -105,7 +105,25 @@ class Persistence:
         self._k.check_open("save_checkpoint_to_disk")
         if not isinstance(pm, PersistenceManager):
             raise InvalidArgumentError(f"pm: must be a PersistenceManager, got {brief(pm)}")
-        meta = pm.save_backup(project_hash, self._host, options)  # type: ignore[arg-type]
+        if options is None or (isinstance(options, BackupOptions) and not options.session_id):
+            # The seed's SaveCheckpointToDisk records a fresh checkpoint id as the backup's
+            # session id, which TryRestore reports as RestoreResult.checkpoint_id: the CRS's
+            # session id (set_session_id) if it has one, else a new checkpoint id.
+            options = replace(
+                BackupOptions() if options is None else options,
+                session_id=self._k.session_id or _new_checkpoint_id(),
+            )
+        source: Any = self._host
+        k = self._k
+        if k.journal is None and journal is not None and journal is k.synced_journal:
+            # No journal of its own, caught up with `journal` (load_checkpoint_from_disk):
+            # the deltas appended to it since were applied first (the seed's "Option A:
+            # Direct Apply + manual journal append"), so the backup covers them all and the
+            # next load replays only what comes after (no delta applied twice).
+            last = journal.stats().last_seq_num
+            if last > k.seq:
+                source = _ImageAt(self._host, last)
+        meta = pm.save_backup(project_hash, source, options)
         j = self._k.journal if journal is None else journal
         if j is not None and callable(getattr(j, "checkpoint", None)):
             pos = min(pm.journal_checkpoint_position(project_hash), j.stats().last_seq_num)
@@ -208,6 +226,32 @@ class Persistence:
         pm, key, path = project
         opts = BackupOptions(create_json_export=export_json, project_path=path)
         return self.save_checkpoint(pm, key, None, opts)
+
+
+class _ImageAt:
+    """The host's image, covering the journal up to `position` (a `BackupSource`, and a
+    `JSONExportSource` as the host is)."""
+
+    def __init__(self, host: Any, position: int) -> None:
+        self._host = host
+        self._position = position
+
+    def export_image(self) -> BackupImage:
+        image: BackupImage = self._host.export_image()
+        return BackupImage(
+            image.data, max(image.journal_position, self._position), image.generation
+        )
+
+    def export_json(self) -> bytes:
+        data: bytes = self._host.export_json()
+        return data
+
+
+def _new_checkpoint_id() -> str:
+    # inside: a save (uuid imports platform, a few ms a hook that never saves would pay)
+    import uuid
+
+    return f"checkpoint-{uuid.uuid4()}"
 
 
 def _keep_backups(pm: PersistenceManager, project_hash: str, position: int) -> None:

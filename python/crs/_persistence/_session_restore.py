@@ -229,7 +229,9 @@ class SessionRestorerConfig:
 
     Attributes:
         checkpoint_max_age: Seconds after which a checkpoint is not restored.
-        max_files_to_refresh: Most modified files listed in a `RestoreResult`.
+        max_files_to_refresh: Most files changed since the checkpoint for a restore: with
+            more, `try_restore` does not restore (a full rebuild is recommended) and its
+            `RestoreResult` lists the first ones and the count.
         use_git_status: Ask git for modified files before walking the tree.
         max_retries: Retries after a transient failure.
         logger: Logger (default `logging.getLogger("crs.session_restore")`).
@@ -434,7 +436,8 @@ class RestoreResult:
         checkpoint_time: When the checkpoint was written, Unix milliseconds UTC.
         checkpoint_age: Age of the checkpoint at restore time, seconds.
         reason: Why the restore succeeded or not.
-        modified_files: Files changed since the checkpoint (at most `max_files_to_refresh`).
+        modified_files: Files changed since the checkpoint (at most `max_files_to_refresh`;
+            with more, nothing was restored).
         modified_file_count: How many files changed (may exceed `len(modified_files)`).
         duration_ms: How long the restore took.
         journal_position: Position of the state after replay (last applied sequence number).
@@ -705,6 +708,29 @@ class SessionRestorer:
                 reason=f"incompatible: {e}",
                 duration_ms=_ms_since(started),
             )
+        try:
+            all_files = _modified_files(
+                session_id.project_path,
+                meta.created_at * 1_000_000,
+                self._config.use_git_status,
+            )
+        except OSError as exc:  # a missing file list does not stop the restore
+            self._log.warning("could not list files modified since the checkpoint: %s", exc)
+            all_files = []
+        limit = self._config.max_files_to_refresh
+        if len(all_files) > limit:
+            # The seed: "If more files changed, skip restore and trigger full rebuild."
+            return RestoreResult(
+                checkpoint_time=meta.created_at,
+                checkpoint_age=meta.age(),
+                reason=(
+                    f"incompatible: too many modified files, full rebuild recommended: found "
+                    f"{len(all_files)}, more than max_files_to_refresh={limit}"
+                ),
+                modified_files=tuple(all_files[:limit]),
+                modified_file_count=len(all_files),
+                duration_ms=_ms_since(started),
+            )
         # Replaces the whole state, undoing anything a failed earlier attempt applied.
         self._pm._load_into(crs, loaded.image)
         position = loaded.image.journal_position
@@ -717,16 +743,6 @@ class SessionRestorer:
                 crs.generation(),
                 meta.generation,
             )
-        try:
-            all_files = _modified_files(
-                session_id.project_path,
-                meta.created_at * 1_000_000,
-                self._config.use_git_status,
-            )
-        except OSError as exc:  # the state is restored; a missing file list is not a failure
-            self._log.warning("could not list files modified since the checkpoint: %s", exc)
-            all_files = []
-        limit = self._config.max_files_to_refresh
         return RestoreResult(
             restored=True,
             checkpoint_id=meta.session_id,

@@ -279,12 +279,20 @@ class ClauseStore:
         store = cls(
             DEFAULT_CLAUSE_CONFIG if config is None else ClausePersistence.from_dict(config)
         )
+        # The clauses are restored as they were: a `max_clauses` lowered after they were
+        # learned (set_config evicts nothing) must not evict any of them while loading.
+        store.config = dataclasses.replace(store.config, max_clauses=1 << 62)
         for d in data.get("clauses", []):
             c = Clause.from_dict(d)
             store.add(c, c.learned_at)
             store._frozen[c.id] = _with_use(store._frozen[c.id], c.use_count, c.last_used)
+        store.config = (
+            DEFAULT_CLAUSE_CONFIG if config is None else ClausePersistence.from_dict(config)
+        )
         for cid in data.get("lru", []):
-            store._entries[cid].touch = store._tick()
+            entry = store._entries.get(cid)
+            if entry is not None:
+                entry.touch = store._tick()
         store.evicted = int(data.get("evicted", 0))
         store.expired = int(data.get("expired", 0))
         return store

@@ -688,19 +688,21 @@ def trace_step_to_step_record(step: TraceStep, session_id: str) -> StepRecord:
     Actor system, decision execute_tool, outcome success (failure with category internal and
     the error message when `step.error` is set), ``result_summary`` ``"<action>: <target>"``,
     propagate on; proof updates, constraints and (unlike Go) dependencies are carried over.
-    A zero timestamp becomes now.
+    A zero timestamp becomes now. The step number is ``step.step``; a step that no
+    `TraceRecorder` numbered (``step.step`` 0) gives step number 0, which
+    `CRS.record_step` numbers on arrival (as the seed's "ready for CRS.RecordStep()").
 
     Raises:
         InvalidArgumentError: `step` is not a TraceStep, `session_id` is empty, or
-            `step.step` < 1 (record the step with `TraceRecorder.record_step` first).
+            `step.step` is negative.
     """
     if not isinstance(step, TraceStep):
         raise InvalidArgumentError(f"step: must be a TraceStep, got {type(step).__name__}")
     if not isinstance(session_id, str) or not session_id:
         raise InvalidArgumentError("session_id: must be a non-empty string")
-    if step.step < 1:
+    if not isinstance(step.step, int) or isinstance(step.step, bool) or step.step < 0:
         raise InvalidArgumentError(
-            "step.step: must be >= 1; record the step with TraceRecorder.record_step first"
+            f"step.step: must be an int >= 0 (0 = numbered by CRS.record_step), got {step.step!r}"
         )
     failed = bool(step.error)
     record = StepRecord(
@@ -720,5 +722,6 @@ def trace_step_to_step_record(step: TraceStep, session_id: str) -> StepRecord:
         constraints_added=tuple(step.constraints_added),
         dependencies_found=tuple(step.dependencies_found),
     )
-    record.validate()
+    # every other rule is checked now; an unnumbered step is numbered by record_step
+    (record if record.step_number else dataclasses.replace(record, step_number=1)).validate()
     return record

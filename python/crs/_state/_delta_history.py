@@ -16,7 +16,7 @@ import threading
 from array import array
 from collections import deque
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from crs._check import brief, mapping_of
 from crs._errors import DeltaHistoryClosedError, InvalidArgumentError
@@ -62,6 +62,7 @@ class DeltaRecord(_Record):
         return delta_from_dict(json.loads(self.delta_bytes)["data"])
 
 
+@runtime_checkable
 class DeltaHistoryView(Protocol):
     """Read-only access to delta history."""
 
@@ -153,10 +154,23 @@ def _str(name: str, v: Any) -> str:
 
 
 class DeltaHistoryWorker:
-    """Bounded, consistent history of applied deltas (thread-safe)."""
+    """Bounded, consistent history of applied deltas (thread-safe).
 
-    def __init__(self, max_records: int = DEFAULT_MAX_DELTA_RECORDS) -> None:
+    Args:
+        max_records: Records kept (oldest evicted first); <= 0 means `DEFAULT_MAX_DELTA_RECORDS`.
+        logger: Where eviction notices go; None means the ``crs.delta_history`` logger (the
+            seed's `NewDeltaHistoryWorker(maxRecords, logger)`).
+    """
+
+    def __init__(
+        self, max_records: int = DEFAULT_MAX_DELTA_RECORDS, logger: logging.Logger | None = None
+    ) -> None:
         n = _int("max_records", max_records)
+        if logger is not None and not isinstance(logger, logging.Logger):
+            raise InvalidArgumentError(
+                f"logger: must be a logging.Logger or None, got {brief(logger)}"
+            )
+        self._logger = _log if logger is None else logger
         self._max = n if n > 0 else DEFAULT_MAX_DELTA_RECORDS
         self._items: deque[_Entry] = deque()
         self._ids = itertools.count(1)
@@ -193,6 +207,7 @@ class DeltaHistoryWorker:
                 old = self._items.popleft()
                 self._evicted += 1
                 self._evicted_gen = old[1]
+                self._log_eviction()
             self._items.append((next(self._ids), gen, now_ms(), kept, source, session_id, meta))
 
     def _items_append(
@@ -213,12 +228,8 @@ class DeltaHistoryWorker:
             if len(items) >= self._max:
                 self._evicted_gen = items.popleft()[1]
                 self._evicted += 1
-                if self._evicted == 1 or self._evicted % 10_000 == 0:
-                    _log.info(
-                        "delta history cap of %d reached: %d oldest records evicted so far",
-                        self._max,
-                        self._evicted,
-                    )
+                if self._evicted == 1 or self._evicted % 10_000 == 0:  # inline: the commit path
+                    self._log_eviction()
             items.append(
                 (
                     next(self._ids),
@@ -229,6 +240,14 @@ class DeltaHistoryWorker:
                     session_id,
                     dict(metadata) if metadata else None,
                 )
+            )
+
+    def _log_eviction(self) -> None:
+        if self._evicted == 1 or self._evicted % 10_000 == 0:
+            self._logger.info(
+                "delta history cap of %d reached: %d oldest records evicted so far",
+                self._max,
+                self._evicted,
             )
 
     def _snapshot(self) -> list[_Entry]:

@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from crs._check import brief, fail, items_of, require_instance
 from crs._errors import GraphQueryClosedError, InvalidArgumentError
+from crs._state._snapshot import DependencyIndexView
 from crs._types import _Record
 
 _log = logging.getLogger("crs.graph")
@@ -106,9 +107,11 @@ class GraphRefreshCoordinator(Protocol):
     def is_paused(self) -> bool: ...
 
 
-class GraphBackedDependencyIndex:
+class GraphBackedDependencyIndex(DependencyIndexView):
     """A `DependencyIndexView` that asks a `GraphQuery` (callers/callees) instead of
-    storing edges. `size()` is cached until `invalidate_cache()`."""
+    storing edges. `size()` is cached until `invalidate_cache()`. (A subclass, so that
+    ``isinstance(index, DependencyIndexView)`` holds as the seed's interface promises; every
+    method of the view is overridden.)"""
 
     def __init__(self, adapter: GraphQuery) -> None:
         if adapter is None or not callable(getattr(adapter, "find_callers", None)):

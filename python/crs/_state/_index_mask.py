@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -63,5 +64,39 @@ class IndexMask(enum.IntFlag):
     def to_json(self) -> list[str]:
         return self.names()
 
+    def marshal_json(self) -> bytes:
+        """The seed's `MarshalJSON`: a JSON array of index names, ``["proof","history"]``."""
+        return json.dumps(self.names(), separators=(",", ":")).encode()
+
+    @classmethod
+    def unmarshal_json(cls, data: bytes | str) -> IndexMask:
+        """The seed's `UnmarshalJSON`: a JSON array of index names or a JSON number (bitmask).
+
+        Unknown names are ignored, as in `from_strings`.
+
+        Raises:
+            InvalidArgumentError: `data` is not JSON, or neither an array of strings nor an int.
+        """
+        if not isinstance(data, bytes | bytearray | str):
+            raise InvalidArgumentError(f"data: must be JSON bytes or str, got {brief(data)}")
+        try:
+            value = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise InvalidArgumentError(f"data: not valid JSON ({exc})") from None
+        return cls.from_json(value)
+
     def __str__(self) -> str:
         return ",".join(self.names())
+
+
+def index_mask_from_delta(delta: Delta) -> IndexMask:
+    """The seed's `IndexMaskFromDelta`: the mask of `delta.indexes_affected()`."""
+    return IndexMask.from_delta(delta)
+
+
+def index_mask_from_strings(names: Iterable[str]) -> IndexMask:
+    """The seed's `IndexMaskFromStrings`: the mask of the known index names (unknown names,
+    such as "analytics", are ignored)."""
+    if isinstance(names, str) or not isinstance(names, Iterable):
+        raise InvalidArgumentError(f"names: must be an iterable of index names, got {brief(names)}")
+    return IndexMask.from_strings(names)

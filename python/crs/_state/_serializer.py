@@ -470,13 +470,19 @@ class Serializer:
 
     def export_full(
         self,
-        snapshot: Snapshot | None,
+        snapshot: Snapshot,
         session_id: str,
         opts: ExportOptions | None = None,
         *,
         timeout: float | None = 300.0,
     ) -> ExportResult:
-        """Full export: similarity pairs and dependency edges too, within `opts` limits."""
+        """Full export: similarity pairs and dependency edges too, within `opts` limits.
+
+        Raises:
+            InvalidArgumentError: `snapshot` is None (the seed: "error: Non-nil if ... snapshot
+                is nil"; use `export` for the empty export of no snapshot), or bad `opts`.
+        """
+        s = _snap(snapshot)
         if opts is None:
             opts = ExportOptions()
         if not isinstance(opts, ExportOptions):
@@ -487,10 +493,7 @@ class Serializer:
             raise InvalidArgumentError(
                 f"timeout: must be seconds > 0 or None, got {brief(timeout)}"
             )
-        base = self.export(snapshot, session_id)
-        if snapshot is None:
-            return ExportResult(export=base)
-        s = _snap(snapshot)
+        base = self.export(s, session_id)
         deadline = None if timeout is None else time.monotonic() + timeout
         warnings: list[str] = []
         rows, sim_trunc = s._c.sim_pairs(max_pairs)
