@@ -4596,6 +4596,1357 @@ def long_git_status_session(tid: str, seed: int) -> None:
 long_git_status_session("f3-long-git-status-between-edits", 33)
 
 
+# ================================================================ fresh4 set
+# Written at 19:50 UTC from sources no earlier split uses (ai4s-research/open-science,
+# CodexPlusPlus, Open Interpreter, Semantic Kernel, alibaba/page-agent, openclaw-memory-
+# libravdb, google/adk-python, hamc/blastproof, getmaxun/maxun, osaurus, BrowserOS,
+# github/copilot-cli, dyad, openai-agents-js, QwenPaw, openchrome, oh-my-hermes, deja-vu,
+# oh-my-pi, LocalAI, noetic, cleverer-dsh, continue, renfield, sinas, anarlog, critique.sh and
+# aitoolsguidebook pages, mini-swe-agent's published SWE-bench trajectories ...), committed
+# before crs was run on them. Split "fresh4".
+
+FRESH4_START = len(ALL)
+
+SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A && git diff --cached"
+SYMPY_PY = "python -c \"from sympy import *; x,y=symbols('x y'); "
+MINI_SWE = {
+    "repo": "gruckion/mini-swe-agent",
+    "path": "swebench_results/20251118_gemini-3-pro-74pct/trajs",
+}
+CRITIQUE = {"url": "https://www.critique.sh/blog/cursor-ai-dead-loop-tdd-sandbox"}
+GUIDEBOOK = {"url": "https://aitoolsguidebook.com/en/articles/agent-loops-without-progress/"}
+
+# ---- fresh4 loops
+
+t = new(
+    "f4-open-science-same-grep-after-told",
+    "repeated_call",
+    True,
+    gh("ai4s-research/open-science", "issues", 121),
+    "A schema error is investigated; the same grep comes back identical again and again, "
+    "and the agent repeats it even after the user points the repetition out.",
+)
+t.user("The export fails with 'schema_version missing'; find out why")
+t.call("read_file", {"path": "src/export/schema.ts"}, "export const SCHEMA = { version: 3 }")
+GREP_SV = {"command": 'grep -rn "schema_version" src/export'}
+GREP_OUT = "src/export/writer.ts:41:  // TODO schema_version"
+o = repeat_block(t, [{"tool": "bash", "args": GREP_SV, "result": GREP_OUT}], 4)
+t.user("You keep running the same grep. Try something else.")
+t.msg("You're right, let me look more carefully.")
+repeat_block(t, [{"tool": "bash", "args": GREP_SV, "result": GREP_OUT}], 3)
+mark_cycle(t, o)
+
+t = new(
+    "f4-codexpp-shell-every-round",
+    "repeated_call",
+    True,
+    gh("BigPizzaV3/CodexPlusPlus", "issues", 1748),
+    "The tool result never reaches the next request, so every round the model says it will "
+    "open the app (its text beside the call) and calls the same shell command again.",
+)
+t.user("打开微信")
+idx = [
+    t.call(
+        "shell_command",
+        {"command": "open -a WeChat"},
+        {"exit_code": 0, "stdout": ""},
+        thought="我来打开微信。",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f4-oi-pwd-still",
+    "repeated_call",
+    True,
+    gh("openinterpreter/openinterpreter", "issues", 536),
+    "Asked for pwd, the interpreter runs it forever, saying the directory 'is' and then "
+    "'is still' the same.",
+)
+t.user("pwd")
+occ = []
+for k in range(6):
+    c = t.call("execute", {"language": "shell", "code": "pwd"}, "/Users/jonny/projects")
+    still = "" if k % 2 == 0 else "still "
+    m = t.msg(f"The current working directory is {still}/Users/jonny/projects.")
+    occ.append([c, m])
+t.mark(occ[1][0], occ[1][0])
+
+t = new(
+    "f4-sk-same-kernel-function",
+    "repeated_call",
+    True,
+    gh("microsoft/semantic-kernel", "issues", 6554),
+    "A kernel function registered and also invoked directly: the model calls it again with "
+    "the same arguments after every result.",
+)
+t.user("Summarise this week's telemetry for the checkout service")
+SK_ARGS = {"service": "checkout", "window": "7d"}
+SK_RES = {"p95_ms": 412, "errors": 37, "requests": 1204311}
+o = repeat_block(
+    t,
+    [{"tool": "TelemetryPlugin-GetSummary", "args": SK_ARGS, "result": SK_RES}],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f4-page-agent-same-click",
+    "repeated_call",
+    True,
+    gh("alibaba/page-agent", "pull", 392),
+    "The same click on the same element, four times and more; the form silently does not submit.",
+)
+t.user("Submit the contact form with my details")
+t.call("input_text", {"index": 4, "text": "ana@example.test"}, "Typed into email field")
+t.call("input_text", {"index": 5, "text": "Please call me back"}, "Typed into message field")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "click_element_by_index",
+            "args": {"index": 12},
+            "result": "Clicked button 'Send message'",
+        }
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f4-libravdb-memory-search-every-reply",
+    "repeated_call",
+    True,
+    gh("xDarkicex/openclaw-memory-libravdb", "pull", 279),
+    "A 'mandatory fresh' memory_search: the agent calls it again before every reply, the same "
+    "query and the same hits.",
+)
+t.user("What did I say my sister's name was?")
+MEM = {"query": "user's sister name"}
+MEM_RES = [{"text": "User's sister is called Ilse", "score": 0.91}]
+o = repeat_block(t, [{"tool": "memory_search", "args": MEM, "result": MEM_RES}], 6)
+mark_cycle(t, o)
+
+t = new(
+    "f4-adk-forced-tool-mode",
+    "repeated_call",
+    True,
+    gh("google/adk-python", "issues", 4179),
+    "Tool choice forced to ANY: the sub-agent can only answer by calling its tool, so it "
+    "calls it again and again with the same query.",
+)
+t.user("Which warehouse ships order 5521?")
+ADK = {"query": "order 5521 warehouse"}
+ADK_RES = {"rows": [{"order": 5521, "warehouse": "Leipzig-2"}]}
+o = repeat_block(t, [{"tool": "external_search_tool", "args": ADK, "result": ADK_RES}], 7)
+mark_cycle(t, o)
+
+t = new(
+    "f4-hermes-first-window-again",
+    "repeated_call",
+    True,
+    gh("rlaope/oh-my-hermes", "pull", 1735),
+    "The model needs a line past the first window of a big file and re-reads the first "
+    "window: three full results, then 'unchanged' stubs.",
+)
+t.user("Change workflow_skill in src/skills/render.py to accept a timeout")
+RENDER = {"path": "src/skills/render.py"}
+FIRST_WIN = {
+    "content": "1: import os\n2: ...\n1666: def _render_block(b):",
+    "truncated": True,
+    "next_offset": 1667,
+}
+o = repeat_block(t, [{"tool": "read_file", "args": RENDER, "result": FIRST_WIN}], 3)
+STUB = {"status": "unchanged", "note": "file unchanged since your last read"}
+repeat_block(t, [{"tool": "read_file", "args": RENDER, "result": STUB}], 3)
+mark_cycle(t, o)
+
+# cycles
+
+t = new(
+    "f4-blastproof-create-again",
+    "cycle",
+    True,
+    gh("hamc/blastproof", "issues", 28),
+    "The click works but the self-written assertion describes the form, so it fails; the "
+    "agent goes back to the form and submits it again (each submit creates a record).",
+)
+t.user("Step: click the button that creates the issue")
+t.call("navigate", {"url": "http://gitea.test/acme/app/issues/new"}, "New Issue form")
+t.call("fill", {"label": "Title", "value": "Login fails"}, "ok: filled Title")
+block = [
+    {
+        "tool": "click",
+        "args": {"role": "button", "name": "Create Issue"},
+        "result": 'ok: clicked role=button name="Create Issue"',
+        "mutates": True,
+    },
+    {
+        "tool": "assert",
+        "args": {"expect": "a form or dialog for creating a new issue"},
+        "error": "assertion failed: the page shows an existing issue, not a creation form",
+        "kind": "exit_code",
+    },
+    {
+        "tool": "click",
+        "args": {"role": "button", "name": "New Issue"},
+        "result": 'ok: clicked role=button name="New Issue"',
+    },
+]
+o = repeat_block(t, block, 4)
+mark_cycle(t, o)
+
+t = new(
+    "f4-critique-edit-test-revert",
+    "cycle",
+    True,
+    CRITIQUE | {"case": "edits the assertion, reverts, re-applies the same patch"},
+    "Edit the assertion, run the test (same failure), revert; the same three steps again.",
+)
+t.user("Fix the failing cart total test")
+t.call("bash", {"command": "npm test -- cart"}, error="expected 42.5 to be 42.50", kind="exit_code")
+block = [
+    {
+        "tool": "edit_file",
+        "args": {"path": "test/cart.test.ts", "old": "toBe(42.50)", "new": "toBeCloseTo(42.5)"},
+        "result": "edited",
+        "mutates": True,
+    },
+    {
+        "tool": "bash",
+        "args": {"command": "npm test -- cart"},
+        "error": "FAIL test/cart.test.ts > total: expected '42.5' to be '42.50' (string)",
+        "kind": "exit_code",
+    },
+    {
+        "tool": "bash",
+        "args": {"command": "git checkout -- test/cart.test.ts"},
+        "result": "Updated 1 path from the index",
+        "mutates": True,
+    },
+]
+o = repeat_block(t, block, 4)
+mark_cycle(t, o)
+
+t = new(
+    "f4-maxun-next-page-stuck",
+    "cycle",
+    True,
+    gh("getmaxun/maxun", "pull", 1118) | {"case": "no page progress"},
+    "Click 'Next', extract the list: the page does not change, the same rows come back, and "
+    "the agent clicks 'Next' again.",
+)
+t.user("Collect every product name from the catalogue")
+t.call("navigate", {"url": "https://shop.test/catalogue"}, "Catalogue, page 1 of 9")
+ROWS = ["Walnut desk", "Oak shelf", "Pine stool"]
+t.call("extract", {"selector": ".product h3"}, ROWS)
+block = [
+    {"tool": "click", "args": {"selector": "a.next"}, "result": "clicked a.next"},
+    {"tool": "extract", "args": {"selector": ".product h3"}, "result": ROWS},
+]
+o = repeat_block(t, block, 5)
+t.mark(o[0][1], o[1][0], period=2)  # the cycle is [extract, click], from the first extract
+
+t = new(
+    "f4-osaurus-alternating-invalid-args",
+    "cycle",
+    True,
+    gh("osaurus-ai/osaurus", "issues", 2350),
+    "Two wrong argument shapes, each rejected the same way, tried in alternation.",
+)
+t.user("is it html or what")
+block = [
+    {
+        "tool": "run_task",
+        "args": {"path": "/tmp/out/program", "task": "inspect"},
+        "error": "Unexpected property `path`. Allowed: content, contents, max_steps, task",
+        "kind": "invalid_args",
+    },
+    {
+        "tool": "run_task",
+        "args": {"contents": "/tmp/out/program", "task": "inspect"},
+        "error": "Property 'contents' must be an object",
+        "kind": "invalid_args",
+    },
+]
+o = repeat_block(t, block, 4)
+mark_cycle(t, o)
+
+# error loops
+
+t = new(
+    "f4-oi-same-failing-code",
+    "error_loop",
+    True,
+    gh("openinterpreter/openinterpreter", "issues", 221),
+    "The code fails and the interpreter runs the very same code again and again.",
+)
+t.user("Resize every image in ~/Pictures/trip to 1024px wide")
+OI_CODE = {
+    "language": "python",
+    "code": "from PIL import Image\nimport glob\nfor p in glob.glob('~/Pictures/trip/*.jpg'):\n"
+    "    Image.open(p).resize((1024, 768)).save(p)",
+}
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "execute",
+            "args": OI_CODE,
+            "error": "ModuleNotFoundError: No module named 'PIL'",
+            "kind": "exit_code",
+        }
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f4-browseros-429-past-budget",
+    "error_loop",
+    True,
+    gh("browseros-ai/BrowserOS", "issues", 762),
+    "A page fetch rate-limited over and over with no back-off: 429 after 429.",
+)
+t.user("Summarise the top stories on the news site")
+NEWS = {"url": "https://news.test/top"}
+idx = [
+    t.call("fetch_page", NEWS, error="HTTP 429: Too Many Requests", kind="rate_limit")
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f4-copilot-cli-429-then-timeouts",
+    "error_loop",
+    True,
+    gh("github/copilot-cli", "issues", 2760),
+    "A 429 with a long Retry-After; the client's timeout turns the wait into a transport "
+    "failure and it retries at once: 429, timeout, 429, timeout ...",
+)
+t.user("Review the open pull request")
+PRQ = {"url": "https://api.github.test/repos/acme/app/pulls/88/files"}
+idx = []
+for k in range(8):
+    if k % 2 == 0:
+        idx.append(
+            t.call(
+                "http_get",
+                PRQ,
+                error="429 Too Many Requests (Retry-After: 312)",
+                kind="rate_limit",
+            )
+        )
+    else:
+        idx.append(t.call("http_get", PRQ, error="request timed out after 30s", kind="timeout"))
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f4-dyad-rerun-without-change",
+    "error_loop",
+    True,
+    gh("dyad-sh/dyad", "pull", 3866) | {"case": "no-change rerun guard"},
+    "run_tests fails; a dependency install fails too (nothing changed); run_tests again, the "
+    "same failure; and again.",
+)
+t.user("Make the test suite pass")
+RT_ERR = "1 failed: src/date.test.ts > formats ISO week (Cannot find module 'date-fns')"
+a = t.call("run_tests", {}, error=RT_ERR, kind="exit_code")
+t.call(
+    "add_dependency",
+    {"packages": ["date-fns@^9"]},
+    error="npm ERR! notarget No matching version found for date-fns@^9",
+    kind="not_found",
+)
+b = t.call("run_tests", {}, error=RT_ERR, kind="exit_code")
+for _ in range(3):
+    t.call("run_tests", {}, error=RT_ERR, kind="exit_code")
+t.mark(b, b)
+
+# no progress (reworded / re-parameterised, same result)
+
+t = new(
+    "f4-agents-js-refetch-candidates",
+    "no_progress",
+    True,
+    gh("openai/openai-agents-js", "issues", 512),
+    "No candidate is a documentation page, so the agent re-calls the search tool with small "
+    "variations of the query; the same five results each time.",
+)
+t.user("Find the API documentation page of acme-payments.test")
+CANDS = [
+    {"url": "https://acme-payments.test/", "title": "Acme Payments"},
+    {"url": "https://acme-payments.test/pricing", "title": "Pricing"},
+    {"url": "https://acme-payments.test/blog", "title": "Blog"},
+    {"url": "https://acme-payments.test/careers", "title": "Careers"},
+    {"url": "https://acme-payments.test/contact", "title": "Contact"},
+]
+idx = [
+    t.call("top_google_results", {"site": "acme-payments.test", "query": q}, CANDS)
+    for q in [
+        "acme payments api documentation",
+        "acme payments API docs",
+        "acme-payments api reference documentation",
+        "acme payments developer documentation api",
+        "api documentation acme payments",
+        "acme payments docs api reference",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f4-qwenpaw-memory-search-rounds",
+    "no_progress",
+    True,
+    gh("agentscope-ai/QwenPaw", "issues", 6113),
+    "Every question starts an endless round of memory searches, reworded each time, all "
+    "returning nothing.",
+)
+t.user("帮我把这周的周报整理一下")
+idx = [
+    t.call("memory_search", {"query": q}, {"results": []})
+    for q in [
+        "周报",
+        "本周 周报",
+        "这周的工作总结",
+        "weekly report this week",
+        "周报 模板",
+        "本周工作 周报 整理",
+        "上周 周报",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f4-openchrome-volatile-request-id",
+    "no_progress",
+    True,
+    gh("shaun0927/openchrome", "pull", 1091),
+    "The same page read again and again; only a volatile request id and timestamp in the "
+    "arguments differ, the page text is the same.",
+)
+t.user("Is the order confirmation showing yet?")
+PAGE = "Checkout - Step 3 of 3 - Review your order - [Place order]"
+idx = []
+for k in range(6):
+    idx.append(
+        t.call(
+            "read_page",
+            {
+                "tabId": 7,
+                "requestId": f"req-{9137 + 17 * k:05d}",
+                "ts": 1767265200123 + 4211 * k,
+            },
+            PAGE,
+        )
+    )
+t.mark(idx[1], idx[1])
+
+# known failures (a later session, same workspace)
+
+t = new(
+    "f4-dejavu-command-not-found-next-session",
+    "known_failure",
+    True,
+    gh("vshulcz/deja-vu", "pull", 1672),
+    "One `command not found` hit session after session: the next session runs the same "
+    "lint target in the same tree.",
+)
+t.user("Run the linters and fix what they report")
+LINT_ERR = "make: golangci-lint: No such file or directory\nmake: *** [Makefile:31: lint] Error 127"
+t.call("bash", {"command": "make lint"}, error=LINT_ERR, kind="not_found")
+t.msg("golangci-lint is not installed here; I'll stop and report.")
+t.session("s2")
+t.user("Run the linters and fix what they report")
+t.call("bash", {"command": "git status --short"}, "")
+rep = t.call("bash", {"command": "make  lint"}, error=LINT_ERR, kind="not_found")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f4-critique-fresh-chat-same-build",
+    "known_failure",
+    True,
+    CRITIQUE | {"case": "context rot: fresh Composer chat"},
+    "The build fails; the user opens a fresh chat and the agent's first step is the same "
+    "build on the untouched tree.",
+)
+t.user("Get the build green")
+BUILD_ERR = "src/api/client.ts(88,14): error TS2339: Property 'retry' does not exist on type 'Opts'"
+t.call("bash", {"command": "npm run build"}, error=BUILD_ERR, kind="exit_code")
+t.call("read_file", {"path": "src/api/client.ts"}, "export interface Opts { timeout: number }")
+t.session("s2")
+t.user("Fresh start: the build is failing, please fix it")
+rep = t.call("bash", {"command": "npm run build"}, error=BUILD_ERR, kind="exit_code")
+t.mark(rep, rep - 1)
+
+# monologues
+
+t = new(
+    "f4-oh-my-pi-ill-do-it",
+    "monologue",
+    True,
+    gh("can1357/oh-my-pi", "issues", 8701),
+    "After five reads and a plan, the output degenerates into short variants of 'I'll do it' "
+    "with no tool call.",
+)
+t.user("Run the workflow in docs/workflow.md")
+for k in range(5):
+    t.call("read", {"path": f"docs/step{k + 1}.md"}, f"Step {k + 1}: ...")
+t.msg("Plan: implement the parser, then the renderer, then wire both into the CLI.")
+idx = [
+    t.msg(m)
+    for m in [
+        "I'll do it. I'll implement it. I'll start.",
+        "I'll begin coding. I'll write the code. I'll do it.",
+        "I'll do it. I'll implement it. I'll start.",
+        "I'll begin coding. I'll write the code. I'll do it.",
+        "I'll do it. I'll implement it. I'll start.",
+        "I'll begin coding. I'll write the code. I'll do it.",
+    ]
+]
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "f4-localai-doing-well",
+    "monologue",
+    True,
+    gh("mudler/LocalAI", "issues", 969),
+    "A greeting answered with the same line over and over.",
+)
+t.user("How are you?")
+idx = [t.msg("I am doing well, thank-you. How are you?") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f4-osaurus-verbatim-answer",
+    "monologue",
+    True,
+    gh("osaurus-ai/osaurus", "issues", 2350) | {"case": "verbatim loop after invalid_args"},
+    "After two rejected calls the model stops calling tools and repeats the same two "
+    "sentences until the token cap.",
+)
+t.user("is it html or what")
+t.call(
+    "run_task",
+    {"path": "/tmp/out/program", "task": "inspect"},
+    error="Unexpected property `path`. Allowed: content, contents, max_steps, task",
+    kind="invalid_args",
+)
+t.msg("It is AppleScript. `use AppleScript version` and no extension were in the path I wrote.")
+idx = [
+    t.msg(m)
+    for m in [
+        "The answer is AppleScript; it begins with `use AppleScript version`.",
+        "I do not generate or repeat the request.",
+        "The answer is AppleScript; it begins with `use AppleScript version`.",
+        "I do not generate or repeat the request.",
+        "The answer is AppleScript; it begins with `use AppleScript version`.",
+        "I do not generate or repeat the request.",
+    ]
+]
+t.mark(idx[2], idx[3], period=2)
+
+# ---- fresh4 legitimate
+
+t = new(
+    "f4-noetic-evolving-poll-with-sleep",
+    "polling",
+    False,
+    gh("mattapperson/noetic", "pull", 74) | {"case": "evolving polling resets the streak"},
+    "Sleep, check the job, sleep, check: the status moves on, sometimes staying the same for "
+    "two checks.",
+)
+t.user("Re-index the search cluster and tell me when it's done")
+t.call("start_reindex", {"cluster": "search-eu"}, {"job": "rx-204"})
+for st in [
+    "queued",
+    "queued",
+    "running: shard 1/4",
+    "running: shard 1/4",
+    "running: shard 2/4",
+    "running: shard 3/4",
+    "running: shard 3/4",
+    "running: shard 4/4",
+    "done: 48213771 documents",
+]:
+    t.call("bash", {"command": "sleep 20"}, "")
+    t.call("check_job", {"job": "rx-204"}, {"status": st})
+t.msg("The re-index finished: 48,213,771 documents.")
+
+t = new(
+    "f4-noetic-two-jobs-alternating",
+    "polling",
+    False,
+    gh("mattapperson/noetic", "pull", 74) | {"case": "parallel pairing"},
+    "Two exports polled in turn (a period-2 shape); each status changes between rounds.",
+)
+t.user("Export both regions and give me the links")
+t.call("start_export", {"region": "eu"}, {"id": "ex-eu"})
+t.call("start_export", {"region": "us"}, {"id": "ex-us"})
+for eu, us in [(10, 4), (35, 12), (61, 30), (88, 52), (100, 77), (100, 100)]:
+    t.call("export_status", {"id": "ex-eu"}, {"percent": eu, "done": eu == 100})
+    t.call("export_status", {"id": "ex-us"}, {"percent": us, "done": us == 100})
+t.msg("Both exports are done.")
+
+t = new(
+    "f4-guidebook-flakiness-check",
+    "polling",
+    False,
+    GUIDEBOOK | {"case": "run the same command three times without touching code"},
+    "To tell a flaky test from a real failure, the same test run three times with no change: "
+    "pass, fail, pass; then the timestamp in the snapshot is fixed.",
+)
+t.user("The snapshot test fails sometimes. Is it flaky?")
+SNAP = {"command": "npx jest test/header.snap.test.ts"}
+t.call("bash", SNAP, "PASS test/header.snap.test.ts (1.21 s)")
+t.call(
+    "bash",
+    SNAP,
+    error="FAIL test/header.snap.test.ts: snapshot mismatch (- 10:41:07 + 10:41:09)",
+    kind="exit_code",
+)
+t.call("bash", SNAP, "PASS test/header.snap.test.ts (1.18 s)")
+t.call(
+    "edit_file",
+    {"path": "src/Header.tsx", "old": "new Date()", "new": "props.now"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", SNAP, "PASS test/header.snap.test.ts (1.19 s)")
+t.msg("It was flaky: the header rendered the current time. It now takes the time as a prop.")
+
+t = new(
+    "f4-page-agent-scroll-to-read",
+    "distinct_reads",
+    False,
+    gh("alibaba/page-agent", "pull", 392) | {"case": "repeated scrolls to read content"},
+    "The same scroll action four times; each brings new content into view.",
+)
+t.user("Read the terms page and tell me the cancellation notice period")
+t.call("navigate", {"url": "https://saas.test/terms"}, "Terms of Service - 1. Scope ...")
+for sec in [
+    "2. Accounts ...",
+    "3. Fees ...",
+    "4. Term and renewal ...",
+    "5. Cancellation: 30 days",
+]:
+    t.call("scroll_down", {"amount": "page"}, f"Visible: {sec}")
+t.msg("The notice period is 30 days (section 5).")
+
+t = new(
+    "f4-maxun-next-across-pages",
+    "distinct_reads",
+    False,
+    gh("getmaxun/maxun", "pull", 1118) | {"case": "the same Next selector across pages"},
+    "Click 'Next', extract, over nine pages: the click says the same every time, the rows differ.",
+)
+t.user("Collect every product name from the catalogue")
+t.call("navigate", {"url": "https://shop.test/catalogue"}, "Catalogue, page 1 of 9")
+t.call("extract", {"selector": ".product h3"}, ["Walnut desk", "Oak shelf", "Pine stool"])
+for p in range(2, 10):
+    t.call("click", {"selector": "a.next"}, "clicked a.next")
+    t.call("extract", {"selector": ".product h3"}, [f"Item {p}-{j}" for j in range(3)])
+t.msg("27 products collected over 9 pages.")
+
+t = new(
+    "f4-cleverer-dsh-chunked-read",
+    "distinct_reads",
+    False,
+    gh("Classicoke/cleverer-dsh", "issues", 1),
+    "A big file read in segments, offset by offset, then one edit.",
+)
+t.user("Find where the retry policy is configured in server.log.ts and raise it to 5")
+for k in range(10):
+    t.call(
+        "Read",
+        {"file_path": "/repo/src/server.log.ts", "offset": 1 + 400 * k, "limit": 400},
+        f"{1 + 400 * k}: ...\n{400 * (k + 1)}: // section {k}",
+    )
+t.call(
+    "Edit",
+    {
+        "file_path": "/repo/src/server.log.ts",
+        "old_string": "retries: 3",
+        "new_string": "retries: 5",
+    },
+    "ok",
+    mutates=True,
+)
+t.call(
+    "Read",
+    {"file_path": "/repo/src/server.log.ts", "offset": 3601, "limit": 400},
+    "3601: ...\n3712:   retries: 5,",
+)
+
+t = new(
+    "f4-continue-offset-hint-and-reread",
+    "distinct_reads",
+    False,
+    gh("continuedev/continue", "pull", 12471),
+    "read_file answers 'Use offset=N to continue reading'; the agent pages on, edits, and "
+    "re-reads the edited window.",
+)
+t.user("Remove the deprecated flags from config/defaults.yaml")
+for off, nxt in [(None, 2001), (2001, 4001), (4001, 6001), (6001, None)]:
+    args: dict[str, Any] = {"path": "config/defaults.yaml"}
+    if off is not None:
+        args["offset"] = off
+    body = f"lines {off or 1}-{(nxt or 6950) - 1}"
+    if nxt is not None:
+        body += f"\nUse offset={nxt} to continue reading."
+    t.call("read_file", args, body)
+t.call("grep_search", {"query": "deprecated: true", "path": "config"}, "config/defaults.yaml:2210")
+t.call(
+    "edit_existing_file",
+    {"path": "config/defaults.yaml", "changes": "remove the 3 deprecated flags near line 2210"},
+    "applied",
+    mutates=True,
+)
+t.call(
+    "read_file",
+    {"path": "config/defaults.yaml", "offset": 2001},
+    "lines 2001-4000 (3 fewer)\nUse offset=4001 to continue reading.",
+)
+t.msg("The three deprecated flags are gone.")
+
+t = new(
+    "f4-open-science-grep-dirs",
+    "distinct_reads",
+    False,
+    gh("ai4s-research/open-science", "issues", 121) | {"case": "one pattern, several folders"},
+    "The same pattern grepped folder by folder; three folders have no hit (the same empty "
+    "answer for different calls), one has it.",
+)
+t.user("The export fails with 'schema_version missing'; find out why")
+for d, out in [
+    ("src/export", "src/export/writer.ts:41:  // TODO schema_version"),
+    ("src/import", ""),
+    ("src/shared", ""),
+    ("scripts", ""),
+    ("migrations", "migrations/0007_schema.sql:3:  schema_version INTEGER NOT NULL"),
+]:
+    t.call("bash", {"command": f'grep -rn "schema_version" {d}'}, out)
+t.call("read_file", {"path": "migrations/0007_schema.sql"}, "ALTER TABLE ... schema_version ...")
+t.call(
+    "edit_file",
+    {
+        "path": "src/export/writer.ts",
+        "old": "// TODO schema_version",
+        "new": "row.schema_version = 7",
+    },
+    "edited",
+    mutates=True,
+)
+t.call("bash", {"command": "npm test -- export"}, "Tests: 14 passed, 14 total")
+
+t = new(
+    "f4-openchrome-read-after-navigation",
+    "distinct_reads",
+    False,
+    gh("shaun0927/openchrome", "pull", 1091)
+    | {"case": "reset after the navigation target changes"},
+    "The same page read between clicks; each click goes somewhere else, so each read differs.",
+)
+t.user("Check the three plan pages and compare their prices")
+for plan, price in [("starter", 9), ("team", 29), ("business", 79)]:
+    t.call("click", {"tabId": 7, "selector": f"a[href='/plans/{plan}']"}, "navigated")
+    t.call("read_page", {"tabId": 7}, f"{plan.title()} plan - ${price} per month")
+t.msg("Starter $9, Team $29, Business $79 a month.")
+
+t = new(
+    "f4-dyad-rerun-after-fix",
+    "edit_test_cycle",
+    False,
+    gh("dyad-sh/dyad", "pull", 3866) | {"case": "a mutation unblocks a rerun"},
+    "run_tests fails, a dependency is added, run_tests fails differently, an edit, then green.",
+)
+t.user("Make the test suite pass")
+t.call("run_tests", {}, error=RT_ERR, kind="exit_code")
+t.call("add_dependency", {"packages": ["date-fns@^3"]}, "added date-fns@3.6.0", mutates=True)
+t.call(
+    "run_tests",
+    {},
+    error="1 failed: src/date.test.ts > formats ISO week (expected 'W01' got '1')",
+    kind="exit_code",
+)
+t.call(
+    "edit_file",
+    {"path": "src/date.ts", "old": "format(d, 'I')", "new": "format(d, \"'W'II\")"},
+    "edited",
+    mutates=True,
+)
+t.call("run_tests", {}, "12 passed")
+
+t = new(
+    "f4-critique-one-retry-same-error",
+    "edit_test_cycle",
+    False,
+    CRITIQUE | {"case": "strike one: one retry with new information"},
+    "The fix is wrong the first time (the same failure after the edit); the agent reads more, "
+    "fixes the real cause and the test passes.",
+)
+t.user("Fix the failing cart total test")
+CART = {"command": "npm test -- cart"}
+CART_ERR = "FAIL test/cart.test.ts > total: expected '42.5' to be '42.50' (string)"
+t.call("bash", CART, error=CART_ERR, kind="exit_code")
+t.call("read_file", {"path": "src/cart.ts"}, "export const total = (xs) => String(sum(xs))")
+t.call(
+    "edit_file",
+    {"path": "src/cart.ts", "old": "String(sum(xs))", "new": "String(round2(sum(xs)))"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", CART, error=CART_ERR, kind="exit_code")
+t.call("read_file", {"path": "src/format.ts"}, "export const round2 = (n) => Math.round(n*100)/100")
+t.call(
+    "edit_file",
+    {"path": "src/cart.ts", "old": "String(round2(sum(xs)))", "new": "sum(xs).toFixed(2)"},
+    "edited",
+    mutates=True,
+)
+t.call("bash", CART, "Tests: 9 passed, 9 total")
+
+t = new(
+    "f4-renfield-403-fixed-next-session",
+    "session_memory",
+    False,
+    gh("ebongard/renfield", "pull", 430),
+    "A document search fails with 403 (a misconfigured URL); the URL is fixed; the next "
+    "session runs the same search and it works.",
+)
+t.user("Find my last electricity invoice")
+DOCS = {"query": "Stromrechnung", "limit": 5}
+t.call("search_documents", DOCS, error="403 Forbidden (paperless)", kind="permission")
+t.msg("The document store refused the request (403).")
+t.workspace("PAPERLESS_API_URL corrected in .env")
+t.session("s2")
+t.user("Find my last electricity invoice")
+t.call("search_documents", DOCS, [{"title": "Stromrechnung Nov 2026", "id": 812}])
+t.msg("Your last electricity invoice is 'Stromrechnung Nov 2026'.")
+
+t = new(
+    "f4-dejavu-installed-then-runs",
+    "session_memory",
+    False,
+    gh("vshulcz/deja-vu", "pull", 1672) | {"case": "the fix was recorded"},
+    "`make lint` fails for a missing tool; the tool is installed; the next session's "
+    "`make lint` runs.",
+)
+t.user("Run the linters and fix what they report")
+t.call("bash", {"command": "make lint"}, error=LINT_ERR, kind="not_found")
+t.call(
+    "bash",
+    {"command": "go install github.com/golangci/golangci-lint/cmd/golangci-lint@v1.61.0"},
+    "go: downloading github.com/golangci/golangci-lint v1.61.0",
+    mutates=True,
+)
+t.session("s2")
+t.user("Run the linters and fix what they report")
+t.call("bash", {"command": "make lint"}, "internal/db/pool.go:88:2: ineffectual assignment to err")
+
+t = new(
+    "f4-sinas-429-retry-delay",
+    "retry_transient",
+    False,
+    gh("sinas-platform/sinas", "issues", 131),
+    "A follow-up call rate-limited twice, honoured retryDelay, then it goes through; once "
+    "more later for another sub-agent.",
+)
+t.user("Deep-search the three vendors and compare their SLAs")
+for v in ["acme", "globex", "initech"]:
+    t.call("deep_search", {"vendor": v}, f"{v}: 6 sources")
+Q = {"prompt": "compare the SLAs found", "sources": 18}
+t.call(
+    "llm_followup",
+    Q,
+    error="429 RESOURCE_EXHAUSTED (retryDelay: 7s)",
+    kind="rate_limit",
+)
+t.call("llm_followup", Q, error="429 RESOURCE_EXHAUSTED (retryDelay: 2s)", kind="rate_limit")
+t.call("llm_followup", Q, "acme 99.95%, globex 99.9%, initech 99.5%")
+Q2 = {"prompt": "list SLA exclusions", "sources": 18}
+t.call("llm_followup", Q2, error="429 RESOURCE_EXHAUSTED (retryDelay: 4s)", kind="rate_limit")
+t.call("llm_followup", Q2, "acme: planned maintenance; globex: force majeure")
+
+t = new(
+    "f4-anarlog-batch-429",
+    "retry_transient",
+    False,
+    gh("fastrepl/anarlog", "pull", 6460),
+    "A batch of lifecycle mails over a 10-per-second limit: two sends get a 429 and go "
+    "through on the retry.",
+)
+t.user("Send the trial-ending mail to this week's cohort")
+for k, name in enumerate(["ana", "ben", "chen", "dara", "eli", "fay"]):
+    args = {"to": f"{name}@example.test", "template": "trial-ending"}
+    if k in (2, 4):
+        t.call(
+            "send_email", args, error="429 Too Many Requests (Retry-After: 1)", kind="rate_limit"
+        )
+    t.call("send_email", args, {"id": f"msg-{k}", "status": "queued"})
+t.msg("Six mails queued.")
+
+t = new(
+    "f4-copilot-cli-wait-retry-after",
+    "retry_transient",
+    False,
+    gh("github/copilot-cli", "issues", 2760) | {"case": "Retry-After as a lower bound"},
+    "A 429 with Retry-After: 60; the agent waits that long and the retry succeeds, twice in "
+    "the session.",
+)
+t.user("Review the open pull request")
+t.call("http_get", PRQ, error="429 Too Many Requests (Retry-After: 60)", kind="rate_limit")
+t.call("bash", {"command": "sleep 60"}, "")
+t.call("http_get", PRQ, [{"filename": "src/app.ts", "changes": 14}])
+PRC = {"url": "https://api.github.test/repos/acme/app/pulls/88/comments"}
+t.call("http_get", PRC, error="429 Too Many Requests (Retry-After: 60)", kind="rate_limit")
+t.call("bash", {"command": "sleep 60"}, "")
+t.call("http_get", PRC, [])
+t.msg("One file changed, no comments yet; the change looks fine.")
+
+t = new(
+    "f4-oi-what-next-each-turn",
+    "conversation",
+    False,
+    gh("openinterpreter/openinterpreter", "issues", 384),
+    "Three requests, one after the other; after each the same closing question.",
+)
+for req, url in [
+    ("open Edge", "https://www.microsoft.com/edge"),
+    ("open Edge to visit sina.com.cn", "https://www.sina.com.cn"),
+    ("now open the news section", "https://news.sina.com.cn"),
+]:
+    t.user(req)
+    t.call(
+        "execute",
+        {"language": "python", "code": f"import webbrowser\nwebbrowser.open_new_tab({url!r})"},
+        "True",
+    )
+    t.msg("What would you like me to do next?")
+
+t = new(
+    "f4-agents-js-candidates-once",
+    "research",
+    False,
+    gh("openai/openai-agents-js", "issues", 512) | {"case": "analyse the candidates once"},
+    "One search, two candidate pages opened, an answer.",
+)
+t.user("Find the API documentation page of docs-rich.test")
+t.call(
+    "top_google_results",
+    {"site": "docs-rich.test", "query": "api documentation"},
+    [
+        {"url": "https://docs-rich.test/developers", "title": "Developers"},
+        {"url": "https://docs-rich.test/api/v2", "title": "API v2 reference"},
+    ],
+)
+t.call("fetch", {"url": "https://docs-rich.test/developers"}, "Developer hub: SDKs, guides ...")
+t.call("fetch", {"url": "https://docs-rich.test/api/v2"}, "API v2 reference: endpoints ...")
+t.msg('{"url": "https://docs-rich.test/api/v2"}')
+
+t = new(
+    "f4-sk-forecast-per-city",
+    "research",
+    False,
+    gh("microsoft/semantic-kernel", "pull", 6544) | {"case": "the function used as intended"},
+    "The same kernel function for four different cities, then a comparison.",
+)
+t.user("Where is it warmest this weekend: Lisbon, Rome, Athens or Valencia?")
+for city, temp in [("Lisbon", 19), ("Rome", 17), ("Athens", 21), ("Valencia", 20)]:
+    t.call("WeatherPlugin-GetForecast", {"city": city, "days": 2}, {"city": city, "max_c": temp})
+t.msg("Athens, at 21°C.")
+
+t = new(
+    "f4-qwenpaw-one-memory-search",
+    "research",
+    False,
+    gh("agentscope-ai/QwenPaw", "issues", 6113) | {"case": "the 1.0 behaviour"},
+    "One memory search, then the matching skill does the work.",
+)
+t.user("帮我把这周的周报整理一下")
+t.call("memory_search", {"query": "周报 模板"}, {"results": [{"text": "周报用三段式模板"}]})
+t.call("run_skill", {"skill": "weekly_report", "week": "2026-W48"}, "周报已生成: reports/W48.md")
+t.msg("周报已整理好，保存在 reports/W48.md。")  # noqa: RUF001
+
+
+def mini_swe_validators_session(tid: str, seed: int) -> None:
+    """A long bash-only SWE-bench session in mini-swe-agent's shape: greps over several
+    folders, numbered views of file windows, a reproduction script run before and after each
+    edit, the same test module re-run after each small edit (its output often the same)."""
+    rng = random.Random(seed)
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        MINI_SWE
+        | {
+            "path": MINI_SWE["path"] + "/django__django-11099/django__django-11099.traj.json",
+            "case": "bash-only run: grep, nl|sed views, reproduce.py, sed -i, runtests",
+        },
+        "A 120-call bash-only fix: the same validators test module re-run after each of many "
+        "small edits (the same 'OK' each time), the reproduction script re-run after each "
+        "edit, one edit that changed nothing visible, views of the same file before and after "
+        "edits.",
+    )
+    t.user(
+        "<pr_description>UsernameValidator allows trailing newline in usernames</pr_description>"
+    )
+    t.call(
+        "bash", {"command": "ls -la"}, "AUTHORS\nCONTRIBUTING.rst\ndjango\ndocs\ntests\nsetup.py"
+    )
+    t.call(
+        "bash",
+        {"command": 'grep -rn "class .*UsernameValidator" django/'},
+        "django/contrib/auth/validators.py:9:class ASCIIUsernameValidator(...)\n"
+        "django/contrib/auth/validators.py:19:class UnicodeUsernameValidator(...)",
+    )
+    folders = ["django/contrib/auth", "django/core", "django/forms", "django/db", "django/utils"]
+    for d in folders:
+        hits = "" if d in ("django/db", "django/utils") else f"{d}/validators.py:7:from ... import"
+        t.call("bash", {"command": f'grep -rln "RegexValidator" {d}'}, hits)
+    files = ["django/contrib/auth/validators.py", "django/core/validators.py"]
+    for lo, hi in [(1, 30), (1, 60), (60, 120), (120, 180)]:
+        f = files[0] if lo == 1 and hi == 30 else files[1]
+        t.call(
+            "bash",
+            {"command": f"nl -ba {f} | sed -n '{lo},{hi}p'"},
+            f"{lo}\t...\n{hi}\t...  # {f}",
+        )
+    t.call(
+        "bash",
+        {
+            "command": "cat <<'EOF' > reproduce.py\n"
+            "from django.contrib.auth.validators import ...\nEOF"
+        },
+        "",
+        mutates=True,
+    )
+    repro = {"command": "python reproduce.py"}
+    bug = "ASCII: accepted 'joe\\n' (BUG)\nUnicode: accepted 'joe\\n' (BUG)"
+    t.call("bash", repro, bug)
+    t.call(
+        "bash",
+        {"command": "sed -i \"s/r'^\\[/r'\\\\A[/\" django/contrib/auth/validators.py"},
+        "",
+        mutates=True,
+    )
+    t.call("bash", repro, bug)  # the first sed matched nothing: same output after the edit
+    view = {"command": f"nl -ba {files[0]} | sed -n '1,30p'"}
+    t.call("bash", view, "9\tclass ASCIIUsernameValidator...\n10\t    regex = r'^[\\w.@+-]+$'")
+    t.call(
+        "bash",
+        {
+            "command": "sed -i \"s/regex = r'\\^\\[\\\\\\\\w.@+-\\]+\\$'/"
+            f"regex = r'\\\\\\\\A[\\\\\\\\w.@+-]+\\\\\\\\Z'/\" {files[0]}"
+        },
+        "",
+        mutates=True,
+    )
+    t.call("bash", view, "9\tclass ASCIIUsernameValidator...\n10\t    regex = r'\\A[\\w.@+-]+\\Z'")
+    t.call("bash", repro, "ASCII: rejected 'joe\\n'\nUnicode: rejected 'joe\\n'")
+    t.call("bash", {"command": "git diff"}, "diff --git a/django/contrib/auth/validators.py ...")
+    tests = {"command": "cd /testbed && python tests/runtests.py auth_tests.test_validators -v 0"}
+    t.call("bash", tests, "Ran 22 tests in 0.311s\n\nOK")
+    # the same idiom elsewhere: one class at a time, the same test module after each edit
+    other = [
+        ("django/core/validators.py", "URLValidator", 60),
+        ("django/core/validators.py", "EmailValidator", 160),
+        ("django/core/validators.py", "validate_slug", 232),
+        ("django/core/validators.py", "validate_unicode_slug", 240),
+        ("django/core/validators.py", "validate_ipv4_address", 260),
+        ("django/core/validators.py", "int_list_validator", 300),
+        ("django/forms/fields.py", "SlugField", 1200),
+        ("django/forms/fields.py", "GenericIPAddressField", 1180),
+    ]
+    core_tests = {"command": "cd /testbed && python tests/runtests.py validators -v 0"}
+    for k, (f, name, line) in enumerate(other):
+        t.call(
+            "bash",
+            {"command": f"nl -ba {f} | sed -n '{line},{line + 25}p'"},
+            f"{line}\t{name} = ...\n{line + 25}\t...",
+        )
+        t.call(
+            "bash",
+            {"command": 'grep -n "\\\\$\'" ' + f'{f} | sed -n "1,5p"'},
+            f"{line + 3}:    regex = ...$'",
+        )
+        t.call(
+            "bash",
+            {"command": f"sed -i '{line + 3}s/\\$'\"'\"'/\\\\Z'\"'\"'/' {f}"},
+            "",
+            mutates=True,
+        )
+        t.call(
+            "bash",
+            {"command": f"nl -ba {f} | sed -n '{line},{line + 25}p'"},
+            f"{line}\t{name} = ...\n{line + 3}\t    regex = ...\\Z'",
+        )
+        t.call(
+            "bash",
+            {
+                "command": 'python -c "from django.core import validators as v; '
+                f"print('{name}', 'ok')\""
+            },
+            f"{name} ok",
+        )
+        t.call("bash", core_tests, f"Ran 11 tests in 0.0{rng.randint(41, 49)}s\n\nOK")
+        t.call("bash", tests, "Ran 22 tests in 0.311s\n\nOK")
+        t.call(
+            "bash",
+            {"command": "git diff --stat"},
+            f" {k + 2} files changed, {2 * (k + 2)} insertions(+)",
+        )
+    for case in ["'joe\\n'", "'joe\\r\\n'", "'jo e'", "'joé'", "'joe\\t'", "'\\njoe'"]:
+        t.call(
+            "bash",
+            {
+                "command": f'python -c "from django.contrib.auth.validators import *; '
+                f'ASCIIUsernameValidator()({case})"'
+            },
+            error="django.core.exceptions.ValidationError: ['Enter a valid username...']"
+            f"  # {case}",
+            kind="exit_code",
+        )
+    for mod in [
+        "auth_tests",
+        "validators",
+        "forms_tests.field_tests",
+        "model_fields",
+        "admin_views",
+    ]:
+        n = rng.randint(80, 600)
+        t.call(
+            "bash",
+            {"command": f"cd /testbed && python tests/runtests.py {mod} -v 0 --parallel 1"},
+            f"Ran {n} tests in {rng.uniform(2, 30):.3f}s\n\nOK (skipped={rng.randint(0, 9)})",
+        )
+    t.call("bash", tests, "Ran 22 tests in 0.311s\n\nOK")
+    t.call("bash", {"command": "rm reproduce.py"}, "", mutates=True)
+    t.call(
+        "bash",
+        {"command": "git status --short"},
+        " M django/contrib/auth/validators.py\n M django/core/validators.py\n"
+        " M django/forms/fields.py",
+    )
+    t.call(
+        "bash",
+        {"command": SUBMIT},
+        "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\ndiff --git a/django/contrib/auth/validators.py ...",
+    )
+
+
+def mini_swe_latex_session(tid: str, seed: int) -> None:
+    """A long bash-only session on a printing bug: many python -c checks, the same failing
+    test file re-run after edits (twice the same count: an edit that did not help), a stash
+    and pop to compare with the original behaviour."""
+    rng = random.Random(seed)
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        MINI_SWE | {"case": "bash-only run on sympy: python -c checks, bin/test after edits"},
+        "An 85-call session: python -c checks of different expressions, the same test file "
+        "after each edit (the failure count stays the same once), git stash / stash pop to "
+        "compare, re-views of the edited function.",
+    )
+    t.user(
+        "<pr_description>latex() prints Subs without parentheses around the expression"
+        "</pr_description>"
+    )
+    t.call(
+        "bash",
+        {"command": 'grep -rn "def _print_Subs" sympy/'},
+        "sympy/printing/latex.py:699:    def _print_Subs(self, subs):",
+    )
+    for d in ["sympy/printing", "sympy/core", "sympy/physics", "doc/src"]:
+        t.call(
+            "bash",
+            {"command": f'grep -rln "Subs(" {d} | head -5'},
+            "" if d == "doc/src" else f"{d}/x.py",
+        )
+    for lo in range(680, 760, 20):
+        t.call(
+            "bash",
+            {"command": f"nl -ba sympy/printing/latex.py | sed -n '{lo},{lo + 19}p'"},
+            f"{lo}\t...\n{lo + 19}\t...",
+        )
+    exprs = [
+        "3*Subs(-x+y, (x,), (1,))",
+        "Subs(x**2, x, 2)",
+        "2*Subs(x+y, (x, y), (1, 2))",
+        "Subs(x, x, 1)**2",
+        "-Subs(x*y, y, 3)",
+    ]
+    results = [
+        "3 \\left. - x + y \\right|_{\\substack{ x=1 }}",
+        "\\left. x^{2} \\right|_{\\substack{ x=2 }}",
+        "2 \\left. x + y \\right|_{...}",
+        "...",
+        "- \\left. x y \\right|_{...}",
+    ]
+    for e, r in zip(exprs, results, strict=True):
+        t.call(
+            "bash",
+            {"command": f'{SYMPY_PY}print(latex({e}))"'},
+            r,
+        )
+    test = {"command": "bin/test sympy/printing/tests/test_latex.py -k Subs"}
+    t.call("bash", test, "tests finished: 2 passed, 0 failed, in 1.92 seconds")
+    fails = [3, 3, 1, 0]
+    for k, nf in enumerate(fails):
+        t.call(
+            "bash",
+            {
+                "command": f"sed -i '{703 + k}s/.*/        latex_expr = "
+                'self.parenthesize(expr, PRECEDENCE["Mul"], strict=True)/\' '
+                "sympy/printing/latex.py"
+            },
+            "",
+            mutates=True,
+        )
+        t.call(
+            "bash",
+            {"command": "nl -ba sympy/printing/latex.py | sed -n '699,712p'"},
+            "699\tdef _print_Subs(self, subs):\n"
+            f"{703 + k}\t  latex_expr = self.parenthesize(...)  # v{k}",
+        )
+        for e, r in zip(exprs, results, strict=True):
+            t.call(
+                "bash",
+                {"command": f'{SYMPY_PY}print(latex({e}))"'},
+                r.replace("\\left.", f"\\left. \\left({k}"),
+            )
+        if nf:
+            t.call(
+                "bash",
+                {"command": "bin/test sympy/printing/tests/test_latex.py"},
+                error=f"tests finished: {154 - nf} passed, {nf} failed, "
+                f"in 9.{rng.randint(10, 99)} seconds",
+                kind="exit_code",
+            )
+        else:
+            t.call(
+                "bash",
+                {"command": "bin/test sympy/printing/tests/test_latex.py"},
+                "tests finished: 154 passed, in 9.77 seconds",
+            )
+        t.call(
+            "bash",
+            {
+                "command": 'git stash && python -c "from sympy import *; '
+                "print(latex(3*Subs(-Symbol('x')+1, Symbol('x'), 1)))\"; git stash pop"
+            },
+            f"Saved working directory\n3 \\left. - x + 1 \\right|_{{...}}\nOn branch master (v{k})",
+            mutates=True,
+        )
+    t.call("bash", {"command": "git diff"}, "diff --git a/sympy/printing/latex.py ...")
+    for mod in ["test_latex.py", "test_str.py", "test_pretty.py", "test_mathml.py", "test_repr.py"]:
+        t.call(
+            "bash",
+            {"command": f"bin/test sympy/printing/tests/{mod}"},
+            f"tests finished: {rng.randint(40, 300)} passed, in {rng.uniform(2, 20):.2f} seconds",
+        )
+    for k in range(12):
+        t.call(
+            "bash",
+            {"command": f"bin/test sympy/printing/pretty/tests/test_pretty.py -k test_{k}"},
+            f"tests finished: {rng.randint(1, 9)} passed, in 0.{rng.randint(10, 99)} seconds",
+        )
+    t.call(
+        "bash",
+        {"command": SUBMIT},
+        "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\ndiff ...",
+    )
+
+
+def mini_swe_window_session(tid: str, seed: int) -> None:
+    """A long session that pages through one big module in fixed windows, edits, and re-runs
+    one pytest node after each edit; between files the same `git diff --stat`."""
+    rng = random.Random(seed)
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        MINI_SWE | {"case": "bash-only run on astropy: sliding sed -n windows, pytest after edits"},
+        "A 70-call session: one module paged 40 lines at a time, back to an earlier window "
+        "after an edit, one pytest node re-run after each edit (failing the same way twice).",
+    )
+    t.user("<pr_description>Please support header rows in RestructuredText output</pr_description>")
+    mod = "astropy/io/ascii/rst.py"
+    for lo in range(1, 241, 40):
+        t.call(
+            "bash",
+            {"command": f"sed -n '{lo},{lo + 39}p' {mod}"},
+            f"# lines {lo}-{lo + 39} of {mod}",
+        )
+    for lo in range(1, 401, 40):
+        t.call(
+            "bash",
+            {"command": f"sed -n '{lo},{lo + 39}p' astropy/io/ascii/fixedwidth.py"},
+            f"# lines {lo}-{lo + 39} of fixedwidth.py",
+        )
+    node = {"command": "python -m pytest astropy/io/ascii/tests/test_rst.py -q -x -k header_rows"}
+    errs = [
+        "TypeError: RST.__init__() got an unexpected keyword argument 'header_rows'",
+        "TypeError: RST.__init__() got an unexpected keyword argument 'header_rows'",
+        "AssertionError: assert lines[0] == '===== ========'",
+        None,
+    ]
+    t.call("bash", node, error=errs[0], kind="exit_code")
+    window = {"command": f"sed -n '35,74p' {mod}"}
+    for k, err in enumerate(errs[1:]):
+        t.call("bash", window, f"# lines 35-74, version {k}")
+        t.call(
+            "bash",
+            {"command": f"python - <<'EOF'\n# patch step {k}\nEOF"},
+            f"patched step {k}",
+            mutates=True,
+        )
+        t.call("bash", window, f"# lines 35-74, version {k + 1}")
+        if err:
+            t.call("bash", node, error=err, kind="exit_code")
+        else:
+            t.call("bash", node, "1 passed in 0.41s")
+    for k in range(10):
+        t.call(
+            "bash",
+            {
+                "command": 'python -c "from astropy.table import QTable; import sys; '
+                f"QTable({{'a': [{k}]}}).write(sys.stdout, format='ascii.rst', "
+                "header_rows=['name', 'unit'])\""
+            },
+            f"===\n  a\n===\n  {k}\n===",
+        )
+    for suite in [
+        "test_rst.py",
+        "test_fixedwidth.py",
+        "test_write.py",
+        "test_read.py",
+        "test_connect.py",
+    ]:
+        t.call(
+            "bash",
+            {"command": f"python -m pytest astropy/io/ascii/tests/{suite} -q"},
+            f"{rng.randint(20, 400)} passed in {rng.uniform(1, 40):.2f}s",
+        )
+    t.call(
+        "bash",
+        {"command": "git diff --stat"},
+        " astropy/io/ascii/rst.py | 22 ++++++++++++++++------",
+    )
+    t.call(
+        "bash",
+        {"command": SUBMIT},
+        "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\ndiff ...",
+    )
+
+
+mini_swe_validators_session("f4-mini-swe-validators-long", 41)
+mini_swe_latex_session("f4-mini-swe-latex-long", 43)
+mini_swe_window_session("f4-mini-swe-windows-long", 47)
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -4612,8 +5963,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh"
     for it in items[FRESH2_START:FRESH3_START]:
         split[it.tid] = "fresh2"
-    for it in items[FRESH3_START:]:
+    for it in items[FRESH3_START:FRESH4_START]:
         split[it.tid] = "fresh3"
+    for it in items[FRESH4_START:]:
+        split[it.tid] = "fresh4"
     return split
 
 

@@ -1,8 +1,8 @@
 """The crs half of the labelled loop benchmark (bench/loops, issue 12) as a CI gate: on every
 trajectory `crs.Guard` with its defaults catches at least 90% of the loops, raises no false
-alarm on the legitimate trajectories (but the one listed below, measured and explained) and
-never flags a loop before its repetition has fully happened once. The peers' half runs in
-`bench/loops/run.py` (it needs their own venv)."""
+alarm on the legitimate trajectories (none is accepted, see below) and never flags a loop
+before its repetition has fully happened once. The peers' half runs in `bench/loops/run.py`
+(it needs their own venv)."""
 
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ ROOT = Path(__file__).resolve().parents[2]
 RECALL_FLOOR = 0.90
 FALSE_ALARMS_CEILING = 0
 EARLY_CEILING = 0
-# Measured and left standing (bench/RESULTS.md, "fresh3"): a CI status polled three times in
-# a row with no wait, "in_progress" each time after "queued". Passing it would mean treating a
-# call whose result changed once as polled, which makes fresh-claude-code-wasted-read (a
-# re-read answered "unchanged" six times, same shape) late. Any other false alarm fails.
-ACCEPTED_FALSE_ALARMS = frozenset({"f3-validator-validate-fix-loop"})
+# False alarms measured and accepted, by id (none since fresh4: the one left standing after
+# fresh3, f3-validator-validate-fix-loop, a CI status polled with no wait, passes since a
+# call whose answer moved with the workspace unchanged and that names no workspace path is
+# treated as watching something outside, docs/guard-api.md). Any false alarm fails.
+ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 
 
 def load_loopbench() -> ModuleType:

@@ -68,6 +68,11 @@ def test_size_and_balance() -> None:
     fresh3 = [t for t in TRAJS if t["split"] == "fresh3"]
     assert len(fresh3) >= 40
     assert 0.4 <= sum(not t["loop"] for t in fresh3) / len(fresh3) <= 0.6
+    fresh4 = [t for t in TRAJS if t["split"] == "fresh4"]
+    assert len(fresh4) >= 45
+    assert 0.4 <= sum(not t["loop"] for t in fresh4) / len(fresh4) <= 0.6
+    assert {t["class"] for t in fresh4 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh4) >= 3
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 

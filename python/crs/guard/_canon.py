@@ -60,7 +60,10 @@ _TRANSIENT = re.compile(
     r"\b50[0-4]\b|service unavailable|bad gateway|gateway time|temporar(y|ily)|try again|"
     r"connection ?(reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
     r"eai_again|enetunreach|ehostunreach|network (error|is unreachable)|broken pipe|"
-    r"overloaded|unavailable|throttl)"
+    r"overloaded|unavailable|throttl|internal ?server ?error|upstream (connect|request|timed)|"
+    r"resource_?exhausted|\bslow ?down\b|socket hang up|remote ?(end closed|disconnected)|"
+    r"server (is )?busy|database is locked|deadlock|\benotfound\b|getaddrinfo|name resolution|"
+    r"incomplete ?read|unexpected_?eof|please retry|retry later)"
 )
 
 
@@ -397,8 +400,48 @@ IDENT_KEYS = frozenset(
 never near-duplicates of each other."""
 
 
+VOLATILE_KEYS = frozenset(
+    {
+        "requestid",
+        "reqid",
+        "traceid",
+        "traceparent",
+        "spanid",
+        "correlationid",
+        "nonce",
+        "cachebuster",
+        "timestamp",
+        "ts",
+    }
+)
+"""Argument fields (lower case, `_` and `-` left out) that carry per-request metadata: a
+request or trace id, a nonce, a cache-buster, the time of sending. They are new on every
+call and say nothing about what is asked: `features` leaves them out, as it does numbers
+(they stay in the signature: a call's identity does not depend on guessing them right)."""
+
+
+@lru_cache(maxsize=4096)
+def _volatile_key(key: str) -> bool:
+    return key.lower().replace("_", "").replace("-", "") in VOLATILE_KEYS
+
+
 def _is_ident(key: str, value: str) -> bool:
     return key.lower() in IDENT_KEYS or (" " not in value and _pathlike(value))
+
+
+def names_path(canon: dict[str, Any], commands: frozenset[str]) -> bool:
+    """The call names a workspace path: a path argument (`PATH_KEYS`, or a path-like value)
+    or a path-like word of a shell command. A call that names none reads something else
+    (a service, a CI run, a job) or the workspace as a whole (`git status`)."""
+    for k, v in canon.items():
+        if type(v) is not str:
+            continue
+        if k in commands:
+            if any(_pathlike(w) for w in v.split()[1:]):
+                return True
+        elif k in PATH_KEYS or _pathlike(v):
+            return True
+    return False
 
 
 def _tokens(text: str) -> list[str]:
@@ -422,8 +465,9 @@ def features(
     the free text (queries, patterns, titles, a command's other words) is compared as a set
     of lower-cased word tokens (camelCase and snake_case split, stop words left out; a word
     carrying a number, "test1", "mod_01", stays whole: another number is another item);
-    numbers and flags are parameters, left out (a re-parameterised call with the same result
-    is the same call).
+    numbers, flags and per-request metadata (`VOLATILE_KEYS`: request ids, nonces, send
+    times) are parameters, left out (a re-parameterised call with the same result is the
+    same call).
     """
     if len(canon) == 1:
         ((k, v),) = canon.items()
@@ -434,7 +478,7 @@ def features(
     texts: list[tuple[str, str]] = []
     extra = False
     for k, v in canon.items():
-        if type(v) is not str:
+        if type(v) is not str or _volatile_key(k):
             extra = True
             continue
         if k in commands:

@@ -25,7 +25,7 @@ import re
 import reprlib
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -36,7 +36,7 @@ from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
-from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState
+from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._verdict import (
     Action,
     Call,
@@ -75,14 +75,25 @@ _READONLY_SHELL = re.compile(
 _WAIT_KEY = re.compile(r"(?i)(^|[_.\-])(wait|sleep|poll|yield)([_.\-]|$)")
 
 
+# Code that sleeps a positive time before it looks again (`time.sleep(30)`,
+# `await asyncio.sleep(5)`, `Start-Sleep -Seconds 10`): a code interpreter's poll.
+_CODE_KEYS = frozenset(("code", "source", "python", "program", "cell", "snippet"))
+_CODE_SLEEP = re.compile(
+    r"(?<![\w])(?:\w+\.)?sleep\s*\(\s*(?:[1-9]|0?\.\d*[1-9])|(?i:\bStart-Sleep\b)"
+)
+
+
 def _waits(canon: Mapping[str, Any]) -> bool:
     """A call that sends nothing (no free text: empty or identifiers only) and asks to wait
     for a positive time (`write_stdin(session_id=7, chars="", yield_time_ms=30000)`): it
-    reads what a running process printed meanwhile, a poll whatever the tool's name."""
+    reads what a running process printed meanwhile, a poll whatever the tool's name. Code
+    that sleeps before it looks again (`_CODE_SLEEP`) is one too."""
     for k, v in canon.items():  # cheap first: most calls have no number to wait on
         t = type(v)
         if (t is int or t is float) and v > 0 and _WAIT_KEY.search(k) is not None:
             break
+        if t is str and k in _CODE_KEYS and _CODE_SLEEP.search(v) is not None:
+            return True
     else:
         return False
     for k, v in canon.items():
@@ -99,6 +110,31 @@ _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 def _echo(canon: dict[str, Any]) -> list[str]:
     """The arguments a result or error may echo: str values of at least 4 characters."""
     return [v for v in canon.values() if type(v) is str and len(v) >= 4]
+
+
+def _cycle_reps(tail: Sequence[tuple[int, str, str]], pair: str, per: int, fence: int) -> int:
+    """How many times in a row the block of `per` pairs ending with `pair` (the current
+    call, not yet in `tail`) came back, after the `fence` step."""
+    seq = [t[1] for t in tail if t[0] > fence]
+    seq.append(pair)
+    k = len(seq) - per
+    while k > 0 and seq[k - 1] == seq[k - 1 + per]:
+        k -= 1
+    return (len(seq) - k) // per
+
+
+def _recurs(tail: Sequence[tuple[int, str, str]], pair: str, need: int, period: int) -> bool:
+    """`pair` ran at least `need - 1` times among the last `need * period` calls of `tail`
+    (the current run, not yet in `tail`, makes `need`)."""
+    window = need * period
+    m = len(tail)
+    count = 0
+    for i in range(m - 1, max(m - window, 0) - 1, -1):
+        if tail[i][1] == pair:
+            count += 1
+            if count + 1 >= need:
+                return True
+    return False
 
 
 def _sentences(norm: str) -> set[str]:
@@ -232,7 +268,7 @@ class Guard:
         self.policy = policy
         self.session_id = session
         self._fingerprint = fingerprint
-        self._fp_cache: tuple[tuple[int, int], float, str] | None = None
+        self._fp_cache: tuple[tuple[int, int, int], float, str] | None = None
         self._mut_re = re.compile(policy.mutating_pattern)
         self._poll_re = re.compile(policy.poll_pattern)
         self._commands = policy.command_fields
@@ -368,9 +404,9 @@ class Guard:
         """The workspace fingerprint, computed at most once per finished call."""
         if self._fingerprint is None:
             return f"mem:{self._part.changes}"
-        # One computation serves a batch of calls: until the next finished or refused call,
-        # and for at most FP_CACHE_S seconds.
-        key = (s.calls, s.blocks)
+        # One computation serves a batch of calls: until the next finished or refused call
+        # or user turn (the user may have edited something), and for at most FP_CACHE_S s.
+        key = (s.calls, s.blocks, s.turns)
         now = time.monotonic()
         cache = self._fp_cache
         if cache is not None and cache[0] == key and now - cache[1] < FP_CACHE_S:
@@ -619,7 +655,11 @@ class Guard:
             half_open = (
                 s.last_ok_step > sig.fail_step and not retried
             ) or now - sig.fail_ms >= pol.cooldown_s * 1000
-            if sig.hard >= lim.max_failures and not half_open:
+            if (
+                sig.hard >= lim.max_failures
+                and not half_open
+                and not self._changed_since_failure(s, call, sig)
+            ):
                 return self._refuse(
                     s,
                     call,
@@ -668,6 +708,17 @@ class Guard:
                         *self._loop_words(s, call),
                     )
         return None
+
+    def _changed_since_failure(self, s: SessionState, call: Call, sig: SigState) -> bool:
+        """The workspace fingerprint moved since the signature's last failure in this session
+        (the user edited a file out of band): the block of an error loop lifts, as it does
+        for the agent's own edits. Known only when the failure was learned (its record keeps
+        the fingerprint it failed in)."""
+        for fid in reversed(self._part.by_sig.get(call.signature) or ()):
+            lf = self._part.failures[fid]
+            if lf["session_id"] == self.session_id and lf.get("step") == sig.fail_step:
+                return bool(lf["fingerprint"] != self._fp(s))
+        return False
 
     def _loop_words(self, s: SessionState, call: Call) -> tuple[str, str, tuple[int, ...]]:
         ev = s.loop_steps
@@ -853,6 +904,8 @@ class Guard:
         }
         if mut:
             p["m"] = 1
+        if polling:
+            p["w"] = 1  # a call that waits (the cycle rule treats its cycles as polling)
         if err:
             p["e"] = err
         if feat:
@@ -868,7 +921,7 @@ class Guard:
                 alias = self._near_duplicate(s, call, res, feat)
                 if alias:
                     p["a"] = alias
-            v = self._detect(s, call, kind, res, alias or call.signature, polling, lim)
+            v = self._detect(s, call, kind, res, alias or call.signature, polling, lim, canon)
             if v is not None and v.action is not _ALLOW:
                 p["v"] = str(v.code)
                 p["ev"] = list(v.evidence)
@@ -997,6 +1050,7 @@ class Guard:
         cluster: str,
         polling: bool,
         lim: Limits,
+        canon: dict[str, Any],
     ) -> Verdict | None:
         pol = self.policy
         if kind == TRANSIENT:
@@ -1021,6 +1075,13 @@ class Guard:
             run += 1
             steps.append(tail[i][0])
         need = lim.poll_repeat if polling else lim.repeat_nudge
+        if run >= need and not polling and self._watches_outside(s, call, canon):
+            # its answer already changed with the workspace unchanged, and it names no
+            # workspace path: it reads something outside (a CI run, a job, a service) that
+            # moves by itself. It gets one look more than a read (not a waiting poll's
+            # patience: it does not wait, and a harness that answers a repeated call with a
+            # notice, "same input as before", changes its answer once too).
+            need = min(lim.repeat_nudge + 1, max(lim.poll_repeat, lim.repeat_nudge))
         if run >= need:
             return self._nudge(
                 s,
@@ -1050,6 +1111,12 @@ class Guard:
             sigs = {tail[m - j][2] for j in range(1, per)} | {call.signature}
             if len(set(block)) < 2 or len(sigs) < 2:
                 continue  # one call alternating results: polling, not a cycle
+            if polling or any(getattr(s.sigs.get(g), "waits", False) for g in sigs):
+                # a cycle with a wait in it (sleep, then check) is polling: reported once
+                # the block came back `poll_repeat` times, as a polled call in a row is
+                reps = _cycle_reps(tail, pair, per, fence)
+                if reps < lim.poll_repeat:
+                    continue
             ev = (*(tail[k][0] for k in range(m - 2 * per + 1, m)), n)
             return self._nudge(
                 s,
@@ -1063,17 +1130,29 @@ class Guard:
             )
         seen = s.pairs.get(pair)
         stale = seen is not None and seen[1] == s.epoch
-        # 3. the same pair again and again, however far apart (not for polling). A near-
-        # duplicate only corroborates: it counts when nothing new came since the pair's last
-        # run (clicks at other coordinates, each answered "clicked" and each followed by a
-        # new screen, are progress).
+        # 3. the same pair again and again (not for polling): `need` runs, at least `need - 1`
+        # of them among the last `need * max_period` calls (it comes back within the longest
+        # period the guard calls a cycle: a central file re-opened every twenty calls of a
+        # long read-only exploration is not a loop), with nothing changed in between: no
+        # workspace change, and no call whose result differs from its own last run (the
+        # world moved: a "Next" click answered "clicked" every time, each followed by the
+        # same extract bringing a new page, is progress). A near-duplicate only
+        # corroborates: it counts when nothing new at all came since the pair's last run
+        # (clicks at other coordinates, each followed by a new screen, are progress).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
         if (
             stale
             and not polling
             and seen is not None
             and seen[0] + 1 >= need
-            and (cluster == call.signature or n - seen[2] - 1 <= s.stale)
+            and (
+                (
+                    cluster == call.signature
+                    and s.moved_step <= seen[2]
+                    and _recurs(tail, pair, need, pol.max_period)
+                )
+                or n - seen[2] - 1 <= s.stale
+            )
         ):
             return self._nudge(
                 s,
@@ -1104,6 +1183,10 @@ class Guard:
                 ev,
             )
         return self._poll_check(s, call, lim) if stale else None
+
+    def _watches_outside(self, s: SessionState, call: Call, canon: dict[str, Any]) -> bool:
+        st = s.sigs.get(call.signature)
+        return st is not None and st.changes > 0 and not _canon.names_path(canon, self._commands)
 
     def _variant_retries(
         self, s: SessionState, call: Call, cluster: str, lim: Limits

@@ -169,7 +169,8 @@ class GuardPolicy:
         commentary_fields, command_fields: argument fields left out of the signature / shell
             commands normalised with shlex.
         mutating_pattern, poll_pattern: regexes over tool names (and, for polling, shell
-            commands) of tools that change the workspace / wait for a change.
+            commands) of tools that change the workspace / wait for a change; a camelCase
+            name is also tried with its words split (`editFile` as `edit_File`).
         tools: per-tool overrides.
     """
 
@@ -287,6 +288,19 @@ class Limits:
     ignore_fields: frozenset[str]
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _named(pattern: re.Pattern[str], tool: str) -> bool:
+    """`pattern` finds its word in the tool's name, the words of a camelCase name split
+    (`editFile`, `applyPatch`, `waitForDeploy` name what `edit_file`, `apply_patch`,
+    `wait_for_deploy` do)."""
+    if pattern.search(tool) is not None:
+        return True
+    split = _CAMEL.sub("_", tool)
+    return split != tool and pattern.search(split) is not None
+
+
 def limits_for(
     policy: GuardPolicy, tool: str, mutating_re: re.Pattern[str], poll_re: re.Pattern[str]
 ) -> Limits:
@@ -304,9 +318,10 @@ def limits_for(
             pick(t.transient_retries, policy.transient_retries), HARD_MAX_REPEATS
         ),
         max_calls=pick(t.max_calls, policy.max_calls_per_tool),
-        mutating=pick(t.mutating, mutating_re.search(tool) is not None),
-        polling=pick(t.polling, poll_re.search(tool) is not None),
-        shell=re.match(SHELL_PATTERN, tool) is not None,
+        mutating=pick(t.mutating, _named(mutating_re, tool)),
+        polling=pick(t.polling, _named(poll_re, tool)),
+        shell=re.match(SHELL_PATTERN, tool) is not None
+        or re.match(SHELL_PATTERN, _CAMEL.sub("_", tool)) is not None,
         learn_failures=pick(t.learn_failures, policy.learn_failures),
         ignore_fields=policy.commentary_fields | t.ignore_fields,
     )

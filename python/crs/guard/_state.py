@@ -87,6 +87,7 @@ class SigState:
         "same",
         "tool",
         "transient",
+        "waits",
     )
 
     def __init__(self, tool: str) -> None:
@@ -103,6 +104,7 @@ class SigState:
         self.fail_step = 0
         self.fail_ms = 0
         self.last_err = ""  # sanitized, short
+        self.waits = False  # the call waits (sleep, poll, yield time): a poll, not a read
 
     def export(self) -> list[Any]:
         return [
@@ -119,6 +121,7 @@ class SigState:
             self.last_err,
             self.polls,
             self.cluster,
+            self.waits,
         ]
 
     @classmethod
@@ -138,6 +141,7 @@ class SigState:
         ) = row[1:11]
         s.polls = int(row[11]) if len(row) > 11 else s.runs
         s.cluster = str(row[12]) if len(row) > 12 else ""
+        s.waits = bool(row[13]) if len(row) > 13 else False
         return s
 
 
@@ -175,6 +179,7 @@ class SessionState:
         "loop_code",
         "loop_pairs",
         "loop_steps",
+        "moved_step",
         "msg_flags",
         "msg_streak",
         "msgs",
@@ -202,6 +207,7 @@ class SessionState:
         self.pairs: dict[str, list[int]] = {}  # pair -> [count at epoch, epoch, last step]
         self.sigs: dict[str, SigState] = {}
         self.stale = 0  # completed calls in a row that produced nothing new
+        self.moved_step = 0  # last call whose result differed from its own last run
         self.last_ok_step = 0  # last successful call
         self.level = CALM
         self.loop_code = ""
@@ -250,6 +256,8 @@ class SessionState:
         same_epoch = s.runs > 0 and s.epoch == epoch
         if same_epoch and res != s.res:
             s.changes += 1
+            if kind != TRANSIENT:
+                self.moved_step = n  # the same call, another answer: the world moved
         s.same = s.same + 1 if (same_epoch and res == s.res) else 1
         seen = self.pairs.get(pair)
         novel = seen is None or seen[1] != epoch
@@ -260,6 +268,8 @@ class SessionState:
         s.res = res
         s.cluster = cluster if cluster != sig else ""
         s.epoch = after
+        if get("w"):
+            s.waits = True
         if kind == HARD:
             # a failure after the workspace changed starts a new streak (edit, test, edit...)
             s.hard = s.hard + 1 if same_epoch else 1
@@ -358,6 +368,7 @@ class SessionState:
             **_export_map("pairs", self.pairs, list),
             **_export_map("sigs", self.sigs, SigState.export),
             "stale": self.stale,
+            "moved_step": self.moved_step,
             "last_ok_step": self.last_ok_step,
             "level": self.level,
             "loop_code": self.loop_code,
@@ -392,6 +403,7 @@ class SessionState:
         else:
             s.sigs = {str(k): SigState.from_export(v) for k, v in d["sigs"].items()}
         s.stale = int(d["stale"])
+        s.moved_step = int(d.get("moved_step", 0))
         s.last_ok_step = int(d["last_ok_step"])
         s.level = int(d["level"])
         s.loop_code = str(d["loop_code"])
