@@ -348,3 +348,33 @@ def test_install_into_a_directory_that_does_not_exist_creates_nothing(tmp_path: 
     assert p.returncode == 1
     assert "no such directory" in p.stderr
     assert not typo.exists()
+
+
+def test_a_tool_input_the_guard_refuses_is_guarded_by_a_stand_in(
+    tmp_path: Path, mode: dict[str, str]
+) -> None:
+    """A `tool_input` nested deeper than the guard reads made the hook fail open: the call
+    was never recorded, so a loop of it went unseen, where the frameworks and MCP guard such
+    a call by a stand-in. It is decided by the stand-in: a repeat is still a repeat."""
+    project = _project(tmp_path)
+    home = tmp_path / "home"
+    agent = Agent(home, project, "sess-deep", extra=mode)
+    deep: dict = {"leaf": "x"}
+    for _ in range(150):
+        deep = {"k": deep}
+    replies = []
+    for i in range(6):
+        ident = {"tool_name": "mcp__db__query", "tool_input": deep, "tool_use_id": f"t{i}"}
+        pre = agent.event("PreToolUse", **ident)
+        replies.append(pre)
+        if pre.specific.get("permissionDecision") == "deny":
+            break
+        post = run_hook(
+            {**agent.base("PostToolUse"), **ident, "tool_response": "0 rows"},
+            env_for(home, **mode),
+        )
+        assert post.code == 0
+        assert "failed open" not in post.stderr, post.stderr
+    assert replies[-1].specific.get("permissionDecision") == "deny"  # the loop was seen
+    with Guard.open(project, "reader", home=home) as g:
+        assert g.with_session("sess-deep").status()["calls"] >= 3

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from crs._errors import InvalidArgumentError
+
 __all__ = [
     "EVENTS",
     "HookReply",
@@ -210,16 +212,30 @@ def _decision(guard: Any) -> Iterator[None]:
             stats.hold_max = max(stats.hold_max, time.perf_counter() - t1)
 
 
+def _guarded(tool: str, args: Mapping[str, Any] | None, decide: Callable[[Any], Any]) -> Any:
+    """`decide(args)`; `tool_input` the guard refuses (nested too deep, a number too long
+    to print) is the model's: the call is decided by a stand-in, as the frameworks' and
+    MCP's calls are (`crs.guard._record`), not left unguarded by failing open."""
+    try:
+        return decide(args)
+    except InvalidArgumentError as exc:
+        # inside: only a refused tool_input pays for it
+        from crs.guard._record import _refused_args, _with_stand_in
+
+        _refused_args(tool, exc)
+        return _with_stand_in(exc, args, decide)
+
+
 def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
     tool = _text(payload.get("tool_name"), "tool_name")
     args = payload.get("tool_input")
     call_id = _call_id(payload)
     # (the canonical form outside the lock: a big tool_input does not hold other hooks)
-    v = guard._before_held(
+    hold = functools.partial(_decision, guard)
+    v = _guarded(
         tool,
         args if isinstance(args, Mapping) else None,
-        call_id,
-        functools.partial(_decision, guard),
+        lambda a: guard._before_held(tool, a, call_id, hold),
     )
     action = str(v.action)
     if action == "allow":
@@ -250,9 +266,24 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
     if failed:
         error = payload.get("error")
         error_text = str(error) if error else "the tool call failed"
-        v = guard._after_held(tool, mapping, call_id, hold, error=error_text)
+        v = _guarded(
+            tool, mapping, lambda a: guard._after_held(tool, a, call_id, hold, error=error_text)
+        )
     else:
-        v = guard._after_held(tool, mapping, call_id, hold, result=payload.get("tool_response"))
+        result = payload.get("tool_response")
+
+        def after(a: Any) -> Any:
+            try:
+                return guard._after_held(tool, a, call_id, hold, result=result)
+            except InvalidArgumentError as exc:
+                if not str(exc).startswith("result") or result is None:
+                    raise
+                # inside: only a result the guard cannot digest (nested too deep, too big)
+                from crs.guard._record import _stand_in
+
+                return guard._after_held(tool, a, call_id, hold, result=_stand_in(result, exc))
+
+        v = _guarded(tool, mapping, after)
     action = str(v.action)
     if action == "allow" or not v.message:
         return HookReply()
