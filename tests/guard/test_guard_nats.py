@@ -300,19 +300,26 @@ def test_a_server_outage_is_typed_and_bounded_and_the_guard_goes_on_after_it(
         assert g.status()["calls"] == 1  # a failed append changes nothing
         nats.start()
         deadline = time.monotonic() + 20
+        unanswered = 0  # appends to the restarted server that raised
         while True:  # the client reconnects by itself
             v = g.before_call("Read", {"file_path": "b.py"})
             try:
                 g.after_call(v.call, result="b")
                 break
             except JournalUnavailableError:
+                unanswered += 1
                 assert time.monotonic() < deadline, "no reconnection in 20 s"
                 time.sleep(0.2)
         with Guard.open(project, "b", nats=cfg, fingerprint=_fp) as other:
-            assert other.with_session("a").status()["calls"] == 2
+            stored = other.with_session("a").status()["calls"]
+            # "a" and the acknowledged "b"; an append to the restarted server whose
+            # acknowledgement timed out (a loaded machine) may still have been stored
+            # (at-least-once): the stream is then the truth, and g applies it from its feed.
+            assert 2 <= stored <= 2 + unanswered
             v = other.before_call("Read", {"file_path": "c.py"})
             other.after_call(v.call, result="c")
         _until(lambda: g.with_session("b").status()["calls"] == 1, 10.0)  # the feed is back
+        assert g.with_session("a").status()["calls"] == stored  # g holds the stream's state
 
 
 SAME_SESSION = r"""
