@@ -5,7 +5,9 @@ Two halves, one guard (`crs.guard.Guard`, durable through the project's journal)
 
 - `create_server(guard)` builds the server `crs mcp` runs. Its tools: `check_call` (before a tool
   runs: may it?), `record_result` (after: what came of it), `explain`, `learned_failures` and
-  `forget_failure`; its resource `crs://status`. Transports: stdio and streamable HTTP.
+  `forget_failure`; its resource `crs://status`. Transports: stdio and streamable HTTP; over
+  HTTP every request needs `Authorization: Bearer <token>` (`serve(token=...)`; `crs mcp`
+  makes one per run), since any local user can reach a loopback port.
 - `GuardMiddleware(guard)` sits in a user's own `FastMCP(..., middleware=[...])`: every
   `tools/call` goes through `before_call`; a blocked call is answered with a tool error carrying
   the guard's message for the model, an allowed one runs and its result (or exception) goes to
