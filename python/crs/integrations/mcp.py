@@ -356,8 +356,11 @@ class _BearerToken:
         self.expected = b"bearer " + token.encode()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or self._authorized(scope):
+        if scope["type"] == "lifespan" or (scope["type"] == "http" and self._authorized(scope)):
             await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":  # none is served; refused before the app sees it
+            await send({"type": "websocket.close", "code": 1008})
             return
         # a JSON-RPC error: an MCP client shows its message rather than a bare status
         body = _UNAUTHORIZED
