@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -78,6 +79,11 @@ def dashboard(*args: str) -> Iterator[Served]:
                 raise AssertionError(f"dashboard did not start: {printed}")
         m = re.search(r"\?token=([A-Za-z0-9_%-]+)", printed)
         served = Served(base, urllib.parse.unquote(m.group(1)) if m else None)
+        # Read what it writes from now on: a pipe nobody reads fills up (64 KiB) and blocks
+        # the server on its next log line; shown at the end (pytest prints it on a failure).
+        output: list[str] = []
+        reader = threading.Thread(target=output.extend, args=(proc.stdout,), daemon=True)
+        reader.start()
         while True:
             try:
                 with urllib.request.urlopen(served.api("api/projects"), timeout=1) as r:
@@ -95,6 +101,10 @@ def dashboard(*args: str) -> Iterator[Served]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+        if "reader" in locals():
+            reader.join(timeout=10)
+            if output:
+                print("crs dashboard wrote:", "".join(output)[-20_000:], sep="\n", file=sys.stderr)
         if proc.stdout is not None:
             proc.stdout.close()
 

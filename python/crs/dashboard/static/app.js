@@ -73,7 +73,22 @@ function select(project, session) {
   return render();
 }
 
-async function render() {
+// One render at a time, and one more after it when asked meanwhile: two overlapping renders
+// (the one after a forget, the live feed's) could finish out of order and leave the page on
+// the older data; the promise resolves once a render begun after the call has finished.
+let rendering = null;
+let renderAgain = false;
+function render() {
+  if (rendering) { renderAgain = true; return rendering; }
+  rendering = (async () => {
+    try {
+      do { renderAgain = false; await renderOnce(); } while (renderAgain);
+    } finally { rendering = null; }
+  })();
+  return rendering;
+}
+
+async function renderOnce() {
   if (!state.project || !state.session) return;
   const path = "api/projects/" + encodeURIComponent(state.project) + "/sessions/" + encodeURIComponent(state.session);
   const data = await api(path);
