@@ -10,6 +10,7 @@ import asyncio
 import ctypes
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -136,11 +137,13 @@ class HttpServer:
     def __init__(self, project: Path, home: Path, log: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.token = secrets.token_urlsafe(16)  # through the environment, as the help advises
         args = crs_mcp_args(project, home, "--transport", "http", "--port", str(self.port))
         self.log = log.open("ab")
         self.proc = subprocess.Popen(
             [sys.executable, *args],
             stdin=subprocess.DEVNULL,
+            env={**os.environ, "CRS_MCP_TOKEN": self.token},
             preexec_fn=_die_with_parent,
             stdout=self.log,
             stderr=self.log,
@@ -172,30 +175,30 @@ def test_streamable_http_server_process(tmp_path: Path) -> None:
     project, home, ws, paths = setup(tmp_path)
     log = tmp_path / "server.log"
 
-    async def first(url: str) -> None:
-        async with Client(url, timeout=TIMEOUT) as client:
+    async def first(url: str, token: str) -> None:
+        async with Client(url, timeout=TIMEOUT, auth=token) as client:
             agent = GuardServerAgent(client, ws)
             await ten_reads_never_blocked(agent, paths)
             await loop_is_nudged_then_blocked(agent)
             await failing_build_refused_then_fixed_runs(agent)
         # A handshake-era client over HTTP: its Mcp-Session-Id is its session, stable
         # across its calls, not the server's default session.
-        async with Client(url, timeout=TIMEOUT, mode="legacy") as client:
+        async with Client(url, timeout=TIMEOUT, mode="legacy", auth=token) as client:
             agent = GuardServerAgent(client, ws)
             a = await agent.step("read_file", {"path": paths[0]})
             b = await agent.step("read_file", {"path": paths[1]})
             assert a.before["session_id"] == b.before["session_id"]
             assert (a.before["call"]["step"], b.before["call"]["step"]) == (1, 2)
 
-    async def second(url: str) -> None:
-        async with Client(url, timeout=TIMEOUT) as client:
+    async def second(url: str, token: str) -> None:
+        async with Client(url, timeout=TIMEOUT, auth=token) as client:
             await sees_learned_build_failure(GuardServerAgent(client, ws))
 
     with HttpServer(project, home, log) as server:
-        asyncio.run(first(server.url))
+        asyncio.run(first(server.url, server.token))
     assert server.proc.returncode == 0, log.read_text()
     with HttpServer(project, home, log) as server:
-        asyncio.run(second(server.url))
+        asyncio.run(second(server.url, server.token))
     assert server.proc.returncode == 0, log.read_text()
 
 

@@ -14,10 +14,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from fastmcp import Client
 from crs import InvalidArgumentError
 from crs.guard import Guard
 from crs.integrations.mcp import create_server
+from mcp_http_server import serve_crs_mcp
 
 ROOT = Path(__file__).resolve().parents[2]
 INIT = {
@@ -41,46 +40,20 @@ INIT = {
         "clientInfo": {"name": "redteam", "version": "1"},
     },
 }
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+TOKEN = "redteam-token"
+HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "Content-Type": "application/json",
+    "Authorization": f"Bearer {TOKEN}",
+}
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    """`crs mcp --transport http` on a free loopback port; its base URL."""
-    project = tmp_path / "repo"
-    project.mkdir()
-    port = _free_port()
-    argv = [sys.executable, "-m", "crs", "mcp", "--transport", "http", "--port", str(port)]
-    proc = subprocess.Popen(
-        [*argv, "--project", str(project), "--home", str(tmp_path / "home")],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert proc.poll() is None, "crs mcp exited"
-                assert time.monotonic() < deadline, "crs mcp did not listen"
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(15)
+    """`crs mcp --transport http --token TOKEN` on a free loopback port; its base URL."""
+    with serve_crs_mcp(tmp_path, "--token", TOKEN) as s:
+        assert s.token == TOKEN, s.stderr
+        yield s.url.removesuffix("/mcp")
 
 
 def _post(url: str, **headers: str) -> int:

@@ -5,7 +5,9 @@ Two halves, one guard (`crs.guard.Guard`, durable through the project's journal)
 
 - `create_server(guard)` builds the server `crs mcp` runs. Its tools: `check_call` (before a tool
   runs: may it?), `record_result` (after: what came of it), `explain`, `learned_failures` and
-  `forget_failure`; its resource `crs://status`. Transports: stdio and streamable HTTP.
+  `forget_failure`; its resource `crs://status`. Transports: stdio and streamable HTTP; over
+  HTTP every request needs `Authorization: Bearer <token>` (`serve(token=...)`; `crs mcp`
+  makes one per run), since any local user can reach a loopback port.
 - `GuardMiddleware(guard)` sits in a user's own `FastMCP(..., middleware=[...])`: every
   `tools/call` goes through `before_call`; a blocked call is answered with a tool error carrying
   the guard's message for the model, an allowed one runs and its result (or exception) goes to
@@ -50,7 +52,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import ipaddress
+import json
 import logging
 import os
 import signal
@@ -325,6 +329,86 @@ def _loopback(host: str) -> bool:
         return False
 
 
+_UNAUTHORIZED = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {
+            "code": -32001,
+            "message": "Unauthorized: missing or wrong bearer token (Authorization: Bearer "
+            "<token>; crs mcp printed it on stderr at start-up)",
+        },
+    }
+).encode()
+
+
+class _BearerToken:
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>`, else 401.
+
+    Any local user can reach a loopback port; the token is what tells the person who started
+    the server from them (reading what the project learned, forgetting it, recording failures
+    that make the agent's next calls refused). Not fastmcp's `auth=`: an authenticated
+    principal becomes the session of a client that names none (`client_session`), which would
+    override `crs mcp --session`. The comparison is `hmac.compare_digest`."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.expected = b"bearer " + token.encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan" or (scope["type"] == "http" and self._authorized(scope)):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":  # none is served; refused before the app sees it
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        # a JSON-RPC error: an MCP client shows its message rather than a bare status
+        body = _UNAUTHORIZED
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", b'Bearer realm="crs"'),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    def _authorized(self, scope: Any) -> bool:
+        given = [v for k, v in scope.get("headers", ()) if k.lower() == b"authorization"]
+        if len(given) != 1:  # none, or several (which one would a proxy have checked?)
+            return False
+        value = given[0]
+        # the scheme is case-insensitive (RFC 7235); the token is compared as it is
+        return hmac.compare_digest(value[:7].lower() + value[7:], self.expected)
+
+
+def _check_http_token(token: Any, host: str) -> None:
+    """Raise InvalidArgumentError unless `token` can travel in an `Authorization` header
+    (non-empty printable ASCII, no spaces), or is None with a loopback `host`."""
+    if token is None:
+        if not _loopback(host):
+            raise InvalidArgumentError(
+                f"token: required to serve on {host!r}, which is not a loopback address"
+            )
+        return
+    if not (
+        isinstance(token, str)
+        and token
+        and token.isascii()
+        and token.isprintable()
+        and " " not in token
+    ):
+        # a secret: a str is not echoed, only described
+        got = f"a str of {len(token)} characters" if isinstance(token, str) else repr(token)
+        raise InvalidArgumentError(
+            f"token: must be a non-empty printable ASCII str without spaces, got {got}"
+        )
+
+
 async def serve(
     guard: Guard,
     *,
@@ -332,19 +416,29 @@ async def serve(
     host: str = "127.0.0.1",
     port: int = 8765,
     log_level: str = "warning",
+    token: str | None = None,
 ) -> None:
     """Run the guard server over `guard` until the client goes away (stdio) or it is
-    interrupted (HTTP: streamable HTTP at `http://host:port/mcp`)."""
+    interrupted (HTTP: streamable HTTP at `http://host:port/mcp`).
+
+    HTTP: with `token`, every request must carry `Authorization: Bearer <token>` (else 401);
+    `token=None` serves without one, on a loopback `host` only (`crs mcp` makes a random token
+    per run unless told `--no-token`). stdio ignores `token`."""
     server = create_server(guard)
     if transport == "stdio":
         await server.run_stdio_async(show_banner=False, log_level=log_level)
     elif transport == "http":
+        _check_http_token(token, host)
+        # inside: starlette comes with fastmcp's HTTP transport
+        from starlette.middleware import Middleware as AsgiMiddleware
+
         await server.run_http_async(
             show_banner=False,
             transport="http",
             host=host,
             port=port,
             log_level=log_level,
+            middleware=[AsgiMiddleware(_BearerToken, token=token)] if token is not None else None,
             # A page in the user's browser reaches 127.0.0.1 too (DNS rebinding): on loopback
             # only loopback Host names and origins are served (the MCP spec's Origin check).
             host_origin_protection="auto",
@@ -363,19 +457,22 @@ def run(
     transport: Transport = "stdio",
     host: str = "127.0.0.1",
     port: int = 8765,
+    token: str | None = None,
 ) -> None:
-    """Open the project's guard and serve it (what `crs mcp` does)."""
+    """Open the project's guard and serve it (what `crs mcp` does; `token`: see `serve`)."""
     if transport not in ("stdio", "http"):
         raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {transport!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
         raise InvalidArgumentError(f"port: must be an int in 1..65535, got {port!r}")
+    if transport == "http":
+        _check_http_token(token, host)
     sid = _check_session(session, "session") if session is not None else _fresh_session()
     if isinstance(project, str | os.PathLike) and not os.path.isdir(project):
         # a typo: serving it would create the state of a project that is not there
         raise InvalidArgumentError(f"project: no such directory: {os.fspath(project)!r}")
     with _stop_on_sigterm(), Guard.open(Path(project), sid, home=home, policy=policy) as guard:
         try:
-            asyncio.run(serve(guard, transport=transport, host=host, port=port))
+            asyncio.run(serve(guard, transport=transport, host=host, port=port, token=token))
         except (_Stopped, KeyboardInterrupt):
             pass
         except BaseExceptionGroup as group:  # anyio's task groups wrap what they propagate
