@@ -39,19 +39,25 @@ def _repaired(result: Any, error: str | None) -> tuple[Any, str | None] | None:
     return None if fixed[0] is result and fixed[1] is error else fixed
 
 
-def record_result(guard: Guard, call: Call, result: Any, error: str | None) -> Verdict:
-    """`guard.after_call`, never failing the user's run on what a tool gave: text with lone
-    surrogates (a file name that is not UTF-8) is recorded with U+FFFD in their place, and a
-    result the guard cannot digest (an object without a str(), over the size cap) by its type."""
+def record_with(record: Callable[[Any, str | None], _T], result: Any, error: str | None) -> _T:
+    """`record(result, error)`, never failing the user's run on what a tool gave: text with
+    lone surrogates (a file name that is not UTF-8) is recorded with U+FFFD in their place,
+    and a result the guard cannot digest (an object without a str(), over the size cap) by
+    its type."""
     try:
-        return guard.after_call(call, result=result, error=error)
+        return record(result, error)
     except InvalidArgumentError as exc:
         fixed = _repaired(result, error)
         if fixed is not None:
-            return record_result(guard, call, *fixed)
+            return record_with(record, *fixed)
         if error is not None or result is None:
             raise
-        return guard.after_call(call, result=_stand_in(result, exc))
+        return record(_stand_in(result, exc), None)
+
+
+def record_result(guard: Guard, call: Call, result: Any, error: str | None) -> Verdict:
+    """`guard.after_call` through `record_with`."""
+    return record_with(lambda r, e: guard.after_call(call, result=r, error=e), result, error)
 
 
 async def arecord_result(guard: Guard, call: Call, result: Any, error: str | None) -> Verdict:
@@ -108,15 +114,21 @@ def _with_stand_in(exc: InvalidArgumentError, args: Any, attempt: Callable[[Any]
     raise exc
 
 
-def before_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
-    """`guard.before_call` of a call the model made: arguments the guard refuses (a NaN, a
-    lone surrogate, a too long integer, ...) are the model's, not the developer's, and the
-    tool may well take them; the call is guarded by a stand-in instead of ending the run."""
+def guarded(tool: str, args: Any, decide: Callable[[Any], _T]) -> _T:
+    """`decide(args)` for a call the model made: arguments the guard refuses (a NaN, a lone
+    surrogate, a too long integer, nesting too deep, ...) are the model's, not the
+    developer's, and the tool may well take them; the call is decided by a stand-in instead
+    of ending the run."""
     try:
-        return guard.before_call(tool, args, call_id=call_id)
+        return decide(args)
     except InvalidArgumentError as exc:
         _refused_args(tool, exc)
-        return _with_stand_in(exc, args, lambda a: guard.before_call(tool, a, call_id=call_id))
+        return _with_stand_in(exc, args, decide)
+
+
+def before_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
+    """`guard.before_call` through `guarded`."""
+    return guarded(tool, args, lambda a: guard.before_call(tool, a, call_id=call_id))
 
 
 async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:

@@ -213,17 +213,16 @@ def _decision(guard: Any) -> Iterator[None]:
 
 
 def _guarded(tool: str, args: Mapping[str, Any] | None, decide: Callable[[Any], Any]) -> Any:
-    """`decide(args)`; `tool_input` the guard refuses (nested too deep, a number too long
+    """`decide(args)`; a `tool_input` the guard refuses (nested too deep, a number too long
     to print) is the model's: the call is decided by a stand-in, as the frameworks' and
-    MCP's calls are (`crs.guard._record`), not left unguarded by failing open."""
+    MCP's calls are (`crs.guard._record.guarded`), not left unguarded by failing open."""
     try:
         return decide(args)
-    except InvalidArgumentError as exc:
-        # inside: only a refused tool_input pays for it
-        from crs.guard._record import _refused_args, _with_stand_in
+    except InvalidArgumentError:
+        # inside: only a refused tool_input (or result) pays for importing it
+        from crs.guard._record import guarded
 
-        _refused_args(tool, exc)
-        return _with_stand_in(exc, args, decide)
+        return guarded(tool, args, decide)
 
 
 def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
@@ -276,12 +275,15 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
             try:
                 return guard._after_held(tool, a, call_id, hold, result=result)
             except InvalidArgumentError as exc:
-                if not str(exc).startswith("result") or result is None:
+                if not str(exc).startswith("result"):
                     raise
                 # inside: only a result the guard cannot digest (nested too deep, too big)
-                from crs.guard._record import _stand_in
+                from crs.guard._record import record_with
 
-                return guard._after_held(tool, a, call_id, hold, result=_stand_in(result, exc))
+                def record(r: Any, _e: str | None) -> Any:
+                    return guard._after_held(tool, a, call_id, hold, result=r)
+
+                return record_with(record, result, None)
 
         v = _guarded(tool, mapping, after)
     action = str(v.action)
