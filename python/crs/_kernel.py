@@ -493,8 +493,7 @@ class StateKernel:
                     self.seq = seq
                     result = checked(payload)
                     if bump_generation:
-                        self.gen += 1
-                        self.frozen = None
+                        self._new_generation()
                     return result
                 if not self._wdepth and hold():
                     self._wdepth = 1
@@ -503,8 +502,7 @@ class StateKernel:
                         self.seq = append([data])[1]
                         result = checked(payload)
                         if bump_generation:
-                            self.gen += 1
-                            self.frozen = None
+                            self._new_generation()
                     except BaseException:
                         self._wdepth = 0
                         unhold(False)
@@ -526,9 +524,13 @@ class StateKernel:
             else:
                 result = apply() if apply is not None else None
             if bump_generation:
-                self.gen += 1
-                self.frozen = None
+                self._new_generation()
             return result
+
+    def _new_generation(self) -> None:
+        """The state moved under the lock: a new generation; the cached snapshot is stale."""
+        self.gen += 1
+        self.frozen = None
 
     # ------------------------------------------------------------ replay
 
@@ -557,8 +559,7 @@ class StateKernel:
             if apply is not None:
                 apply()
             if record.get("bump_generation", False):
-                self.gen += 1
-                self.frozen = None
+                self._new_generation()
 
     def apply_replayed(self, entry: Any, skipper: Any = None, seq: int = 0) -> None:
         """Apply one replayed record. One that cannot be applied raises
