@@ -5947,6 +5947,1218 @@ mini_swe_latex_session("f4-mini-swe-latex-long", 43)
 mini_swe_window_session("f4-mini-swe-windows-long", 47)
 
 
+# ================================================================ fresh5 set
+# Written at 22:45 UTC from sources no earlier split uses (earendil-works/pi #9637,
+# MarimerLLC/rockbot, openclaw #130210 and #118402, hkust-nlp/AgentBoard, charmbracelet/crush,
+# brightwave-inc/tidebreak, tah9m9/Eigenhelix, anthropics/claude-code #25995, run-llama/llama_index,
+# intel/ipex-llm, reworkd/AgentGPT, Toloka/tolokaforge, joonspk-research/generative_agents,
+# open-multi-agent, ChesterRa/cccc, DeusData/codebase-memory-mcp, Glitchedpixel-io/media-api,
+# tambo-ai/tambo-cloud, 2389-research/tracker, cloudwego/eino, multica-ai/multica,
+# EtanHey/cmuxlayer, agent-of-empires; legitimate: mastra, misty-step/harness-kit,
+# modelcontextprotocol/typescript-sdk, openai-agents-python, zeroclaw #10503, AtomicBot-ai,
+# QwenLM/qwen-code #9733, apache/maka, apexcloudwise/linear-axi, Octrafic, QVerisAI, ad-naan/Adnify,
+# eclipse-theia/theia, BESTenergytrade/simply, AVADSA25/codec, Crypter-File-Transfer,
+# rjmurillo/ai-agents, bewest/sdqctl, allenhutchison/obsidian-gemini, kubernetes-sigs/devops-bench),
+# committed before crs was run on them. Split "fresh5".
+
+FRESH5_START = len(ALL)
+_r5 = random.Random(5005)
+
+
+def _hex(n: int) -> str:
+    return "".join(_r5.choice("0123456789abcdef") for _ in range(n))
+
+
+# ---- fresh5 loops
+
+t = new(
+    "f5-pi-noop-display-counter",
+    "repeated_call",
+    True,
+    gh("earendil-works/pi", "issues", 9637),
+    "A lower-tier model slips into a groove: the same `echo noop` through the exec tool, "
+    "byte-identical command and output; only the display name counts up (noop1, noop2, ...).",
+)
+t.user("Keep the fabric workspace tidy while I'm away")
+t.call("fabric_exec", {"command": "ls -1 work/", "display_name": "list"}, "inbox\nnotes.md")
+idx = [
+    t.call("fabric_exec", {"command": "echo noop", "display_name": f"noop{k + 1}"}, "noop\n")
+    for k in range(9)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-rockbot-spawn-wisps-fresh-ids",
+    "repeated_call",
+    True,
+    gh("MarimerLLC/rockbot", "issues", 464),
+    "The same wisp dispatch again and again; every result embeds a fresh batch GUID, wisp id "
+    "and elapsed time, so the raw results never match although nothing else differs.",
+)
+t.user("Summarise my inbox and draft replies to anything urgent")
+WISP = {"definitions": [{"name": "summarise-inbox", "steps": 3, "model": "small"}]}
+idx = []
+for _ in range(6):
+    ms = _r5.randint(900, 4000)
+    idx.append(
+        t.call(
+            "spawn_wisps",
+            WISP,
+            f"batch-{_hex(18)}: 1 wisp dispatched\n  wisp-{_hex(16)} summarise-inbox: "
+            f"completed 3/3 steps in {ms}ms\n({ms / 1000 + 0.2:.1f}s total)\n"
+            "result: 14 messages, 0 urgent",
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-openclaw-wrapper-nonce-error",
+    "error_loop",
+    True,
+    gh("openclaw/openclaw", "issues", 130210),
+    "The same browser act call, byte-identical arguments, fails the same way 39 times; each "
+    "error is wrapped in an untrusted-content envelope with a fresh random id.",
+)
+t.user("Open the command palette in the web IDE and run 'Format document'")
+t.call("browser", {"action": "snapshot"}, "[e12] editor  [e40] status bar")
+ACT = {"action": "act", "kind": "press", "key": "Control+Shift+K", "ref": "e12"}
+idx = []
+for _ in range(8):
+    n = _hex(16)
+    idx.append(
+        t.call(
+            "browser",
+            ACT,
+            error=f'<<<EXTERNAL_UNTRUSTED_CONTENT id="{n}">>>\nSource: API\n---\n'
+            'Error: keyboard.press: Unknown key: "Control+Shift+K"\n'
+            f'<<<END_EXTERNAL_UNTRUSTED_CONTENT id="{n}">>>',
+            kind="invalid_args",
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-openclaw-exec-drifting-diagnostics",
+    "error_loop",
+    True,
+    gh("openclaw/openclaw", "pull", 118402),
+    "The same deploy command fails for the same reason each time, but the diagnostic text "
+    "carries a timestamp, an attempt counter, a pid and an elapsed time that all change.",
+)
+t.user("Deploy the current branch to staging")
+t.call("exec", {"command": "git rev-parse --short HEAD"}, "4be91c2")
+idx = []
+for k in range(7):
+    idx.append(
+        t.call(
+            "exec",
+            {"command": "./scripts/deploy.sh staging"},
+            error=f"[2026-08-03T10:{14 + k:02d}:{_r5.randint(0, 59):02d}."
+            f"{_r5.randint(0, 999):03d}Z]"
+            f" deploy: attempt {k + 1}: pushing to registry.internal:5000 "
+            f"(pid {_r5.randint(20000, 60000)})\n"
+            "error: x509: certificate signed by unknown authority\n"
+            f"exit status 1 after {_r5.uniform(1, 4):.2f}s",
+            kind="exit_code",
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-webshop-search-reset-cycle",
+    "no_progress",
+    True,
+    {"url": "https://github.com/hkust-nlp/AgentBoard/issues/30"},
+    "WebShop: search, the results page, reset, search again with the query slightly "
+    "reworded, the same results page, reset ... the progress rate stays at 0.",
+)
+t.user("Buy a long clip-in hair extension that looks natural, under 40 dollars")
+PAGE1 = "WEB PAGE: {\n[Back to Search]\nPage 1 (Total results: 15)\n[Next >] }"
+HOME = "WEB PAGE: {Let us begin shopping\n[Search]}"
+Q = "long clip-in hair extension natural looking under 40 dollars"
+t.call("search", {"query": Q}, PAGE1)
+t.call(
+    "search",
+    {"query": Q},
+    "WEB PAGE: {There is no [Search] button, you should click the [Back to Search] button "
+    "first to search something }",
+)
+occ = []
+for q in [
+    Q,
+    "long clip-in hair extension natural looking",
+    "natural looking long clip in hair extensions under $40",
+    "long clip-in hair extension natural looking",
+]:
+    a = t.call("reset", {}, HOME)
+    b = t.call("search", {"query": q}, PAGE1)
+    occ.append([a, b])
+t.mark(occ[1][0], occ[1][1], period=2)
+
+t = new(
+    "f5-crush-view-grep-view-cycle",
+    "cycle",
+    True,
+    gh("charmbracelet/crush", "issues", 2130),
+    "A period-3 cycle of successful calls: view the loader, grep for its entry point, view "
+    "the same window, and round again, every result the same.",
+)
+t.user("Fix the panic in the config loader when the file is empty")
+CRUSH = [
+    {
+        "tool": "view",
+        "args": {"file_path": "internal/config/load.go"},
+        "result": "func Load(p string) (*Config, error) {\n\tb, _ := os.ReadFile(p)\n\t...",
+    },
+    {
+        "tool": "grep",
+        "args": {"pattern": "func Load", "path": "internal"},
+        "result": "internal/config/load.go:18:func Load(p string) (*Config, error) {",
+    },
+    {
+        "tool": "view",
+        "args": {"file_path": "internal/config/load.go", "offset": 18, "limit": 30},
+        "result": "18 func Load(p string) (*Config, error) {\n19 \tb, _ := os.ReadFile(p)\n"
+        "20 \tvar c Config\n21 \t_ = json.Unmarshal(b, &c)\n22 \treturn &c, c.validate()",
+    },
+]
+o = repeat_block(t, CRUSH, 4)
+mark_cycle(t, o)
+
+t = new(
+    "f5-tidebreak-same-fetch-new-words",
+    "repeated_call",
+    True,
+    gh("brightwave-inc/tidebreak", "issues", 1307),
+    "The model re-issues the same fetch with the same arguments, each time with a freshly "
+    "worded thought beside it, until the step ceiling.",
+)
+t.user("What is the per-minute request limit of the v2 API?")
+t.call(
+    "search_docs",
+    {"query": "v2 rate limits"},
+    [{"url": "https://docs.example.test/api/v2/limits", "title": "Limits"}],
+)
+LIM = {"url": "https://docs.example.test/api/v2/limits"}
+LIM_RES = "Limits\nRequests are limited per key. Burst: 50. Sustained: see your plan page."
+idx = [
+    t.call("fetch_url", LIM, LIM_RES, thought=th)
+    for th in [
+        "Let me read the limits page.",
+        "The page mentions bursts; let me check the sustained figure again.",
+        "I should re-read the page to find the exact per-minute number.",
+        "Maybe I missed a table; fetching the limits page once more.",
+        "Checking the limits documentation again for the minute quota.",
+        "One more look at the limits page.",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-eigenhelix-lint-test-rerun",
+    "cycle",
+    True,
+    gh("tah9m9/Eigenhelix", "issues", 25),
+    "The test loop detects lint failures but fixes nothing: lint (the same shellcheck "
+    "warnings), tests (pass), lint, tests ... five cycles, identical results.",
+)
+t.user("Run the step-6 test loop until everything is green")
+SC = (
+    "scripts/step-7.sh:14:9: warning: Quote this to prevent word splitting. [SC2046]\n"
+    "scripts/step-7.sh:31:5: warning: Declare and assign separately. [SC2155]\n2 warnings"
+)
+EH = [
+    {"tool": "run_script", "args": {"name": "lint.sh"}, "error": SC, "kind": "exit_code"},
+    {"tool": "run_script", "args": {"name": "test.sh"}, "result": "bats: 27 tests, 0 failures"},
+]
+o = repeat_block(t, EH, 5)
+mark_cycle(t, o)
+
+t = new(
+    "f5-claude-code-add-revert-insurance",
+    "cycle",
+    True,
+    gh("anthropics/claude-code", "issues", 25995),
+    "Told to skip a feature, the agent removes the code, the tests break, it re-adds the "
+    "code, the tests pass, it removes it again ...: a period-4 edit-revert cycle with the "
+    "same test results, across the user's 'stop'.",
+)
+t.user("Skip the insurance feature for now, we'll do it next sprint")
+t.call(
+    "Edit",
+    {"file_path": "src/spec/checkout.spec.md", "old_string": "## Insurance\n...", "new_string": ""},
+    "The file src/spec/checkout.spec.md has been updated.",
+    mutates=True,
+)
+INS_OLD = "<InsuranceSection quote={quote} />"
+REMOVE = {
+    "tool": "Edit",
+    "args": {"file_path": "src/pages/Checkout.tsx", "old_string": INS_OLD, "new_string": ""},
+    "result": "The file src/pages/Checkout.tsx has been updated.",
+    "mutates": True,
+}
+ADD = {
+    "tool": "Edit",
+    "args": {
+        "file_path": "src/pages/Checkout.tsx",
+        "old_string": "<OrderSummary />",
+        "new_string": "<OrderSummary />\n      " + INS_OLD,
+    },
+    "result": "The file src/pages/Checkout.tsx has been updated.",
+    "mutates": True,
+}
+TEST = {"command": "npx vitest run src/pages"}
+T_FAIL = "FAIL src/pages/Checkout.test.tsx > shows the insurance quote\n1 failed, 23 passed"
+occ = []
+for k in range(3):
+    a = t.call(**REMOVE)
+    b = t.call("Bash", TEST, error=T_FAIL, kind="exit_code")
+    c = t.call(**ADD)
+    d = t.call("Bash", TEST, "24 passed")
+    occ.append([a, b, c, d])
+    if k == 1:
+        t.user("stop. you are making changes and reverting them over and over")
+t.mark(occ[1][0], occ[1][3], period=4)
+
+t = new(
+    "f5-llamaindex-react-no-final-answer",
+    "repeated_call",
+    True,
+    gh("run-llama/llama_index", "issues", 16982),
+    "A ReAct agent gets its answer from the tool and, instead of a final answer, calls the "
+    "same tool with the same input again, with the same thought, until max iterations.",
+)
+t.user("Who should I email about the Q3 newsletter?")
+CONTACT = {"input": "marketing team contact for newsletter"}
+CONTACT_RES = "Marketing team: newsletter@smartmailer.test (owner: Dana K.)"
+idx = [
+    t.call(
+        "contacts_query_engine",
+        CONTACT,
+        CONTACT_RES,
+        thought="I need to use a tool to find the marketing team's contact.",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-ipex-tavily-reworded-loop",
+    "no_progress",
+    True,
+    gh("intel/ipex-llm", "issues", 10468),
+    "A small local model in a LangChain ReAct loop searches again and again, each query a "
+    "rewording of the last; the single result is the same every time.",
+)
+t.user("What is the population of the capital of Australia?")
+TAV = [
+    {
+        "url": "https://en.wikipedia.test/wiki/Canberra",
+        "content": "Canberra is the capital city of Australia. Population 467,000 (2021).",
+    }
+]
+idx = [
+    t.call("tavily_search_results_json", {"query": q}, TAV)
+    for q in [
+        "population of the capital of Australia",
+        "capital of Australia population",
+        "What is the population of Australia's capital city",
+        "population of Canberra capital of Australia",
+        "Australia capital city population number",
+        "how many people live in the capital of Australia",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-agentgpt-search-timeouts",
+    "error_loop",
+    True,
+    gh("reworkd/AgentGPT", "issues", 580),
+    "'Searching web for ...' for 25 minutes: the same search times out again and again.",
+)
+t.user("Research the best open-source vector databases for a small startup")
+SRCH = {"query": "best open-source vector databases for startups"}
+idx = [
+    t.call("web_search", SRCH, error="Search request timed out after 30s", kind="timeout")
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f5-tolokaforge-please-wait-each-turn",
+    "monologue",
+    True,
+    gh("Toloka/tolokaforge", "issues", 1141),
+    "The agent answers every simulated-user turn with the identical sentence and never calls "
+    "a tool; the user simulator keeps replying, so each message is a new turn.",
+)
+t.user("Please cancel my order #5521 and refund it to my card.")
+replies = [
+    "Okay, let me know when it's done.",
+    "Is it cancelled yet?",
+    "Any update on the refund?",
+    "Hello? Can you confirm the cancellation?",
+    "I'm still waiting.",
+    "Please tell me when it's done.",
+    "Are you there?",
+]
+idx = []
+for r in replies:
+    idx.append(t.msg("I am still working on completing the task right now please wait"))
+    t.user(r)
+idx.append(t.msg("I am still working on completing the task right now please wait"))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-generative-agents-goodbye-loop",
+    "monologue",
+    True,
+    gh("joonspk-research/generative_agents", "pull", 203),
+    "Two personas finish their plan and then cannot stop saying goodbye: wrap-up lines, "
+    "reworded each time, alternating between the two, with no action.",
+)
+t.user("[sim] Isabella meets Klaus at Hobbs Cafe at 14:00")
+t.msg("Isabella: Hi Klaus! I'm hosting a Valentine's Day party at the cafe on the 14th.")
+t.msg("Klaus: That sounds lovely. What time does it start, and can I bring anything?")
+t.msg("Isabella: Five to seven in the evening. Maybe bring a friend or two!")
+t.msg("Klaus: I'll ask Maria. I'm working on my paper about gentrification, but I'll come.")
+idx = [
+    t.msg(m)
+    for m in [
+        "Isabella: Sounds good, see you at the party!",
+        "Klaus: See you there, Isabella!",
+        "Isabella: Sounds great, see you then!",
+        "Klaus: See you at the party, Isabella!",
+        "Isabella: Sounds good! See you there!",
+        "Klaus: See you then, Isabella!",
+        "Isabella: Great, see you at the party!",
+        "Klaus: See you there!",
+    ]
+]
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "f5-oma-same-paragraph-no-tool",
+    "monologue",
+    True,
+    gh("open-multi-agent/open-multi-agent", "pull", 254),
+    "After two tool calls the agent keeps answering with the same paragraph, a word changed "
+    "here and there, without calling a tool.",
+)
+t.user("Is the staging database reachable from the worker pool?")
+t.call("run_check", {"check": "tcp", "host": "db.staging.internal", "port": 5432}, "open")
+t.call("run_check", {"check": "dns", "host": "db.staging.internal"}, "10.4.2.17")
+PARA = (
+    "The staging database at db.staging.internal resolves to 10.4.2.17 and port 5432 is "
+    "open, so the worker pool {v} reach it. If jobs still fail, check the credentials."
+)
+idx = [t.msg(PARA.format(v=v)) for v in ["can", "can", "should be able to", "can", "can", "can"]]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-cccc-empty-next-cursor",
+    "repeated_call",
+    True,
+    gh("ChesterRa/cccc", "pull", 50),
+    "tools/list always returns nextCursor \"\"; the client treats any cursor as 'more pages' "
+    "and requests the same page with the same cursor again and again.",
+)
+t.user("Connect to the cccc MCP server and list what it can do")
+TOOLS8 = {
+    "tools": [
+        f"cccc_{n}" for n in ["inbox", "send", "read", "ack", "status", "join", "leave", "ping"]
+    ]
+}
+t.call("mcp_list_tools", {"server": "cccc"}, TOOLS8 | {"nextCursor": ""})
+idx = [
+    t.call("mcp_list_tools", {"server": "cccc", "cursor": ""}, TOOLS8 | {"nextCursor": ""})
+    for _ in range(7)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-codebase-memory-nonadvancing-cursor",
+    "repeated_call",
+    True,
+    gh("DeusData/codebase-memory-mcp", "issues", 1247),
+    "tools/list returns a cursor that does not advance: asking for the next page returns the "
+    "same eight tools and the same cursor, and the client keeps following it.",
+)
+t.user("Index this repository and show me its architecture")
+CM_TOOLS = [
+    "get_architecture",
+    "get_code_snippet",
+    "get_graph_schema",
+    "index_repository",
+    "query_graph",
+    "search_code",
+    "search_graph",
+    "trace_path",
+]
+t.call("tools_list", {}, {"tools": CM_TOOLS, "nextCursor": "eyJvIjo4fQ=="})
+idx = [
+    t.call(
+        "tools_list",
+        {"cursor": "eyJvIjo4fQ=="},
+        {"tools": CM_TOOLS, "nextCursor": "eyJvIjo4fQ=="},
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-media-api-cursor-never-null",
+    "repeated_call",
+    True,
+    gh("Glitchedpixel-io/media-api", "issues", 66),
+    "Paging through assets: three real pages, then the last cursor comes back unchanged with "
+    "no items and the loop `while (next)` keeps asking for it.",
+)
+t.user("Export every asset title to a CSV")
+pages = [(None, 3, ">i:3"), (">i:3", 3, ">i:6"), (">i:6", 1, ">i:7")]
+n_item = 0
+for cur, cnt, nxt in pages:
+    args = {"limit": 3} | ({"cursor": cur} if cur else {})
+    items = [{"id": n_item + j + 1, "title": f"asset {n_item + j + 1}"} for j in range(cnt)]
+    n_item += cnt
+    t.call("list_assets", args, {"items": items, "next": nxt})
+idx = [
+    t.call("list_assets", {"limit": 3, "cursor": ">i:7"}, {"items": [], "next": ">i:7"})
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-tambo-update-again",
+    "repeated_call",
+    True,
+    gh("tambo-ai/tambo-cloud", "pull", 1038),
+    "An update tool whose response does not say whether it worked: the model sends the same "
+    "update with the same parameters again and again.",
+)
+t.user("Rename the revenue chart to 'Revenue (EUR)' and make it a line chart")
+t.call("get_component", {"id": "w-12"}, {"id": "w-12", "title": "Revenue", "type": "bar"})
+UPD = {"id": "w-12", "props": {"title": "Revenue (EUR)", "type": "line"}}
+idx = [t.call("update_component", UPD, {"status": "accepted"}, mutates=True) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-tracker-cat-cat-test-cycle",
+    "cycle",
+    True,
+    gh("2389-research/tracker", "issues", 531),
+    "A tight loop that calls tools every turn without advancing: cat two files, run the "
+    "tests (the same failure), and round again; no edit, no new test state.",
+)
+t.user("Make TestRetryBudget pass")
+TR = [
+    {
+        "tool": "execute_shell",
+        "args": {"command": "cat internal/retry/budget.go"},
+        "result": "func (b *Budget) Allow() bool { return b.used < b.max }",
+    },
+    {
+        "tool": "execute_shell",
+        "args": {"command": "cat internal/retry/budget_test.go"},
+        "result": "func TestRetryBudget(t *testing.T) { ... want 3 got 4 ... }",
+    },
+    {
+        "tool": "execute_shell",
+        "args": {"command": "go test ./internal/retry/..."},
+        "error": "--- FAIL: TestRetryBudget (0.00s)\n    budget_test.go:22: want 3 got 4\nFAIL",
+        "kind": "exit_code",
+    },
+]
+o = repeat_block(t, TR, 4)
+mark_cycle(t, o)
+
+t = new(
+    "f5-eino-grep-variants-no-files",
+    "no_progress",
+    True,
+    gh("cloudwego/eino", "issues", 1300),
+    "grep on an offloaded render prints 'No files found' for a key that is not there; the "
+    "agent reads it as a bad path and retries spellings of the same key on the same file.",
+)
+t.user("Does the rendered chart set an auth-url annotation?")
+t.call("helm_template", {"chart": "./charts/gateway"}, "(offloaded to /tmp/trunc/call-7f3a)")
+TRUNC = "/tmp/trunc/call-7f3a"
+idx = [
+    t.call("grep", {"pattern": p, "path": TRUNC}, "No files found")
+    for p in ["auth-url", "auth_url", "authUrl", "auth-url:", "auth.url", "auth-url="]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f5-multica-dead-resume-next-session",
+    "known_failure",
+    True,
+    gh("multica-ai/multica", "pull", 1285),
+    "A persisted agent session became unresumable; every later run of the task resumes the "
+    "dead id and fails the same way.",
+)
+t.user("Continue issue MUL-88")
+RESUME = {"command": "claude --resume 8c1f2e70 -p 'continue the task' --output-format stream-json"}
+DEAD = "No conversation found with session ID: 8c1f2e70"
+t.call("bash", RESUME, error=DEAD, kind="exit_code")
+t.session("s2")
+t.user("Continue issue MUL-88")
+rep = t.call("bash", RESUME, error=DEAD, kind="exit_code")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f5-cmuxlayer-wrong-flag-next-session",
+    "known_failure",
+    True,
+    gh("EtanHey/cmuxlayer", "issues", 423),
+    "Auto-resume uses a flag that does not exist; after each app restart it injects the same "
+    "command and gets the same usage error.",
+)
+t.user("Restore my agent panes")
+CUR = {"command": "cursor agent --session 4d2e91"}
+CUR_ERR = "error: unknown option '--session'\n(Did you mean --version?)"
+t.call("terminal_send", {"surface": 81, "text": "cd ~/work/brainlayer"}, "ok")
+t.call("bash", CUR, error=CUR_ERR, kind="invalid_args")
+t.session("s2")
+t.user("Restore my agent panes")
+t.call("terminal_send", {"surface": 81, "text": "cd ~/work/brainlayer"}, "ok")
+rep = t.call("bash", CUR, error=CUR_ERR, kind="invalid_args")
+t.session("s3")
+t.call("bash", CUR, error=CUR_ERR, kind="invalid_args")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f5-aoe-resume-probe-restart",
+    "known_failure",
+    True,
+    gh("agent-of-empires/agent-of-empires", "pull", 2612),
+    "A resume probe fails on a dead session id; each restart repeats the same restart with "
+    "the same 'Restart Failed' instead of starting fresh.",
+)
+t.user("Restart session 3")
+RS = {"command": "aoe session restart 3"}
+RS_ERR = "Restart Failed: resume probe pane died (agent_session_id 5b9e0c11)"
+t.call("bash", {"command": "aoe session list"}, "3  claude  dead  sid=5b9e0c11")
+t.call("bash", RS, error=RS_ERR, kind="exit_code")
+t.session("s2")
+t.user("Restart session 3 again please")
+rep = t.call("bash", RS, error=RS_ERR, kind="exit_code")
+t.mark(rep, rep - 1)
+
+# ---- fresh5 legitimate
+
+t = new(
+    "f5-mastra-firecrawl-status-poll",
+    "polling",
+    False,
+    gh("mastra-ai/mastra", "issues", 5694),
+    "Submit a crawl job, then check its status until it completes; the count grows (and "
+    "stalls once between two checks).",
+)
+t.user("Crawl docs.acme.test and summarise what the product does")
+t.call("firecrawl_crawl", {"url": "https://docs.acme.test", "limit": 40}, {"id": "crawl_91c"})
+for k in [0, 6, 6, 14, 22, 31]:
+    t.call(
+        "firecrawl_crawl_status",
+        {"id": "crawl_91c"},
+        {"status": "scraping", "completed": k, "total": 40},
+    )
+t.call(
+    "firecrawl_crawl_status",
+    {"id": "crawl_91c"},
+    {"status": "completed", "completed": 40, "total": 40, "data": "[40 pages]"},
+)
+t.msg("Acme is a hosted feature-flag service: SDKs for 9 languages, audit log, and SSO.")
+
+t = new(
+    "f5-harnesskit-pr-checks-sleep",
+    "polling",
+    False,
+    gh("misty-step/harness-kit", "issues", 31),
+    "Watching CI the way agents do: `gh pr checks`, `sleep 30`, again and again; the sleep is "
+    "byte-identical each time, the checks move from pending to pass.",
+)
+t.user("Merge PR 214 once CI is green")
+pend = [7, 7, 5, 4, 2, 1, 0]
+for p in pend:
+    done = 7 - p
+    t.call(
+        "bash",
+        {"command": "gh pr checks 214"},
+        f"{done} successful, {p} pending checks" + ("" if p else "\nAll checks were successful"),
+    )
+    if p:
+        t.call("bash", {"command": "sleep 30"}, "")
+t.call("bash", {"command": "gh pr merge 214 --squash"}, "Merged pull request #214")
+
+t = new(
+    "f5-mcp-sdk-constant-cursor-pages",
+    "polling",
+    False,
+    gh("modelcontextprotocol/typescript-sdk", "issues", 2735),
+    "A server that keeps its position server-side returns one constant cursor handle per "
+    "page: the same call with the same cursor returns the next batch each time, until no "
+    "cursor comes back.",
+)
+t.user("List every resource on the docs server")
+t.call(
+    "resources_list",
+    {"server": "docs"},
+    {"resources": [f"doc://{i}" for i in range(1, 21)], "nextCursor": "h"},
+)
+for page in range(1, 5):
+    items = [f"doc://{i}" for i in range(page * 20 + 1, page * 20 + 21)]
+    res: dict[str, Any] = {"resources": items}
+    if page < 4:
+        res["nextCursor"] = "h"
+    t.call("resources_list", {"server": "docs", "cursor": "h"}, res)
+t.msg("The docs server exposes 100 resources (doc://1 to doc://100).")
+
+t = new(
+    "f5-agents-python-auto-pagination",
+    "distinct_reads",
+    False,
+    gh("openai/openai-agents-python", "pull", 4086),
+    "Auto-pagination of an MCP server's tool list: five pages, five different cursors, "
+    "different tools on each.",
+)
+t.user("Load all tools from the warehouse MCP server")
+cur = None
+for page in range(5):
+    args = {"server": "warehouse"} | ({"cursor": cur} if cur else {})
+    nxt = f"c{page + 1}" if page < 4 else None
+    res = {"tools": [f"wh_tool_{page * 10 + j}" for j in range(10)]}
+    if nxt:
+        res["nextCursor"] = nxt
+    t.call("list_tools", args, res)
+    cur = nxt
+
+t = new(
+    "f5-zeroclaw-directory-membership",
+    "research",
+    False,
+    gh("zeroclaw-labs/zeroclaw", "pull", 10503),
+    "Checking seven names against a directory: seven different lookups, seven identical "
+    "empty results; the answer is 'none of them is listed'.",
+)
+t.user("Are any of these people in the vendor directory: Ana Ruiz, Bo Chen, ...?")
+for n in [
+    "Ana Ruiz",
+    "Bo Chen",
+    "Carla Mendes",
+    "Dmitri Volkov",
+    "Emeka Obi",
+    "Fatima Zahra",
+    "Gus Lee",
+]:
+    t.call("directory_lookup", {"name": n}, [])
+t.msg("None of the seven names is in the vendor directory.")
+
+t = new(
+    "f5-atomic-agent-wandering-fetch",
+    "research",
+    False,
+    gh("AtomicBot-ai/atomic-agent", "issues", 458),
+    "Answering a question from a repository: twelve fetches of twelve different files, one "
+    "of them missing, the evidence found along the way.",
+)
+t.user("Was the malformed-tool-call problem with Mercury fixed, and how?")
+files = [
+    "README.md",
+    "CHANGELOG.md",
+    "src/providers/openai.ts",
+    "src/providers/openai-strict-tools.ts",
+    "src/providers/index.ts",
+    "docs/providers.md",
+    "src/loop/detector.ts",
+    "tests/providers/strict.test.ts",
+    "docs/strict-mode.md",
+    "src/providers/inception.ts",
+    "package.json",
+    "docs/faq.md",
+]
+for k, f in enumerate(files):
+    if f == "docs/strict-mode.md":
+        t.call(
+            "web_fetch",
+            {"url": f"https://raw.example.test/atomic/main/{f}"},
+            error="404",
+            kind="not_found",
+        )
+    else:
+        t.call(
+            "web_fetch",
+            {"url": f"https://raw.example.test/atomic/main/{f}"},
+            f"# {f}\n(content {k}: {_hex(12)})",
+        )
+t.msg("Yes: strict mode constrains decoding to the tool schema (openai-strict-tools.ts).")
+
+t = new(
+    "f5-qwen-code-stage-verification",
+    "edit_test_cycle",
+    False,
+    gh("QwenLM/qwen-code", "issues", 9733),
+    "A six-stage scripted pipeline: write a stage script, run it, edit it, re-run it, verify "
+    "the output on disk with the same listing command; every run advances the state.",
+)
+t.user("Execute the handoff in docs/pipeline-handoff.md, verifying each stage on disk")
+t.call(
+    "read_file",
+    {"path": "docs/pipeline-handoff.md"},
+    "6 stages: model, uv, rig, light, render, comp",
+)
+for k, st in enumerate(["model", "uv", "rig", "light", "render", "comp"]):
+    script = f"stages/{k + 1}_{st}.py"
+    t.call(
+        "write_file",
+        {"path": script, "content": f"# stage {st}\nrun('{st}')\n"},
+        "written",
+        mutates=True,
+    )
+    t.call(
+        "run_shell_command",
+        {"command": f"python {script}"},
+        error=f"KeyError: '{st}_out'",
+        kind="exit_code",
+    )
+    t.call(
+        "edit",
+        {"path": script, "old": f"run('{st}')", "new": f"run('{st}', out='{st}_out')"},
+        "edited",
+        mutates=True,
+    )
+    t.call(
+        "run_shell_command",
+        {"command": f"python {script}"},
+        f"stage {st}: wrote out/{st}_out ({k * 3 + 2} files)",
+    )
+    t.call(
+        "run_shell_command",
+        {"command": "ls out/"},
+        "\n".join(f"{s}_out" for s in ["model", "uv", "rig", "light", "render", "comp"][: k + 1]),
+    )
+t.msg("All six stages ran and their outputs are on disk.")
+
+t = new(
+    "f5-maka-edit-retest-same-failure",
+    "edit_test_cycle",
+    False,
+    gh("apache/maka", "pull", 106),
+    "Edit a file, re-run the same test: the first edit does not fix it (the very same "
+    "failure), the second changes the failure, the third makes it pass.",
+)
+t.user("Fix the failing parser test")
+PT = {"command": "npm test -- parser.test.ts"}
+F1 = "FAIL parser.test.ts > parses trailing comma\n  expected [1,2] got SyntaxError"
+F2 = "FAIL parser.test.ts > parses trailing comma\n  expected [1,2] got [1,2,undefined]"
+t.call("bash", PT, error=F1, kind="exit_code")
+t.call("read_file", {"path": "src/parser.ts"}, "function parseList(tokens) { ... }")
+t.call(
+    "edit_file",
+    {"path": "src/parser.ts", "old": "if (t === ']')", "new": "if (t === ']' || t === ',]')"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", PT, error=F1, kind="exit_code")
+t.call(
+    "edit_file",
+    {"path": "src/lexer.ts", "old": "case ','", "new": "case ',': if (peek() === ']') break;"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", PT, error=F2, kind="exit_code")
+t.call(
+    "edit_file",
+    {
+        "path": "src/parser.ts",
+        "old": "items.push(parseValue())",
+        "new": "if (peek() !== ']') items.push(parseValue())",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("bash", PT, "PASS parser.test.ts (12 tests)")
+t.call("bash", {"command": "npm test"}, "Tests: 148 passed, 148 total")
+
+t = new(
+    "f5-linear-axi-429-then-success",
+    "retry_transient",
+    False,
+    gh("apexcloudwise/linear-axi", "issues", 30),
+    "A Linear query is rate-limited twice, then succeeds; the session goes on.",
+)
+t.user("Which of my team's issues are in progress?")
+LQ = {"team": "ENG", "state": "In Progress"}
+t.call("linear_list_issues", LQ, error="RATE_LIMITED: 429 (Retry-After: 1)", kind="rate_limit")
+t.call("linear_list_issues", LQ, error="RATE_LIMITED: 429 (Retry-After: 2)", kind="rate_limit")
+t.call(
+    "linear_list_issues",
+    LQ,
+    [{"id": "ENG-412", "title": "Retry budget"}, {"id": "ENG-419", "title": "CSV export"}],
+)
+t.call("linear_get_issue", {"id": "ENG-412"}, {"assignee": "you", "estimate": 3})
+t.msg("Two issues are in progress: ENG-412 (yours, 3 points) and ENG-419.")
+
+t = new(
+    "f5-octrafic-wait-and-retry",
+    "retry_transient",
+    False,
+    gh("Octrafic/octrafic-cli", "pull", 73),
+    "API tests hit 429s; after each the agent calls the wait tool with the Retry-After and "
+    "retries that endpoint, which then passes: the wait call is identical every time.",
+)
+t.user("Run the API test plan against staging")
+for ep in ["/v1/users", "/v1/orders", "/v1/invoices", "/v1/refunds"]:
+    t.call(
+        "ExecuteTest",
+        {"endpoint": ep, "method": "GET"},
+        error="HTTP 429 Too Many Requests (Retry-After: 2)",
+        kind="rate_limit",
+    )
+    t.call("wait", {"seconds": 2, "reason": "rate limited (429)"}, "waited 2s")
+    t.call(
+        "ExecuteTest", {"endpoint": ep, "method": "GET"}, {"status": 200, "checks": "4/4 passed"}
+    )
+t.msg("All four endpoints pass once the rate limit is respected.")
+
+t = new(
+    "f5-qveris-503-429-backoff",
+    "retry_transient",
+    False,
+    gh("QVerisAI/qveris-agent-toolkit", "pull", 144),
+    "Tool discovery gets a 503, then a 429, then succeeds; the discovered tool runs.",
+)
+t.user("Get tomorrow's weather for Lisbon")
+DQ = {"query": "weather forecast"}
+t.call("discover_tools", DQ, error="503 Service Unavailable", kind="server_error")
+t.call("discover_tools", DQ, error="429 Too Many Requests (Retry-After: 1)", kind="rate_limit")
+t.call("discover_tools", DQ, [{"tool_id": "openmeteo.forecast"}])
+t.call(
+    "call_tool",
+    {"tool_id": "openmeteo.forecast", "params": {"city": "Lisbon", "days": 2}},
+    {"tomorrow": "22C, clear"},
+)
+t.msg("Tomorrow in Lisbon: 22°C and clear.")
+
+t = new(
+    "f5-adnify-long-design-answer",
+    "conversation",
+    False,
+    gh("ad-naan/Adnify", "issues", 180),
+    "A long, non-repetitive design answer (an OpenID binding scheme) streamed as sixteen "
+    "sections with no tool call between them.",
+)
+t.user("Write up how we should bind WeChat OpenIDs to existing accounts")
+t.call("read_file", {"path": "server/auth/login.ts"}, "export async function login(code) {...}")
+t.call("read_file", {"path": "server/db/schema.sql"}, "CREATE TABLE users (id, phone, ...)")
+for s in [
+    "1. Background: users log in by phone today; the mini-program gives us an OpenID per app.",
+    "2. Goals: one account per person, several OpenIDs per account, no forced re-registration.",
+    "3. Current flow: login(code) exchanges the code for a session key and looks up the phone.",
+    "4. Schema: a user_openids table (user_id, app_id, openid, unionid, bound_at), "
+    "unique on (app_id, openid).",
+    "5. Binding API: POST /bind with the login code and a phone verification token.",
+    "6. Unbinding: allowed from settings; the last login method cannot be removed.",
+    "7. Conflicts: an OpenID already bound elsewhere returns 409 with a support link.",
+    "8. UnionID: when present it links the web and mini-program OpenIDs of the same person.",
+    "9. Migration: backfill from the login log where phone and OpenID appear together.",
+    "10. Security: verify the code server-side, never trust an OpenID sent by the client.",
+    "11. Rate limits: five bind attempts per hour per phone number.",
+    "12. Error codes: 40029 invalid code, 45011 too frequent, our own 409 for conflicts.",
+    "13. Tests: unit tests for the binding rules, an end-to-end test with the WeChat sandbox.",
+    "14. Rollout: behind a flag for staff, then 10% of new logins, then everyone.",
+    "15. Open questions: do we allow binding two phones to one OpenID during migration?",
+    "16. Summary: a separate table, a verified bind endpoint, UnionID when available.",
+]:
+    t.msg(s)
+
+t = new(
+    "f5-theia-external-change-reread",
+    "distinct_reads",
+    False,
+    gh("eclipse-theia/theia", "pull", 17863),
+    "The agent reads a settings file, a formatter rewrites it on save, the user edits it by "
+    "hand: each change is followed by the same read, which returns new content.",
+)
+t.user("Add a proxy setting to .vscode/settings.json")
+SET = {"path": ".vscode/settings.json"}
+t.call("read_file", SET, '{"editor.tabSize": 2}')
+t.call(
+    "write_file",
+    SET | {"content": '{"editor.tabSize": 2, "http.proxy": "http://proxy:3128"}'},
+    "written",
+    mutates=True,
+)
+t.workspace("format on save rewrote the file with 4-space indentation")
+t.call("read_file", SET, '{\n    "editor.tabSize": 2,\n    "http.proxy": "http://proxy:3128"\n}')
+t.user("I changed the proxy port by hand, please also add proxyStrictSSL false")
+t.workspace("the user edited the proxy port to 8080")
+t.call("read_file", SET, '{\n    "editor.tabSize": 2,\n    "http.proxy": "http://proxy:8080"\n}')
+t.call(
+    "write_file",
+    SET
+    | {
+        "content": '{"editor.tabSize": 2, "http.proxy": "http://proxy:8080", '
+        '"http.proxyStrictSSL": false}'
+    },
+    "written",
+    mutates=True,
+)
+t.call(
+    "read_file",
+    SET,
+    '{"editor.tabSize": 2, "http.proxy": "http://proxy:8080", "http.proxyStrictSSL": false}',
+)
+
+t = new(
+    "f5-simply-pip-install-rerun",
+    "edit_test_cycle",
+    False,
+    gh("BESTenergytrade/simply", "issues", 102),
+    "pytest fails on a missing module; installing the requirements goes to the wrong "
+    "interpreter so the re-run fails the same way; installing with `python -m pip` fixes it.",
+)
+t.user("Run the test suite on this fresh checkout")
+MNF = (
+    "ImportError while importing test module tests/test_market.py\n"
+    "E   ModuleNotFoundError: No module named 'matplotlib'"
+)
+t.call("bash", {"command": "pytest -q"}, error=MNF, kind="exit_code")
+t.call(
+    "bash",
+    {"command": "pip install -r requirements.txt"},
+    "Requirement already satisfied: matplotlib in /usr/lib/python3/dist-packages",
+    mutates=True,
+)
+t.call("bash", {"command": "pytest -q"}, error=MNF, kind="exit_code")
+t.call("bash", {"command": "which python pytest"}, "/work/venv/bin/python\n/usr/bin/pytest")
+t.call(
+    "bash",
+    {"command": "python -m pip install -r requirements.txt"},
+    "Successfully installed matplotlib-3.9.2 pandas-2.2.3",
+    mutates=True,
+)
+t.call("bash", {"command": "python -m pytest -q"}, "48 passed in 6.12s")
+
+t = new(
+    "f5-codec-until-green",
+    "long_productive",
+    False,
+    gh("AVADSA25/codec", "pull", 192),
+    "An until-green loop: run the tests, read a failure, fix it, regenerate the skill "
+    "manifest (the same 'up to date' most times), check git status; six rounds, then commit.",
+)
+t.user("Get the test suite green without touching the tests")
+fails = [7, 5, 5, 3, 1, 0]
+for k, nf in enumerate(fails):
+    if nf:
+        t.call(
+            "bash",
+            {"command": "python -m pytest -q -x"},
+            error=f"{nf} failed, {120 - nf} passed\nFAILED tests/test_skill_{k}.py::test_load",
+            kind="exit_code",
+        )
+        t.call("read_file", {"path": f"codec/skills/skill_{k}.py"}, f"def load_{k}(): ...")
+        t.call(
+            "edit_file",
+            {
+                "path": f"codec/skills/skill_{k}.py",
+                "old": f"def load_{k}(): ...",
+                "new": f"def load_{k}(): return Skill({k})",
+            },
+            "ok",
+            mutates=True,
+        )
+        t.call(
+            "bash",
+            {"command": "python scripts/regen_manifest.py"},
+            "manifest up to date" if k % 3 else "manifest regenerated (1 skill changed)",
+        )
+        t.call(
+            "bash",
+            {"command": "git status --short"},
+            "\n".join(f" M codec/skills/skill_{j}.py" for j in range(k + 1)),
+        )
+    else:
+        t.call("bash", {"command": "python -m pytest -q -x"}, "120 passed in 14.3s")
+t.call(
+    "bash",
+    {"command": "git add -A && git commit -m 'fix skill loaders'"},
+    "[main 5c1d2e9] fix skill loaders",
+    mutates=True,
+)
+t.call("bash", {"command": "git status --short"}, "")
+
+t = new(
+    "f5-crypter-check-runs-poll",
+    "polling",
+    False,
+    gh("Crypter-File-Transfer/Crypter", "pull", 846),
+    "Watching CI through the API: check runs queued, in progress, one fails; read its log, "
+    "fix, push, and watch again until all pass.",
+)
+t.user("Push the branch and make sure CI passes")
+REF = {"ref": "feat/upload-limits"}
+for st in [
+    "queued 7",
+    "in_progress 3/7",
+    "in_progress 5/7",
+    "completed: 6 success, 1 failure (lint)",
+]:
+    t.call("get_check_runs", REF, st)
+t.call("get_job_log", {"job": "lint"}, "src/Upload.cs(41,9): warning IDE0059 treated as error")
+t.call(
+    "edit_file", {"path": "src/Upload.cs", "old": "var size = 0;", "new": ""}, "ok", mutates=True
+)
+t.call(
+    "bash",
+    {"command": "git commit -am 'remove unused variable' && git push"},
+    "pushed 1a2b3c4",
+    mutates=True,
+)
+for st in ["queued 7", "in_progress 4/7", "completed: 7 success"]:
+    t.call("get_check_runs", REF, st)
+
+t = new(
+    "f5-rjmurillo-pending-then-success",
+    "polling",
+    False,
+    gh("rjmurillo/ai-agents", "issues", 2370),
+    "A check poll says PENDING (with a contradictory AllPassing); the refresh says SUCCESS.",
+)
+t.user("Is PR 2351 ready to merge?")
+t.call(
+    "get_pr_checks",
+    {"pr": 2351},
+    {"checks": [{"name": "build", "state": "PENDING"}], "AllPassing": True},
+)
+t.call(
+    "get_pr_checks",
+    {"pr": 2351},
+    {"checks": [{"name": "build", "state": "SUCCESS"}], "AllPassing": True},
+)
+t.msg("All checks pass now; the PR is ready to merge.")
+
+t = new(
+    "f5-multica-store-restored-next-session",
+    "session_memory",
+    False,
+    gh("multica-ai/multica", "issues", 1925) | {"case": "healthy sessions remain resumable"},
+    "Resuming fails because the session store was missing; between sessions it is restored, "
+    "and the same resume then works.",
+)
+t.user("Continue issue MUL-90")
+RES90 = {"command": "claude --resume 1d7a9b22 -p 'continue'"}
+t.call("bash", RES90, error="No conversation found with session ID: 1d7a9b22", kind="exit_code")
+t.workspace("the operator restored ~/.claude/projects from last night's backup")
+t.session("s2")
+t.user("Continue issue MUL-90")
+t.call("bash", RES90, "Resumed session 1d7a9b22 (14 messages)")
+t.call("bash", {"command": "git log --oneline -1"}, "9e8f7a6 MUL-90: wip")
+
+t = new(
+    "f5-cmuxlayer-right-flag-next-session",
+    "session_memory",
+    False,
+    gh("EtanHey/cmuxlayer", "issues", 423) | {"case": "manual --resume works"},
+    "The wrong flag fails in one session; in the next the corrected command, a different "
+    "call, runs.",
+)
+t.user("Restore my agent panes")
+t.call(
+    "bash",
+    {"command": "cursor agent --session 4d2e91"},
+    error="error: unknown option '--session'",
+    kind="invalid_args",
+)
+t.session("s2")
+t.user("Use --resume this time")
+t.call("bash", {"command": "cursor agent --resume 4d2e91"}, "Resumed chat 4d2e91")
+t.call("terminal_send", {"surface": 81, "text": "continue"}, "ok")
+
+t = new(
+    "f5-sdqctl-commit-acks",
+    "long_productive",
+    False,
+    {"repo": "bewest/sdqctl", "path": "docs/LOOP-STRESS-TEST.md", "case": "commit acknowledgments"},
+    "Eight small fixes, each committed and acknowledged with the same short line; the "
+    "messages repeat but work happens between them.",
+)
+t.user("Work through the TODO list in docs/todo.md, one commit per item")
+t.call("read_file", {"path": "docs/todo.md"}, "\n".join(f"- item {k}" for k in range(8)))
+for k in range(8):
+    t.call(
+        "edit_file",
+        {"path": f"src/mod_{k}.py", "old": "TODO", "new": f"done_{k}()"},
+        "ok",
+        mutates=True,
+    )
+    t.call(
+        "bash",
+        {"command": f"git commit -am 'todo item {k}'"},
+        f"[main {_hex(7)}] todo item {k}",
+        mutates=True,
+    )
+    t.msg("Committed.")
+
+t = new(
+    "f5-obsidian-note-read-verify",
+    "distinct_reads",
+    False,
+    {
+        "repo": "allenhutchison/obsidian-gemini",
+        "path": "docs/loop-detection.md",
+        "case": "same file read three times in 30 s",
+    },
+    "The same note read three times within half a minute: before an append, to verify it, "
+    "and after the user edited it in Obsidian; the content differs each time.",
+)
+t.user("Append today's meeting notes to notes/example.md")
+NOTE = {"path": "notes/example.md"}
+t.call("read_file", NOTE, "# Example\n- 2026-11-30: kickoff")
+t.call("append_file", NOTE | {"text": "- 2026-12-01: planning"}, "ok", mutates=True)
+t.call("read_file", NOTE, "# Example\n- 2026-11-30: kickoff\n- 2026-12-01: planning")
+t.user("I fixed a typo in the note; can you add the action items under today's entry?")
+t.workspace("the user edited notes/example.md in Obsidian")
+t.call("read_file", NOTE, "# Example\n- 2026-11-30: kick-off\n- 2026-12-01: planning")
+t.call("append_file", NOTE | {"text": "  - action: draft the budget"}, "ok", mutates=True)
+
+t = new(
+    "f5-devops-bench-pods-rollout",
+    "polling",
+    False,
+    gh("kubernetes-sigs/devops-bench", "pull", 189),
+    "Diagnose a failing deployment, fix it, and watch the pods: the same `kubectl get pods` "
+    "again and again, its output moving from CrashLoopBackOff to Running (unchanged once).",
+)
+t.user("Diagnose why checkout is failing in the shop namespace, then fix it")
+GP = {"command": "kubectl get pods -n shop -l app=checkout"}
+t.call("bash", GP, "checkout-7d9f  0/1  CrashLoopBackOff  5  3m")
+t.call(
+    "bash",
+    {"command": "kubectl logs -n shop checkout-7d9f --tail=20"},
+    "Error: env STRIPE_KEY not set",
+)
+t.call("bash", {"command": "kubectl describe deploy -n shop checkout"}, "Environment: <none>")
+t.call(
+    "bash",
+    {"command": "kubectl set env -n shop deploy/checkout --from=secret/stripe"},
+    "deployment.apps/checkout env updated",
+    mutates=True,
+)
+for out in [
+    "checkout-7d9f  0/1  Terminating  5  4m\ncheckout-5c2a  0/1  ContainerCreating  0  2s",
+    "checkout-5c2a  0/1  ContainerCreating  0  9s",
+    "checkout-5c2a  0/1  ContainerCreating  0  9s",
+    "checkout-5c2a  0/1  Running  0  21s",
+    "checkout-5c2a  1/1  Running  0  34s",
+]:
+    t.call("bash", GP, out)
+t.user("What would you change to stop it recurring?")
+t.msg("Make the secret reference required in the chart and add a readiness probe on /health.")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -5965,8 +7177,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh2"
     for it in items[FRESH3_START:FRESH4_START]:
         split[it.tid] = "fresh3"
-    for it in items[FRESH4_START:]:
+    for it in items[FRESH4_START:FRESH5_START]:
         split[it.tid] = "fresh4"
+    for it in items[FRESH5_START:]:
+        split[it.tid] = "fresh5"
     return split
 
 

@@ -73,6 +73,10 @@ def test_size_and_balance() -> None:
     assert 0.4 <= sum(not t["loop"] for t in fresh4) / len(fresh4) <= 0.6
     assert {t["class"] for t in fresh4 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh4) >= 3
+    fresh5 = [t for t in TRAJS if t["split"] == "fresh5"]
+    assert len(fresh5) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh5) / len(fresh5) <= 0.6
+    assert {t["class"] for t in fresh5 if t["loop"]} == LOOP_CLASSES
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
