@@ -1,12 +1,13 @@
 //! The volatile parts of a tool result (clock times, timestamps, durations, memory
-//! addresses), masked before the guard digests it, so a re-run whose output differs only in
+//! addresses, generated ids: GUIDs and hex runs), masked before the guard digests it, so a re-run whose output differs only in
 //! them is the same result.
 //!
 //! This is the ASCII half of `crs.guard._canon._VOLATILE` (a Python regex), written as a
 //! scanner: the guard calls it for ASCII text and keeps the regex for the rest, and a
 //! hypothesis test checks the two agree on every ASCII text. Each match is replaced by `#`;
 //! at a position the alternatives are tried in the regex's order (a date-time, a clock time,
-//! a duration, a hex address) and the first that matches wins; scanning resumes after it.
+//! a duration, a hex address, a hex id) and the first that matches wins; scanning resumes
+//! after it.
 
 const UNITS: [&[u8]; 12] = [
     b"ms", b"s", b"sec", b"secs", b"second", b"seconds", b"us", b"ns", b"min", b"mins", b"minute",
@@ -136,6 +137,38 @@ fn address(b: &[u8], i: usize) -> Option<usize> {
     (r - i - 2 >= 6).then_some(r)
 }
 
+/// A generated id: a whole word of hex digits, groups joined by single dashes (a GUID, a
+/// `batch-9f3a...` suffix, a nonce), with at least 8 hex digits, a digit and a letter among
+/// them: `(?<![0-9A-Za-z])` + letter and digit lookaheads + `(?:[0-9a-fA-F]-?){7,}[0-9a-fA-F]`
+/// `(?![0-9A-Za-z]|-[0-9a-fA-F])`. Words of letters only ("deadbeef", "facade") and numbers
+/// (counts, sizes) are not ids.
+fn hex_id(b: &[u8], i: usize) -> Option<usize> {
+    if i > 0 && b[i - 1].is_ascii_alphanumeric() {
+        return None;
+    }
+    let (mut j, mut count, mut digit, mut letter) = (i, 0usize, false, false);
+    loop {
+        while j < b.len() && b[j].is_ascii_hexdigit() {
+            if b[j].is_ascii_digit() {
+                digit = true;
+            } else {
+                letter = true;
+            }
+            count += 1;
+            j += 1;
+        }
+        if j + 1 < b.len() && b[j] == b'-' && b[j + 1].is_ascii_hexdigit() {
+            j += 1;
+            continue;
+        }
+        break;
+    }
+    if j < b.len() && b[j].is_ascii_alphanumeric() {
+        return None;
+    }
+    (count >= 8 && digit && letter).then_some(j)
+}
+
 /// `text` with each volatile part replaced by `#`, or None when it has none. `text` must
 /// be ASCII (the caller checks; other text goes through the regex).
 pub fn mask_volatile(text: &str) -> Option<String> {
@@ -144,19 +177,25 @@ pub fn mask_volatile(text: &str) -> Option<String> {
     let mut last = 0;
     let mut i = 0;
     while i < b.len() {
-        if b[i].is_ascii_digit() {
-            let end = date_time(b, i)
+        let c = b[i];
+        let end = if c.is_ascii_digit() {
+            date_time(b, i)
                 .or_else(|| clock(b, i))
                 .or_else(|| duration(b, i))
-                .or_else(|| address(b, i));
-            if let Some(end) = end {
-                let o = out.get_or_insert_with(|| String::with_capacity(b.len()));
-                o.push_str(&text[last..i]);
-                o.push('#');
-                last = end;
-                i = end;
-                continue;
-            }
+                .or_else(|| address(b, i))
+                .or_else(|| hex_id(b, i))
+        } else if matches!(c, b'a'..=b'f' | b'A'..=b'F') {
+            hex_id(b, i)
+        } else {
+            None
+        };
+        if let Some(end) = end {
+            let o = out.get_or_insert_with(|| String::with_capacity(b.len()));
+            o.push_str(&text[last..i]);
+            o.push('#');
+            last = end;
+            i = end;
+            continue;
         }
         i += 1;
     }
@@ -183,5 +222,18 @@ mod tests {
         assert_eq!(m("obj at 0x7f3e25a5ea00"), "obj at #");
         assert_eq!(mask_volatile("12 passed in file_3.py"), None);
         assert_eq!(mask_volatile("5secs2 x5ms"), None);
+    }
+
+    #[test]
+    fn masks_generated_ids() {
+        assert_eq!(m("batch-9f3a2c1d0e: ok"), "batch-#: ok");
+        assert_eq!(
+            m("id 123e4567-e89b-12d3-a456-426614174000 done"),
+            "id # done"
+        );
+        assert_eq!(m("nonce=6941afa76632fc57"), "nonce=#");
+        assert_eq!(mask_volatile("a deadbeefcafe word, 12345678 bytes"), None);
+        assert_eq!(mask_volatile("x9f3a2c1d0e and 9f3a2c1d0ex"), None);
+        assert_eq!(mask_volatile("commit 4be91c2"), None);
     }
 }

@@ -25,6 +25,18 @@ EARLY_CEILING = 0
 # call whose answer moved with the workspace unchanged and that names no workspace path is
 # treated as watching something outside, docs/guard-api.md). Any false alarm fails.
 ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
+# Loops caught (on time) per split, at least: a rule change may catch more, never fewer, and
+# each split keeps 0 false alarms. fresh5 was measured at 21/24 caught, 1/22 false alarms
+# before its rules were fixed (bench/RESULTS.md, "fresh5").
+CAUGHT_AT_LEAST = {
+    "dev": 30,
+    "holdout": 16,
+    "fresh": 22,
+    "fresh2": 21,
+    "fresh3": 27,
+    "fresh4": 24,
+    "fresh5": 24,
+}
 
 
 def load_loopbench() -> ModuleType:
@@ -79,3 +91,13 @@ def test_no_false_alarm(outcomes: list[Any]) -> None:
 def test_no_loop_flagged_before_it_repeated(outcomes: list[Any]) -> None:
     s = lb.score(outcomes)
     assert s.early <= EARLY_CEILING, _ids(outcomes, "early")
+
+
+def test_every_split_keeps_its_catches_and_no_false_alarm(outcomes: list[Any]) -> None:
+    assert set(CAUGHT_AT_LEAST) == set(lb.SPLIT_ORDER)
+    for split, floor in CAUGHT_AT_LEAST.items():
+        outs = [o for o in outcomes if o.split == split]
+        s = lb.score(outs)
+        assert s.caught >= floor, (split, s.caught, _ids(outs, "missed") + _ids(outs, "late"))
+        rest = [o for o in outs if o.id not in ACCEPTED_FALSE_ALARMS]
+        assert lb.score(rest).false_alarms == 0, (split, _ids(rest, "false_alarm"))

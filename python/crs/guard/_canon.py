@@ -34,12 +34,17 @@ _dumps = json.JSONEncoder(
 _blake_hex = _core.blake2b_hex
 _WS = re.compile(r"\s+")
 # Parts of a result that change from run to run without meaning anything changed: clock
-# times, timestamps, durations, memory addresses. They do not make a new result.
+# times, timestamps, durations, memory addresses, generated ids (a GUID, a `batch-9f3a2c1d0e`
+# suffix, a nonce: a whole word of hex digits, single dashes between groups, at least 8
+# digits with a digit and a letter among them). They do not make a new result.
+_HEX_WORD = r"(?:[0-9a-fA-F]|-(?=[0-9a-fA-F]))*?"
 _VOLATILE = re.compile(
     r"(?=\d)(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<!\d)\d{1,2}:\d\d:\d\d(?:\.\d+)?\b"
     r"|(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
     r"|0x[0-9a-fA-F]{6,})"
+    rf"|(?<![0-9A-Za-z])(?={_HEX_WORD}[a-fA-F])(?={_HEX_WORD}\d)"
+    r"(?:[0-9a-fA-F]-?){7,}[0-9a-fA-F](?![0-9A-Za-z]|-[0-9a-fA-F])"
 )
 _HAS_DIGIT = re.compile(r"\d").search
 _mask_ascii = _core.mask_volatile  # the same, as a Rust scanner (tests/guard: they agree)

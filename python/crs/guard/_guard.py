@@ -281,6 +281,10 @@ class Guard:
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         self._last_msg = ""
+        # the current run of agent messages: the words it used, and how many of its messages
+        # brought (almost) none that was new (in memory, like `_last_msg`)
+        self._msg_words: set[str] = set()
+        self._msg_stale = 0
         # Shared by every session of the engine (with_session); see crs.guard._observe.
         self._observers = _observers if _observers is not None else Observers(observers)
 
@@ -474,7 +478,9 @@ class Guard:
                 )
             if not poll and kinds[0]:
                 poll = True
-            if not mut:  # a shell command changes the workspace unless it only reads
+            if not mut or lim.command_decides:
+                # a shell command changes the workspace unless it only reads, whatever the
+                # name of the tool that runs it (`fabric_exec`, `execute_command`)
                 mut = not kinds[1]
         return tool, lim, sig, canon, poll, mut
 
@@ -1290,8 +1296,29 @@ class Guard:
                 # again, counts as the same one
                 digest = msgs[-1]
             self._last_msg = norm
+            if not s.msg_streak:
+                self._msg_words = set()
+                self._msg_stale = 0
+            words = set(_canon._tokens(norm)) - _canon._STOP
+            if 3 * len(words - self._msg_words) < len(words) or not words:
+                self._msg_stale += 1  # (almost) nothing it had not said in this run
+            self._msg_words |= words
             seq = [*msgs, digest]
-            found = self._message_loop(seq, s.msg_streak + 1)
+            found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
+            if found is None and not s.msg_streak and s.replies:
+                # the same answer to `monologue_repeats + 1` user turns in a row, no tool
+                # call in any of them (a user asking again and again is answered, a model
+                # that only repeats itself whatever it is told is not)
+                run = 0
+                for r in reversed(s.replies):
+                    if r != digest:
+                        break
+                    run += 1
+                if run >= self.policy.monologue_repeats:
+                    found = (
+                        f"the agent gave the same answer to {run + 1} user turns in a row "
+                        "without acting"
+                    )
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if found is not None:
                 payload["v"] = 1
@@ -1299,7 +1326,7 @@ class Guard:
             if found is None:
                 return allow_verdict(None)
             flags = s.msg_flags - 1  # apply_msg counted this one
-            action = _NUDGE if flags <= 0 else _BLOCK if flags == 1 else _STOP
+            action = _NUDGE if flags <= 0 or cap else _BLOCK if flags == 1 else _STOP
             return make_verdict(
                 action,
                 VerdictCode.MONOLOGUE,
@@ -1310,13 +1337,15 @@ class Guard:
                 None,
             )
 
-    def _message_loop(self, seq: list[str], streak: int) -> str | None:
+    def _message_loop(self, seq: list[str], streak: int, stale: int) -> tuple[str | None, bool]:
+        """(what loops, or None; whether it is only a nudge). `stale`: messages of this run
+        that brought (almost) no word it had not used in the run yet."""
         pol = self.policy
         run = 1
         while run < len(seq) and seq[-1 - run] == seq[-1]:
             run += 1
         if run >= pol.monologue_repeats:
-            return f"the agent said the same thing {run} times in a row without acting"
+            return f"the agent said the same thing {run} times in a row without acting", False
         for per in range(2, 5):
             if (
                 len(seq) >= 2 * per
@@ -1326,10 +1355,21 @@ class Guard:
                 return (
                     f"the agent's last {2 * per} messages repeat a cycle of {per} without "
                     "a tool call"
-                )
-        if streak >= pol.monologue_max:
-            return f"{streak} agent messages in a row without a tool call"
-        return None
+                ), False
+        # A long run of messages counts by what it says: reworded lines that bring nothing
+        # new (goodbyes, "I'll do it") are a monologue; a long answer that keeps saying new
+        # things (a design written out in sections) is not repeating itself: only a very
+        # long one gets a nudge, and never more.
+        if streak >= pol.monologue_max and stale >= max(2, pol.monologue_max // 2):
+            return (
+                f"{streak} agent messages in a row without a tool call, {stale} of them "
+                "saying nothing new"
+            ), False
+        if stale >= pol.monologue_max:
+            return f"{stale} agent messages in a row saying nothing new", False
+        if streak >= 2 * pol.monologue_max:
+            return f"{streak} agent messages in a row without a tool call", True
+        return None, False
 
     def new_turn(self) -> None:
         """A user message: escalation starts over (the history, and loop detection over it,

@@ -57,6 +57,19 @@ SHELL_PATTERN = (
 """Tools that run shell commands: a successful command that is not read-only (`cat`, `ls`,
 `grep`, `git status` ...) counts as a workspace change."""
 
+RUNS_PATTERN = (
+    r"(?i)(^|[_.\-:/ ])(exec|execute|run|shell|bash|sh|zsh|terminal|command|cmd)([_.\-:/ ]|$)"
+)
+"""Tools whose name says they run a command (`fabric_exec`, `execute_command`,
+`run_in_terminal`): when the call carries a shell command, the command, not the name,
+says whether it changes the workspace (`cat`, `ls`, `git status` do not)."""
+
+EDITS_PATTERN = (
+    r"(?i)(^|[_.\-:/ ])(edit|write|patch|create|delete|remove|move|rename|replace|insert|"
+    r"apply|update|save|append|modify|commit|str_replace)([_.\-:/ ]|$)"
+)
+"""Tool-name words that say the tool edits whatever its command field says."""
+
 HARD_MAX_REPEATS = 50
 """No policy lets the same call with the same result repeat more often than this."""
 HARD_MAX_POLLS = 500
@@ -285,6 +298,9 @@ class Limits:
     polling: bool
     shell: bool
     learn_failures: bool
+    # the call's shell command decides whether it mutates (a tool that runs commands, with
+    # no explicit ToolPolicy.mutating): `cat` through `fabric_exec` is a read
+    command_decides: bool
     ignore_fields: frozenset[str]
 
 
@@ -324,4 +340,11 @@ def limits_for(
         or re.match(SHELL_PATTERN, _CAMEL.sub("_", tool)) is not None,
         learn_failures=pick(t.learn_failures, policy.learn_failures),
         ignore_fields=policy.commentary_fields | t.ignore_fields,
+        command_decides=t.mutating is None
+        and _named(_RUNS_RE, tool)
+        and not _named(_EDITS_RE, tool),
     )
+
+
+_RUNS_RE = re.compile(RUNS_PATTERN)
+_EDITS_RE = re.compile(EDITS_PATTERN)
