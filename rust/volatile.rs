@@ -1,12 +1,12 @@
 //! The volatile parts of a tool result (clock times, timestamps, durations, memory
-//! addresses, generated ids: GUIDs and hex runs), masked before the guard digests it, so a re-run whose output differs only in
+//! addresses, Unix times, generated ids: GUIDs and hex runs), masked before the guard digests it, so a re-run whose output differs only in
 //! them is the same result.
 //!
 //! This is the ASCII half of `crs.guard._canon._VOLATILE` (a Python regex), written as a
 //! scanner: the guard calls it for ASCII text and keeps the regex for the rest, and a
 //! hypothesis test checks the two agree on every ASCII text. Each match is replaced by `#`;
 //! at a position the alternatives are tried in the regex's order (a date-time, a clock time,
-//! a duration, a hex address, a hex id) and the first that matches wins; scanning resumes
+//! a duration, a hex address, a Unix time, a hex id) and the first that matches wins; scanning resumes
 //! after it.
 
 const UNITS: [&[u8]; 12] = [
@@ -137,6 +137,29 @@ fn address(b: &[u8], i: usize) -> Option<usize> {
     (r - i - 2 >= 6).then_some(r)
 }
 
+/// A Unix time in seconds or milliseconds (2017 to 2033): `(?<![\w.])1[5-9]\d{8}(?:\d{3})?`
+/// `(?:\.\d+)?(?![\w.])`, a whole number of 10 or 13 digits, perhaps with a fraction.
+fn epoch(b: &[u8], i: usize) -> Option<usize> {
+    if (i > 0 && (is_w(b[i - 1]) || b[i - 1] == b'.'))
+        || b[i] != b'1'
+        || !matches!(b.get(i + 1), Some(b'5'..=b'9'))
+    {
+        return None;
+    }
+    let run = digits(b, i);
+    if run - i != 10 && run - i != 13 {
+        return None;
+    }
+    let free = |j: usize| j >= b.len() || !(is_w(b[j]) || b[j] == b'.');
+    if b.get(run) == Some(&b'.') && is_d(b, run + 1) {
+        let frac = digits(b, run + 1);
+        if free(frac) {
+            return Some(frac);
+        }
+    }
+    free(run).then_some(run)
+}
+
 /// A generated id: a whole word of hex digits, groups joined by single dashes (a GUID, a
 /// `batch-9f3a...` suffix, a nonce), with at least 8 hex digits, a digit and a letter among
 /// them: `(?<![0-9A-Za-z])` + letter and digit lookaheads + `(?:[0-9a-fA-F]-?){7,}[0-9a-fA-F]`
@@ -183,6 +206,7 @@ pub fn mask_volatile(text: &str) -> Option<String> {
                 .or_else(|| clock(b, i))
                 .or_else(|| duration(b, i))
                 .or_else(|| address(b, i))
+                .or_else(|| epoch(b, i))
                 .or_else(|| hex_id(b, i))
         } else if matches!(c, b'a'..=b'f' | b'A'..=b'F') {
             hex_id(b, i)
@@ -235,5 +259,10 @@ mod tests {
         assert_eq!(mask_volatile("a deadbeefcafe word, 12345678 bytes"), None);
         assert_eq!(mask_volatile("x9f3a2c1d0e and 9f3a2c1d0ex"), None);
         assert_eq!(mask_volatile("commit 4be91c2"), None);
+        assert_eq!(m("[1767265200] ok at 1767265200123.5"), "[#] ok at #");
+        assert_eq!(
+            mask_volatile("12345678901 and 1767265200x and 1767265200.5.1"),
+            None
+        );
     }
 }

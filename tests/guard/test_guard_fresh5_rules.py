@@ -204,3 +204,70 @@ def test_a_very_long_run_of_distinct_messages_gets_a_nudge_and_never_more() -> N
     assert Action.NUDGE in actions
     assert Action.BLOCK not in actions
     assert Action.STOP not in actions
+
+
+# ------------------------------------------- found by perturbing every benchmark trajectory
+# (bench/loops: the same trajectories with label-preserving changes: a commentary field
+# spelt `Description`, commands as an argv, timing fields in structured results, Unix times
+# in text; each variant flipped dozens of verdicts before these rules)
+
+
+def test_a_commentary_field_spelt_another_way_is_left_out() -> None:
+    g = Guard()
+    a = g.call_for("bash", {"command": "ls", "Description": "look around"})
+    b = g.call_for("bash", {"command": "ls", "Reasoning": "x", "THOUGHT": "y", "No-te": "z"})
+    assert a.signature == b.signature == g.call_for("bash", {"command": "ls"}).signature
+    # a real argument that only resembles one stays
+    assert g.call_for("bash", {"command": "ls", "descriptions": "x"}).signature != a.signature
+
+
+def test_an_argv_command_is_the_command_it_runs() -> None:
+    g = Guard()
+    argv = g.call_for("shell", {"command": ["bash", "-lc", "ls  -la"]})
+    assert argv.signature == g.call_for("shell", {"command": "ls -la"}).signature
+    assert g._identify("shell", {"command": ["bash", "-lc", "cat a.txt"]})[5] is False
+    assert g._identify("shell", {"command": ["bash", "-lc", "make build"]})[5] is True
+    assert g._identify("shell", {"command": ["sleep", "30"]})[4] is True  # waits
+    # polling with a sleep between, both as argvs, passes while the checks move
+    got = []
+    for p in [5, 4, 3, 3, 2, 1, 0]:
+        got.append(run(g, "shell", {"command": ["gh", "pr", "checks", "7"]}, f"{p} pending"))
+        got.append(run(g, "shell", {"command": ["bash", "-c", "sleep 30"]}, ""))
+    assert flags(got) == []
+
+
+def test_timing_fields_of_a_structured_result_are_no_new_result() -> None:
+    g = Guard()
+    got = [
+        run(g, "read_file", {"path": "a.py"}, {"text": "x = 1", "elapsed_ms": 3 + k, "ts": k})
+        for k in range(4)
+    ]
+    assert "nudge:repeated_call" in flags(got)
+    g = Guard()
+    got = [run(g, "get_job", {"id": 7}, {"done": k, "durationSeconds": k}) for k in range(8)]
+    assert flags(got) == []  # the data moved beside the timing
+
+
+def test_stamp_keys_are_only_timing_and_delivery_fields() -> None:
+    for key in ("elapsed_ms", "durationSeconds", "took", "request-id", "messageId", "ETag"):
+        assert _canon._stamp_key(key), key
+    for key in ("items", "times", "dates", "count", "status", "created", "updated_at"):
+        assert not _canon._stamp_key(key), key
+
+
+def test_unix_times_in_text_are_volatile() -> None:
+    assert _canon.mask_volatile("[1767265200] ok at 1767265200123.5") == "[#] ok at #"
+    for text in ("12345678901", "1767265200x", "v1767265200", "1234567890 (not 2017+)"):
+        assert _canon.mask_volatile(text) == text
+
+
+EPOCH_PIECES = st.sampled_from(
+    ["1767265200", "15", "1", "9", "17672652001", "123", ".", "5", " ", "x", "_", "[", "]"]
+)
+
+
+@settings(max_examples=3000)
+@given(st.lists(EPOCH_PIECES, max_size=20).map("".join))
+def test_the_scanner_agrees_with_the_regex_on_unix_time_near_misses(text: str) -> None:
+    masked = _core.mask_volatile(text)
+    assert (text if masked is None else masked) == _canon._VOLATILE.sub("#", text)

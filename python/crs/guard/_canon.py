@@ -34,7 +34,8 @@ _dumps = json.JSONEncoder(
 _blake_hex = _core.blake2b_hex
 _WS = re.compile(r"\s+")
 # Parts of a result that change from run to run without meaning anything changed: clock
-# times, timestamps, durations, memory addresses, generated ids (a GUID, a `batch-9f3a2c1d0e`
+# times, timestamps, durations, memory addresses, Unix times in seconds or milliseconds
+# (2017 to 2033: 10 or 13 digits), generated ids (a GUID, a `batch-9f3a2c1d0e`
 # suffix, a nonce: a whole word of hex digits, single dashes between groups, at least 8
 # digits with a digit and a letter among them). They do not make a new result.
 _HEX_WORD = r"(?:[0-9a-fA-F]|-(?=[0-9a-fA-F]))*?"
@@ -42,7 +43,8 @@ _VOLATILE = re.compile(
     r"(?=\d)(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|(?<!\d)\d{1,2}:\d\d:\d\d(?:\.\d+)?\b"
     r"|(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b"
-    r"|0x[0-9a-fA-F]{6,})"
+    r"|0x[0-9a-fA-F]{6,}"
+    r"|(?<![\w.])1[5-9]\d{8}(?:\d{3})?(?:\.\d+)?(?![\w.]))"
     rf"|(?<![0-9A-Za-z])(?={_HEX_WORD}[a-fA-F])(?={_HEX_WORD}\d)"
     r"(?:[0-9a-fA-F]-?){7,}[0-9a-fA-F](?![0-9A-Za-z]|-[0-9a-fA-F])"
 )
@@ -108,6 +110,25 @@ def _norm_command_reference(text: str) -> str:
         return shlex.join(shlex.split(text))
     except ValueError:
         return " ".join(text.split())
+
+
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish", "pwsh", "powershell"})
+
+
+def argv_command(argv: list[str]) -> str:
+    """The shell command an argv runs: the script of `bash -lc <script>` (a shell, its
+    flags, the last one ending in `c`), else the words joined as a shell would quote them."""
+    head = argv[0].rsplit("/", 1)[-1].lower()
+    if head in _SHELLS and len(argv) >= 3 and argv[-2].startswith("-"):
+        flags = argv[1:-1]
+        if all(f.startswith("-") for f in flags) and flags[-1].lower().endswith("c"):
+            return _norm_command(argv[-1])
+    for w in argv:
+        try:
+            w.encode()
+        except UnicodeEncodeError:
+            raise _surrogate("args command") from None
+    return _norm_command(shlex.join(argv))
 
 
 PATH_KEYS = frozenset(
@@ -292,6 +313,12 @@ def canonical_args(
                 out[k] = _norm_path(v.strip())
             else:
                 out[k] = v.strip()
+        elif k in commands and type(v) is list and v and all(type(w) is str for w in v):
+            # an argv (`["bash", "-lc", "ls -la"]`, Codex's form) is the command it runs:
+            # the same call as the string, with the same checks (reads, waits)
+            v = out[k] = argv_command(v)
+            if not cmd:
+                cmd = v
         else:
             v = out[k] = _norm(v, f"args[{k!r}]", 1)
             if flat and not (v is None or type(v) is int or type(v) is bool or type(v) is str):
@@ -604,11 +631,68 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
                 f"got {type(result).__name__}"
             ) from None
         return result_digest(str(result), echo)
+    if type(doc) is dict or type(doc) is list:
+        doc = _unstamped(doc, 0)
     text = _dumps(doc)
     if echo:
         text = without(text, (_dumps(e)[1:-1] for e in echo))
     text = mask_volatile(text)
     return _blake_hex(b"j" + _encode_text(text, doc, "result"), 8)
+
+
+RESULT_STAMP_KEYS = VOLATILE_KEYS | frozenset(
+    {
+        "elapsed",
+        "duration",
+        "took",
+        "latency",
+        "runtime",
+        "timetaken",
+        "walltime",
+        "servertime",
+        "responsetime",
+        "fetchedat",
+        "retrievedat",
+        "generatedat",
+        "requestedat",
+        "respondedat",
+        "checkedat",
+        "receivedat",
+        "messageid",
+        "runid",
+        "receipt",
+        "etag",
+    }
+)
+"""Fields of a structured result (lower case, `_` and `-` left out, a unit suffix too:
+`elapsed_ms`, `durationSeconds`) that stamp the answer rather than say something: when it
+was made, how long it took, the id of this delivery. A result that differs only in them is
+the same result, as timestamps and durations in text are."""
+
+_UNIT = re.compile(r"(ms|millis|milliseconds|ns|us|micros|sec|secs|seconds|mins|minutes)$")
+
+
+@lru_cache(maxsize=4096)
+def _stamp_key(key: str) -> bool:
+    k = key.lower().replace("_", "").replace("-", "")
+    if k in RESULT_STAMP_KEYS:
+        return True
+    bare = _UNIT.sub("", k)
+    return bare != k and bare in RESULT_STAMP_KEYS
+
+
+def _unstamped(doc: Any, depth: int) -> Any:
+    """`doc` with the values of its stamp fields (`RESULT_STAMP_KEYS`) replaced by "#"."""
+    if type(doc) is dict:
+        if depth > MAX_DEPTH:
+            return doc
+        return {
+            k: "#" if _stamp_key(k) and v is not None else _unstamped(v, depth + 1)
+            for k, v in doc.items()
+        }
+    if type(doc) is list:
+        return [_unstamped(v, depth + 1) for v in doc]
+    return doc
 
 
 def error_text(error: BaseException | str) -> str:

@@ -36,6 +36,7 @@ from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
+from crs.guard._policy import field_key as _field_key
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._verdict import (
     Action,
@@ -458,6 +459,17 @@ class Guard:
             lim = self._limits_for(tool)
         # the arguments' canonical form and signature: plain ones in one Rust pass
         drop = lim.ignore_fields
+        if type(args) is dict and args:
+            # a commentary field spelt another way (`Description`, `Reason`) is one too
+            keys = lim.ignore_keys
+            for k in args:
+                if type(k) is str and k not in drop and _field_key(k) in keys:
+                    args = {
+                        a: v
+                        for a, v in args.items()
+                        if type(a) is not str or _field_key(a) not in keys
+                    }
+                    break
         got = None if args is None else _canon_flat(tool, args, drop, self._commands, _PATH_KEYS)
         if got is None:
             got = _canon.python_identity(tool, args, drop, self._commands)

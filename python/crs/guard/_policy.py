@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Any
 
 from crs._check import brief
@@ -301,6 +302,8 @@ class Limits:
     # the call's shell command decides whether it mutates (a tool that runs commands, with
     # no explicit ToolPolicy.mutating): `cat` through `fabric_exec` is a read
     command_decides: bool
+    # `ignore_fields` by `field_key` (case, `_` and `-` aside): `Description`, `Reason`
+    ignore_keys: frozenset[str]
     ignore_fields: frozenset[str]
 
 
@@ -340,10 +343,18 @@ def limits_for(
         or re.match(SHELL_PATTERN, _CAMEL.sub("_", tool)) is not None,
         learn_failures=pick(t.learn_failures, policy.learn_failures),
         ignore_fields=policy.commentary_fields | t.ignore_fields,
+        ignore_keys=frozenset(field_key(k) for k in policy.commentary_fields | t.ignore_fields),
         command_decides=t.mutating is None
         and _named(_RUNS_RE, tool)
         and not _named(_EDITS_RE, tool),
     )
+
+
+@lru_cache(maxsize=4096)
+def field_key(name: str) -> str:
+    """An argument name as the commentary fields are matched: lower case, `_` and `-` left
+    out (`Description`, `REASON`, `Just-ification` are commentary fields)."""
+    return name.lower().replace("_", "").replace("-", "")
 
 
 _RUNS_RE = re.compile(RUNS_PATTERN)
