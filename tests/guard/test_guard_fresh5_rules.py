@@ -271,3 +271,31 @@ EPOCH_PIECES = st.sampled_from(
 def test_the_scanner_agrees_with_the_regex_on_unix_time_near_misses(text: str) -> None:
     masked = _core.mask_volatile(text)
     assert (text if masked is None else masked) == _canon._VOLATILE.sub("#", text)
+
+
+# ------------------------------------------- printing to itself through the shell
+
+
+def test_echoes_between_repeats_do_not_break_the_run() -> None:
+    """`echo 'Done again.'`, `true`, `echo 'Final done'`, `true` ...: the echoes only print
+    their own words; the no-op between them repeats."""
+    g = Guard()
+    got = [run(g, "shell", {"command": "git status -sb"}, "## main")]
+    for word in ["All set.", "Complete.", "Finished!", "Wrapping up"]:  # nothing in common
+        got.append(run(g, "shell", {"command": f"echo '{word}'"}, word))
+        got.append(run(g, "shell", {"command": "true"}, ""))
+    assert "nudge:repeated_call" in flags(got)
+    assert got[6][1] is not None
+    assert got[6][1].code is VerdictCode.REPEATED_CALL  # the third `true`
+
+
+def test_echoes_that_print_something_else_are_real_calls() -> None:
+    g = Guard()
+    assert not g._says({"command": "echo $HOME"}, "/home/me")
+    assert not g._says({"command": "echo hi > f.txt"}, "")
+    assert g._says({"command": "echo -n 'step  done'"}, "step done")
+    got = []
+    for k in range(4):  # a status printed between the same read: the read is a repeat
+        got.append(run(g, "shell", {"command": f"echo 'step {k}'"}, f"step {k}"))
+        got.append(run(g, "read_file", {"path": f"src/m{k}.py"}, f"module {k}"))
+    assert flags(got) == []

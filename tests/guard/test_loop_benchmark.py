@@ -32,7 +32,7 @@ CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
     "fresh": 22,
-    "fresh2": 21,
+    "fresh2": 22,
     "fresh3": 27,
     "fresh4": 24,
     "fresh5": 24,

@@ -23,6 +23,7 @@ import operator
 import os
 import re
 import reprlib
+import shlex
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -72,8 +73,10 @@ _READONLY_SHELL = re.compile(
     r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
     r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
-# An argument asking the tool to wait before it answers (a wait, sleep, poll or yield time).
+# An argument asking the tool to wait before it answers (a wait, sleep, poll or yield time),
+# its camelCase words split (`yieldTimeMs` is `yield_Time_Ms`).
 _WAIT_KEY = re.compile(r"(?i)(^|[_.\-])(wait|sleep|poll|yield)([_.\-]|$)")
+_camel_split = functools.partial(re.compile(r"(?<=[a-z0-9])(?=[A-Z])").sub, "_")
 
 
 # Code that sleeps a positive time before it looks again (`time.sleep(30)`,
@@ -91,8 +94,8 @@ def _waits(canon: Mapping[str, Any]) -> bool:
     that sleeps before it looks again (`_CODE_SLEEP`) is one too."""
     for k, v in canon.items():  # cheap first: most calls have no number to wait on
         t = type(v)
-        if (t is int or t is float) and v > 0 and _WAIT_KEY.search(k) is not None:
-            break
+        if (t is int or t is float) and v > 0 and _WAIT_KEY.search(_camel_split(k)) is not None:
+            break  # (`yield_time_ms`, `yieldTimeMs`, `wait-seconds`)
         if t is str and k in _CODE_KEYS and _CODE_SLEEP.search(v) is not None:
             return True
     else:
@@ -105,6 +108,10 @@ def _waits(canon: Mapping[str, Any]) -> bool:
 
 
 _MSG_WS = re.compile(r"\s+")
+SAID = "5a1d" * 4
+"""The result digest of a call that only printed its own words (`Guard._says`)."""
+_SAID_PAIR = ":" + SAID
+_SHELL_META = re.compile(r"[|;&<>`$(){}*?\\]")
 _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 
 
@@ -988,6 +995,8 @@ class Guard:
             kind = OK
             got = _digest_text(result, canon) if type(result) is str else None
             res = got if got is not None else _canon.result_digest(result, _echo(canon))
+            if type(result) is str and len(result) < 4096 and self._says(canon, result):
+                res = SAID  # the command printed its own words: it told nothing
         feat = ""
         if canon and (kind != OK or not mut):
             feat = _canon.features(canon, self._commands, _sanitize)
@@ -995,6 +1004,25 @@ class Guard:
         if self._durable:  # what a person sees in `crs dashboard` (sanitized, short)
             views = self._previews("", canon, error if error is not None else result)
         return kind, res, err, feat, views
+
+    def _says(self, canon: dict[str, Any], result: str) -> bool:
+        """A shell `echo`/`printf` of literal words whose output is those words (`echo 'All
+        set.'` answered "All set."): the agent talking to itself through the shell."""
+        for k in self._commands:
+            cmd = canon.get(k)
+            if type(cmd) is not str or not cmd.startswith(("echo ", "printf ")):
+                continue
+            if _SHELL_META.search(cmd) is not None:
+                return False
+            try:
+                words = shlex.split(cmd)[1:]
+            except ValueError:
+                return False
+            while words and words[0] in ("-n", "-e", "-E", "-ne", "-en"):
+                words = words[1:]
+            said = " ".join(words).replace("\\n", " ")
+            return " ".join(said.split()) == " ".join(result.split())
+        return False
 
     def _previews(
         self, call_id: str, canon: dict[str, Any] | None, outcome: Any = None
@@ -1084,11 +1112,16 @@ class Guard:
         # thing is the user's call, so runs in a row and cycles start after it (the same
         # pair again and again, rule 3, still counts across turns).
         fence = s.answered
-        # 1. the same pair in a row
+        # 1. the same pair in a row (what the agent printed to itself in between, `echo
+        # 'Done again.'`, is no call that did something: it does not break the run)
         run = 1
         steps = [n]
         for i in range(len(tail) - 1, -1, -1):
-            if tail[i][1] != pair or tail[i][0] <= fence:
+            if tail[i][0] <= fence:
+                break
+            if tail[i][1] != pair:
+                if tail[i][1].endswith(_SAID_PAIR) and not pair.endswith(_SAID_PAIR):
+                    continue
                 break
             run += 1
             steps.append(tail[i][0])
