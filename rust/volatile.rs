@@ -107,11 +107,19 @@ fn clock(b: &[u8], i: usize) -> Option<usize> {
 /// `(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|µs|us|ns|mins?|minutes?)\b`
 /// (`µs` is not ASCII: the regex handles it). A unit must end at a word boundary, so it is
 /// the whole word that follows.
-fn duration(b: &[u8], i: usize) -> Option<usize> {
+///
+/// Then (it has the same look-behind; an address starts with `0`, a Unix time with `1`, so
+/// trying it here keeps the regex's order) `epoch`.
+fn duration_or_epoch(b: &[u8], i: usize) -> Option<usize> {
     if i > 0 && (is_w(b[i - 1]) || b[i - 1] == b'.') {
         return None;
     }
-    let mut p = digits(b, i);
+    let run = digits(b, i);
+    duration_after(b, run).or_else(|| epoch(b, i, run))
+}
+
+fn duration_after(b: &[u8], run: usize) -> Option<usize> {
+    let mut p = run;
     if b.get(p) == Some(&b'.') && is_d(b, p + 1) {
         p = digits(b, p + 1);
     }
@@ -139,14 +147,11 @@ fn address(b: &[u8], i: usize) -> Option<usize> {
 
 /// A Unix time in seconds or milliseconds (2017 to 2033): `(?<![\w.])1[5-9]\d{8}(?:\d{3})?`
 /// `(?:\.\d+)?(?![\w.])`, a whole number of 10 or 13 digits, perhaps with a fraction.
-fn epoch(b: &[u8], i: usize) -> Option<usize> {
-    if (i > 0 && (is_w(b[i - 1]) || b[i - 1] == b'.'))
-        || b[i] != b'1'
-        || !matches!(b.get(i + 1), Some(b'5'..=b'9'))
-    {
+/// (`run`: the end of the digits from `i`; the look-behind is `duration_or_epoch`'s.)
+fn epoch(b: &[u8], i: usize, run: usize) -> Option<usize> {
+    if b[i] != b'1' || !matches!(b.get(i + 1), Some(b'5'..=b'9')) {
         return None;
     }
-    let run = digits(b, i);
     if run - i != 10 && run - i != 13 {
         return None;
     }
@@ -192,23 +197,127 @@ fn hex_id(b: &[u8], i: usize) -> Option<usize> {
     (count >= 8 && digit && letter).then_some(j)
 }
 
+const DIGIT: u8 = 1;
+const HEX_LETTER: u8 = 2;
+const ALNUM: u8 = 4;
+
+/// The class bits of each byte (`DIGIT`, `HEX_LETTER`, `ALNUM`).
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_digit() {
+            t[c] = DIGIT | ALNUM;
+        } else if matches!(b, b'a'..=b'f' | b'A'..=b'F') {
+            t[c] = HEX_LETTER | ALNUM;
+        } else if b.is_ascii_alphanumeric() {
+            t[c] = ALNUM;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// Whether `b` may hold a hex id: 8 bytes in a row that are hex digits or dashes (a
+/// superset of `hex_id`'s matches: no word boundary, digit or letter test). Eight bytes at
+/// a time (SWAR, `b` is ASCII): most results have no such run and skip the id checks.
+fn may_have_hex_id(b: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // the high bit of each byte of `x` (all < 0x80) set when it lies in lo..=hi
+    let within = |x: u64, lo: u8, hi: u8| {
+        let ge_lo = x.wrapping_add(ONES * u64::from(0x80 - lo));
+        let gt_hi = x.wrapping_add(ONES * u64::from(0x80 - hi - 1));
+        ge_lo & !gt_hi & HIGH
+    };
+    let mut run = 0u32; // flagged bytes in a row up to the current word
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        let dash = x ^ (ONES * u64::from(b'-'));
+        let is_dash = !(((dash & LOW7) + LOW7) | dash | LOW7);
+        let m = within(x, b'0', b'9') | within(x | (ONES * 0x20), b'a', b'f') | (is_dash & HIGH);
+        if m == HIGH {
+            run += 8;
+        } else {
+            let lead = ((!m & HIGH).trailing_zeros() - 7) / 8; // flagged bytes from byte 0
+            if run + lead >= 8 {
+                return true;
+            }
+            run = (!m & HIGH).leading_zeros() / 8; // flagged bytes at the end
+        }
+        if run >= 8 {
+            return true;
+        }
+    }
+    for &c in words.remainder() {
+        let hex = c.is_ascii_hexdigit() || c == b'-';
+        run = if hex { run + 1 } else { 0 };
+        if run >= 8 {
+            return true;
+        }
+    }
+    false
+}
+
 /// `text` with each volatile part replaced by `#`, or None when it has none. `text` must
 /// be ASCII (the caller checks; other text goes through the regex).
 pub fn mask_volatile(text: &str) -> Option<String> {
+    if may_have_hex_id(text.as_bytes()) {
+        scan(text)
+    } else {
+        scan_digits(text)
+    }
+}
+
+/// `scan` for a text with no hex id: only digits start a volatile part.
+fn scan_digits(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let mut out: Option<String> = None;
     let mut last = 0;
     let mut i = 0;
     while i < b.len() {
-        let c = b[i];
-        let end = if c.is_ascii_digit() {
+        if b[i].is_ascii_digit() {
+            let end = date_time(b, i)
+                .or_else(|| clock(b, i))
+                .or_else(|| duration_or_epoch(b, i))
+                .or_else(|| address(b, i));
+            if let Some(end) = end {
+                let o = out.get_or_insert_with(|| String::with_capacity(b.len()));
+                o.push_str(&text[last..i]);
+                o.push('#');
+                last = end;
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out.map(|mut o| {
+        o.push_str(&text[last..]);
+        o
+    })
+}
+
+fn scan(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    let mut i = 0;
+    // whether the byte before `i` is a letter or digit: a hex id starts only after one that
+    // is not (checked here, so the letters inside words cost a table lookup and no call)
+    let mut prev_alnum = false;
+    while i < b.len() {
+        let k = CLASS[b[i] as usize];
+        let end = if k & DIGIT != 0 {
             date_time(b, i)
                 .or_else(|| clock(b, i))
-                .or_else(|| duration(b, i))
+                .or_else(|| duration_or_epoch(b, i))
                 .or_else(|| address(b, i))
-                .or_else(|| epoch(b, i))
-                .or_else(|| hex_id(b, i))
-        } else if matches!(c, b'a'..=b'f' | b'A'..=b'F') {
+                .or_else(|| if prev_alnum { None } else { hex_id(b, i) })
+        } else if k & HEX_LETTER != 0 && !prev_alnum {
             hex_id(b, i)
         } else {
             None
@@ -219,8 +328,10 @@ pub fn mask_volatile(text: &str) -> Option<String> {
             o.push('#');
             last = end;
             i = end;
+            prev_alnum = b[end - 1].is_ascii_alphanumeric();
             continue;
         }
+        prev_alnum = k & ALNUM != 0;
         i += 1;
     }
     out.map(|mut o| {
@@ -246,6 +357,39 @@ mod tests {
         assert_eq!(m("obj at 0x7f3e25a5ea00"), "obj at #");
         assert_eq!(mask_volatile("12 passed in file_3.py"), None);
         assert_eq!(mask_volatile("5secs2 x5ms"), None);
+    }
+
+    #[test]
+    fn the_hex_prefilter_is_exact_about_runs_of_eight() {
+        fn reference(b: &[u8]) -> bool {
+            let mut run = 0;
+            for &c in b {
+                run = if c.is_ascii_hexdigit() || c == b'-' {
+                    run + 1
+                } else {
+                    0
+                };
+                if run >= 8 {
+                    return true;
+                }
+            }
+            false
+        }
+        let alphabet = b"09afAFgz-_ .:\n";
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..80 {
+            for _ in 0..300 {
+                let text: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                assert_eq!(super::may_have_hex_id(&text), reference(&text), "{text:?}");
+            }
+        }
     }
 
     #[test]

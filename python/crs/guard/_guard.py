@@ -1008,10 +1008,12 @@ class Guard:
     def _says(self, canon: dict[str, Any], result: str) -> bool:
         """A shell `echo`/`printf` of literal words whose output is those words (`echo 'All
         set.'` answered "All set."): the agent talking to itself through the shell."""
-        for k in self._commands:
-            cmd = canon.get(k)
-            if type(cmd) is not str or not cmd.startswith(("echo ", "printf ")):
+        commands = self._commands
+        for k, cmd in canon.items():  # (one or two arguments, usually)
+            if k not in commands or type(cmd) is not str:
                 continue
+            if not cmd.startswith(("echo ", "printf ")):
+                return False
             if _SHELL_META.search(cmd) is not None:
                 return False
             try:
