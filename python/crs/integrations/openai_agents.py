@@ -56,7 +56,7 @@ from agents.tool_context import ToolContext
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, Verdict
-from crs.integrations._common import abefore_call, arecord_result, call_for
+from crs.integrations._common import abefore_call, anew_turn, arecord_result, call_for
 
 __all__ = ["GuardRunHooks", "GuardToolGuardrails", "guard_agent"]
 
@@ -292,8 +292,8 @@ class GuardRunHooks(RunHooks[Any]):
 
     async def on_agent_start(self, context: Any, agent: Any) -> None:
         if self._first_start(context.usage):
-            guard = self.sessions.for_context(context)
-            guard.new_turn()
+            # a durable guard journals the turn: in a worker thread, never on the loop
+            await anew_turn(self.sessions.for_context(context))
 
     async def on_llm_end(
         self, context: RunContextWrapper[Any], agent: Agent[Any], response: ModelResponse
