@@ -146,3 +146,53 @@ def test_a_durable_guard_never_writes_its_journal_on_the_runs_event_loop(tmp_pat
             )
         assert on_loop == []
         assert guard.status()["calls"] >= 6
+
+
+MCP_SERVER = """
+from fastmcp import FastMCP
+
+server = FastMCP("jobs")
+
+
+@server.tool
+def job_status(job: str) -> str:
+    \"\"\"A CI job's status.\"\"\"
+    return "queued"
+
+
+server.run(show_banner=False)
+"""
+
+
+def test_the_tools_of_the_agents_mcp_servers_are_guarded_too(tmp_path: Path) -> None:
+    """`Agent(mcp_servers=[...])`: the SDK builds those tools at run time; `guard_agent` puts
+    the guardrails on the server, so its tools are refused, nudged and stopped alike."""
+    # inside: the SDK's MCP client, only this test starts a server
+    import sys
+
+    from agents.mcp import MCPServerStdio
+
+    script = tmp_path / "jobs_server.py"
+    script.write_text(MCP_SERVER)
+    guard = Guard()
+
+    async def go() -> tuple[Any, ScriptedModel]:
+        params = {"command": sys.executable, "args": [str(script)]}
+        async with MCPServerStdio(params=params, cache_tools_list=True) as server:  # type: ignore[arg-type]
+            steps = [calling("job_status", job="build-7") for _ in range(8)]
+            model = ScriptedModel([*steps, [assistant_message("done")]])
+            agent = guard_agent(Agent(name="ops", model=model, mcp_servers=[server]), guard)
+            assert guard_agent(agent, guard) is agent  # idempotent
+            assert server.tool_input_guardrails is not None
+            assert len(server.tool_input_guardrails) == 1
+            hooks = GuardRunHooks(guard)
+            with pytest.raises(ToolInputGuardrailTripwireTriggered) as info:
+                await Runner.run(agent, "watch ci", hooks=hooks, run_config=NO_TRACE, max_turns=30)
+            return info.value, model
+
+    tripped, model = asyncio.run(go())
+    assert tripped.output.output_info["action"] == "stop"
+    assert tripped.output.output_info["call"]["tool"] == "job_status"
+    sent = list(outputs_sent(model).values())
+    assert "[crs]" in sent[2]  # nudged after the third identical answer
+    assert "will not change" in sent[-1]  # then refused before it ran
