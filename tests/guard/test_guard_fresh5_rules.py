@@ -5,8 +5,6 @@ must now be caught beside the legitimate work that must still pass)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,47 +102,17 @@ def test_the_scanner_agrees_with_the_regex_on_hex_near_misses(text: str) -> None
     assert (text if masked is None else masked) == _canon._VOLATILE.sub("#", text)
 
 
-# ------------------------------------------- the same answer to turn after turn
+# ------------------------------------------- the same answer to turn after turn (not a rule)
 
 
-def test_the_same_answer_to_every_user_turn_is_a_monologue() -> None:
+def test_the_same_answer_to_every_user_turn_is_no_monologue() -> None:
+    """Each answer follows a user message (tests/integrations/test_conform_langchain.py holds
+    the same through LangChain): fresh5's f5-tolokaforge-please-wait-each-turn, a model that
+    says "please wait" to every turn, is left missed rather than flag a chat."""
     g = Guard()
-    verdicts = []
-    for k in range(6):
+    for _ in range(8):
         g.new_turn()
-        verdicts.append(g.on_message("I am still working on the task right now, please wait"))
-        assert k < 3 or verdicts[-1].code is VerdictCode.MONOLOGUE
-    assert [v.action for v in verdicts[:3]] == [Action.ALLOW] * 3
-    assert verdicts[3].action is Action.NUDGE
-
-
-def test_different_answers_or_a_tool_call_between_the_turns_pass() -> None:
-    g = Guard()
-    for k in range(8):
-        g.new_turn()
-        assert g.on_message(f"Here is answer number {'abcdefgh'[k]} to your question").allowed
-        assert g.on_message("Anything else?").action is Action.ALLOW
-    g = Guard()
-    for k in range(8):
-        g.new_turn()
-        run(g, "lookup_order", {"id": 5521 + k}, {"status": "shipped"})
-        assert g.on_message("Your order has shipped.").action is Action.ALLOW
-
-
-def test_the_answers_to_earlier_turns_survive_a_reopen(tmp_path: Path) -> None:
-    home, project = tmp_path / "home", tmp_path / "p"
-    project.mkdir()
-    text = "I am still working on the task right now, please wait"
-    with Guard.open(project, "s1", home=home) as g:
-        for _ in range(3):
-            g.new_turn()
-            assert g.on_message(text).allowed
-        replies = list(g._session().replies)
-        assert len(replies) == 2  # the third answer's turn has not ended yet
-    with Guard.open(project, "s1", home=home) as g:
-        assert g._session().replies == replies
-        g.new_turn()
-        assert g.on_message(text).code is VerdictCode.MONOLOGUE
+        assert g.on_message("I am still working on the task right now, please wait").allowed
 
 
 # ------------------------------------------- a long run of messages counts by what it says

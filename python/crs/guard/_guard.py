@@ -1352,20 +1352,6 @@ class Guard:
             self._msg_words |= words
             seq = [*msgs, digest]
             found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
-            if found is None and not s.msg_streak and s.replies:
-                # the same answer to `monologue_repeats + 1` user turns in a row, no tool
-                # call in any of them (a user asking again and again is answered, a model
-                # that only repeats itself whatever it is told is not)
-                run = 0
-                for r in reversed(s.replies):
-                    if r != digest:
-                        break
-                    run += 1
-                if run >= self.policy.monologue_repeats:
-                    found = (
-                        f"the agent gave the same answer to {run + 1} user turns in a row "
-                        "without acting"
-                    )
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if found is not None:
                 payload["v"] = 1

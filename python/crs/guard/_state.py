@@ -186,7 +186,6 @@ class SessionState:
         "nudges",
         "pairs",
         "recent",
-        "replies",
         "sigs",
         "stale",
         "started",
@@ -221,9 +220,6 @@ class SessionState:
         self.msg_streak = 0  # agent messages since the last call or user turn
         self.msgs: list[str] = []  # their digests (the last 16)
         self.msg_flags = 0  # monologue verdicts in a row
-        # the agent's answer (last message's digest) to each of the latest user turns, while
-        # it makes no tool call: the same answer to turn after turn is a monologue too
-        self.replies: list[str] = []
         self.turns = 0
         self.turn_step = 0  # last step before the latest user turn
         self.answered = 0  # last step before a user turn that followed an agent's answer
@@ -245,8 +241,6 @@ class SessionState:
         if self.msg_streak:
             self.msg_streak = self.msg_flags = 0
             self.msgs = []
-        if self.replies:
-            self.replies = []
         self.blocks = 0
         # `epoch` counts workspace changes; a call is judged against the epoch before it and
         # recorded at the epoch after it (its own change is its effect: running it again
@@ -351,8 +345,6 @@ class SessionState:
         self.turn_step = self.last_step
         if self.msg_streak:  # the agent answered, then the user spoke: a new request
             self.answered = self.last_step
-            if self.msgs:
-                self.replies = [*self.replies[-7:], self.msgs[-1]]
         self.msg_streak = self.msg_flags = 0
         self.msgs = []
         self.level = CALM
@@ -387,7 +379,6 @@ class SessionState:
             "recent": [list(r) for r in self.recent],
             "texts": [list(t) for t in self.texts],
             "msg": [self.msg_streak, self.msg_flags, list(self.msgs)],
-            "replies": list(self.replies),
             "turns": self.turns,
             "turn_step": self.turn_step,
             "answered": self.answered,
@@ -424,7 +415,6 @@ class SessionState:
         s.texts.extend((int(a), str(b), str(c), str(e), str(f)) for a, b, c, e, f in d["texts"])
         s.msg_streak, s.msg_flags, msgs = d["msg"]
         s.msgs = [str(m) for m in msgs]
-        s.replies = [str(m) for m in d.get("replies", ())]
         s.turns = int(d["turns"])
         s.turn_step = int(d.get("turn_step", 0))
         s.answered = int(d.get("answered", 0))
