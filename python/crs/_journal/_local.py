@@ -732,14 +732,15 @@ class LocalJournal(JournalBase):
 
     def _grow_to(self, end: int, size: int) -> int:
         """Where to allocate the active (preallocated) segment up to before `size` bytes are
-        written at `end`: 0 when they fit in what is allocated, when the segment holds less
+        written at `end`: 0 when this journal does not preallocate (it still continues a
+        preallocated segment by its rules), when they fit in what is allocated, when it holds less
         than `PREALLOC_START` (a quarter of a smaller segment), when the chunk would not
         reach past them (the segment's size is its limit), or until a failed allocation is
         tried again. The chunk is as large as the data (at least `PREALLOC_MIN`, at most
         `PREALLOC_MAX`), its end a multiple of 4 KiB: a small journal stays small."""
         need = end + size
         start = min(PREALLOC_START, self._seg_bytes // 4)
-        if need <= self._alloc or end < start or end < self._alloc_retry:
+        if not self._prealloc or need <= self._alloc or end < start or end < self._alloc_retry:
             return 0
         chunk = min(PREALLOC_MAX, max(PREALLOC_MIN, end))
         target = min(self._seg_bytes, (need + chunk + 4095) & ~4095)
