@@ -8,13 +8,13 @@ sectors lost, read as zero) from damage to an acknowledged record (docs/journal-
   zero bytes) is corruption, never cut;
 - simulated torn writes (the lost sectors of the last, unacknowledged write read as zero: a
   suffix, a middle sector, the first one; a truncation) recover the acknowledged prefix;
-- shared writers in several processes, SIGKILL during appends, a full disk, the size of a
-  new project, and `_core.wal_append_shared` against its Python reference.
+- shared writers in several processes, SIGKILL during appends, the size of a new project
+  (`_core.wal_append_shared` with a zero tail against its Python reference:
+  test_journal_append_shared.py; a full disk: test_journal_diskfull.py).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import multiprocessing
 import os
@@ -22,7 +22,6 @@ import random
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,41 +32,19 @@ from hypothesis import strategies as st
 
 import crs
 from crash_helpers import ACK, kill_at_random
-from crs import _core
 from crs._core import crc32c
 from crs._journal._local import (
     SEGMENT_PREALLOCATED,
-    _append_shared_py,
     _one_byte_error,
 )
 
 SEG, REC, SECTOR = 32, 24, 512
-HEAD = b"1234 shared".ljust(40) + b"%020d\n" % 7
-
-
-@pytest.fixture
-def fast_dir(tmp_path: Path) -> Iterator[Path]:
-    """tmpfs when there is one (hundreds of opens), else `tmp_path`."""
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK)):
-        yield tmp_path
-        return
-    d = Path(tempfile.mkdtemp(prefix="crs-prealloc-", dir=shm))
-    try:
-        yield d
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 def cfg(path: Path, **kw: Any) -> crs.JournalConfig:
-    base = dataclasses.replace(
-        crs.DefaultJournalConfig(),
-        path=str(path),
-        session_id="p",
-        sync_policy="none",
-        segment_bytes=1 << 20,
-    )
-    return dataclasses.replace(base, **kw)
+    """A preallocating journal of 1 MiB segments (as `DefaultJournalConfig()`, unsynced)."""
+    fields = {"sync_policy": "none", "segment_bytes": 1 << 20, "preallocate": True, **kw}
+    return crs.JournalConfig(path=str(path), session_id="p", lock_timeout=5.0, **fields)
 
 
 def flags_of(seg: Path) -> int:
@@ -410,63 +387,6 @@ def test_the_one_byte_explanation_is_a_brute_force_search(payload: bytes, data: 
 # ---------------------------------------------------------------- shared writers
 
 
-def _files(d: Path, lock: bytes, seg: bytes) -> tuple[int, int]:
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "LOCK").write_bytes(lock)
-    (d / "seg").write_bytes(seg)
-    return os.open(d / "LOCK", os.O_RDWR), os.open(d / "seg", os.O_RDWR)
-
-
-@settings(max_examples=150, deadline=None)
-@given(
-    st.binary(max_size=200),
-    st.binary(max_size=60),
-    st.sampled_from(["", "zeros", "zeros+byte", "short zeros", "random"]),
-    st.booleans(),
-    st.sampled_from([0, 1, 100, 8192]),
-    st.booleans(),
-)
-def test_the_rust_append_with_a_zero_tail_is_its_python_reference(
-    tmp_path_factory: Any,
-    payload: bytes,
-    log: bytes,
-    tail: str,
-    zero_tail: bool,
-    grow: int,
-    ours: bool,
-) -> None:
-    after = {
-        "": b"",
-        "zeros": bytes(4096),
-        "zeros+byte": bytes(30) + b"\x01" + bytes(100),
-        "short zeros": bytes(10),
-        "random": b"\x07" + bytes(50),
-    }[tail]
-    lock = HEAD if ours else HEAD[:40] + b"%020d\n" % 8
-    grow_to = len(log) + grow if grow > 1 else grow
-    base = Path(tmp_path_factory.mktemp("z"))
-    results = []
-    for name, fn in (("rust", _core.wal_append_shared), ("python", _append_shared_py)):
-        lock_fd, fd = _files(base / name, lock, log + after)
-        try:
-            got = fn(lock_fd, fd, HEAD, len(log), 5, payload, 1 << 20, zero_tail, grow_to)
-        finally:
-            os.close(lock_fd)
-            os.close(fd)
-        results.append((got, (base / name / "seg").read_bytes()))
-    assert results[0] == results[1]
-    (status, size), seg = results[0]
-    frame = _core.wal_encode(5, [payload])
-    free = not after or (zero_tail and not after[:REC].strip(b"\0"))
-    assert (status == 0) == (ours and free)
-    if status == 0:
-        assert seg[: len(log) + size] == log + frame
-        assert len(seg) >= max(len(log) + len(frame), grow_to)
-        assert not seg[len(log) + size :].strip(b"\0") or tail == "zeros+byte"
-    else:
-        assert seg == log + after
-
-
 def _writer(path: str, name: str, n: int) -> None:  # pragma: no cover - child process
     j = crs.LocalJournal(cfg(Path(path), shared=True, sync_policy="always"))
     with j:
@@ -530,55 +450,3 @@ def test_sigkill_during_appends_to_preallocated_segments_loses_nothing_acknowled
         held = len(got)
     assert held > runs
     assert any(flags_of(s) & SEGMENT_PREALLOCATED for s in tmp_path.glob("*.wal"))
-
-
-# ---------------------------------------------------------------- a full disk
-
-
-@pytest.fixture
-def small_fs(tmp_path: Path) -> Iterator[Path]:
-    if os.geteuid() != 0:
-        pytest.skip("mounting a size-limited tmpfs needs root")
-    mnt = tmp_path / "mnt"
-    mnt.mkdir()
-    res = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mnt)], capture_output=True
-    )
-    if res.returncode != 0:
-        pytest.skip(f"cannot mount tmpfs: {res.stderr.decode(errors='replace')}")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
-
-
-def _fill_until_full(path: Path, preallocate: bool) -> int:
-    n = 0
-    with crs.LocalJournal(cfg(path, preallocate=preallocate, sync_policy="always")) as j:
-        while True:
-            try:
-                j.append({"i": n, "pad": "f" * 300})
-            except crs.JournalFullError:
-                break
-            n += 1
-        for _ in range(3):  # full stays full, typed, and the journal stays usable
-            with pytest.raises(crs.JournalFullError):
-                j.append({"i": n, "pad": "f" * 300})
-    with crs.LocalJournal(cfg(path, read_only=True)) as r:
-        assert [e["i"] for e in r.replay()] == list(range(n))
-    return n
-
-
-def test_a_full_disk_refuses_no_append_that_fits(small_fs: Path) -> None:
-    filler = small_fs / "filler"
-    filler.write_bytes(b"\1" * ((2 << 20) - (150 << 10)))  # about 150 KiB stay free
-    grown = _fill_until_full(small_fs / "grow", preallocate=False)
-    shutil.rmtree(small_fs / "grow")
-    pre = _fill_until_full(small_fs / "pre", preallocate=True)
-    assert grown > 100
-    assert pre >= grown, (pre, grown)  # a failed allocation falls back to growing
-    # Space freed again: the journal opens, keeps its records and takes appends.
-    filler.unlink()
-    with crs.LocalJournal(cfg(small_fs / "pre")) as j:
-        assert len(j.replay()) == pre
-        j.append({"i": pre, "pad": ""})

@@ -11,10 +11,7 @@ original entry or as a skipped item; none is silently missing, none is wrong.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +24,6 @@ from crs._journal import _local
 SEG_HEADER, REC_HEADER = 32, 24
 SKIP_EVERY = int(os.environ.get("CRS_REL_SKIP_EVERY", "5"))
 COUNTS: Counter[str] = Counter()
-
-
-@pytest.fixture
-def fast_dir(tmp_path: Path) -> Iterator[Path]:
-    """A directory on tmpfs when there is one (thousands of opens, each closing with an
-    fsync, are IO-bound on a shared disk), else `tmp_path`."""
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK)):
-        yield tmp_path
-        return
-    d = Path(tempfile.mkdtemp(prefix="crs-rel-", dir=shm))
-    try:
-        yield d
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 def _entries(kind: str) -> list[list[Any]]:
