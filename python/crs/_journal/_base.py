@@ -98,7 +98,7 @@ class JournalConfig:
         segment_bytes: Size of a segment file; 0 means `DEFAULT_SEGMENT_BYTES`.
         preallocate: New segments are *preallocated* (`LocalJournal`; header flag bit 1,
             docs/journal-format.md): once a segment holds 4 KiB, its space is allocated ahead
-            with `posix_fallocate` in chunks (64 KiB, growing with the data to 1 MiB, never
+            with `posix_fallocate` in chunks (16 KiB, growing with the data to 1 MiB, never
             past `segment_bytes`), so most appends' fdatasync carries no file size change;
             a torn final write is then told from damage by the rules of that page. Off: the
             segments grow with every append. Nothing is zero-filled (a zero-filled segment

@@ -67,7 +67,7 @@ SEGMENT_SEALED = 1  # header flag: a segment after this one was created (the log
 SEGMENT_PREALLOCATED = 2
 SECTOR = 512  # a torn write loses whole sectors (of the file's offsets)
 PREALLOC_START = 4096  # data a segment holds before space is allocated ahead (small stays small)
-PREALLOC_MIN = 64 << 10  # the first chunk allocated ahead; then as much as the data, up to:
+PREALLOC_MIN = 16 << 10  # the first chunk allocated ahead; then as much as the data, up to:
 PREALLOC_MAX = 1 << 20
 SEGMENT_SUFFIX = ".wal"
 RESTORE_DIR = "restore.tmp"
@@ -748,7 +748,7 @@ class LocalJournal(JournalBase):
 
     def _allocated(self, end: int, target: int) -> None:
         """Note the active segment's size after an allocation up to `target` was tried (a
-        failure, e.g. a full disk, leaves the appends to grow the file; tried again 64 KiB
+        failure, e.g. a full disk, leaves the appends to grow the file; tried again 16 KiB
         later)."""
         try:
             self._alloc = os.fstat(self._fd).st_size
