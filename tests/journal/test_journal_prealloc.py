@@ -450,3 +450,66 @@ def test_sigkill_during_appends_to_preallocated_segments_loses_nothing_acknowled
         held = len(got)
     assert held > runs
     assert any(flags_of(s) & SEGMENT_PREALLOCATED for s in tmp_path.glob("*.wal"))
+
+
+# ---------------------------------------------------------------- readers and maintenance
+
+
+def test_rolls_spares_checkpoints_backups_and_restores_work_on_preallocated_segments(
+    tmp_path: Path,
+) -> None:
+    import io
+
+    want = [{"i": i, "pad": "r" * 200} for i in range(1500)]
+    path = tmp_path / "j"
+    with crs.LocalJournal(cfg(path, segment_bytes=64 << 10)) as j:  # exclusive: spares
+        for e in want[:1000]:
+            j.append(e)
+        assert j.stats().segments >= 4
+        j.checkpoint(400)
+        for e in want[1000:]:
+            j.append(e)
+        stream = io.BytesIO()
+        j.backup(stream)
+    segs = sorted(path.glob("*.wal"))
+    assert all(flags_of(s) & SEGMENT_PREALLOCATED for s in segs)
+    assert all(flags_of(s) & 1 for s in segs[:-1])  # sealed
+    assert segs[-1].stat().st_size > SEG + sum(REC + n for _, n in records(segs[-1].read_bytes()))
+    with crs.LocalJournal(cfg(path, read_only=True)) as r:
+        assert r.replay() == want[400:]
+    out = subprocess.run(
+        [sys.executable, "-m", "crs", "journal", "replay", "--after", "1400", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert len(out.stdout.splitlines()) == 100
+    other = tmp_path / "restored"
+    with crs.LocalJournal(cfg(other)) as j:
+        j.append({"old": True})
+        stream.seek(0)
+        j.restore(stream)
+        assert j.replay() == want[400:]
+        j.append({"i": "after"})
+    with crs.LocalJournal(cfg(other)) as j:
+        assert j.replay() == [*want[400:], {"i": "after"}]
+        assert j.stats().torn_bytes == 0
+
+
+def test_a_project_backed_up_and_reopened_on_preallocated_segments(tmp_path: Path) -> None:
+    proj, home = tmp_path / "p", tmp_path / "h"
+    proj.mkdir()
+    with crs.open_project(proj, home) as c:
+        for i in range(300):
+            c.apply(crs.ProofDelta(1, {f"n{i}": crs.ProofNumber(proof=i, updated_at=9)}))
+            if i % 100 == 99:
+                c.save_project_backup()
+        gen = c.generation()
+        jdir = c.project_info().journal_path
+    (seg,) = sorted(jdir.glob("*.wal"))[-1:]
+    assert flags_of(seg) & SEGMENT_PREALLOCATED
+    with crs.open_project(proj, home) as c:
+        assert c.generation() == gen
+        got = c.get_proof_status("n299")
+        assert got is not None
+        assert got.proof == 299

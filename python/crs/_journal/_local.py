@@ -870,8 +870,11 @@ class LocalJournal(JournalBase):
                 if not commit:
                     size *= 2  # a record (or batch) larger than the chunk
                 continue
+            # The end of the data: the file's, or zero bytes (a preallocated segment's zero
+            # tail: also fewer than a header's 24 before its allocated end).
+            ends = (_ZERO, _INCOMPLETE) if self._zero_tail else (_ZERO,)
             clean = (stop == _END and commit == len(data)) or (
-                stop == _ZERO and commit == stop_pos and _zero_from(data, commit)
+                stop in ends and commit == stop_pos and _zero_from(data, commit)
             )
             if not clean:
                 return False
