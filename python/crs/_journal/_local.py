@@ -245,12 +245,12 @@ def _torn_preallocated(data: bytes, stop: int, stop_pos: int) -> bool:
     end = body + length
     if not _zero_from(data, end):
         return False
-    lost: list[int] = []
+    lost: list[int] = []  # payload positions of all-zero sector chunks (8 are enough)
     a = stop_pos
-    while a < end:
+    while a < end and len(lost) < 8:
         b = min(end, (a // SECTOR + 1) * SECTOR)
         if _zero_in(data, a, b):
-            lost.extend(range(a - body, b - body))
+            lost.extend(range(a - body, min(b, a + 8) - body))
         a = b
     if not lost:
         return False
