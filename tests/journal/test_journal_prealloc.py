@@ -186,10 +186,10 @@ def test_a_failed_allocation_falls_back_to_growing(
 # ---------------------------------------------------------------- damage is never cut
 
 
-def last_proof_ending_in_a_zero_chunk(path: Path) -> tuple[Path, list[Any]]:
+def last_proof_ending_in_a_zero_chunk(path: Path, most: int = 7) -> tuple[Path, list[Any]]:
     """A flagged segment whose last record is a ProofDelta (its payload ends in the zero
-    high bytes of `updated_at`) that ends 1..7 bytes into a sector: its last sector chunk
-    is all zero, as a lost sector would leave it."""
+    high bytes of `updated_at`) that ends 1..`most` bytes into a sector: its last sector
+    chunk is all zero, as a lost sector would leave it."""
     codec = crs.DeltaCodec()
     for extra in range(600):
         d = path / f"t{extra}"
@@ -201,7 +201,7 @@ def last_proof_ending_in_a_zero_chunk(path: Path) -> tuple[Path, list[Any]]:
         seg = write(d, want, codec)
         off, n = records(seg.read_bytes())[-1]
         end = off + REC + n
-        if 1 <= end % SECTOR <= 7:
+        if 1 <= end % SECTOR <= most:
             return seg, want
         shutil.rmtree(d)
     raise AssertionError("no padding gave the layout")
@@ -253,6 +253,27 @@ def test_every_flip_and_zeroed_byte_of_the_last_record_is_corruption(
     assert counts["flip"] == (REC + n) * 8
     assert counts["zero"] > n // 2
     print(f"last record ({kind}, {n} byte payload): {counts} all detected")
+
+
+def test_two_changed_bytes_beside_a_small_zero_chunk_are_corruption(fast_dir: Path) -> None:
+    # A last sector chunk of 1..3 zero bytes (24 unknown bits at most) cannot explain a
+    # random CRC mismatch but once in 2**8: damage elsewhere is corruption, not a lost sector.
+    seg, want = last_proof_ending_in_a_zero_chunk(fast_dir, most=3)
+    codec = crs.DeltaCodec()
+    data = seg.read_bytes()
+    off, n = records(data)[-1]
+    body, end = off + REC, off + REC + n
+    rnd = random.Random(17)
+    counts: dict[str, int] = {}
+    for _ in range(150):
+        buf = bytearray(data)
+        for i in rnd.sample(range(body, end - end % SECTOR), 2):
+            buf[i] ^= rnd.randrange(1, 256)
+        seg.write_bytes(bytes(buf))
+        got = outcome(seg.parent, want, codec)
+        counts[got] = counts.get(got, 0) + 1
+    print(f"two changed bytes beside a {end % SECTOR}-byte zero chunk: {counts}")
+    assert counts.get("detected", 0) >= 145
 
 
 # ---------------------------------------------------------------- torn writes recover
