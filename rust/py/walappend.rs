@@ -21,6 +21,20 @@ fn retry(mut call: impl FnMut() -> isize) -> isize {
     }
 }
 
+/// `posix_fallocate(fd, at, len)`, retried on EINTR; a failure (a full disk, a file system
+/// without it) is ignored: the write then grows the file.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+fn allocate(fd: i32, at: libc::off_t, len: u64) {
+    if let Ok(len) = libc::off_t::try_from(len) {
+        // SAFETY: plain syscall on a descriptor; it returns an errno, never UB.
+        while unsafe { libc::posix_fallocate(fd, at, len) } == libc::EINTR {}
+    }
+}
+
+/// Without `posix_fallocate` (e.g. macOS) nothing is allocated ahead: the segment grows.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+fn allocate(_fd: i32, _at: libc::off_t, _len: u64) {}
+
 /// Under the flock: `head` still the lock file's first bytes, nothing after `pos` in the
 /// segment (`zero_tail`: nothing but zero bytes in the record header's 24 bytes there, the
 /// end of a preallocated segment's data), then, if `grow_to` is past `pos`, the space up to
@@ -60,11 +74,7 @@ fn append_locked(
         return (2, 0); // another writer appended
     }
     if grow_to > pos {
-        if let Ok(len) = libc::off_t::try_from(grow_to - pos) {
-            // SAFETY: plain syscall on a descriptor; it returns an errno, never UB. A failure
-            // (a full disk, a file system without it) leaves the write to grow the file.
-            while unsafe { libc::posix_fallocate(fd, at, len) } == libc::EINTR {}
-        }
+        allocate(fd, at, grow_to - pos);
     }
     let mut done = 0usize;
     while done < frame.len() {

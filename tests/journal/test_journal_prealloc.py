@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 import crs
 from crash_helpers import ACK, kill_at_random
 from crs._core import crc32c
+from crs._journal import _local
 from crs._journal._local import (
     SEGMENT_PREALLOCATED,
     _one_byte_error,
@@ -174,11 +175,27 @@ def test_a_failed_allocation_falls_back_to_growing(
     def full(fd: int, offset: int, length: int) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(os, "posix_fallocate", full)
+    monkeypatch.setattr(_local, "_FALLOCATE", full)
     want = pad_entries(300)
     seg = write(tmp_path, want)
     data = seg.read_bytes()
     assert len(data) == SEG + sum(REC + n for _, n in records(data))  # grew, lost nothing
+    with crs.LocalJournal(cfg(tmp_path, read_only=True)) as r:
+        assert r.replay() == want
+
+
+def test_without_posix_fallocate_a_preallocating_journal_grows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_local, "_FALLOCATE", None)  # a platform without it (macOS)
+    want = pad_entries(300)
+    with crs.LocalJournal(cfg(tmp_path, shared=True)) as j:
+        for e in want:
+            assert j._append_fast(j._codec.encode(e), j.last_seq())
+        end = j._end
+    (seg,) = tmp_path.glob("*.wal")
+    assert flags_of(seg) & SEGMENT_PREALLOCATED
+    assert seg.stat().st_size == end
     with crs.LocalJournal(cfg(tmp_path, read_only=True)) as r:
         assert r.replay() == want
 

@@ -68,6 +68,8 @@ SECTOR = 512  # a torn write loses whole sectors (of the file's offsets)
 PREALLOC_START = 4096  # data a segment holds before space is allocated ahead (small stays small)
 PREALLOC_MIN = 16 << 10  # the first chunk allocated ahead; then as much as the data, up to:
 PREALLOC_MAX = 1 << 20
+# `posix_fallocate` (Linux, FreeBSD); where the platform has none, segments only grow.
+_FALLOCATE: Callable[[int, int, int], None] | None = getattr(os, "posix_fallocate", None)
 SEGMENT_SUFFIX = ".wal"
 RESTORE_DIR = "restore.tmp"
 SPARE = "next.spare"  # the next segment, created ahead (empty) so a roll syncs nothing more
@@ -354,9 +356,9 @@ def _append_shared_py(
         after = os.pread(fd, RECORD_HEADER.size if zero_tail else 1, pos)
         if after and not (zero_tail and after.count(0) == len(after)):
             return 2, 0
-        if grow_to > pos:
+        if grow_to > pos and _FALLOCATE is not None:
             with contextlib.suppress(OSError):
-                os.posix_fallocate(fd, pos, grow_to - pos)
+                _FALLOCATE(fd, pos, grow_to - pos)
         done = 0
         try:
             while done < len(frame):
@@ -748,6 +750,8 @@ class LocalJournal(JournalBase):
         start = min(PREALLOC_START, self._seg_bytes // 4)
         if not self._prealloc or need <= self._alloc or end < start or end < self._alloc_retry:
             return 0
+        if _FALLOCATE is None:
+            return 0
         chunk = min(PREALLOC_MAX, max(PREALLOC_MIN, end))
         target = min(self._seg_bytes, (need + chunk + 4095) & ~4095)
         return target if target > need else 0
@@ -767,9 +771,9 @@ class LocalJournal(JournalBase):
         """Allocate ahead before `size` bytes are written at `end` (`_grow_to`), under the
         writer lock; no sync of its own: the append's fdatasync covers the size change."""
         target = self._grow_to(end, size)
-        if target:
+        if target and _FALLOCATE is not None:
             with contextlib.suppress(OSError):
-                os.posix_fallocate(self._fd, end, target - end)
+                _FALLOCATE(self._fd, end, target - end)
             self._allocated(end, target)
 
     def _fused(
