@@ -237,7 +237,7 @@ def _torn_preallocated(data: bytes, stop: int, stop_pos: int) -> bool:
     - otherwise the rules of a growing segment (`_is_torn`)."""
     if stop == _ZERO:
         if _zero_from(data, stop_pos):
-            return True  # the clean end (a C-speed count, not a byte loop)
+            return True  # the clean end (compared with a zero buffer, not byte by byte)
         first = len(data) - len(data[stop_pos:].lstrip(b"\0"))
         return first % SECTOR == 0 and _core.wal_resync(data, stop_pos + 1, False) is None
     if stop != _BAD_PAYLOAD:
