@@ -463,23 +463,28 @@ def test_shared_writers_in_several_processes_interleave_in_a_preallocated_segmen
 # ---------------------------------------------------------------- SIGKILL
 
 
-def _kill_child(path: Path, ack_fd: int) -> None:  # pragma: no cover - child process
-    with crs.LocalJournal(cfg(path, sync_policy="always", segment_bytes=96 << 10)) as j:
+def _kill_child(path: Path, shared: bool, ack_fd: int) -> None:  # pragma: no cover - child
+    config = cfg(path, sync_policy="always", segment_bytes=96 << 10, shared=shared)
+    with crs.LocalJournal(config) as j:
         i = j.last_seq()
         while True:
-            i = j.append({"i": i, "pad": "k" * (i * 31 % 700)})
+            entry = {"i": i, "pad": "k" * (i * 31 % 700)}
+            # shared: the one-call Rust append (allocating under the lock) as a guarded call's
+            fast = j._append_fast(j._codec.encode(entry), i) if shared else 0
+            i = fast or j.append(entry)
             os.write(ack_fd, ACK.pack(i))
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("shared", [False, True])
 def test_sigkill_during_appends_to_preallocated_segments_loses_nothing_acknowledged(
-    tmp_path: Path,
+    tmp_path: Path, shared: bool
 ) -> None:
     runs = int(os.environ.get("CRS_PREALLOC_KILLS", "30"))
     rng = random.Random(3)
     held = 0
     for _ in range(runs):
-        acks = kill_at_random(lambda w: _kill_child(tmp_path, w), rng, 0.4)
+        acks = kill_at_random(lambda w: _kill_child(tmp_path, shared, w), rng, 0.4)
         with crs.LocalJournal(cfg(tmp_path)) as j:
             got = j.replay()
         last = acks[-1] if acks else held
