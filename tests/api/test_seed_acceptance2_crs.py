@@ -860,3 +860,44 @@ def test_analyze_session_cycles_is_never_nil() -> None:
     a = crs.analyze_session_cycles(c, "s")
     assert (a.total_sccs, a.cyclic_sccs, a.largest_scc_size) == (3, (), 0)
     assert a.analysis_duration >= 0
+
+
+def test_the_similarity_cap_evicts_the_pair_recorded_longest_ago() -> None:
+    """RecordSimilarity "records that two queries ... are semantically similar with the given
+    distance score ... used for cross-session semantic dedup"; spec §5.11: similarity pairs
+    are capped, oldest evicted first. Re-recording a pair makes it the newest, so a fresh
+    measurement is never the one evicted (nor its new distance lost)."""
+    c = crs.CRS(max_similarity_pairs=2)
+    c.record_similarity("grep:a", "grep:b", 0.1)
+    c.record_similarity("grep:c", "grep:d", 0.2)
+    c.record_similarity("grep:b", "grep:a", 0.3)  # the same pair, measured again
+    c.record_similarity("grep:e", "grep:f", 0.4)  # over the cap: one pair goes
+    assert c.get_similarity("grep:a", "grep:b") == 0.3
+    assert c.get_similarity("grep:c", "grep:d") is None
+    assert c.snapshot().similarity_index().size() == 2
+
+
+@pytest.mark.parametrize(
+    ("delta", "entries", "indexes"),
+    [
+        (crs.ProofDelta(HARD, {"a": crs.ProofNumber(), "b": crs.ProofNumber()}), 2, ["proof"]),
+        (crs.HistoryDelta(HARD, [crs.HistoryEntry(id="h"), crs.HistoryEntry(id="i")]), 2,
+         ["history"]),
+        (crs.SimilarityDelta(HARD, updates={("a", "b"): 0.1, ("c", "d"): 0.2}), 2, ["similarity"]),
+        (crs.DependencyDelta(HARD, add_edges=[("a", "b"), ("b", "c")]), 2, ["dependency"]),
+        (crs.StreamingDelta(HARD, increments={"x": 1, "y": 2}, cardinality_items=["z"]), 3,
+         ["streaming"]),
+        (crs.create_analytics_delta(crs.AnalyticsQueryType.HOTSPOTS, 3, 1), 3, ["proof"]),
+        (crs.create_analytics_delta(crs.AnalyticsQueryType.DEAD_CODE, 0, 1), 2, ["proof"]),
+    ],
+)  # fmt: skip
+def test_apply_metrics_per_delta_type(delta: crs.Delta, entries: int, indexes: list[str]) -> None:
+    """ApplyMetrics: DeltaType "the type of delta applied", IndexesUpdated "which indexes were
+    updated (bitmask) ... .Names() for string slice", EntriesModified "the number of entries
+    modified"; analytics: the record plus its done marker, plus the found marker when there
+    are results."""
+    m = crs.CRS().apply(delta)
+    assert m.delta_type == delta.type()
+    assert m.entries_modified == entries
+    assert m.indexes_updated.names() == indexes
+    assert (m.old_generation, m.new_generation) == (0, 1)

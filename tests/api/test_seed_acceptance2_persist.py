@@ -13,7 +13,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
+import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +66,11 @@ constraints = st.builds(
 # (id, node_id, action, result, source, timestamp, metadata)
 metadata = st.dictionaries(ids, words, max_size=2)
 history_entries = st.builds(crs.HistoryEntry, ids, ids, words, words, sources, stamps, metadata)
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=4),
-    lambda inner: (
-        st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2)
-    ),
-    max_leaves=4,
+json_leaves = st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=4)
+json_values = (
+    json_leaves
+    | st.lists(json_leaves, max_size=2)
+    | st.dictionaries(st.text(max_size=3), st.lists(json_leaves, max_size=2), max_size=2)
 )
 analytics_records = st.builds(
     lambda qt, qtime, n, ms, gen, params, qp, results, cycles, path: (
@@ -620,3 +622,36 @@ def test_checkpoint_restore_covers_steps_clauses_and_analytics() -> None:
     assert c.snapshot().constraint_index().clause_count() == 0
     assert c.get_analytics_history() == []
     assert not c.has_run_analytics(crs.AnalyticsQueryType.PATH)
+
+
+def _git(repo: Path, *args: str) -> None:
+    who = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env = {**who, "GIT_COMMITTER_EMAIL": "t@t", "PATH": "/usr/bin:/bin", "HOME": str(repo)}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+@pytest.mark.parametrize("use_git", [True, False])
+def test_find_files_modified_since_either_way(tmp_path: Path, use_git: bool) -> None:
+    """FindFilesModifiedSince "finds files changed since a timestamp"; UseGitStatus "uses
+    `git status` to find modified files instead of mtime scan" (either way the answer is the
+    files changed after `since`, relative to the root, the repository's own files excluded)."""
+    _git(tmp_path, "init", "-q")
+    (tmp_path / "a.txt").write_text("a")
+    (tmp_path / "old.txt").write_text("o")
+    _git(tmp_path, "add", ".")
+    _git(tmp_path, "commit", "-qm", "init")
+    (tmp_path / "early.txt").write_text("untracked, but from before")
+    long_ago = time.time() - 100
+    os.utime(tmp_path / "early.txt", (long_ago, long_ago))
+    # git commit times have 1 s resolution: a commit in the second of `since` counts as after
+    # it (conservative), so `since` is taken a second later
+    time.sleep(1.1)
+    since = time.time()
+    time.sleep(0.02)
+    (tmp_path / "a.txt").write_text("changed")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "new.txt").write_text("n")
+    cfg = crs.SessionRestorerConfig(
+        checkpoint_max_age=60, max_files_to_refresh=100, use_git_status=use_git, max_retries=0
+    )
+    assert sorted(crs.find_files_modified_since(tmp_path, since, cfg)) == ["a.txt", "sub/new.txt"]

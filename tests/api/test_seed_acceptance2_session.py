@@ -180,6 +180,27 @@ def test_claude_history_never_emits_an_invalid_snapshot(tmp_path: Path) -> None:
     assert snap["workers"][0]["intent"]["objective"]
 
 
+def test_claude_history_alias_is_a_source_target(tmp_path: Path) -> None:
+    """claude-history mapping: "session source target: an explicit history target, an alias or
+    a .tmp session file" (the alias file ~/.claude/session-aliases.json); the session id is
+    still "the Claude short id when present"."""
+    home = tmp_path / "home"
+    data = home / ".claude" / "session-data"
+    data.mkdir(parents=True)
+    path = data / "2026-04-05-abc123-session.tmp"
+    path.write_text(MINIMAL_HISTORY)
+    aliases = {"version": "1.0", "aliases": {"work": {"sessionPath": str(path)}}, "metadata": {}}
+    (home / ".claude" / "session-aliases.json").write_text(json.dumps(aliases))
+    adapter = ClaudeHistoryAdapter(user_home=home)
+    ctx = SessionContext(cwd=tmp_path, persist=False)
+    snap = adapter.open("claude:work", ctx).get_snapshot()
+    assert snap["session"]["sourceTarget"] == {"type": "claude-alias", "value": "work"}
+    assert snap["session"]["id"] == "abc123"
+    by_file = adapter.open(str(path), ctx).get_snapshot()
+    assert by_file["session"]["sourceTarget"] == {"type": "session-file", "value": str(path)}
+    assert by_file["workers"][0]["artifacts"]["sessionFile"] == str(path)
+
+
 # ---------------------------------------------------------------- versioning
 
 
