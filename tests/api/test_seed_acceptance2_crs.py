@@ -901,3 +901,21 @@ def test_apply_metrics_per_delta_type(delta: crs.Delta, entries: int, indexes: l
     assert m.entries_modified == entries
     assert m.indexes_updated.names() == indexes
     assert (m.old_generation, m.new_generation) == (0, 1)
+
+
+def test_health_checks_cover_index_connectivity_and_memory_bounds() -> None:
+    """ "CRS implements the eval.Evaluable interface, exposing ... Health checks: index
+    connectivity, memory bounds": the dependency index is checked (both directions agree, no
+    cycle) and a bounded index at its cap reports it (spec §5.11: the oldest are evicted)."""
+    c = crs.CRS(max_history_entries=2)
+    c.apply(crs.DependencyDelta(HARD, add_edges=[("a", "b"), ("b", "c")]))
+    checks = {h.name: h for h in c.health_check().checks}
+    assert checks["index_connectivity"].state == crs.HealthState.HEALTHY
+    assert "2" in checks["index_connectivity"].message
+    assert checks["history"].state == crs.HealthState.HEALTHY
+    for i in range(3):
+        c.apply(crs.HistoryDelta(HARD, [crs.HistoryEntry(id=f"h{i}")]))
+    status = c.health_check()
+    history = {h.name: h for h in status.checks}["history"]
+    assert history.state == crs.HealthState.DEGRADED
+    assert status.state == crs.HealthState.DEGRADED
