@@ -655,3 +655,51 @@ def test_find_files_modified_since_either_way(tmp_path: Path, use_git: bool) -> 
         checkpoint_max_age=60, max_files_to_refresh=100, use_git_status=use_git, max_retries=0
     )
     assert sorted(crs.find_files_modified_since(tmp_path, since, cfg)) == ["a.txt", "sub/new.txt"]
+
+
+@given(
+    st.builds(
+        crs.RestoreResult,
+        restored=st.booleans(),
+        checkpoint_id=words,
+        generation=st.integers(0, 2**62),
+        checkpoint_time=stamps,
+        checkpoint_age=st.floats(0, 1e9),
+        reason=words,
+        modified_files=st.lists(words, max_size=3).map(tuple),
+        modified_file_count=st.integers(0, 10_000),
+        duration_ms=st.integers(0, 10**9),
+    )
+)
+def test_restore_result_json_uses_the_seed_tags(result: crs.RestoreResult) -> None:
+    """RestoreResult JSON tags: restored, checkpoint_id, generation, checkpoint_time,
+    checkpoint_age, reason, modified_files, modified_file_count, duration_ms ("Immutable
+    after creation; safe for concurrent use"): the dict form is plain JSON and reads back."""
+    doc = json.loads(json.dumps(result.to_dict()))
+    assert set(doc) >= {
+        "restored",
+        "checkpoint_id",
+        "generation",
+        "checkpoint_time",
+        "checkpoint_age",
+        "reason",
+        "modified_files",
+        "modified_file_count",
+        "duration_ms",
+    }
+    assert crs.RestoreResult.from_dict(doc) == result
+
+
+def test_session_identifier_json_uses_the_seed_tags(tmp_path: Path) -> None:
+    """SessionIdentifier JSON tags: project_path, project_hash, git_commit_hash, computed_at;
+    a stored identifier reads back without touching the file system."""
+    (tmp_path / "go.mod").write_text("module x\n")
+    sid = crs.SessionIdentifier(tmp_path)
+    doc = json.loads(json.dumps(sid.to_dict()))
+    assert set(doc) == {"project_path", "project_hash", "git_commit_hash", "computed_at"}
+    (tmp_path / "go.mod").write_text("module changed\n")  # not read again
+    back = crs.SessionIdentifier.from_dict(doc)
+    assert back == sid
+    assert back.checkpoint_key() == sid.checkpoint_key()
+    with pytest.raises(crs.InvalidArgumentError, match="project_hash"):
+        crs.SessionIdentifier.from_dict({"project_path": str(tmp_path)})
