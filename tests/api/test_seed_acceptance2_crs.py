@@ -919,3 +919,23 @@ def test_health_checks_cover_index_connectivity_and_memory_bounds() -> None:
     history = {h.name: h for h in status.checks}["history"]
     assert history.state == crs.HealthState.DEGRADED
     assert status.state == crs.HealthState.DEGRADED
+
+
+def test_delta_history_worker_record_checks_its_arguments() -> None:
+    """DeltaHistoryWorker.Record: "delta: The delta that was applied. Must not be nil"; gen
+    "the CRS generation after applying the delta" (bad input is a typed error, nothing is
+    recorded)."""
+    w = crs.DeltaHistoryWorker(10, None)
+    with pytest.raises(crs.NilDeltaError):
+        w.record(None, 1, "s", "sid", None)  # type: ignore[arg-type]
+    good = crs.StreamingDelta(HARD, increments={"x": 1})
+    for gen in (-1, "2", True):
+        with pytest.raises(crs.InvalidArgumentError, match="gen"):
+            w.record(good, gen, "s", "sid", None)  # type: ignore[arg-type]
+    with pytest.raises(crs.InvalidArgumentError, match="metadata"):
+        w.record(good, 1, "s", "sid", {"k": 1})  # type: ignore[dict-item]
+    assert w.size() == 0
+    w.record(good, 1, "s", "sid", {"k": "v"})
+    (rec,) = w.all()
+    assert (rec.generation, rec.source, rec.session_id, rec.metadata) == (1, "s", "sid", {"k": "v"})
+    w.close()

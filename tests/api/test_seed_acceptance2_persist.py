@@ -703,3 +703,31 @@ def test_session_identifier_json_uses_the_seed_tags(tmp_path: Path) -> None:
     assert back.checkpoint_key() == sid.checkpoint_key()
     with pytest.raises(crs.InvalidArgumentError, match="project_hash"):
         crs.SessionIdentifier.from_dict({"project_path": str(tmp_path)})
+
+
+@pytest.mark.parametrize("validate", [True, False])
+def test_validate_on_restore_controls_the_content_hash_check(
+    tmp_path: Path, validate: bool
+) -> None:
+    """PersistenceConfig.ValidateOnRestore "enables integrity checks during restore"; with it,
+    a backup whose SHA-256 differs from the metadata's ContentHash is ErrBackupCorrupted
+    (metadata kept self-consistent here: MetadataHash recomputed)."""
+    cfg = dataclasses.replace(
+        crs.DefaultPersistenceConfig(), base_dir=str(tmp_path / "b"), validate_on_restore=validate
+    )
+    pm = crs.PersistenceManager(cfg)
+    src = crs.CRS()
+    src.apply(_entry("a"))
+    meta = pm.save_backup(H, src)
+    forged = dataclasses.replace(meta, content_hash="0" * 64)
+    forged = dataclasses.replace(forged, metadata_hash=forged.compute_metadata_hash())
+    Path(pm.metadata_path(H)).write_text(json.dumps(forged.to_dict(), indent=2) + "\n")
+    target = crs.CRS()
+    if validate:
+        with pytest.raises(crs.BackupCorruptedError):
+            pm.load_backup(H, target)
+        assert _history(target) == []
+    else:
+        pm.load_backup(H, target)
+        assert _history(target) == ["a"]
+    pm.close()
