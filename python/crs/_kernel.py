@@ -758,6 +758,28 @@ class StateKernel:
             self.analytics = analytics
             self.frozen = None
 
+    def reinstall(
+        self,
+        captured: tuple[_core.StateCore, int, tuple[AnalyticsRecord, ...], dict[str, Any]],
+        seq: int,
+        synced: Any,
+    ) -> None:
+        """Put back what `capture()` saw, its journal position `seq` and synced journal,
+        after a load (backup image + journal tail) failed half-way: all or nothing. Not
+        journaled, as the load was not; the generation moves forward (never back) if the
+        failed load moved it."""
+        core, gen, analytics, parts = captured
+        with self.lock:
+            if self.gen == gen and self.seq == seq:
+                return  # the load changed nothing
+            self.parse_parts(parts)()
+            self.head.reset(core)
+            self.analytics = analytics
+            self.frozen = None
+            self.seq = seq
+            self.synced_journal = synced
+            self.gen += 1
+
     def _op_restore(self, payload: dict[str, Any]) -> Callable[[], None]:
         # Handler of the journaled "restore" op: content only (commit_op bumps the generation).
         head, analytics, _, parts = parse_image(payload["image"], self.caps)

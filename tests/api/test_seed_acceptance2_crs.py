@@ -939,3 +939,62 @@ def test_delta_history_worker_record_checks_its_arguments() -> None:
     (rec,) = w.all()
     assert (rec.generation, rec.source, rec.session_id, rec.metadata) == (1, "s", "sid", {"k": "v"})
     w.close()
+
+
+def test_step_records_per_session_are_capped_oldest_first() -> None:
+    """RecordStep: "Validates the step, then atomically appends"; spec §5.11: step records per
+    session are capped (MAX_STEPS_PER_SESSION), oldest evicted first, and the execution count
+    the circuit breaker reads follows the eviction; a refused step evicts nothing."""
+    c = crs.CRS()
+    for i in range(crs.MAX_STEPS_PER_SESSION + 2):
+        c.record_step(_step("early" if i < 2 else "late"))
+    history = c.get_step_history("s")
+    assert len(history) == crs.MAX_STEPS_PER_SESSION
+    assert (history[0].step_number, history[-1].step_number) == (3, crs.MAX_STEPS_PER_SESSION + 2)
+    assert c.count_tool_executions("s", "early") == 0
+    assert c.count_tool_executions("s", "late") == crs.MAX_STEPS_PER_SESSION
+    with pytest.raises(crs.CRSError):
+        c.record_step(_step(actor="bogus"))
+    assert c.get_step_history("s")[0].step_number == 3
+
+
+def test_concurrent_updates_lose_nothing() -> None:
+    """UpdateProofNumber / AddClause / RecordSimilarity / CheckDecisionAllowed: "Thread Safety:
+    Safe for concurrent use"; spec §5.2: the generation increases by exactly one on every
+    committed change, whatever the call. Eight threads, no update lost."""
+    import threading
+
+    c = crs.CRS()
+    c.record_step(_step("x"))
+    per_thread, threads = 50, 8
+    barrier = threading.Barrier(threads)
+    errors: list[BaseException] = []
+
+    def work(t: int) -> None:
+        try:
+            barrier.wait(10)
+            for i in range(per_thread):
+                c.update_proof_number(_upd("shared", PUT.INCREMENT, 1))
+                c.record_similarity(f"q{t}", f"r{i}", 0.5)
+                c.add_clause(
+                    crs.Clause(id=f"k{t}-{i}", literals=_neg(f"tool:t{t}-{i}"), source=HARD)
+                )
+                c.check_decision_allowed("s", f"t{t}-{i}")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    for th in pool:
+        th.start()
+    for th in pool:
+        th.join(60)
+    assert not errors
+    total = per_thread * threads
+    shared = c.get_proof_status("shared")
+    assert shared is not None
+    assert shared.proof == crs.DEFAULT_INITIAL_PROOF_NUMBER + total
+    assert c.snapshot().similarity_index().size() == total
+    assert c.snapshot().constraint_index().clause_count() == min(total, 1000)
+    # exactly one generation per committed change of state: proof, similarity, clause (a
+    # check changes no state the generation counts, spec §5.2's list)
+    assert c.generation() == 3 * total

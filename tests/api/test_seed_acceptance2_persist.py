@@ -731,3 +731,44 @@ def test_validate_on_restore_controls_the_content_hash_check(
         pm.load_backup(H, target)
         assert _history(target) == ["a"]
     pm.close()
+
+
+def _backup_then_lost_tail(tmp: Path, pm: crs.PersistenceManager, key: str) -> crs.JournalConfig:
+    """A backup, then records after it that are checkpointed away (the tail is gone)."""
+    cfg = crs.JournalConfig(path=str(tmp / "journal"), session_id="s", sync_writes=True)
+    with crs.LocalJournal(cfg, crs.DeltaCodec()) as j:
+        c = crs.CRS(journal=j)
+        c.apply(_entry("in-backup"))
+        c.save_checkpoint_to_disk(pm, key)
+        for i in range(3):
+            c.apply(_entry(f"lost{i}"))
+        j.checkpoint()  # drops records the backup does not cover
+        c.apply(_entry("after"))
+    return cfg
+
+
+def test_a_failed_restore_leaves_the_target_as_it_was(tmp_path: Path) -> None:
+    """TryRestore: RestoreResult.Restored "true if a checkpoint was successfully restored",
+    "restore failures return in result"; Journal.Restore "is all-or-nothing": when the
+    journal tail cannot be replayed (records between the backup and the journal's first
+    record are gone), neither TryRestore nor LoadCheckpointFromDisk leaves the backup's image
+    behind as the state; the generation still never goes back (spec §5.2)."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    sid = crs.SessionIdentifier(project)
+    pm = _pm(tmp_path)
+    cfg = _backup_then_lost_tail(tmp_path, pm, sid.checkpoint_key())
+    target = crs.CRS()
+    target.apply(_entry("mine"))
+    with crs.LocalJournal(cfg, crs.DeltaCodec()) as j:
+        res = crs.SessionRestorer(pm, None).try_restore(target, j, sid)
+        assert not res.restored
+        assert "gap" in res.reason
+        assert _history(target) == ["mine"]
+        assert target.generation() >= 1
+        with pytest.raises(crs.JournalSequenceGapError):
+            target.load_checkpoint_from_disk(pm, sid.checkpoint_key(), j)
+        assert _history(target) == ["mine"]
+        target.apply(_entry("still-works"))
+        assert _history(target) == ["mine", "still-works"]
+    pm.close()

@@ -143,9 +143,24 @@ class Persistence:
             fail("journal", "a crs Journal or None", journal)
 
         # inside: start-up (a CRS that never loads a backup does not import even this much)
-        from crs._persistence._load import load_checkpoint
+        from crs._persistence._load import undo_point
 
         j = k.journal if journal is None else journal
+        undo = undo_point(self._host)
+        try:
+            return self._load_checkpoint(pm, project_hash, j, accept_loss)
+        except BaseException:
+            # All or nothing: a backup loaded and a tail replayed half-way (or refused after
+            # the load) must not be left behind as the state.
+            undo()
+            raise
+
+    def _load_checkpoint(
+        self, pm: PersistenceManager, project_hash: str, j: Any, accept_loss: bool
+    ) -> BackupMetadata | None:
+        from crs._persistence._load import load_checkpoint
+
+        k = self._k
         meta = load_checkpoint(pm, project_hash, self._host, j)
         if meta is None and j is not None:
             k.replay_journal(j)

@@ -46,7 +46,7 @@ from crs._persistence._backup_format import CURRENT_SCHEMA_VERSION, BackupMetada
 from crs._persistence._load import (  # re-exported: opening a project needs only these
     PROJECT_HASH_LENGTH as PROJECT_HASH_LENGTH,
 )
-from crs._persistence._load import _canonical, _replay_tail
+from crs._persistence._load import _canonical, _replay_tail, undo_point
 from crs._persistence._load import compute_project_hash as compute_project_hash
 from crs._persistence._load import load_checkpoint as load_checkpoint
 from crs._persistence._manager import BackupTarget, PersistenceManager
@@ -686,14 +686,28 @@ class SessionRestorer:
         started = time.perf_counter()
         attempts = self._config.max_retries + 1
         last: BaseException | None = None
+        # All or nothing: a failed restore leaves `crs` as it was, not with the image loaded
+        # and part of the tail replayed.
+        generation = crs.generation()
+        undo = undo_point(crs)
+
+        def give_up(reason: str, exc: BaseException | None) -> RestoreResult:
+            if crs.generation() != generation:
+                undo()
+            return self._failed(session_id, reason, exc, started)
+
         for attempt in range(attempts):
             if attempt:
                 time.sleep(0.1 * (1 << (attempt - 1)))
             try:
                 result = self._attempt(crs, journal, session_id, started)
             except _PERMANENT as exc:
-                return self._failed(session_id, _reason(exc), exc, started)
-            except Exception as exc:
+                return give_up(_reason(exc), exc)
+            except BaseException as exc:
+                if not isinstance(exc, Exception):
+                    if crs.generation() != generation:
+                        undo()
+                    raise
                 last = exc
                 self._log.warning(
                     "restore of %s failed (attempt %d/%d): %s",
@@ -717,7 +731,7 @@ class SessionRestorer:
             else:
                 self._emit(SessionRestoreFailedEvent(session_id.project_path, result.reason))
             return result
-        return self._failed(session_id, f"restore failed after retries: {last}", last, started)
+        return give_up(f"restore failed after retries: {last}", last)
 
     def _failed(
         self,
