@@ -772,3 +772,33 @@ def test_a_failed_restore_leaves_the_target_as_it_was(tmp_path: Path) -> None:
         target.apply(_entry("still-works"))
         assert _history(target) == ["mine", "still-works"]
     pm.close()
+
+
+def test_option_a_without_loading_first_restores_each_delta_once(tmp_path: Path) -> None:
+    """README "Complete Session Lifecycle", Option A ("Direct Apply + manual journal append"),
+    then ShutdownSession's SaveCheckpointToDisk(pm, hash, journal), on a CRS that did not load
+    from that journal first (a first run): the next LoadCheckpointFromDisk restores each delta
+    once (a constraint added twice would even make the backup unloadable), also when the CRS
+    applied deltas it did not journal."""
+    pm = _pm(tmp_path)
+    cfg = crs.JournalConfig(path=str(tmp_path / "badger"), session_id="s1", sync_writes=True)
+    with crs.LocalJournal(cfg) as journal:
+        state = crs.CRS(None)
+        for d in (
+            _entry("h0"),
+            crs.ConstraintDelta(HARD, add=[crs.Constraint(id="k")]),
+            _entry("h1"),
+        ):
+            state.apply(d)
+            journal.append(d)
+        state.apply(_entry("state-only"))  # applied, never journaled: in the backup
+        last = _entry("h2")
+        state.apply(last)
+        journal.append(last)
+        state.save_checkpoint_to_disk(pm, H, journal)
+    with crs.LocalJournal(dataclasses.replace(cfg, session_id="s2")) as journal:
+        again = crs.CRS(None)
+        assert again.load_checkpoint_from_disk(pm, H, journal) is not None
+        assert _history(again) == ["h0", "h1", "state-only", "h2"]
+        assert set(again.snapshot().constraint_index().all()) == {"k"}
+    pm.close()
