@@ -998,3 +998,31 @@ def test_concurrent_updates_lose_nothing() -> None:
     # exactly one generation per committed change of state: proof, similarity, clause (a
     # check changes no state the generation counts, spec §5.2's list)
     assert c.generation() == 3 * total
+
+
+def test_check_decision_allowed_reads_every_variable_family() -> None:
+    """Literal.Variable: "<type>:<value> e.g. tool:list_packages, outcome:success,
+    error:file_not_found"; CheckDecisionAllowed "builds an assignment from the step history
+    and the proposed decision" (spec §5.8: tool, prev_tool, prev_prev_tool, outcome, error,
+    one-hot, so positive literals work). A step given its error category as a plain string
+    ("timeout") is read like ErrorCategory.TIMEOUT."""
+    c = crs.CRS()
+    c.add_clause(
+        crs.Clause(
+            id="seq", literals=_neg("tool:x", "prev_tool:b", "prev_prev_tool:a"), source=HARD
+        )
+    )
+    c.add_clause(crs.Clause(id="err", literals=_neg("tool:y", "error:timeout"), source=HARD))
+    only_after_success = (crs.Literal("tool:deploy", True), crs.Literal("outcome:success"))
+    c.add_clause(crs.Clause(id="pos", literals=only_after_success, source=HARD))
+    # no step yet: the outcome family is unassigned, so the clause is "not yet violated"
+    assert c.check_decision_allowed("s", "deploy").allowed
+    c.record_step(_step("a"))
+    c.record_step(_step("b"))
+    assert "seq" in c.check_decision_allowed("s", "x").reason
+    assert c.check_decision_allowed("s", "deploy").allowed
+    failed = c.record_step(_step("z", outcome="failure", error_category="timeout"))
+    assert failed.error_category == crs.ErrorCategory.TIMEOUT
+    assert "err" in c.check_decision_allowed("s", "y").reason
+    assert "pos" in c.check_decision_allowed("s", "deploy").reason
+    assert c.check_decision_allowed("s", "x").allowed  # prev_prev_tool is b now

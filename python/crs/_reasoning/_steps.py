@@ -20,6 +20,7 @@ from crs._types import (
     MAX_STEPS_PER_SESSION,
     Actor,
     Decision,
+    ErrorCategory,
     Outcome,
     StepRecord,
     ToolParams,
@@ -59,6 +60,7 @@ _ENUM_FIELDS: tuple[tuple[str, Any], ...] = (
     ("actor", Actor),
     ("decision", Decision),
     ("outcome", Outcome),
+    ("error_category", ErrorCategory),
 )
 _NESTED = ("proof_updates", "constraints_added", "dependencies_found")
 
