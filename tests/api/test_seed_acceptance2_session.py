@@ -22,7 +22,9 @@ from crs.sessions import (
     ClaudeHistoryAdapter,
     DmuxTmuxAdapter,
     SessionContext,
+    build_aggregates,
     inspect_session_target,
+    parse_session_metadata,
     persist_canonical_snapshot,
     read_session_history,
     validate_canonical_snapshot,
@@ -362,3 +364,28 @@ def test_session_inspect_cli_options_and_errors(tmp_path: Path) -> None:
     usage = _cli(tmp_path, "inspect")
     assert usage.returncode == 1
     assert "Usage" in usage.stdout + usage.stderr
+
+
+@pytest.mark.parametrize(
+    ("workers", "named"),
+    [
+        ([1], r"workers\[0\]"),
+        ([{"state": "running"}, "w"], r"workers\[1\]"),
+        ([{"state": ["running"]}], r"workers\[0\]\.state"),
+        ([{"health": {"ok": 1}}], r"workers\[0\]\.health"),
+    ],
+)
+def test_build_aggregates_refuses_what_is_not_a_worker(workers: list[Any], named: str) -> None:
+    """Rules 5-7 (aggregates from the emitted workers) on bad input: a typed error naming
+    the worker, never a crash (the validator's defects are contract errors; a caller's wrong
+    argument is an InvalidArgumentError)."""
+    with pytest.raises(crs.InvalidArgumentError, match=named):
+        build_aggregates(workers)
+
+
+@pytest.mark.parametrize("content", [1, b"# Session", ["x"], {"title": "t"}])
+def test_parse_session_metadata_refuses_what_is_not_text(content: Any) -> None:
+    """claude-history parses the session file's markdown ("### Context to Load" ...); what is
+    not text is a typed error naming the argument."""
+    with pytest.raises(crs.InvalidArgumentError, match="content"):
+        parse_session_metadata(content)
