@@ -760,11 +760,19 @@ def test_a_failed_restore_leaves_the_target_as_it_was(tmp_path: Path) -> None:
     cfg = _backup_then_lost_tail(tmp_path, pm, sid.checkpoint_key())
     target = crs.CRS()
     target.apply(_entry("mine"))
+    target.record_step(
+        crs.StepRecord(
+            session_id="s", actor="router", decision="execute_tool", tool="t", outcome="success"
+        )
+    )
+    target.add_clause(crs.Clause(id="k", literals=(crs.Literal("tool:x", True),), source=HARD))
     with crs.LocalJournal(cfg, crs.DeltaCodec()) as j:
         res = crs.SessionRestorer(pm, None).try_restore(target, j, sid)
         assert not res.restored
         assert "gap" in res.reason
         assert _history(target) == ["mine"]
+        assert [s.tool for s in target.get_step_history("s")] == ["t"]  # the guards' state too
+        assert target.snapshot().constraint_index().get_clause("k") is not None
         assert target.generation() >= 1
         with pytest.raises(crs.JournalSequenceGapError):
             target.load_checkpoint_from_disk(pm, sid.checkpoint_key(), j)

@@ -96,14 +96,14 @@ def load_checkpoint(
 def undo_point(target: Any) -> Callable[[], None]:
     """A way to put `target` back as it is now, if a load into it fails half-way.
 
-    A CRS keeps an O(1) capture of its state (versions are shared); another target with
+    A CRS holds its state in O(1) (`StateKernel.hold`); another target with
     `export_image` / `load_image` keeps an image; anything else cannot be undone.
     """
     kernel = getattr(target, "_kernel", None)
-    reinstall = getattr(kernel, "reinstall", None)
-    if callable(reinstall):
-        saved = (kernel.capture(), kernel.seq, kernel.synced_journal)  # type: ignore[union-attr]
-        return lambda: reinstall(*saved)
+    hold, reinstall = getattr(kernel, "hold", None), getattr(kernel, "reinstall", None)
+    if callable(hold) and callable(reinstall):
+        held = hold()
+        return lambda: reinstall(held)
     export = getattr(target, "export_image", None)
     if callable(export):
         image = export()
