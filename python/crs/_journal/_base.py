@@ -196,7 +196,8 @@ class JournalStats:
         total_deltas: Entries a replay returns now (after the checkpoint).
         total_bytes: Bytes of live journal data (what `max_journal_bytes` limits).
         last_seq_num: The most recent sequence number (0 if none was ever assigned).
-        last_checkpoint: When this journal object last checkpointed (None if never).
+        last_checkpoint: When the last checkpoint occurred (for a local journal opened on
+            an existing one, its CHECKPOINT file's time; None if never).
         corrupted_count: Corrupt records skipped so far (`skip_corrupted_deltas`).
         degraded: Whether the journal runs in degraded (in-memory) mode.
         checkpoint_seq: Sequence number of the last checkpoint (replay starts after it).

@@ -1142,6 +1142,10 @@ class LocalJournal(JournalBase):
             if magic != CHECKPOINT_MAGIC or crc != crc32c(data[:20]) or version != 1:
                 seq = -1
         if seq >= 0:
+            if self._last_checkpoint is None:  # when it happened, also for a reopened journal
+                with contextlib.suppress(OSError):
+                    mtime = path.stat().st_mtime
+                    self._last_checkpoint = _dt.datetime.fromtimestamp(mtime, _dt.UTC)
             result: int = seq
             return result
         seq = self._segments[0].first_seq - 1 if self._segments else 0
