@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from crs._check import is_encodable
 from crs._errors import (
     BackupCorruptedError,
     BackupLockFailedError,
@@ -463,6 +464,11 @@ class PersistenceManager:
             if not isinstance(getattr(opts, name), str):
                 raise InvalidArgumentError(
                     f"options.{name} must be a str, got {getattr(opts, name)!r}"
+                )
+            if not is_encodable(getattr(opts, name)):  # JSON's readers elsewhere refuse it
+                raise InvalidArgumentError(
+                    f"options.{name} must be valid Unicode text, got {getattr(opts, name)!r} "
+                    "(a lone surrogate: bytes that are not UTF-8)"
                 )
         if not isinstance(source, BackupSource):
             raise InvalidArgumentError(

@@ -19,7 +19,7 @@ from typing import Any
 
 from crs import _core
 from crs._errors import InvalidArgumentError
-from crs._reasoning._sanitizer import REDACTED, is_secret_key
+from crs._reasoning._sanitizer import REDACTED, SecretSanitizer, is_secret_key
 
 MAX_TOOL_CHARS = 256
 MAX_VALUE_CHARS = 64 * 1024 * 1024
@@ -451,8 +451,15 @@ def _tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _secret_key(key: str) -> bool:
-    """`is_secret_key`, remembered: argument names repeat on every call."""
-    return is_secret_key(key)
+    """`is_secret_key`, remembered: argument names repeat on every call. A key that is
+    itself a credential (`{"ghp_...": ...}`, a map keyed by tokens) counts too: the
+    near-duplicate text quotes keys as they are."""
+    return is_secret_key(key) or _key_sanitizer().sanitize(key) != key
+
+
+@lru_cache(maxsize=1)
+def _key_sanitizer() -> SecretSanitizer:
+    return SecretSanitizer()
 
 
 def features(
@@ -608,7 +615,11 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
 
 def error_text(error: BaseException | str) -> str:
     if isinstance(error, BaseException):
-        text = f"{type(error).__name__}: {error}"
+        try:
+            said = str(error)
+        except Exception:  # a hostile or broken __str__: the error is still the call's
+            said = "<its str() failed>"
+        text = f"{type(error).__name__}: {said}"
     elif isinstance(error, str):
         text = error
     else:
