@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
 
 import pytest
+
 from guard_calls import run
 
 pytest.importorskip("starlette")
