@@ -454,11 +454,13 @@ def _secret_key(key: str) -> bool:
     """`is_secret_key`, remembered: argument names repeat on every call. A key that is
     itself a credential (`{"ghp_...": ...}`, a map keyed by tokens) counts too: the
     near-duplicate text quotes keys as they are."""
-    return is_secret_key(key) or _key_sanitizer().sanitize(key) != key
+    return is_secret_key(key) or sanitizer().sanitize(key) != key
 
 
 @lru_cache(maxsize=1)
-def _key_sanitizer() -> SecretSanitizer:
+def sanitizer() -> SecretSanitizer:
+    """A default `SecretSanitizer`, made on first use (for what is checked rarely: argument
+    names once each, an observed call's error)."""
     return SecretSanitizer()
 
 

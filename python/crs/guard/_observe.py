@@ -221,9 +221,9 @@ def notify(
 
 def _sanitize(text: str) -> str:
     # inside: `import crs.guard` stays cheap; an error to report means a Guard exists
-    from crs.guard._guard import _SANITIZER
+    from crs.guard._canon import sanitizer
 
-    return _SANITIZER.sanitize(text)
+    return sanitizer().sanitize(text)
 
 
 def _error_text(err: BaseException | str) -> str:
