@@ -344,7 +344,11 @@ def hints(cls: type) -> dict[str, Any]:
     globalns.update(vars(module))
     try:
         return typing.get_type_hints(cls, globalns=globalns, include_extras=True)
-    except NameError:  # a name imported only for type checkers: resolve field by field
+    except NameError:
+        deferred = getattr(module, "_define_deferred", None)
+        if deferred is not None and deferred():  # crs._types defines a few records on first use
+            return hints(cls)
+        # a name imported only for type checkers: resolve field by field
         out: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             try:

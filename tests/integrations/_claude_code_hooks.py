@@ -4,12 +4,14 @@ for it, find it, kill it at teardown)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -220,6 +222,20 @@ def stop_server(home: Path, proc: subprocess.Popen[bytes] | None = None) -> None
         if proc.poll() is None:
             proc.kill()
         proc.wait(10)
+
+
+@contextlib.contextmanager
+def answered(kind: str, home: Path) -> Iterator[dict[str, str]]:
+    """The hook environment for `home`: `kind` "in-process" (`CRS_HOOK_DAEMON=0`) or
+    "server" (a hook server started first, killed on exit)."""
+    if kind == "in-process":
+        yield {"CRS_HOOK_DAEMON": "0"}
+        return
+    proc = start_server(home, env_for(home, CRS_HOOK_DAEMON_IDLE_S="60"))
+    try:
+        yield {}
+    finally:
+        stop_server(home, proc)
 
 
 def make_project(tmp_path: Path) -> Path:

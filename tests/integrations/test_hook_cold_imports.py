@@ -27,6 +27,7 @@ DEFERRED = {
     "crs._state._snapshot",
     "crs._state._graph",
     "crs._crs_eval",  # the Evaluable face
+    "crs._types._deferred",  # four records no hook builds (KeyValue, NodeFrequency, ...)
     "crs._evaluable",
     "crs._persistence._session_restore",  # the SessionRestorer (opening needs _load only)
     "uuid",  # checkpoints

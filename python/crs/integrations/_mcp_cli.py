@@ -46,11 +46,14 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
             return 2
     else:  # any local user can reach a loopback port: the token tells them apart
         token = token or secrets.token_urlsafe(24)
+    announce = None
+    if args.transport == "http":
+        host, port = args.host, args.port
+
+        def announce() -> None:  # once the project is open (a failed open announces nothing)
+            _announce(host, port, token)
+
     try:
-        if args.transport == "http":
-            mcp._check_http_token(token, args.host)
-            if 0 < args.port < 65536:  # else run() names the bad port
-                _announce(args.host, args.port, token)
         mcp.run(
             args.project,
             home=args.home,
@@ -59,6 +62,7 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             token=token,
+            on_ready=announce,
         )
     except CRSError as exc:  # bad arguments, a project another process holds, ...
         print(f"crs mcp: {exc}", file=sys.stderr)

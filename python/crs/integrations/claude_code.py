@@ -3,19 +3,32 @@
 `crs hook claude-code` is the hook command. Claude Code runs it once per event, a fresh
 process each time, with the event's JSON on stdin (hooks reference, code.claude.com/docs/en/
 hooks: `session_id`, `cwd`, `hook_event_name`, and for tool events `tool_name`,
-`tool_input`, `tool_use_id`, `tool_response` or `error`). The project is the payload's `cwd`
-(its `$CLAUDE_PROJECT_DIR` when the cwd lies inside it), the session is `session_id`; the
-guard's state is the project's (`Guard.open`), shared by every session and every parallel
-hook process of the project.
+`tool_input`, `tool_use_id`, `tool_response` or `error`, for `Stop` and `SubagentStop`
+`last_assistant_message` and `stop_hook_active`). The project is the payload's `cwd` (its
+`$CLAUDE_PROJECT_DIR` when the cwd lies inside it), the session is `session_id`, and a
+subagent's (the payload has an `agent_id`) is `<session_id>/agent:<agent_id>`, so parallel
+subagents reading the same files are not one looping agent; the guard's state is the
+project's (`Guard.open`), shared by every session and every parallel hook process of the
+project.
 
 - `PreToolUse`: `before_call`. BLOCK or STOP: `permissionDecision` `deny` (`ask` with
   `--on-block ask`), with the guard's message for the model as `permissionDecisionReason`;
   NUDGE: the message as `additionalContext`; ALLOW: no output.
 - `PostToolUse`, `PostToolUseFailure`: `after_call(result=tool_response)` or
   `after_call(error=error)` (a user's interrupt records nothing); a nudge as
-  `additionalContext` (a refusal of what comes next also as `decision: block`).
-- `UserPromptSubmit`: `new_turn`. `Stop`: nothing (saves a backup when the journal tail is
-  long, between turns, where time is cheap).
+  `additionalContext`; after a success a STOP also as `decision: block` with the message as
+  `reason` (shown to Claude next to the tool result).
+- A STOP (a budget, or a loop that went on after its nudges and blocks) on any of these also
+  ends the agent's turn the documented way: `continue: false`, with the reason for the user
+  as `stopReason`.
+- `Stop`, `SubagentStop`: `on_message(last_assistant_message)`, the monologue check: the agent
+  ending turn after turn with the same answer and no tool call (another Stop hook or `/goal`
+  keeps it going). A NUDGE is a `systemMessage` for the user, and `additionalContext` for
+  the model only when `stop_hook_active` says something else already keeps it going (at Stop,
+  context alone would make Claude continue); a BLOCK or STOP is `continue: false` with
+  `stopReason`, which ends the turn whatever other Stop hooks decided. `Stop` also saves a
+  backup when the journal tail is long (between turns, where time is cheap).
+- `UserPromptSubmit`: `new_turn`.
 - `SessionStart`: the failures learned in earlier sessions, as `additionalContext`.
 
 The hook fails open: any internal error (a bad payload, a locked or damaged journal, a bug)
@@ -62,6 +75,7 @@ EVENTS: tuple[str, ...] = (
     "PostToolUse",
     "PostToolUseFailure",
     "Stop",
+    "SubagentStop",
 )
 """The Claude Code hook events `crs hook claude-code` answers."""
 
@@ -242,13 +256,12 @@ def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> Hook
     if action == "nudge":
         return HookReply.of(_specific("PreToolUse", additionalContext=_for_model(v)))
     ask = on_block == "ask" and action == "block"
-    return HookReply.of(
-        _specific(
-            "PreToolUse",
-            permissionDecision="ask" if ask else "deny",
-            permissionDecisionReason=v.reason if ask else _for_model(v),
-        )
+    doc = _specific(
+        "PreToolUse",
+        permissionDecision="ask" if ask else "deny",
+        permissionDecisionReason=v.reason if ask else _for_model(v),
     )
+    return HookReply.of(_stopping(doc, v))
 
 
 def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> HookReply:
@@ -287,12 +300,49 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
 
         v = _guarded(tool, mapping, after)
     action = str(v.action)
-    if action == "allow" or not v.message:
+    if action == "allow" or not (v.message or v.reason):
         return HookReply()
-    doc: dict[str, Any] = _specific(event, additionalContext=_for_model(v))
+    doc: dict[str, Any]
     if action in ("block", "stop") and not failed:
-        doc.update(decision="block", reason=_for_model(v))
-    return HookReply.of(doc)
+        # the documented refusal of a result: the reason next to it, for Claude (not the same
+        # text a second time as additionalContext)
+        doc = {"decision": "block", "reason": _for_model(v)}
+    else:
+        doc = _specific(event, additionalContext=_for_model(v))
+    return HookReply.of(_stopping(doc, v))
+
+
+def _stopping(doc: dict[str, Any], v: Any) -> dict[str, Any]:
+    """`doc`, and for a STOP the documented end of the agent's turn: `continue: false` with
+    the reason for the user as `stopReason` (not shown to Claude)."""
+    if str(v.action) == "stop":
+        doc.update({"continue": False, "stopReason": _for_user(v)})
+    return doc
+
+
+def _for_user(v: Any) -> str:
+    code = f" ({v.code})" if getattr(v, "code", "") else ""
+    return f"crs stopped the agent{code}: {v.reason or v.message}"
+
+
+def _stop(guard: Any, payload: Mapping[str, Any], event: str) -> HookReply:
+    """`Stop` / `SubagentStop`: the turn's last message is an agent message (monologue
+    check). Only what ends or informs is answered: at Stop, context or `decision: block`
+    would make Claude go on, the opposite of what a repeating agent needs."""
+    text = payload.get("last_assistant_message")
+    if not isinstance(text, str) or not text.strip():
+        return HookReply()  # an older Claude Code, or a turn with no text: nothing to check
+    with _decision(guard):
+        v = guard.on_message(text)
+    action = str(v.action)
+    if action == "allow":
+        return HookReply()
+    if action == "nudge":
+        doc: dict[str, Any] = {"systemMessage": f"crs: {v.reason}"}
+        if payload.get("stop_hook_active") is True:  # another hook keeps it going anyway
+            doc.update(_specific(event, additionalContext=_for_model(v)))
+        return HookReply.of(doc)
+    return HookReply.of({"continue": False, "stopReason": _for_user(v)})
 
 
 def _session_start(guard: Any) -> HookReply:
@@ -342,7 +392,11 @@ def event_of(payload: Any) -> tuple[str, str] | None:
     event = payload.get("hook_event_name")
     if event not in EVENTS:
         return None  # an event crs does not handle: no opinion
-    return str(event), _text(payload.get("session_id"), "session_id")
+    session = _text(payload.get("session_id"), "session_id")
+    agent = payload.get("agent_id")
+    if isinstance(agent, str) and agent:  # a subagent's call: its own sequence of calls
+        session = f"{session}/agent:{agent}"
+    return str(event), session
 
 
 def tool_fingerprint(event: str, project: str) -> Callable[[], str] | None:
@@ -393,7 +447,9 @@ def answer(guard: Any, payload: Mapping[str, Any], event: str, on_block: str) ->
             guard.new_turn()
     elif event == "SessionStart":
         return _session_start(guard)
-    return HookReply()  # Stop, UserPromptSubmit
+    elif event in ("Stop", "SubagentStop"):
+        return _stop(guard, payload, event)
+    return HookReply()  # UserPromptSubmit
 
 
 def handle(

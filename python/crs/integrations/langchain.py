@@ -15,10 +15,14 @@ agent.invoke({"messages": [("user", "fix the build")]},
 ```
 
 How it works, per model turn: `after_model` decides every tool call of the new AI message
-(`Guard.before_call`), a text-only message goes to `Guard.on_message`; `wrap_tool_call` runs the
-allowed calls and records their results (`Guard.after_call`), appending the guard's message to
-the `ToolMessage` on a NUDGE. The LangGraph thread (`configurable.thread_id`) is the guard
-session: one `Guard` per project, `guard.with_session(thread_id)` per thread.
+(`Guard.before_call`), a text-only message goes to `Guard.on_message`, and the model's first
+answer to a user message (a `HumanMessage` since the previous AI message: a new `invoke` on
+the thread, or the first) starts a guard turn (`Guard.new_turn`), so a chat of many short
+answers on one thread is not a monologue and escalation starts over per request;
+`wrap_tool_call` runs the allowed calls and records their results (`Guard.after_call`),
+appending the guard's message to the `ToolMessage` on a NUDGE. The LangGraph thread
+(`configurable.thread_id`) is the guard session: one `Guard` per project,
+`guard.with_session(thread_id)` per thread.
 
 A refused call (BLOCK, or STOP) is handled like `ToolCallLimitMiddleware` handles a call over
 its limit, chosen by `exit_behavior` for verdicts at or above `exit_on` (default: STOP):
@@ -50,7 +54,7 @@ from langchain.agents.middleware.types import (
     AgentState,
     hook_config,
 )
-from langchain_core.messages import AIMessage, AnyMessage, ToolCall, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, ToolCall, ToolMessage
 from langgraph.config import get_config
 from langgraph.errors import GraphBubbleUp
 from langgraph.prebuilt.tool_node import ToolCallRequest
@@ -60,7 +64,13 @@ from langgraph.types import Command
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, GuardBlockedError, GuardStoppedError, Verdict
-from crs.integrations._common import abefore_call, arecord_result, before_call, record_result
+from crs.integrations._common import (
+    abefore_call,
+    anew_turn,
+    arecord_result,
+    before_call,
+    record_result,
+)
 
 __all__ = ["ExitBehavior", "GuardMiddleware"]
 
@@ -87,15 +97,23 @@ def _thread_id(config: Any) -> str | None:
     return str(tid)
 
 
-def _last_ai(messages: list[AnyMessage]) -> tuple[AIMessage | None, set[str]]:
-    """The last AI message and the ids of the tool calls already answered after it."""
+def _last_ai(messages: list[AnyMessage]) -> tuple[AIMessage | None, set[str], bool]:
+    """The last AI message, the ids of the tool calls already answered after it, and whether
+    a user message came between it and the AI message before it (a new user turn: the
+    model's first answer to it)."""
     answered: set[str] = set()
+    last: AIMessage | None = None
     for m in reversed(messages):
-        if isinstance(m, AIMessage):
-            return m, answered
-        if isinstance(m, ToolMessage):
-            answered.add(m.tool_call_id)
-    return None, answered
+        if last is None:
+            if isinstance(m, AIMessage):
+                last = m
+            elif isinstance(m, ToolMessage):
+                answered.add(m.tool_call_id)
+        elif isinstance(m, HumanMessage):
+            return last, answered, True
+        elif isinstance(m, AIMessage):
+            break
+    return last, answered, False
 
 
 def _content_text(content: Any) -> str:
@@ -305,13 +323,22 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         with self._lock:
             return self._pending.pop((session, call_id), None)
 
+    def _user_turn(self, guard: Guard) -> None:
+        """A user message came before this model turn: what the run was stopped for is over."""
+        with self._lock:
+            self._stopped.pop(guard.session_id, None)
+
     @hook_config(can_jump_to=["end"])
     def after_model(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
-        """Decide the tool calls of the new AI message; a text-only one is a message turn."""
-        last, answered = _last_ai(state.get("messages", []))
+        """Decide the tool calls of the new AI message; a text-only one is a message turn.
+        The model's first answer to a user message starts a guard turn (`new_turn`)."""
+        last, answered, user_turn = _last_ai(state.get("messages", []))
         if last is None:
             return None
         guard = self._node_guard(runtime)
+        if user_turn:
+            self._user_turn(guard)
+            guard.new_turn()
         ended = self._stopped_turn(guard, last, answered)
         if ended:
             return ended
@@ -326,10 +353,13 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     async def aafter_model(
         self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
-        last, answered = _last_ai(state.get("messages", []))
+        last, answered, user_turn = _last_ai(state.get("messages", []))
         if last is None:
             return None
         guard = self._node_guard(runtime)
+        if user_turn:
+            self._user_turn(guard)
+            await anew_turn(guard)
         ended = self._stopped_turn(guard, last, answered)
         if ended:
             return ended

@@ -458,8 +458,13 @@ def run(
     host: str = "127.0.0.1",
     port: int = 8765,
     token: str | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> None:
-    """Open the project's guard and serve it (what `crs mcp` does; `token`: see `serve`)."""
+    """Open the project's guard and serve it (what `crs mcp` does; `token`: see `serve`).
+
+    `on_ready` is called once the project is open, just before the server starts serving
+    (`crs mcp` prints its `claude mcp add` line there: never for a server that failed to
+    open its project)."""
     if transport not in ("stdio", "http"):
         raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {transport!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
@@ -471,6 +476,10 @@ def run(
         # a typo: serving it would create the state of a project that is not there
         raise InvalidArgumentError(f"project: no such directory: {os.fspath(project)!r}")
     with _stop_on_sigterm(), Guard.open(Path(project), sid, home=home, policy=policy) as guard:
+        if transport == "http":
+            _can_listen(host, port)  # a port in use: said before the server is announced
+        if on_ready is not None:
+            on_ready()
         try:
             asyncio.run(serve(guard, transport=transport, host=host, port=port, token=token))
         except (_Stopped, KeyboardInterrupt):
@@ -479,6 +488,21 @@ def run(
             _, rest = group.split((_Stopped, KeyboardInterrupt))
             if rest is not None:
                 raise
+
+
+def _can_listen(host: str, port: int) -> None:
+    """Raise InvalidArgumentError when `host:port` cannot be bound now (in use, or not an
+    address of this machine); uvicorn binds it again a moment later."""
+    # inside: only the HTTP transport binds a port
+    import socket
+
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        socket.create_server((host, port), family=family).close()
+    except OSError as exc:
+        raise InvalidArgumentError(
+            f"port: cannot listen on {host}:{port} ({exc.strerror or exc})"
+        ) from None
 
 
 class _Stopped(Exception):

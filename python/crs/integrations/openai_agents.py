@@ -11,13 +11,17 @@ agent = guard_agent(Agent(name="dev", tools=[run_tests, read_file]), guard)
 result = await Runner.run(agent, "fix the build", hooks=GuardRunHooks(guard))
 ```
 
-`guard_agent` adds to every `FunctionTool` of the agent (in place) a tool input guardrail
-(`Guard.before_call`), a tool output guardrail (`Guard.after_call`) and a
+`guard_agent` adds to every `FunctionTool` of the agent and to its MCP servers (in place; the
+SDK builds an MCP server's tools at run time, with the server's guardrails) a tool input
+guardrail (`Guard.before_call`), a tool output guardrail (`Guard.after_call`) and a
 `failure_error_function` that records the tool's exception as a failure before the model gets
 the error message. A BLOCK rejects the call: the model gets the guard's message instead of a
 result (`reject_content`); a STOP, before or after a call, raises the SDK's own tripwire
 (`ToolInputGuardrailTripwireTriggered` / `ToolOutputGuardrailTripwireTriggered`), which ends the
-run; the verdict is its `output.output_info`. A NUDGE is appended to the tool's output.
+run; the verdict is its `output.output_info`. A NUDGE is appended to the tool's output when
+it is text (an MCP tool's text items become one text). An MCP tool's `isError` result reaches
+the guardrail as content, not as an exception: it is recorded as a result (the same error
+again and again is still a loop), not as a failure the guard learns.
 `GuardRunHooks` starts a new turn per run and checks text-only model turns (`on_message`).
 
 Sessions: by default every run is `guard`'s session; pass `session=lambda ctx: ...` (a
@@ -56,7 +60,7 @@ from agents.tool_context import ToolContext
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, Verdict
-from crs.integrations._common import abefore_call, arecord_result, call_for
+from crs.integrations._common import abefore_call, anew_turn, arecord_result, call_for
 
 __all__ = ["GuardRunHooks", "GuardToolGuardrails", "guard_agent"]
 
@@ -97,6 +101,25 @@ def _log_exit(v: Verdict, what: str) -> None:
             "step": call.step if call else None,
         },
     )
+
+
+def _plain_text(output: Any) -> str | None:
+    """A tool output that is only text, as one str (an MCP tool's is a list of text items);
+    None for anything else (images, files, structured data), which is left as it is."""
+    if isinstance(output, str):
+        return output
+    if isinstance(output, dict):  # one item alone
+        output = [output]
+    if isinstance(output, list) and output:
+        texts = []
+        for item in output:
+            kind = item.get("type") if isinstance(item, dict) else getattr(item, "type", None)
+            text = item.get("text") if isinstance(item, dict) else getattr(item, "text", None)
+            if kind != "text" or not isinstance(text, str):
+                return None
+            texts.append(text)
+        return "\n".join(texts)
+    return None
 
 
 class _Sessions:
@@ -208,12 +231,13 @@ class GuardToolGuardrails:
             for v in (before, after)
             if v is not None and v.action is not Action.ALLOW and v.message
         ]
-        if notes and isinstance(data.output, str):
+        text = _plain_text(data.output)
+        if notes and text is not None:
             # The SDK can replace an output only through a "rejection": the model gets the
             # tool's output followed by the guard's note.
             note = " ".join(dict.fromkeys(notes))
             return ToolGuardrailFunctionOutput.reject_content(
-                f"{data.output}\n\n[crs] {note}", output_info=_info(after)
+                f"{text}\n\n[crs] {note}", output_info=_info(after)
             )
         return ToolGuardrailFunctionOutput.allow(output_info=_info(after))
 
@@ -292,8 +316,8 @@ class GuardRunHooks(RunHooks[Any]):
 
     async def on_agent_start(self, context: Any, agent: Any) -> None:
         if self._first_start(context.usage):
-            guard = self.sessions.for_context(context)
-            guard.new_turn()
+            # a durable guard journals the turn: in a worker thread, never on the loop
+            await anew_turn(self.sessions.for_context(context))
 
     async def on_llm_end(
         self, context: RunContextWrapper[Any], agent: Agent[Any], response: ModelResponse
@@ -319,13 +343,17 @@ def guard_agent(
 
     Adds the guard's tool input and output guardrails to each `FunctionTool` and wraps its
     failure function so a tool's exception is recorded as a failure (the model still gets the
-    tool's usual error message; a tool configured to raise still raises). Calling it again
-    with the same guard is a no-op; with another guard, that guard replaces the first. Hosted
-    and MCP tools are left alone.
+    tool's usual error message; a tool configured to raise still raises). The agent's MCP
+    servers (`Agent(mcp_servers=[...])`, whose tools the SDK builds at run time) get the same
+    guardrails through their `tool_input_guardrails` / `tool_output_guardrails`, and their
+    failure function is wrapped the same way. Calling it again with the same guard is a
+    no-op; with another guard, that guard replaces the first. Hosted tools are left alone.
     """
     if not isinstance(agent, Agent):
         raise InvalidArgumentError(f"agent: must be an agents.Agent, got {agent!r}")
     rails = GuardToolGuardrails(guard, session=session)
+    for server in agent.mcp_servers:
+        _guard_mcp_server(server, rails, agent)
     for tool in agent.tools:
         if not isinstance(tool, FunctionTool):
             continue
@@ -353,3 +381,36 @@ def guard_agent(
         )
         setattr(tool, _MARK, (rails, previous))
     return agent
+
+
+def _guard_mcp_server(server: Any, rails: GuardToolGuardrails, agent: Agent[Any]) -> None:
+    """The guardrails on every tool of an MCP server of `agent` (the SDK copies the server's
+    guardrail lists into each tool it builds from the server, at every run)."""
+    mark: tuple[GuardToolGuardrails, Any] | None = getattr(server, _MARK, None)
+    if mark is not None:
+        old, previous = mark
+        if old.guard is rails.guard and old.sessions.resolve is rails.sessions.resolve:
+            return
+        server.tool_input_guardrails = [
+            g for g in server.tool_input_guardrails or [] if g is not old.input
+        ]
+        server.tool_output_guardrails = [
+            g for g in server.tool_output_guardrails or [] if g is not old.output
+        ]
+    else:
+        # What the SDK would use for this server's failures: its own, else the agent's
+        # `mcp_config` one, else the SDK's default message (`MCPServer` 0.24: a server-level
+        # setting only through the constructor, hence the attribute).
+        # inside: the Agents SDK is imported where it is used (the optional extra)
+        from agents import default_tool_error_function
+
+        agent_level = agent.mcp_config.get("failure_error_function", default_tool_error_function)
+        previous = server._get_failure_error_function(agent_level)
+    server.tool_input_guardrails = [*(server.tool_input_guardrails or []), rails.input]
+    server.tool_output_guardrails = [*(server.tool_output_guardrails or []), rails.output]
+    server._failure_error_function = (
+        rails.failure_error_function(previous)
+        if previous is not None
+        else rails._raising_failure_function()
+    )
+    setattr(server, _MARK, (rails, previous))

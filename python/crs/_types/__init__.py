@@ -276,7 +276,12 @@ class _Record:
             module = sys.modules[cls._defining_module]
             # Base-class annotations (`_hints: ClassVar[...]`) resolve in this module, the
             # record's own in its defining module (records are also defined elsewhere).
-            hints = typing.get_type_hints(cls, globalns={**globals(), **vars(module)})
+            try:
+                hints = typing.get_type_hints(cls, globalns={**globals(), **vars(module)})
+            except NameError:
+                if not _define_deferred():  # annotations may name a deferred record
+                    raise
+                hints = typing.get_type_hints(cls, globalns={**globals(), **vars(module)})
             cls._hints = hints
         kwargs = {
             f.name: _from_json(hints[f.name], data[f.name])
@@ -339,12 +344,6 @@ class ProofUpdate(_Record):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class KeyValue(_Record):
-    key: str = ""
-    value: str = ""
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class ToolParams(_Record):
     """Parameters of a tool call, kept small and typed."""
 
@@ -354,34 +353,6 @@ class ToolParams(_Record):
     limit: int = 0
     flags: tuple[str, ...] = ()
     extra: tuple[KeyValue, ...] = ()
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ConstraintUpdate(_Record):
-    id: str = ""
-    type: ConstraintType = ConstraintType.UNKNOWN
-    nodes: tuple[str, ...] = ()
-    source: SignalSource = SignalSource.UNKNOWN
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class DependencyEdge(_Record):
-    """`from_` depends on (calls) `to`. The JSON form uses the keys `from` and `to`."""
-
-    from_: str = ""
-    to: str = ""
-    source: SignalSource = SignalSource.UNKNOWN
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"from": self.from_, "to": self.to, "source": int(self.source)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        return cls(
-            from_=data.get("from", data.get("from_", "")),
-            to=data.get("to", ""),
-            source=SignalSource(data.get("source", 0)),
-        )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -489,12 +460,6 @@ class SimilarityMatch(_Record):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class NodeFrequency(_Record):
-    node_id: str = ""
-    frequency: int = 0
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
 class CircuitBreakerResult(_Record):
     """Whether the circuit breaker fires for a tool in a session, and why."""
 
@@ -564,3 +529,41 @@ def DefaultConfig() -> Config:  # the seed's name (spec README §2)
         enable_tracing=True,
         circuit_breaker_thresholds=dict(DEFAULT_CIRCUIT_BREAKER_THRESHOLDS),
     )
+
+
+# ---------------------------------------------------------------- deferred records
+
+# Four records no Claude Code hook, guard or engine start-up builds or imports by name are
+# defined in `crs._types._deferred`, on first use: a dataclass costs ~1 ms to define, and a
+# cold hook pays for every one it defines (docs/hook-server.md, "The cold path"). Type
+# checkers see them here; at run time `crs._types.KeyValue` (and `from crs._types import
+# KeyValue`) defines them on first access, as does resolving any annotation naming them.
+_DEFERRED = ("ConstraintUpdate", "DependencyEdge", "KeyValue", "NodeFrequency")
+
+if typing.TYPE_CHECKING:
+    from crs._types._deferred import ConstraintUpdate as ConstraintUpdate
+    from crs._types._deferred import DependencyEdge as DependencyEdge
+    from crs._types._deferred import KeyValue as KeyValue
+    from crs._types._deferred import NodeFrequency as NodeFrequency
+
+
+def _define_deferred() -> bool:
+    """Define the deferred records into this module's globals, which resolving a string
+    annotation here reads; False when they already were (idempotent)."""
+    if "KeyValue" in globals():
+        return False
+    # inside: the point of the module (its records are defined on first use)
+    from crs._types import _deferred
+
+    for name in _DEFERRED:
+        globals()[name] = getattr(_deferred, name)
+    return True
+
+
+if not typing.TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        if name in _DEFERRED:
+            _define_deferred()
+            return globals()[name]
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
