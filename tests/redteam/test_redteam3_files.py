@@ -94,3 +94,26 @@ def test_a_symlink_planted_as_the_backup_lock_is_a_typed_error(tmp_path: Path) -
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith("crs backup: failed to acquire backup lock: cannot open")
     assert victim.read_text() == "precious\n"
+
+
+def test_two_damaged_backups_say_how_to_go_on(tmp_path: Path) -> None:
+    """Both backups damaged (truncated): every open of the project, every hook, failed with
+    the two errors and nothing on what to do; the journal before the backups' position is
+    gone, so the state cannot be rebuilt. The error now names the directory to restore or
+    move away; moving it away opens the project afresh."""
+    project, home, key = _project(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "crs", "backup", "save", str(project), "--home", str(home)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    for backup in (key / "backups").glob("*.backup.lz4"):
+        backup.write_bytes(backup.read_bytes()[:40])
+    with pytest.raises(CRSError, match="no backup of the project is usable") as err:
+        Guard.open(project, "s", home=home, fingerprint=lambda: "fp")
+    assert f"restore {key} from a copy, or move it away" in str(err.value)
+    key.rename(tmp_path / "moved-away")
+    with Guard.open(project, "s", home=home, fingerprint=lambda: "fp") as g:
+        assert g.learned() == []

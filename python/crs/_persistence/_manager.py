@@ -690,7 +690,9 @@ class PersistenceManager:
             raise BackupNotFoundError(f"backup not found for project {project_hash}")
         first = next(e for e in errors if not isinstance(e, BackupNotFoundError))
         raise type(first)(
-            f"current checkpoint: {errors[0]}; previous checkpoint: {errors[1]}"
+            f"current checkpoint: {errors[0]}; previous checkpoint: {errors[1]}; no backup "
+            f"of the project is usable: restore {self.project_dir(project_hash)} from a copy, "
+            "or move it away to start the project's state afresh (what was learned is lost)"
         ) from first
 
     def _load_pair(self, backup: Path, meta_path: Path) -> LoadedBackup:
