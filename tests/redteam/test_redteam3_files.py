@@ -16,11 +16,7 @@ from crs.guard import Guard
 from guard_calls import run
 
 
-def _project(tmp_path: Path) -> tuple[Path, Path, Path]:
-    project, home = tmp_path / "repo", tmp_path / "home"
-    project.mkdir()
-    with Guard.open(project, "s", home=home, fingerprint=lambda: "fp") as g:
-        run(g, "make", {"target": "all"}, error="error: main.c:3")
+def _backup_save(project: Path, home: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "crs", "backup", "save", str(project), "--home", str(home)],
         capture_output=True,
@@ -28,6 +24,14 @@ def _project(tmp_path: Path) -> tuple[Path, Path, Path]:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
+
+
+def _project(tmp_path: Path) -> tuple[Path, Path, Path]:
+    project, home = tmp_path / "repo", tmp_path / "home"
+    project.mkdir()
+    with Guard.open(project, "s", home=home, fingerprint=lambda: "fp") as g:
+        run(g, "make", {"target": "all"}, error="error: main.c:3")
+    _backup_save(project, home)
     (key,) = [p for p in home.iterdir() if p.is_dir()]
     return project, home, key
 
@@ -102,13 +106,7 @@ def test_two_damaged_backups_say_how_to_go_on(tmp_path: Path) -> None:
     gone, so the state cannot be rebuilt. The error now names the directory to restore or
     move away; moving it away opens the project afresh."""
     project, home, key = _project(tmp_path)
-    done = subprocess.run(
-        [sys.executable, "-m", "crs", "backup", "save", str(project), "--home", str(home)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
+    _backup_save(project, home)
     for backup in (key / "backups").glob("*.backup.lz4"):
         backup.write_bytes(backup.read_bytes()[:40])
     with pytest.raises(CRSError, match="no backup of the project is usable") as err:
