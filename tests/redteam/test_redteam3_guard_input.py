@@ -191,3 +191,51 @@ def test_made_up_tool_names_keep_the_guard_bounded_and_budgets_counted(tmp_path:
         live = d.status()
     assert len(live["tool_calls"]) <= MAX_TOOLS
     assert _reopened(project, home)[0] == live  # replay trims the same way
+
+
+def _deep(levels: int) -> list[Any]:
+    top: list[Any] = []
+    cur = top
+    for _ in range(levels):
+        cur.append([])
+        cur = cur[0]
+    return top
+
+
+class _NoStr:
+    def __str__(self) -> str:
+        raise RuntimeError("str() of this result fails")
+
+
+def test_a_result_nested_too_deep_or_without_a_str_is_a_typed_error_and_the_tool_keeps_it(
+    tmp_path: Path,
+) -> None:
+    """A result nested 100,000 deep (a parser's output) ended `after_call` with a bare
+    RecursionError, and one whose `__str__` raises with that error: neither a `CRSError`,
+    so `@guard.tool`, `guarded()` and every integration lost the value the tool returned.
+    Now `InvalidArgumentError` naming `result`, nothing stored; the decorator and the
+    context manager record such a result by its type and return it."""
+    project, home = tmp_path / "repo", tmp_path / "home"
+    project.mkdir()
+    g = _guarded(project, home)
+    before = _reopened(project, home)
+    deep = _deep(100_000)
+    for result, words in ((deep, "nested too deep"), (_NoStr(), "its str\\(\\) failed")):
+        v = g.before_call("parse", {"path": "big.json"})
+        assert v.call is not None
+        with pytest.raises(InvalidArgumentError, match=rf"^result: {words}"):
+            g.after_call(v.call, result=result)
+    g.close()
+    assert _reopened(project, home) == before
+    m = Guard()
+
+    @m.tool
+    def parse(path: str) -> Any:
+        return deep if path == "deep" else _NoStr()
+
+    assert parse(path="deep") is deep
+    assert isinstance(parse(path="odd"), _NoStr)
+    with m.guarded("parse", {"path": "ctx"}) as out:
+        out.result = deep
+    assert out.verdict.allowed
+    assert m.status()["calls"] == 3

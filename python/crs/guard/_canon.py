@@ -596,10 +596,16 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
     except InvalidArgumentError:
         # Not JSON data (a NaN, a datetime, a set inside): results are only digested, so
         # their text form serves, unless it hides text that is not valid UTF-8.
-        where = _find_surrogate(result, "result")
+        try:
+            where = _find_surrogate(result, "result")
+            too_long = _find_long_int(result)
+        except RecursionError:  # (the JSON form stopped at MAX_DEPTH; these walks do not)
+            raise InvalidArgumentError(
+                f"result: nested too deep to digest (more than {MAX_DEPTH} levels)"
+            ) from None
         if where:
             raise _surrogate(where) from None
-        if _find_long_int(result):
+        if too_long:
             raise _too_long("result") from None
         cls: Any = type(result)
         if cls.__repr__ is object.__repr__ and cls.__str__ is object.__str__:
@@ -607,7 +613,13 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
                 f"result: must be JSON data, str or bytes (or an object with its own str()), "
                 f"got {type(result).__name__}"
             ) from None
-        return result_digest(str(result), echo)
+        try:
+            text = str(result)
+        except Exception as exc:  # a str() that raises (or recurses too deep)
+            raise InvalidArgumentError(
+                f"result: its str() failed ({type(exc).__name__}); give its text or JSON data"
+            ) from None
+        return result_digest(text, echo)
     text = _dumps(doc)
     if echo:
         text = without(text, (_dumps(e)[1:-1] for e in echo))
