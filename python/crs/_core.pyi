@@ -262,12 +262,22 @@ def crc32c(data: bytes) -> int:
     """CRC-32C (Castagnoli) of `data`, as the `crc32c` package computes it."""
 
 def wal_append_shared(
-    lock_fd: int, fd: int, head: bytes, pos: int, seq: int, payload: bytes, room: int
+    lock_fd: int,
+    fd: int,
+    head: bytes,
+    pos: int,
+    seq: int,
+    payload: bytes,
+    room: int,
+    zero_tail: bool = False,
+    grow_to: int = 0,
 ) -> tuple[int, int]:
     """A shared journal's append of one record in one call (flock, the check that `LOCK`
-    starts with `head` and nothing follows `pos`, the write, the unlock): `(0, bytes)`,
-    `(1, 0)` busy, `(2, 0)` changed or no room (nothing written), `(3, errno)` the write
-    failed (cut back), `(4, errno)` not cut back, `(5, errno)` another OS error."""
+    starts with `head` and nothing follows `pos` (`zero_tail`: only zero bytes in the 24
+    bytes at `pos`), `posix_fallocate` up to `grow_to` if past `pos` (failure ignored), the
+    write, the unlock): `(0, bytes)`, `(1, 0)` busy, `(2, 0)` changed or no room (nothing
+    written), `(3, errno)` the write failed (cut back), `(4, errno)` not cut back, `(5,
+    errno)` another OS error."""
 
 def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
     """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`.

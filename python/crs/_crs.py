@@ -140,7 +140,8 @@ class CRS:
             before it is visible, and a failed append leaves the state unchanged. To start
             from what a journal holds use `CRS.open(journal)`; for a project's journal and
             backups, `crs.open_project(path)`.
-        max_similarity_pairs: Similarity pairs kept (oldest evicted first); 0 = unlimited.
+        max_similarity_pairs: Similarity pairs kept (the pair recorded longest ago is evicted
+            first; recording a pair again makes it the newest); 0 = unlimited.
         max_history_entries: History index entries kept (oldest evicted first); 0 = unlimited.
         max_delta_records: Delta history records kept (oldest evicted first).
     """

@@ -174,8 +174,9 @@ class Evaluation:
 
     def health_check(self) -> HealthStatus:
         """Bounded indexes against their caps (DEGRADED at a cap: the oldest are evicted),
-        the journal (UNHEALTHY when unavailable, DEGRADED when in memory) and the
-        lifecycle (DEGRADED once closed: changes are refused)."""
+        index connectivity (the dependency edges agree both ways, no cycle), the journal
+        (UNHEALTHY when unavailable, DEGRADED when in memory) and the lifecycle (DEGRADED
+        once closed: changes are refused)."""
         k = self._k
         with k.lock:
             core = k.current()[0]
@@ -204,6 +205,7 @@ class Evaluation:
                     k.history._max,
                     "delta records",
                 ),
+                _connectivity_check(core, k.graph_index is not None),
                 self._journal_check(),
                 HealthCheck("lifecycle", HealthState.DEGRADED, "closed: changes are refused")
                 if k.closed
@@ -228,3 +230,46 @@ class Evaluation:
                 "journal", HealthState.DEGRADED, "journal degraded: in memory, not durable"
             )
         return HealthCheck("journal", HealthState.HEALTHY, "journal available")
+
+
+def _connectivity_check(core: Any, graph_backed: bool) -> HealthCheck:
+    """The seed's "index connectivity" health check: every dependency edge is seen from both
+    ends (DependsOn and DependedBy agree) and the graph has no cycle (dependency deltas that
+    would close one are refused, so a cycle means a damaged index). O(edges)."""
+    if graph_backed:
+        return HealthCheck(
+            "index_connectivity", HealthState.HEALTHY, "dependencies come from the code graph"
+        )
+    edges = core.dep_edges()
+    succ: dict[str, list[str]] = {}
+    indegree: dict[str, int] = {}
+    for a, b in edges:
+        succ.setdefault(a, []).append(b)
+        indegree[b] = indegree.get(b, 0) + 1
+        indegree.setdefault(a, 0)
+        if a not in core.depended_by(b):
+            return HealthCheck(
+                "index_connectivity",
+                HealthState.UNHEALTHY,
+                f"edge {a} -> {b} is missing from {b}'s dependents",
+            )
+    ready = [n for n, d in indegree.items() if d == 0]
+    seen = 0
+    while ready:
+        n = ready.pop()
+        seen += 1
+        for m in succ.get(n, ()):
+            indegree[m] -= 1
+            if indegree[m] == 0:
+                ready.append(m)
+    if seen != len(indegree):
+        return HealthCheck(
+            "index_connectivity",
+            HealthState.UNHEALTHY,
+            f"the dependency graph has a cycle among {len(indegree) - seen} nodes",
+        )
+    return HealthCheck(
+        "index_connectivity",
+        HealthState.HEALTHY,
+        f"{len(edges)} dependency edges, both directions agree, no cycle",
+    )

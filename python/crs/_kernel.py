@@ -106,6 +106,13 @@ class ImagePart(Protocol):
         ...
 
 
+def _held(part: ImagePart) -> Any:
+    """What `part.install` takes to put the part back as it is now: its own `held()` when it
+    has one (O(1): the objects a load replaces), else its export, parsed."""
+    held = getattr(part, "held", None)
+    return held() if callable(held) else part.parse(part.export())
+
+
 class _Lifecycle(enum.Enum):
     """Where a CRS is in its life (style practice 16)."""
 
@@ -757,6 +764,35 @@ class StateKernel:
             self.gen += 1
             self.analytics = analytics
             self.frozen = None
+
+    def hold(self) -> tuple[Any, ...]:
+        """What `reinstall` puts back after a load (backup image + journal tail) failed
+        half-way. O(1) for the indexes (versions are shared) and for the guards' stores (a
+        load installs new ones, it never changes them in place); the other parts are kept
+        as parsed exports."""
+        with self.lock:
+            core, gen, analytics = self.current()
+            guards = _held(self.guards) if self.guards is not None else None
+            parts = {name: _held(part) for name, part in self.parts.items()}
+            return core, gen, analytics, guards, parts, self.seq, self.synced_journal
+
+    def reinstall(self, held: tuple[Any, ...]) -> None:
+        """Put back what `hold()` kept: all or nothing for loads. Not journaled, as the load
+        was not; the generation moves forward (never back) if the failed load moved it."""
+        core, gen, analytics, guards, parts, seq, synced = held
+        with self.lock:
+            if self.gen == gen and self.seq == seq:
+                return  # the load changed nothing
+            if self.guards is not None:
+                self.guards.install(guards)
+            for name, part in self.parts.items():
+                part.install(parts[name])
+            self.head.reset(core)
+            self.analytics = analytics
+            self.frozen = None
+            self.seq = seq
+            self.synced_journal = synced
+            self.gen += 1
 
     def _op_restore(self, payload: dict[str, Any]) -> Callable[[], None]:
         # Handler of the journaled "restore" op: content only (commit_op bumps the generation).

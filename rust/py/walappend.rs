@@ -21,9 +21,34 @@ fn retry(mut call: impl FnMut() -> isize) -> isize {
     }
 }
 
+/// `posix_fallocate(fd, at, len)`, retried on EINTR; a failure (a full disk, a file system
+/// without it) is ignored: the write then grows the file.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+fn allocate(fd: i32, at: libc::off_t, len: u64) {
+    if let Ok(len) = libc::off_t::try_from(len) {
+        // SAFETY: plain syscall on a descriptor; it returns an errno, never UB.
+        while unsafe { libc::posix_fallocate(fd, at, len) } == libc::EINTR {}
+    }
+}
+
+/// Without `posix_fallocate` (e.g. macOS) nothing is allocated ahead: the segment grows.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+fn allocate(_fd: i32, _at: libc::off_t, _len: u64) {}
+
 /// Under the flock: `head` still the lock file's first bytes, nothing after `pos` in the
-/// segment, then `frame` written at `pos` (cut back to `pos` on a failure).
-fn append_locked(lock_fd: i32, fd: i32, head: &[u8], pos: u64, frame: &[u8]) -> (u8, i64) {
+/// segment (`zero_tail`: nothing but zero bytes in the record header's 24 bytes there, the
+/// end of a preallocated segment's data), then, if `grow_to` is past `pos`, the space up to
+/// `grow_to` allocated (`posix_fallocate`; a failure is ignored: the write then grows the
+/// file), then `frame` written at `pos` (cut back to `pos` on a failure).
+fn append_locked(
+    lock_fd: i32,
+    fd: i32,
+    head: &[u8],
+    pos: u64,
+    frame: &[u8],
+    zero_tail: bool,
+    grow_to: u64,
+) -> (u8, i64) {
     let Ok(at) = libc::off_t::try_from(pos) else {
         return (2, 0);
     };
@@ -36,14 +61,20 @@ fn append_locked(lock_fd: i32, fd: i32, head: &[u8], pos: u64, frame: &[u8]) -> 
     if n.unsigned_abs() != head.len() || buf != head {
         return (2, 0); // another writer held it since, or changed the directory
     }
-    let mut one = [0u8; 1];
-    // SAFETY: as above, one byte.
-    let n = retry(|| unsafe { libc::pread(fd, one.as_mut_ptr().cast(), 1, at) });
+    let mut next = [0u8; crate::wal::RECORD_HEADER];
+    let want = if zero_tail { next.len() } else { 1 };
+    // SAFETY: as above, `want` <= `next.len()` bytes.
+    let n = retry(|| unsafe { libc::pread(fd, next.as_mut_ptr().cast(), want, at) });
     if n < 0 {
         return (5, i64::from(errno()));
     }
-    if n > 0 {
+    let read = &next[..n.unsigned_abs()];
+    let free = read.is_empty() || (zero_tail && read.iter().all(|&b| b == 0));
+    if !free {
         return (2, 0); // another writer appended
+    }
+    if grow_to > pos {
+        allocate(fd, at, grow_to - pos);
     }
     let mut done = 0usize;
     while done < frame.len() {
@@ -67,10 +98,13 @@ fn append_locked(lock_fd: i32, fd: i32, head: &[u8], pos: u64, frame: &[u8]) -> 
 /// Append one record (`seq`, `payload`) to a shared journal's active segment at `pos`:
 /// `(0, bytes written)`; `(1, 0)` the writer lock is busy; `(2, 0)` another writer changed
 /// something since (`head`, `LOCK`'s first bytes as this writer left them, differs, or a
-/// byte follows `pos`) or the record needs more than `room` bytes (a roll): nothing written;
+/// byte follows `pos`; `zero_tail`: a byte other than zero in the 24 bytes at `pos`) or the
+/// record needs more than `room` bytes (a roll): nothing written (`grow_to` past `pos`:
+/// `posix_fallocate` up to it, before the write, failure ignored);
 /// `(3, errno)` the write failed and was cut back; `(4, errno)` the write failed and could
 /// not be cut back; `(5, errno)` another OS error. The lock is released in every case.
 #[pyfunction]
+#[pyo3(signature = (lock_fd, fd, head, pos, seq, payload, room, zero_tail=false, grow_to=0))]
 #[allow(clippy::too_many_arguments)]
 fn wal_append_shared(
     py: Python<'_>,
@@ -81,6 +115,8 @@ fn wal_append_shared(
     seq: u64,
     payload: &[u8],
     room: u64,
+    zero_tail: bool,
+    grow_to: u64,
 ) -> PyResult<(u8, i64)> {
     let frame = crate::wal::encode_unit(seq, &[payload])
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -98,7 +134,7 @@ fn wal_append_shared(
                 (5, i64::from(e))
             };
         }
-        let out = append_locked(lock_fd, fd, head, pos, &frame);
+        let out = append_locked(lock_fd, fd, head, pos, &frame, zero_tail, grow_to);
         // SAFETY: as above; unlocking a held flock does not fail on a valid descriptor.
         unsafe { libc::flock(lock_fd, libc::LOCK_UN) };
         out

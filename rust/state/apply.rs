@@ -282,7 +282,13 @@ impl State {
         for (a, b, d) in pairs {
             let key = State::canon(a, b);
             if let Some(v) = self.sim.get_mut(&key) {
+                // Re-recording a pair makes it the newest: the cap evicts the pair recorded
+                // longest ago, not a fresh measurement that was first seen long ago.
+                self.sim_seq += 1;
+                let old_seq = std::mem::replace(&mut v.1, self.sim_seq);
                 v.0 = *d;
+                self.sim_order.remove(&old_seq);
+                self.sim_order.insert(self.sim_seq, key);
                 continue;
             }
             if self.sim_cap > 0 && self.sim.len() >= self.sim_cap {
@@ -452,6 +458,25 @@ mod tests {
         assert_eq!(s.sim_neighbors("f").len(), 1);
         let bad = s.apply(&[Op::Similarity(vec![("x".into(), "x".into(), 0.1)])]);
         assert!(bad.is_err());
+    }
+
+    #[test]
+    fn re_recording_a_pair_makes_it_the_newest() {
+        let s = State::new(2, 0);
+        let pair = |a: &str, b: &str, d: f64| Op::Similarity(vec![(a.into(), b.into(), d)]);
+        let (s, _, _) = s
+            .apply(&[
+                pair("a", "b", 0.1),
+                pair("c", "d", 0.2),
+                pair("b", "a", 0.3),
+            ])
+            .unwrap();
+        let (s, _, _) = s.apply(&[pair("e", "f", 0.4)]).unwrap();
+        assert_eq!(s.sim_distance("a", "b"), Some(0.3));
+        assert_eq!(s.sim_distance("c", "d"), None);
+        let (order, _) = s.sim_pairs(None);
+        let keys: Vec<(&str, &str)> = order.iter().map(|(x, y, _)| (&**x, &**y)).collect();
+        assert_eq!(keys, vec![("a", "b"), ("e", "f")]);
     }
 
     #[test]

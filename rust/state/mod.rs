@@ -57,7 +57,7 @@ pub struct HistoryRec {
     pub metadata: Vec<(String, String)>,
 }
 
-/// Default cap of stored similarity pairs (oldest evicted first).
+/// Default cap of stored similarity pairs (the pair recorded longest ago is evicted first).
 pub const DEFAULT_MAX_SIMILARITY_PAIRS: usize = 10_000;
 /// Default cap of history entries (oldest evicted first).
 pub const DEFAULT_MAX_HISTORY_ENTRIES: usize = 10_000;
@@ -69,7 +69,7 @@ type AdjSet = OrdSet<Key>;
 pub struct State {
     pub(crate) proof: OrdMap<Key, ProofEntry>,
     pub(crate) constraints: OrdMap<Key, Arc<ConstraintRec>>,
-    /// Canonical pair (min, max) -> (distance, insertion sequence).
+    /// Canonical pair (min, max) -> (distance, sequence of its last recording).
     pub(crate) sim: HashMap<(Key, Key), (f64, u64)>,
     pub(crate) sim_order: OrdMap<u64, (Key, Key)>,
     pub(crate) sim_adj: HashMap<Key, AdjSet>,
@@ -187,7 +187,7 @@ impl State {
         out
     }
 
-    /// Pairs (min, max, distance) in insertion order, at most `max` (`None` = all);
+    /// Pairs (min, max, distance), least recently recorded first, at most `max` (`None` = all);
     /// the flag tells whether pairs were left out.
     pub fn sim_pairs(&self, max: Option<usize>) -> (Vec<(Key, Key, f64)>, bool) {
         let limit = max.unwrap_or(usize::MAX);

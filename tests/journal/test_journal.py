@@ -440,3 +440,27 @@ def test_replay_stream_reads_one_segment_at_a_time(tmp_path: Path) -> None:
         assert items[-1].err is not None
         assert isinstance(items[-1].err, crs.JournalCorruptedError)
         assert all(i.err is None for i in items[:-1])
+
+
+def test_last_checkpoint_is_known_after_a_reopen(tmp_path: Path) -> None:
+    """The seed's `LastCheckpoint` "is when the last checkpoint occurred": a journal opened
+    on a directory that holds a checkpoint reports it, not None; one that never had a
+    checkpoint reports None."""
+    fresh = LocalJournal(local_config(tmp_path / "fresh"))
+    fresh.append({"n": 1})
+    assert fresh.stats().last_checkpoint is None
+    fresh.close()
+    assert LocalJournal(local_config(tmp_path / "fresh")).stats().last_checkpoint is None
+    j = LocalJournal(local_config(tmp_path / "j"))
+    j.append({"n": 2})
+    j.checkpoint()
+    taken = j.stats().last_checkpoint
+    assert taken is not None
+    j.close()
+    again = LocalJournal(local_config(tmp_path / "j"))
+    try:
+        seen = again.stats().last_checkpoint
+        assert seen is not None
+        assert abs((seen - taken).total_seconds()) < 5
+    finally:
+        again.close()

@@ -1,7 +1,8 @@
 """`_core.wal_append_shared` (a shared journal's one-call append) against its Python
 reference `_append_shared_py`, on real files: the same status and the same bytes on disk
 for every state the writer can find (its own `LOCK` head or another's, another writer's
-record after its end, no room left, the lock busy), and a journal that uses it reads back
+record after its end, no room left, the lock busy; a preallocated segment's zero tail and
+the space allocated ahead), and a journal that uses it reads back
 what it wrote, with other writers in between."""
 
 from __future__ import annotations
@@ -87,6 +88,56 @@ def test_the_rust_append_is_its_python_reference(
     expect_written = not busy and lock_state == "ours" and not after
     expect_written = expect_written and len(_core.wal_encode(seq, [payload])) <= room
     assert (status == 0) == expect_written
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.binary(max_size=200),
+    st.binary(max_size=60),
+    st.sampled_from(["", "zeros", "zeros+byte", "short zeros", "random"]),
+    st.booleans(),
+    st.sampled_from([0, 1, 100, 8192]),
+    st.booleans(),
+)
+def test_the_rust_append_with_a_zero_tail_is_its_python_reference(
+    tmp_path_factory: pytest.TempPathFactory,
+    payload: bytes,
+    log: bytes,
+    tail: str,
+    zero_tail: bool,
+    grow: int,
+    ours: bool,
+) -> None:
+    after = {
+        "": b"",
+        "zeros": bytes(4096),
+        "zeros+byte": bytes(30) + b"\x01" + bytes(100),
+        "short zeros": bytes(10),
+        "random": b"\x07" + bytes(50),
+    }[tail]
+    lock = HEAD if ours else HEAD[:40] + b"%020d\n" % 8
+    grow_to = len(log) + grow if grow > 1 else grow
+    base = Path(tmp_path_factory.mktemp("z"))
+    results = []
+    for name, fn in (("rust", _core.wal_append_shared), ("python", _append_shared_py)):
+        lock_fd, fd = _files(base / name, lock, log + after)
+        try:
+            got = fn(lock_fd, fd, HEAD, len(log), 5, payload, 1 << 20, zero_tail, grow_to)
+        finally:
+            os.close(lock_fd)
+            os.close(fd)
+        results.append((got, (base / name / "seg").read_bytes()))
+    assert results[0] == results[1]
+    (status, size), seg = results[0]
+    frame = _core.wal_encode(5, [payload])
+    free = not after or (zero_tail and not after[:24].strip(b"\0"))
+    assert (status == 0) == (ours and free)
+    if status == 0:
+        assert seg[: len(log) + size] == log + frame
+        assert len(seg) >= max(len(log) + len(frame), grow_to)
+        assert not seg[len(log) + size :].strip(b"\0") or tail == "zeros+byte"
+    else:
+        assert seg == log + after
 
 
 def test_a_write_error_is_reported_and_cut_back(tmp_path: Path) -> None:

@@ -1,13 +1,17 @@
 """Disk-full test: a LocalJournal on a small tmpfs the test mounts (root only, else skipped).
 
 Appends fail with `JournalFullError` when the file system is full, nothing acknowledged is lost,
-nothing half-written remains, and the journal takes appends again once space returns.
+nothing half-written remains, and the journal takes appends again once space returns. A
+preallocating journal whose allocation fails falls back to growing: it refuses no append a
+growing one takes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
+import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,3 +77,46 @@ def test_disk_full_is_a_typed_error_and_recoverable(small_fs: Path, preallocate:
         assert j.stats().last_seq_num == len(acked)
     with contextlib.suppress(FileNotFoundError):
         filler.unlink()
+
+
+def prealloc_config(path: Path, preallocate: bool) -> JournalConfig:
+    return JournalConfig(
+        path=str(path),
+        session_id="full",
+        sync_policy="always",
+        segment_bytes=1 << 20,
+        preallocate=preallocate,
+    )
+
+
+def _fill_until_full(path: Path, preallocate: bool) -> int:
+    n = 0
+    with LocalJournal(prealloc_config(path, preallocate)) as j:
+        while True:
+            try:
+                j.append({"i": n, "pad": "f" * 300})
+            except JournalFullError:
+                break
+            n += 1
+        for _ in range(3):  # full stays full, typed, and the journal stays usable
+            with pytest.raises(JournalFullError):
+                j.append({"i": n, "pad": "f" * 300})
+    with LocalJournal(dataclasses.replace(prealloc_config(path, False), read_only=True)) as r:
+        assert [e["i"] for e in r.replay()] == list(range(n))
+    return n
+
+
+def test_a_full_disk_refuses_no_append_that_fits(small_fs: Path) -> None:
+    filler = small_fs / "filler"
+    st = os.statvfs(small_fs)
+    filler.write_bytes(b"\1" * (st.f_bavail * st.f_frsize - (150 << 10)))  # 150 KiB free
+    grown = _fill_until_full(small_fs / "grow", preallocate=False)
+    shutil.rmtree(small_fs / "grow")
+    pre = _fill_until_full(small_fs / "pre", preallocate=True)
+    assert grown > 100
+    assert pre >= grown, (pre, grown)  # a failed allocation falls back to growing
+    # Space freed again: the journal opens, keeps its records and takes appends.
+    filler.unlink()
+    with LocalJournal(prealloc_config(small_fs / "pre", True)) as j:
+        assert len(j.replay()) == pre
+        j.append({"i": pre, "pad": ""})

@@ -81,7 +81,8 @@ class Model:
                     raise ModelError("bad pair")
             for (a, b), dist in d.updates.items():
                 key = (min(a, b), max(a, b))
-                if key in self.sim:
+                if key in self.sim:  # re-recorded: now the newest pair
+                    del self.sim[key]
                     self.sim[key] = dist
                     continue
                 if self.sim_cap and len(self.sim) >= self.sim_cap:

@@ -11,10 +11,7 @@ original entry or as a skipped item; none is silently missing, none is wrong.
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,25 +19,11 @@ import pytest
 from rel_common import jconfig
 
 import crs
+from crs._journal import _local
 
 SEG_HEADER, REC_HEADER = 32, 24
 SKIP_EVERY = int(os.environ.get("CRS_REL_SKIP_EVERY", "5"))
 COUNTS: Counter[str] = Counter()
-
-
-@pytest.fixture
-def fast_dir(tmp_path: Path) -> Iterator[Path]:
-    """A directory on tmpfs when there is one (thousands of opens, each closing with an
-    fsync, are IO-bound on a shared disk), else `tmp_path`."""
-    shm = Path("/dev/shm")
-    if not (shm.is_dir() and os.access(shm, os.W_OK)):
-        yield tmp_path
-        return
-    d = Path(tempfile.mkdtemp(prefix="crs-rel-", dir=shm))
-    try:
-        yield d
-    finally:
-        shutil.rmtree(d, ignore_errors=True)
 
 
 def _entries(kind: str) -> list[list[Any]]:
@@ -82,9 +65,9 @@ def _build(path: Path, units: list[list[Any]], **kw: Any) -> list[Any]:
 
 
 def _records(data: bytes) -> list[tuple[int, int]]:
-    """(offset, payload length) of each record of a clean segment."""
+    """(offset, payload length) of each record of a clean segment (up to a zero tail)."""
     out, pos = [], SEG_HEADER
-    while pos < len(data):
+    while pos < len(data) and data[pos : pos + REC_HEADER].strip(b"\0"):
         length = int.from_bytes(data[pos + 4 : pos + 8], "little")
         out.append((pos, length))
         pos += REC_HEADER + length
@@ -142,14 +125,20 @@ def _run(path: Path, seg: Path, clean: bytes, want: list[Any], cases: Any, **kw:
         seg.write_bytes(clean)
 
 
+@pytest.mark.parametrize("preallocate", [False, True])
 @pytest.mark.parametrize("kind", ["proof", "json_delta", "op", "batch"])
 def test_every_bit_of_first_middle_last_record_is_detected_or_recovered(
-    fast_dir: Path, kind: str
+    fast_dir: Path, kind: str, preallocate: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # preallocate: a preallocated segment (header flag bit 1) with a zero tail after its
+    # records (allocated from the first record on: `PREALLOC_START` 0).
+    monkeypatch.setattr(_local, "PREALLOC_START", 0)
     tmp_path = fast_dir
-    want = _build(tmp_path, _entries(kind))
+    want = _build(tmp_path, _entries(kind), preallocate=preallocate)
     (seg,) = tmp_path.glob("*.wal")
     clean = seg.read_bytes()
+    off, length = _records(clean)[-1]
+    assert (len(clean) > off + REC_HEADER + length) == preallocate
     recs = _records(clean)
     assert len(recs) == len(want)
     regions = []
@@ -157,7 +146,7 @@ def test_every_bit_of_first_middle_last_record_is_detected_or_recovered(
         off, length = recs[idx]
         regions += [(f"{label}.header", off, REC_HEADER), (f"{label}.payload", off + 24, length)]
     before = sum(COUNTS.values())
-    _run(tmp_path, seg, clean, want, _cases(clean, regions))
+    _run(tmp_path, seg, clean, want, _cases(clean, regions), preallocate=preallocate)
     assert sum(COUNTS.values()) > before
     print(f"bit flips ({kind}): {dict(COUNTS)}")
 

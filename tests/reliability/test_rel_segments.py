@@ -13,6 +13,7 @@ import pytest
 from rel_common import image, jconfig, project
 
 import crs
+from crs._journal import _local
 
 HEADER = 32  # segment header bytes (docs/journal-format.md)
 
@@ -25,10 +26,15 @@ def _fill(path: Path, n: int = 50, **kw: object) -> list[dict[str, int]]:
     return items
 
 
+@pytest.mark.parametrize("preallocate", [False, True])
 @pytest.mark.parametrize("zeroed", [HEADER, 4096])
-def test_a_zeroed_segment_header_never_deletes_its_records(tmp_path: Path, zeroed: int) -> None:
-    items = _fill(tmp_path)
+def test_a_zeroed_segment_header_never_deletes_its_records(
+    tmp_path: Path, zeroed: int, preallocate: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_local, "PREALLOC_START", 0)  # preallocate: a zero tail follows
+    items = _fill(tmp_path, preallocate=preallocate)
     (seg,) = tmp_path.glob("*.wal")
+    assert (seg.read_bytes()[-1] == 0) == preallocate
     data = bytearray(seg.read_bytes())
     n = min(zeroed, len(data))
     data[:n] = bytes(n)

@@ -124,6 +124,7 @@ def test_health_reports_index_sizes_against_their_caps() -> None:
         "sessions",
         "clauses",
         "delta_history",
+        "index_connectivity",
         "journal",
         "lifecycle",
     ]

@@ -96,9 +96,14 @@ class JournalConfig:
         sync_policy: `SyncPolicy` (or its string value); None derives it from `sync_writes`.
         batch_interval: Seconds a group-commit leader waits for more appends before its fsync.
         segment_bytes: Size of a segment file; 0 means `DEFAULT_SEGMENT_BYTES`.
-        preallocate: Kept for compatibility; it has no effect. Segments grow as records are
-            appended (a zero-filled segment cost its whole size on disk and at every open,
-            stalled the append that started it, and made a torn write look like data).
+        preallocate: New segments are *preallocated* (`LocalJournal`; header flag bit 1,
+            docs/journal-format.md): once a segment holds 4 KiB, its space is allocated ahead
+            with `posix_fallocate` in chunks (16 KiB, growing with the data to 1 MiB, never
+            past `segment_bytes`), so most appends' fdatasync carries no file size change;
+            a torn final write is then told from damage by the rules of that page. Off: the
+            segments grow with every append. Nothing is zero-filled (a zero-filled segment
+            cost its whole size on disk and at every open, and stalled the append that
+            started it), and a failed allocation (a full disk) falls back to growing.
         auto_checkpoint: When the size limit is reached, checkpoint (via the handler given to
             `set_full_handler`, else at the last sequence number) instead of raising
             `JournalFullError`.
@@ -191,7 +196,8 @@ class JournalStats:
         total_deltas: Entries a replay returns now (after the checkpoint).
         total_bytes: Bytes of live journal data (what `max_journal_bytes` limits).
         last_seq_num: The most recent sequence number (0 if none was ever assigned).
-        last_checkpoint: When this journal object last checkpointed (None if never).
+        last_checkpoint: When the last checkpoint occurred (for a local journal opened on
+            an existing one, its CHECKPOINT file's time; None if never).
         corrupted_count: Corrupt records skipped so far (`skip_corrupted_deltas`).
         degraded: Whether the journal runs in degraded (in-memory) mode.
         checkpoint_seq: Sequence number of the last checkpoint (replay starts after it).

@@ -60,6 +60,16 @@ RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
 CHECKPOINT_FILE = struct.Struct("<8sIQI")  # magic, version, seq, crc of the first 20 bytes
 SEGMENT_SEALED = 1  # header flag: a segment after this one was created (the log goes on there)
+# Header flag: the segment is preallocated (`JournalConfig.preallocate`): zero bytes (space
+# allocated ahead) may follow its records; its torn tails are told by the rules of
+# `_torn_preallocated` (docs/journal-format.md, "Preallocated segments").
+SEGMENT_PREALLOCATED = 2
+SECTOR = 512  # a torn write loses whole sectors (of the file's offsets)
+PREALLOC_START = 4096  # data a segment holds before space is allocated ahead (small stays small)
+PREALLOC_MIN = 16 << 10  # the first chunk allocated ahead; then as much as the data, up to:
+PREALLOC_MAX = 1 << 20
+# `posix_fallocate` (Linux, FreeBSD); where the platform has none, segments only grow.
+_FALLOCATE: Callable[[int, int, int], None] | None = getattr(os, "posix_fallocate", None)
 SEGMENT_SUFFIX = ".wal"
 RESTORE_DIR = "restore.tmp"
 SPARE = "next.spare"  # the next segment, created ahead (empty) so a roll syncs nothing more
@@ -132,8 +142,125 @@ def _header_ok(data: bytes, path: Path) -> bool:
     return True
 
 
+_ZEROS = bytes(1 << 16)
+
+
+def _zero_in(data: bytes, start: int, end: int) -> bool:
+    """Whether `data[start:end]` is all zero bytes (compared against a zero buffer, 64 KiB
+    at a time: memcmp speed, for a preallocated segment's zero tail)."""
+    while start < end:
+        n = min(end - start, len(_ZEROS))
+        if data[start : start + n] != (_ZEROS if n == len(_ZEROS) else _ZEROS[:n]):
+            return False
+        start += n
+    return True
+
+
 def _zero_from(data: bytes, start: int) -> bool:
-    return start >= len(data) or data.count(0, start) == len(data) - start
+    return _zero_in(data, start, len(data))
+
+
+def _crc_table() -> tuple[list[int], dict[int, int], dict[int, int]]:
+    """CRC-32C's byte table (reflected, polynomial 0x82F63B78), the index of each entry by
+    its top byte (unique: it inverts one step), and the entries of the bytes 1..255."""
+    table = []
+    for i in range(256):
+        c = i
+        for _ in range(8):
+            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
+        table.append(c)
+    return table, {t >> 24: i for i, t in enumerate(table)}, {table[e]: e for e in range(1, 256)}
+
+
+_CRC_TABLE: tuple[list[int], dict[int, int], dict[int, int]] | None = None
+
+
+def _one_byte_error(syndrome: int, n: int) -> int | None:
+    """The position of the one byte whose change explains a CRC-32C mismatch of an `n`-byte
+    payload (`syndrome` = its CRC xor the stored one), or None: no change confined to one
+    byte (every single-bit flip included) explains it.
+
+    CRC-32C is linear: for equal lengths crc(a) ^ crc(b) depends only on a ^ b. An error
+    byte e at position n-1-m gives the syndrome A^m(T[e]), where T is the byte table and
+    A(r) = (r >> 8) ^ T[r & 0xff] appends a zero byte; A is inverted one step at a time, so
+    this is O(n) (only on the recovery path of a preallocated segment)."""
+    global _CRC_TABLE
+    if _CRC_TABLE is None:
+        _CRC_TABLE = _crc_table()
+    table, top, singles = _CRC_TABLE
+    s = syndrome
+    for m in range(n):
+        if s in singles:
+            return n - 1 - m
+        x = top[s >> 24]
+        s = (((s ^ table[x]) << 8) | x) & 0xFFFFFFFF
+    return None
+
+
+def _lost_bytes_explain(payload: bytes, syndrome: int, lost: list[int]) -> bool:
+    """Whether some content of the byte positions `lost` (the all-zero sector chunks of a
+    record) gives the payload its stored CRC: `syndrome` in the span of the syndromes of
+    their bits. With 8 bytes or more (64 unknown bits against 32) taken as yes."""
+    if len(lost) >= 8:
+        return True
+    base = crc32c(payload)
+    basis: list[int] = []  # a xor basis, highest bits distinct
+    buf = bytearray(payload)
+    for i in lost:
+        for bit in range(8):
+            buf[i] ^= 1 << bit
+            v = crc32c(bytes(buf)) ^ base
+            buf[i] ^= 1 << bit
+            for b in basis:
+                v = min(v, v ^ b)
+            if v:
+                basis.append(v)
+    s = syndrome
+    for b in basis:
+        s = min(s, s ^ b)
+    return s == 0
+
+
+def _torn_preallocated(data: bytes, stop: int, stop_pos: int) -> bool:
+    """Whether the damage at `stop_pos` of a preallocated segment (zero bytes after its
+    records) is an interrupted final write, not corruption (docs/journal-format.md,
+    "Preallocated segments"). A torn write loses whole 512-byte sectors of the file, which
+    then read as zero; a bit flip or a zeroed byte of an acknowledged record never passes:
+
+    - a record that runs past the file's end: torn;
+    - a valid header whose payload fails its CRC, nothing but zero bytes after the record:
+      torn only if some sector chunk of the record (its part in one sector) is all zero, no
+      change of one byte explains the mismatch, and some content of the zero chunks does;
+    - a zero record header followed by bytes that are not zero: torn only if the first of
+      them starts a sector (the record's first chunk is all zero) and no valid record
+      follows (it would be a later write: the zeroed one was acknowledged);
+    - otherwise the rules of a growing segment (`_is_torn`)."""
+    if stop == _ZERO:
+        if _zero_from(data, stop_pos):
+            return True  # the clean end (compared with a zero buffer, not byte by byte)
+        first = len(data) - len(data[stop_pos:].lstrip(b"\0"))
+        return first % SECTOR == 0 and _core.wal_resync(data, stop_pos + 1, False) is None
+    if stop != _BAD_PAYLOAD:
+        return _is_torn(data, stop, stop_pos)
+    _, length, _, stored, _, _ = RECORD_HEADER.unpack_from(data, stop_pos)
+    body = stop_pos + RECORD_HEADER.size
+    end = body + length
+    if not _zero_from(data, end):
+        return False
+    lost: list[int] = []  # payload positions of all-zero sector chunks (8 are enough)
+    a = stop_pos
+    while a < end and len(lost) < 8:
+        b = min(end, (a // SECTOR + 1) * SECTOR)
+        if _zero_in(data, a, b):
+            lost.extend(range(a - body, min(b, a + 8) - body))
+        a = b
+    if not lost:
+        return False
+    payload = data[body:end]
+    syndrome = crc32c(payload) ^ stored
+    if _one_byte_error(syndrome, length) is not None:
+        return False
+    return _lost_bytes_explain(payload, syndrome, lost)
 
 
 def _makedirs_private(path: Path) -> None:
@@ -217,14 +344,24 @@ def _is_torn(data: bytes, stop: int, stop_pos: int) -> bool:
 
 
 def _append_shared_py(
-    lock_fd: int, fd: int, head: bytes, pos: int, seq: int, payload: bytes, room: int
+    lock_fd: int,
+    fd: int,
+    head: bytes,
+    pos: int,
+    seq: int,
+    payload: bytes,
+    room: int,
+    zero_tail: bool = False,
+    grow_to: int = 0,
 ) -> tuple[int, int]:
     """The reference of `_core.wal_append_shared` (what `_hold`, `_append_locked` and
     `_unhold` do for one record when no other writer changed anything): `(0, bytes
     written)`; `(1, 0)` the lock is busy; `(2, 0)` `LOCK` does not start with `head`, a byte
-    follows `pos`, or the record needs more than `room` bytes: nothing written; `(3, errno)`
-    the write failed and was cut back; `(4, errno)` it could not be cut back; `(5, errno)`
-    another OS error. The lock is released in every case."""
+    follows `pos` (`zero_tail`, a preallocated segment: a byte other than zero in the 24
+    bytes at `pos`), or the record needs more than `room` bytes: nothing written; `(3,
+    errno)` the write failed and was cut back; `(4, errno)` it could not be cut back; `(5,
+    errno)` another OS error. Before the write, `grow_to` past `pos`: the space up to it is
+    allocated (`posix_fallocate`, a failure ignored). The lock is released in every case."""
     frame = _core.wal_encode(seq, [payload])
     if len(frame) > room:
         return 2, 0
@@ -235,8 +372,14 @@ def _append_shared_py(
     except OSError as exc:
         return 5, exc.errno or 0
     try:
-        if os.pread(lock_fd, len(head), 0) != head or os.pread(fd, 1, pos):
+        if os.pread(lock_fd, len(head), 0) != head:
             return 2, 0
+        after = os.pread(fd, RECORD_HEADER.size if zero_tail else 1, pos)
+        if after and not (zero_tail and after.count(0) == len(after)):
+            return 2, 0
+        if grow_to > pos and _FALLOCATE is not None:
+            with contextlib.suppress(OSError):
+                _FALLOCATE(fd, pos, grow_to - pos)
         done = 0
         try:
             while done < len(frame):
@@ -322,6 +465,13 @@ class LocalJournal(JournalBase):
         self._fd = -1
         self._lock_fd = -1
         self._end = 0  # end of the data in the last segment (the write position)
+        # Preallocation (`JournalConfig.preallocate`): new segments carry the flag; the
+        # active one's flag (`_zero_tail`: zero bytes may follow its records), its size as
+        # allocated (`_alloc`), and where allocating is tried again after a failure.
+        self._prealloc = config.preallocate and not config.read_only
+        self._zero_tail = False
+        self._alloc = 0
+        self._alloc_retry = 0
         self._next_seq = 1
         self._checkpoint_seq = 0
         self._total = 0
@@ -359,7 +509,8 @@ class LocalJournal(JournalBase):
         # renames it, and the rolling append syncs only its record (`_roll_ahead`).
         self._spare_fd = -1
         self._prep: threading.Thread | None = None
-        self._sealing: tuple[int, int, int] | None = None  # (old fd, its first seq, new fd)
+        # (old fd, its first seq, new fd, its sealed header's flags)
+        self._sealing: tuple[int, int, int, int] | None = None
         if config.in_memory:
             self._memory = MemoryJournal(config, self._codec)
             return
@@ -568,10 +719,21 @@ class LocalJournal(JournalBase):
                 return 0  # (`_ensure_room` checkpoints or refuses)
             end = self._end
             room = self._seg_bytes - end if end > SEGMENT_HEADER.size else 1 << 62
+            grow = self._grow_to(end, RECORD_HEADER.size + len(data)) if self._zero_tail else 0
             t0 = time.monotonic()
             status, value = _wal_append_shared(
-                self._lock_fd, self._fd, self._lock_head, end, self._next_seq, data, room
+                self._lock_fd,
+                self._fd,
+                self._lock_head,
+                end,
+                self._next_seq,
+                data,
+                room,
+                self._zero_tail,
+                grow,
             )
+            if grow and status != 1 and status != 2:
+                self._allocated(end, grow)
             if status:
                 if status <= 2:
                     return 0
@@ -596,6 +758,44 @@ class LocalJournal(JournalBase):
             return seq
         finally:
             self._lock.release()
+
+    def _grow_to(self, end: int, size: int) -> int:
+        """Where to allocate the active (preallocated) segment up to before `size` bytes are
+        written at `end`: 0 when this journal does not preallocate (it still continues a
+        preallocated segment by its rules), when they fit in what is allocated, when it holds less
+        than `PREALLOC_START` (a quarter of a smaller segment), when the chunk would not
+        reach past them (the segment's size is its limit), or until a failed allocation is
+        tried again. The chunk is as large as the data (at least `PREALLOC_MIN`, at most
+        `PREALLOC_MAX`), its end a multiple of 4 KiB: a small journal stays small."""
+        need = end + size
+        start = min(PREALLOC_START, self._seg_bytes // 4)
+        if not self._prealloc or need <= self._alloc or end < start or end < self._alloc_retry:
+            return 0
+        if _FALLOCATE is None:
+            return 0
+        chunk = min(PREALLOC_MAX, max(PREALLOC_MIN, end))
+        target = min(self._seg_bytes, (need + chunk + 4095) & ~4095)
+        return target if target > need else 0
+
+    def _allocated(self, end: int, target: int) -> None:
+        """Note the active segment's size after an allocation up to `target` was tried (a
+        failure, e.g. a full disk, leaves the appends to grow the file; tried again 16 KiB
+        later)."""
+        try:
+            self._alloc = os.fstat(self._fd).st_size
+        except OSError:
+            self._alloc = 0
+        if self._alloc < target:
+            self._alloc_retry = end + PREALLOC_MIN
+
+    def _allocate(self, end: int, size: int) -> None:
+        """Allocate ahead before `size` bytes are written at `end` (`_grow_to`), under the
+        writer lock; no sync of its own: the append's fdatasync covers the size change."""
+        target = self._grow_to(end, size)
+        if target and _FALLOCATE is not None:
+            with contextlib.suppress(OSError):
+                _FALLOCATE(self._fd, end, target - end)
+            self._allocated(end, target)
 
     def _fused(
         self,
@@ -662,7 +862,7 @@ class LocalJournal(JournalBase):
         if (
             self._fd >= 0
             and self._gen == self._lock_gen
-            and (not os.pread(self._fd, 1, self._end) or self._read_tail())
+            and (self._nothing_after() or self._read_tail())
         ):
             return
         # Another writer rolled, checkpointed or restored (or left a torn tail): reopen.
@@ -679,6 +879,15 @@ class LocalJournal(JournalBase):
         with self._cond:  # group commit: what this writer wrote is synced
             self._written = self._synced = written
 
+    def _nothing_after(self) -> bool:
+        """No other writer appended: no byte after this writer's end of the log (a growing
+        segment: a one-byte `pread`, cheaper than an `fstat`), or (a preallocated one) only
+        zero bytes in the 24 bytes of a record header there (a real header is never zero)."""
+        if not self._zero_tail:
+            return not os.pread(self._fd, 1, self._end)
+        after = os.pread(self._fd, RECORD_HEADER.size, self._end)
+        return after.count(0) == len(after)
+
     def _read_tail(self) -> bool:
         """Read the records other writers added to the active segment; False when the tail
         is not a clean end (a crashed writer's torn record, damage): reopen instead."""
@@ -692,8 +901,11 @@ class LocalJournal(JournalBase):
                 if not commit:
                     size *= 2  # a record (or batch) larger than the chunk
                 continue
+            # The end of the data: the file's, or zero bytes (a preallocated segment's zero
+            # tail: also fewer than a header's 24 before its allocated end).
+            ends = (_ZERO, _INCOMPLETE) if self._zero_tail else (_ZERO,)
             clean = (stop == _END and commit == len(data)) or (
-                stop == _ZERO and commit == stop_pos and _zero_from(data, commit)
+                stop in ends and commit == stop_pos and _zero_from(data, commit)
             )
             if not clean:
                 return False
@@ -728,6 +940,7 @@ class LocalJournal(JournalBase):
                 self._fd = self._create_segment(self._next_seq)
                 self._segments.append(_Segment(self._next_seq, self._seg_path(self._next_seq)))
             self._end = SEGMENT_HEADER.size
+            self._new_active()
         else:
             self._recover_tail()
         self._total = sum(s.path.stat().st_size for s in self._segments[:-1]) + self._end
@@ -815,8 +1028,17 @@ class LocalJournal(JournalBase):
         fd = _open_own(prev.path, os.O_RDWR)
         try:
             head = os.pread(fd, SEGMENT_HEADER.size, 0)
-            if _header_ok(head, prev.path) and not SEGMENT_HEADER.unpack(head)[3] & SEGMENT_SEALED:
-                os.pwrite(fd, _segment_header(prev.first_seq, SEGMENT_SEALED), 0)
+            flags = SEGMENT_HEADER.unpack(head)[3] if len(head) == SEGMENT_HEADER.size else 0
+            if _header_ok(head, prev.path) and not flags & SEGMENT_SEALED:
+                if flags & SEGMENT_PREALLOCATED:
+                    # Its space allocated ahead was not cut off yet either (`_roll_ahead`).
+                    data = _read_fd(fd, None)
+                    _, commit, stop_pos, stop, _ = _core.wal_scan(
+                        data, SEGMENT_HEADER.size, prev.first_seq, 1 << 62
+                    )
+                    if stop == _ZERO and commit == stop_pos and _zero_from(data, commit):
+                        os.ftruncate(fd, commit)
+                os.pwrite(fd, _segment_header(prev.first_seq, SEGMENT_SEALED | flags), 0)
                 os.fsync(fd)
         finally:
             os.close(fd)
@@ -875,7 +1097,9 @@ class LocalJournal(JournalBase):
         last = self._segments[-1]
         data = _read_file(last.path)
         first, header_ok = self._segment_first(data, last.path)
-        if header_ok and SEGMENT_HEADER.unpack_from(data)[3] & SEGMENT_SEALED:
+        flags = SEGMENT_HEADER.unpack_from(data)[3] if header_ok else 0
+        zero_tail = bool(flags & SEGMENT_PREALLOCATED)
+        if flags & SEGMENT_SEALED:
             self._lost(
                 f"{last.path} was sealed when the next segment was created, and that segment "
                 "is missing (deleted): the records after it are lost"
@@ -885,7 +1109,8 @@ class LocalJournal(JournalBase):
         )
         next_seq = first + len(payloads)
         end = commit
-        if stop != _END and not _is_torn(data, stop, stop_pos):
+        torn = _torn_preallocated if zero_tail else _is_torn
+        if stop != _END and not torn(data, stop, stop_pos):
             if not (self._config.skip_corrupted_deltas or self._read_only):
                 raise self._damage(last.path, stop, commit, next_seq, found)
             # Readers report the damage on replay. The damaged record held seq `next_seq`
@@ -894,7 +1119,7 @@ class LocalJournal(JournalBase):
             end = len(data)  # the damaged segment is left as it is; appends go to a new one
         elif not header_ok:
             end = len(data)  # its records are read; appends go to a new segment
-        written = len(data.rstrip(b"\0"))
+        written = end if _zero_from(data, end) else len(data.rstrip(b"\0"))
         if written > end:
             self._torn = written - end
             self._log.warning(
@@ -904,15 +1129,19 @@ class LocalJournal(JournalBase):
             )
         self._next_seq = max(next_seq, self._checkpoint_seq + 1)
         self._end = end
+        self._zero_tail, self._alloc, self._alloc_retry = zero_tail, len(data), 0
         if self._read_only:
             return
         fd = _open_own(last.path, os.O_RDWR)
         self._fd = fd
         if end == len(data) and (stop != _END or not header_ok):  # damaged: a fresh segment
             self._roll()
-        elif written > end or len(data) > end:
-            os.ftruncate(fd, end)  # the torn write, and zero fill left by an older crs
+        elif written > end or (len(data) > end and not zero_tail):
+            # The torn write, and zero fill left by an older crs (a preallocated segment
+            # keeps the space allocated after its records).
+            os.ftruncate(fd, end)
             os.fsync(fd)
+            self._alloc = end
 
     def _last_valid_seq(self, data: bytes, pos: int, next_seq: int) -> int:
         """The sequence number after the last valid record after `pos` (damaged segment)."""
@@ -939,6 +1168,10 @@ class LocalJournal(JournalBase):
             if magic != CHECKPOINT_MAGIC or crc != crc32c(data[:20]) or version != 1:
                 seq = -1
         if seq >= 0:
+            if self._last_checkpoint is None:  # when it happened, also for a reopened journal
+                with contextlib.suppress(OSError):
+                    mtime = path.stat().st_mtime
+                    self._last_checkpoint = _dt.datetime.fromtimestamp(mtime, _dt.UTC)
             result: int = seq
             return result
         seq = self._segments[0].first_seq - 1 if self._segments else 0
@@ -965,7 +1198,7 @@ class LocalJournal(JournalBase):
             self._bump()
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW, FILE_MODE)
         try:
-            os.write(fd, _segment_header(first_seq))
+            os.write(fd, _segment_header(first_seq, self._new_flags()))
             os.fsync(fd)
             _fsync_dir(path.parent)
         except BaseException:
@@ -975,10 +1208,24 @@ class LocalJournal(JournalBase):
             raise
         return fd
 
+    def _new_flags(self) -> int:
+        """The header flags of a new segment."""
+        return SEGMENT_PREALLOCATED if self._prealloc else 0
+
+    def _new_active(self) -> None:
+        """The active segment is a new one (header only), created by this journal."""
+        self._zero_tail = self._prealloc
+        self._alloc = SEGMENT_HEADER.size
+        self._alloc_retry = 0
+
+    def _old_flags(self) -> int:
+        """The header flags of the active segment (before it is sealed)."""
+        return SEGMENT_PREALLOCATED if self._zero_tail else 0
+
     def _roll(self) -> None:
         """Seal the active segment and start a new one at the next sequence number."""
         fd = self._create_segment(self._next_seq)
-        old, old_first = self._fd, self._segments[-1].first_seq
+        old, old_first, old_flags = self._fd, self._segments[-1].first_seq, self._old_flags()
         sealed = False
         try:
             if os.fstat(old).st_size > self._end:
@@ -986,13 +1233,14 @@ class LocalJournal(JournalBase):
             # Seal it: the log goes on in the new segment (already durable), so a journal
             # that ends here later has lost its last segment (detected on open). One fsync
             # makes its records, its length and the seal durable.
-            sealed = os.pwrite(old, _segment_header(old_first, SEGMENT_SEALED), 0) > 0
+            seal = _segment_header(old_first, SEGMENT_SEALED | old_flags)
+            sealed = os.pwrite(old, seal, 0) > 0
             os.fsync(old)
         except BaseException:
             os.close(fd)  # keep the old segment active; a later roll creates the new one again
             try:
                 if sealed:
-                    os.pwrite(old, _segment_header(old_first), 0)
+                    os.pwrite(old, _segment_header(old_first, old_flags), 0)
                     os.fsync(old)
                 self._seg_path(self._next_seq).unlink()
             except OSError as exc:
@@ -1003,6 +1251,7 @@ class LocalJournal(JournalBase):
         self._segments.append(_Segment(self._next_seq, self._seg_path(self._next_seq)))
         self._end = SEGMENT_HEADER.size
         self._total += SEGMENT_HEADER.size
+        self._new_active()
         with self._cond:
             self._synced = self._written
 
@@ -1018,15 +1267,16 @@ class LocalJournal(JournalBase):
             self._roll()
             return
         old, old_first, seq = self._fd, self._segments[-1].first_seq, self._next_seq
+        seal_flags = SEGMENT_SEALED | self._old_flags()
         path = self._seg_path(seq)
         dup = -1
         try:
             if os.fstat(old).st_size > self._end:
-                os.ftruncate(old, self._end)  # zero fill left by an older crs
+                os.ftruncate(old, self._end)  # space allocated ahead, zero fill of an older crs
             if self._policy is SyncPolicy.BATCH and self._synced < self._written:
                 os.fdatasync(old)  # group commit waiters sync the new segment only
             dup = os.dup(fd)
-            os.pwrite(fd, _segment_header(seq), 0)
+            os.pwrite(fd, _segment_header(seq, self._new_flags()), 0)
             self._bump()
             os.rename(self._dir / SPARE, path)
         except BaseException:
@@ -1040,11 +1290,13 @@ class LocalJournal(JournalBase):
         self._segments.append(_Segment(seq, path))
         self._end = SEGMENT_HEADER.size
         self._total += SEGMENT_HEADER.size
+        self._new_active()
         with self._cond:
             self._synced = self._written
-        self._sealing = (old, old_first, dup)  # started once the rolling append is written
+        # Started once the rolling append is written.
+        self._sealing = (old, old_first, dup, seal_flags)
 
-    def _start_prep(self, seal: tuple[int, int, int] | None) -> None:
+    def _start_prep(self, seal: tuple[int, int, int, int] | None) -> None:
         self._prep = threading.Thread(
             target=self._prepare, args=(seal,), name="crs-journal-prepare", daemon=True
         )
@@ -1055,7 +1307,7 @@ class LocalJournal(JournalBase):
             self._prep.join()
             self._prep = None
 
-    def _prepare(self, seal: tuple[int, int, int] | None) -> None:
+    def _prepare(self, seal: tuple[int, int, int, int] | None) -> None:
         """Background work of a roll (off the append path): make the new segment's header
         durable, then seal the old segment (`seal`: its descriptor, first seq, and a
         descriptor of the new one) and sync the directory (the rename); then create the next
@@ -1064,11 +1316,11 @@ class LocalJournal(JournalBase):
         try:
             path = self._dir / SPARE
             if seal is not None:
-                old, first, new = seal
+                old, first, new, flags = seal
                 try:
                     if self._policy is not SyncPolicy.ALWAYS:
                         os.fdatasync(new)  # the seal is never durable before the new header
-                    os.pwrite(old, _segment_header(first, SEGMENT_SEALED), 0)
+                    os.pwrite(old, _segment_header(first, flags), 0)
                     os.fdatasync(old)
                 finally:
                     os.close(old)
@@ -1119,6 +1371,8 @@ class LocalJournal(JournalBase):
         if self._end + size > self._seg_bytes and self._end > SEGMENT_HEADER.size:
             self._guard_os("start a new segment in", self._roll_ahead)
         pos = self._end
+        if self._zero_tail:
+            self._allocate(pos, size)
         try:
             done = os.pwrite(self._fd, frame, pos)
             while done < size:  # short write (rare): go on until done or an error
@@ -1170,6 +1424,7 @@ class LocalJournal(JournalBase):
         """Cut a failed write back off the active segment so the log ends at `pos`."""
         try:
             os.ftruncate(self._fd, pos)
+            self._alloc = pos
         except OSError as exc:
             self._failed = f"a failed append could not be undone ({exc})"
 

@@ -10,6 +10,7 @@ the image format is `crs._image`. `project_journal` opens a project's `LocalJour
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import replace
 from pathlib import Path
@@ -115,14 +116,25 @@ class Persistence:
             )
         source: Any = self._host
         k = self._k
-        if k.journal is None and journal is not None and journal is k.synced_journal:
-            # No journal of its own, caught up with `journal` (load_checkpoint_from_disk):
-            # the deltas appended to it since were applied first (the seed's "Option A:
-            # Direct Apply + manual journal append"), so the backup covers them all and the
-            # next load replays only what comes after (no delta applied twice).
+        if k.journal is None and journal is not None:
+            # No journal of its own (the seed's "Option A: Direct Apply + manual journal
+            # append"): when the records `journal` holds after the state's position are
+            # deltas this CRS applied (it was caught up with it by load_checkpoint_from_disk,
+            # or it applied each before appending it), the backup covers them all and the
+            # next load replays only what comes after: no delta applied twice.
             last = journal.stats().last_seq_num
             if last > k.seq:
-                source = _ImageAt(self._host, last)
+                if journal is k.synced_journal or _tail_was_applied(k, journal):
+                    source = _ImageAt(self._host, last)
+                else:
+                    _log.warning(
+                        "save_checkpoint_to_disk: the journal holds records %d-%d that this "
+                        "CRS did not apply (catch up with load_checkpoint_from_disk first); "
+                        "the backup covers record %d, so the next load replays them over it",
+                        k.seq + 1,
+                        last,
+                        k.seq,
+                    )
         meta = pm.save_backup(project_hash, source, options)
         j = self._k.journal if journal is None else journal
         if j is not None and callable(getattr(j, "checkpoint", None)):
@@ -143,9 +155,24 @@ class Persistence:
             fail("journal", "a crs Journal or None", journal)
 
         # inside: start-up (a CRS that never loads a backup does not import even this much)
-        from crs._persistence._load import load_checkpoint
+        from crs._persistence._load import undo_point
 
         j = k.journal if journal is None else journal
+        undo = undo_point(self._host)
+        try:
+            return self._load_checkpoint(pm, project_hash, j, accept_loss)
+        except BaseException:
+            # All or nothing: a backup loaded and a tail replayed half-way (or refused after
+            # the load) must not be left behind as the state.
+            undo()
+            raise
+
+    def _load_checkpoint(
+        self, pm: PersistenceManager, project_hash: str, j: Any, accept_loss: bool
+    ) -> BackupMetadata | None:
+        from crs._persistence._load import load_checkpoint
+
+        k = self._k
         meta = load_checkpoint(pm, project_hash, self._host, j)
         if meta is None and j is not None:
             k.replay_journal(j)
@@ -245,6 +272,32 @@ class _ImageAt:
     def export_json(self) -> bytes:
         data: bytes = self._host.export_json()
         return data
+
+
+def _tail_was_applied(k: StateKernel, journal: Any) -> bool:
+    """Whether every record `journal` holds after the state's position is a delta this CRS
+    applied, in the same order (the delta history still holds it: same type, source,
+    timestamp and content). Anything else (an op, an unreadable record, a delta the history
+    does not show) keeps the backup at the state's own position."""
+    try:
+        tail = list(journal.replay_stream(after_seq=k.seq))
+    except (TypeError, AttributeError):
+        return False
+    if not tail or len(tail) > k.history.size():
+        return False
+    want = []
+    for rec in tail:
+        delta = rec.delta
+        if rec.err is not None or rec.skipped or not callable(getattr(delta, "to_dict", None)):
+            return False
+        want.append(delta.to_dict())
+    i = 0
+    for done in k.history.all():
+        if json.loads(done.delta_bytes)["data"] == want[i]:
+            i += 1
+            if i == len(want):
+                return True
+    return False
 
 
 def _new_checkpoint_id() -> str:

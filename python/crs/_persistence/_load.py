@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from crs._check import require_path
@@ -90,6 +91,24 @@ def load_checkpoint(
     if journal is not None:
         _replay_tail(target, journal, loaded.image.journal_position)
     return loaded.metadata
+
+
+def undo_point(target: Any) -> Callable[[], None]:
+    """A way to put `target` back as it is now, if a load into it fails half-way.
+
+    A CRS holds its state in O(1) (`StateKernel.hold`); another target with
+    `export_image` / `load_image` keeps an image; anything else cannot be undone.
+    """
+    kernel = getattr(target, "_kernel", None)
+    hold, reinstall = getattr(kernel, "hold", None), getattr(kernel, "reinstall", None)
+    if callable(hold) and callable(reinstall):
+        held = hold()
+        return lambda: reinstall(held)
+    export = getattr(target, "export_image", None)
+    if callable(export):
+        image = export()
+        return lambda: target.load_image(image)
+    return lambda: None
 
 
 def _replay_tail(crs: RestoreTarget, journal: ReplayJournal, position: int) -> tuple[int, int]:

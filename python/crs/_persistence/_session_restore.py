@@ -21,7 +21,7 @@ import stat
 import subprocess
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -46,7 +46,7 @@ from crs._persistence._backup_format import CURRENT_SCHEMA_VERSION, BackupMetada
 from crs._persistence._load import (  # re-exported: opening a project needs only these
     PROJECT_HASH_LENGTH as PROJECT_HASH_LENGTH,
 )
-from crs._persistence._load import _canonical, _replay_tail
+from crs._persistence._load import _canonical, _replay_tail, undo_point
 from crs._persistence._load import compute_project_hash as compute_project_hash
 from crs._persistence._load import load_checkpoint as load_checkpoint
 from crs._persistence._manager import BackupTarget, PersistenceManager
@@ -221,6 +221,29 @@ class SessionIdentifier:
     def age(self) -> float:
         """Seconds since this identifier was computed."""
         return max(0.0, time.time() - self.computed_at / 1000.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seed's JSON form: project_path, project_hash, git_commit_hash, computed_at."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SessionIdentifier:
+        """Rebuild a stored identifier (no file system access); inverse of `to_dict`."""
+        return cls(
+            _dict_field(data, "project_path", str),
+            project_hash=_dict_field(data, "project_hash", str),
+            git_commit_hash=_dict_field(data, "git_commit_hash", str, ""),
+            computed_at=_dict_field(data, "computed_at", int, 0),
+        )
+
+
+def _dict_field(data: Any, name: str, kind: type, default: Any = None) -> Any:
+    if not isinstance(data, dict):
+        raise InvalidArgumentError(f"data: must be a dict, got {brief(data)}")
+    value = data.get(name, default)
+    if value is None or isinstance(value, bool) or not isinstance(value, kind):
+        raise InvalidArgumentError(f"data[{name!r}]: must be a {kind.__name__}, got {brief(value)}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -458,6 +481,52 @@ class RestoreResult:
     replayed_deltas: int = 0
     dependencies_changed: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict of every field (the seed's names; `checkpoint_age` in seconds)."""
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
+                for f in fields(self)}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RestoreResult:
+        """Inverse of `to_dict`; missing keys take the zero value."""
+        if not isinstance(data, dict):
+            raise InvalidArgumentError(f"data: must be a dict, got {brief(data)}")
+        kwargs: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name not in data:
+                continue
+            value, kind = data[f.name], _RESULT_TYPES[f.name]
+            if f.name == "modified_files":
+                if not isinstance(value, list | tuple) or not all(
+                    isinstance(x, str) for x in value
+                ):
+                    raise InvalidArgumentError(
+                        f"data['modified_files']: must be a list of str, got {brief(value)}"
+                    )
+                value = tuple(value)
+            elif (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+                raise InvalidArgumentError(
+                    f"data[{f.name!r}]: must be {kind.__name__}, got {brief(value)}"
+                )
+            kwargs[f.name] = value
+        return cls(**kwargs)
+
+
+_RESULT_TYPES: dict[str, Any] = {
+    "restored": bool,
+    "checkpoint_id": str,
+    "generation": int,
+    "checkpoint_time": int,
+    "checkpoint_age": int | float,
+    "reason": str,
+    "modified_files": tuple,
+    "modified_file_count": int,
+    "duration_ms": int,
+    "journal_position": int,
+    "replayed_deltas": int,
+    "dependencies_changed": bool,
+}
+
 
 @dataclass(frozen=True)
 class SessionRestoredEvent:
@@ -617,14 +686,28 @@ class SessionRestorer:
         started = time.perf_counter()
         attempts = self._config.max_retries + 1
         last: BaseException | None = None
+        # All or nothing: a failed restore leaves `crs` as it was, not with the image loaded
+        # and part of the tail replayed.
+        generation = crs.generation()
+        undo = undo_point(crs)
+
+        def give_up(reason: str, exc: BaseException | None) -> RestoreResult:
+            if crs.generation() != generation:
+                undo()
+            return self._failed(session_id, reason, exc, started)
+
         for attempt in range(attempts):
             if attempt:
                 time.sleep(0.1 * (1 << (attempt - 1)))
             try:
                 result = self._attempt(crs, journal, session_id, started)
             except _PERMANENT as exc:
-                return self._failed(session_id, _reason(exc), exc, started)
-            except Exception as exc:
+                return give_up(_reason(exc), exc)
+            except BaseException as exc:
+                if not isinstance(exc, Exception):
+                    if crs.generation() != generation:
+                        undo()
+                    raise
                 last = exc
                 self._log.warning(
                     "restore of %s failed (attempt %d/%d): %s",
@@ -648,7 +731,7 @@ class SessionRestorer:
             else:
                 self._emit(SessionRestoreFailedEvent(session_id.project_path, result.reason))
             return result
-        return self._failed(session_id, f"restore failed after retries: {last}", last, started)
+        return give_up(f"restore failed after retries: {last}", last)
 
     def _failed(
         self,

@@ -269,7 +269,7 @@ def decision_context(history: Iterable[StepRecord]) -> dict[str, str]:
         if last.outcome:
             ctx["outcome"] = str(last.outcome)
         if last.error_category:
-            ctx["error"] = last.error_category.value
+            ctx["error"] = str(last.error_category)  # an ErrorCategory (a StrEnum) or its str
         if len(steps) == 2 and steps[0].tool:
             ctx["prev_prev_tool"] = steps[0].tool
     return ctx

@@ -176,6 +176,12 @@ class Guards:
             SemanticMemory.from_export(data["semantic"]),
         )
 
+    def held(self) -> tuple[StepStore, ClauseStore, SemanticMemory]:
+        """The stores as they are, for `install` to put back (O(1): `install` replaces the
+        stores, nothing changes one in place once it is replaced)."""
+        with self._lock:
+            return self.steps, self.clauses, self.semantic
+
     def install(self, parsed: tuple[StepStore, ClauseStore, SemanticMemory] | None) -> None:
         with self._lock:
             if parsed is None:

@@ -20,6 +20,7 @@ from crs._types import (
     MAX_STEPS_PER_SESSION,
     Actor,
     Decision,
+    ErrorCategory,
     Outcome,
     StepRecord,
     ToolParams,
@@ -59,6 +60,7 @@ _ENUM_FIELDS: tuple[tuple[str, Any], ...] = (
     ("actor", Actor),
     ("decision", Decision),
     ("outcome", Outcome),
+    ("error_category", ErrorCategory),
 )
 _NESTED = ("proof_updates", "constraints_added", "dependencies_found")
 
@@ -110,13 +112,20 @@ def step_payload(step: StepRecord) -> dict[str, Any]:
     return d
 
 
+def _step_number(step: StepRecord) -> int:
+    return step.step_number
+
+
 class _Session:
-    __slots__ = ("executions", "next_number", "steps")
+    __slots__ = ("executions", "next_number", "ordered", "steps")
 
     def __init__(self, cap: int) -> None:
         self.steps: deque[StepRecord] = deque(maxlen=cap)
         self.executions: Counter[str] = Counter()
         self.next_number = 1
+        # True while the steps were recorded in step-number order (the usual case, and
+        # always so with automatic numbers): `history` then needs no sort.
+        self.ordered = True
 
 
 class StepStore:
@@ -215,6 +224,8 @@ class StepStore:
                 old.step_number,
                 self.evicted,
             )
+        if s.steps and step.step_number < s.steps[-1].step_number:
+            s.ordered = False
         s.steps.append(step)
         if step.decision == Decision.EXECUTE_TOOL and step.tool:
             s.executions[step.tool] += 1
@@ -222,8 +233,14 @@ class StepStore:
         return gone
 
     def history(self, session_id: str) -> list[StepRecord]:
+        """The session's steps ordered by step number (the seed's `GetStepHistory`); steps
+        with equal numbers keep the order they were recorded in."""
         s = self._sessions.get(session_id)
-        return [] if s is None else list(s.steps)
+        if s is None:
+            return []
+        if s.ordered:
+            return list(s.steps)
+        return sorted(s.steps, key=_step_number)
 
     def last(self, session_id: str, n: int = 1) -> list[StepRecord]:
         """The last `n` steps, oldest first (cheap: no full copy)."""

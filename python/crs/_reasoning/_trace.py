@@ -377,7 +377,8 @@ class TraceStepBuilder:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class TraceConfig:
-    """How a `TraceRecorder` records.
+    """How a `TraceRecorder` records. A zero-valued `TraceConfig()` means the defaults
+    (`DefaultTraceConfig()`), as the seed's `NewTraceRecorder` says.
 
     Attributes:
         max_steps: steps kept; the oldest is evicted first. 0 means 1000.
@@ -409,6 +410,9 @@ def DefaultTraceConfig() -> TraceConfig:  # the seed's name (spec README §2)
     return TraceConfig(max_steps=DEFAULT_TRACE_MAX_STEPS, record_symbols=True, record_metadata=True)
 
 
+_ZERO_CONFIG = TraceConfig()
+
+
 def SecureTraceConfig() -> TraceConfig:  # the seed's name (spec README §2)
     """`DefaultTraceConfig()` with a `SecretSanitizer`: use it so secrets never reach a trace."""
     return dataclasses.replace(DefaultTraceConfig(), sanitizer=SecretSanitizer())
@@ -438,12 +442,14 @@ class TraceRecorder:
     )
 
     def __init__(self, config: TraceConfig | None = None) -> None:
-        if config is None:
-            config = DefaultTraceConfig()
-        if not isinstance(config, TraceConfig):
+        if not isinstance(config, TraceConfig | None):
             raise InvalidArgumentError(
                 f"config: must be a TraceConfig or None, got {type(config).__name__}"
             )
+        if config is None or config == _ZERO_CONFIG:
+            # The seed: "Uses defaults if zero-valued" (a `TraceConfig()` records symbols
+            # and metadata, as `DefaultTraceConfig()` does).
+            config = DefaultTraceConfig()
         config.validate()
         self._config = config
         self._max_steps = config.max_steps or DEFAULT_TRACE_MAX_STEPS
@@ -473,8 +479,9 @@ class TraceRecorder:
     def record_step(self, step: TraceStep) -> TraceStep:
         """Sanitise, number, timestamp and store a step; return the stored step.
 
-        `step.step` is overwritten with the next number; a zero `timestamp` becomes now.
-        Symbols and metadata are dropped when the config says so.
+        `step.step` and `step.timestamp` are overwritten (the next number, and now in Unix
+        ms: "Step number and timestamp will be overwritten by the recorder"). Symbols and
+        metadata are dropped when the config says so.
 
         Raises:
             InvalidArgumentError: `step` is not a `TraceStep`.
@@ -484,7 +491,7 @@ class TraceRecorder:
         cfg = self._config
         step = dataclasses.replace(
             step,
-            timestamp=step.timestamp or now_ms(),
+            timestamp=now_ms(),
             symbols_found=tuple(step.symbols_found) if cfg.record_symbols else (),
             metadata=dict(step.metadata) if cfg.record_metadata else {},
         )

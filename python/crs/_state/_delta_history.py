@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from crs._check import brief, mapping_of
-from crs._errors import DeltaHistoryClosedError, InvalidArgumentError
+from crs._errors import DeltaHistoryClosedError, InvalidArgumentError, NilDeltaError
 from crs._state._deltas import Delta, DeltaType, ProofDelta, delta_from_dict
 from crs._types import _Record, now_ms
 
@@ -187,11 +187,21 @@ class DeltaHistoryWorker:
         session_id: str = "",
         metadata: Mapping[str, str] | None = None,
     ) -> None:
-        """Add `delta`, applied to reach generation `gen`. O(1); evicts the oldest when full."""
+        """Add `delta`, applied to reach generation `gen`. O(1); evicts the oldest when full.
+
+        Raises:
+            NilDeltaError: `delta` is None (the seed: "Must not be nil").
+            InvalidArgumentError: another argument has the wrong type (named).
+        """
         if delta is None:
-            return
+            raise NilDeltaError("delta must not be None")
         if not isinstance(delta, Delta):
             raise InvalidArgumentError(f"delta: must be a Delta, got {brief(delta)}")
+        if isinstance(gen, bool) or not isinstance(gen, int) or gen < 0:
+            raise InvalidArgumentError(f"gen: must be an int >= 0, got {brief(gen)}")
+        for name, value in (("source", source), ("session_id", session_id)):
+            if not isinstance(value, str):
+                raise InvalidArgumentError(f"{name}: must be a str, got {brief(value)}")
         meta = mapping_of(metadata, "metadata") or None
         if meta is not None:
             for k, v in meta.items():

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from crs._errors import SessionError
+from crs._errors import InvalidArgumentError, SessionError
 from crs.sessions._model import (
     JS_DOT,
     JS_EOL,
@@ -97,6 +97,11 @@ def parse_session_metadata(content: str | None) -> SessionMetadata:
     CRLF line ends are read as LF (spec README §6.3), so sections end at blank lines as meant.
     """
     meta = SessionMetadata()
+    if content is not None and not isinstance(content, str):
+        raise InvalidArgumentError(
+            f"content: must be the session file's text (a str) or None, "
+            f"got {type(content).__name__}"
+        )
     if not content:
         return meta
     text = content.replace("\r\n", "\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, NamedTuple, TypedDict
@@ -147,11 +148,19 @@ def build_aggregates(workers: list[Worker]) -> Aggregates:
         )
     states: dict[str, int] = {}
     healths: dict[str, int] = {}
-    for worker in workers:
-        state = worker.get("state") or "unknown"
-        states[state] = states.get(state, 0) + 1
-        health = worker.get("health") or "unknown"
-        healths[health] = healths.get(health, 0) + 1
+    for i, worker in enumerate(workers):
+        if not isinstance(worker, Mapping):
+            raise InvalidArgumentError(
+                f"workers[{i}]: must be a worker mapping, got {type(worker).__name__}"
+            )
+        for field, counts in (("state", states), ("health", healths)):
+            value = worker.get(field)
+            if value is not None and not isinstance(value, str):
+                raise InvalidArgumentError(
+                    f"workers[{i}].{field}: must be a str or absent, got {type(value).__name__}"
+                )
+            key = value or "unknown"
+            counts[key] = counts.get(key, 0) + 1
     return {"workerCount": len(workers), "states": states, "healths": healths}
 
 
