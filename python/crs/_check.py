@@ -24,6 +24,7 @@ import collections.abc
 import dataclasses
 import enum
 import math
+import re as _re
 import reprlib
 import sys
 import types
@@ -399,3 +400,25 @@ def check(obj: Any, prefix: str = "") -> None:
     if f is None:
         f = checker(type(obj))
     f(obj, prefix)
+
+
+# Characters a terminal acts on instead of showing: C0 and C1 controls (ESC starts the
+# sequences that set a window title, write the clipboard (OSC 52) or forge a link), and the
+# bidirectional overrides that reorder what is shown.
+_UNSHOWN = _re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(text: str) -> str:
+    """`text` for a terminal: its control characters written as escapes (`\\x1b`), so text
+    an agent or a tool wrote (a tool name, an error, a session id) is shown, never run."""
+    if _UNSHOWN.search(text) is None:
+        return text
+    return _UNSHOWN.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def shown_json(text: str) -> str:
+    """JSON text (`json.dumps(..., ensure_ascii=False)`) for a terminal: the characters
+    `shown` escapes, as JSON's own `\\u` escapes (the same JSON value)."""
+    if _UNSHOWN.search(text) is None:
+        return text
+    return _UNSHOWN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

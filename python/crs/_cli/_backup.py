@@ -16,6 +16,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from crs._check import shown
 from crs._crs import CRS
 from crs._errors import CRSError
 from crs._persistence._backup_format import BackupMetadata
@@ -27,6 +28,7 @@ from crs._persistence._manager import (
     read_index,
 )
 from crs._persistence._session_restore import (
+    RestoreResult,
     SessionIdentifier,
     SessionRestorer,
     compute_project_hash,
@@ -78,6 +80,18 @@ def _manager(args: argparse.Namespace) -> PersistenceManager:
     if args.home:
         cfg = replace(cfg, base_dir=str(Path(args.home).expanduser()))
     return PersistenceManager(cfg)
+
+
+def _home(args: argparse.Namespace) -> Path:
+    """The data directory the command reads (it may not exist: nothing is created to read)."""
+    if args.home:
+        return Path(args.home).expanduser()
+    return Path(DefaultPersistenceConfig().base_dir).expanduser()
+
+
+def _has_state(args: argparse.Namespace, key: str) -> bool:
+    """Whether the project has a data directory in the home (anything ran there)."""
+    return (_home(args) / key).is_dir()
 
 
 def _fail(args: argparse.Namespace, exc: BaseException) -> int:
@@ -159,7 +173,7 @@ def _print_status(doc: dict[str, Any]) -> None:
             ("Generation", str(meta["generation"])),
             ("Journal position", str(meta["journal_position"])),
             ("Delta count", str(meta["delta_count"])),
-            ("Session", meta["session_id"] or "-"),
+            ("Session", shown(meta["session_id"]) or "-"),
             ("Compressed", _human_size(meta["compressed_size"])),
             ("Uncompressed", _human_size(meta["uncompressed_size"])),
             ("Ratio", f"{doc['compression_ratio'] * 100:.1f}%"),
@@ -177,6 +191,19 @@ def _print_status(doc: dict[str, Any]) -> None:
 
 def _cmd_status(args: argparse.Namespace) -> int:
     try:
+        if not _home(args).is_dir():  # answered from nothing: a typo creates no home
+            key = compute_project_hash(args.path)
+            doc = {
+                "project_path": str(Path(args.path).resolve()),
+                "project_hash": key,
+                "project_dir": str(_home(args) / key),
+                "has_backup": False,
+            }
+            if args.json:
+                print(json.dumps(doc, indent=2))
+            else:
+                _print_status(doc)
+            return EXIT_NO_BACKUP
         with _manager(args) as pm:
             code, doc = status_document(pm, args.path, verify=args.verify)
     except CRSError as exc:
@@ -189,6 +216,9 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    if not _home(args).is_dir():  # answered from nothing: a typo creates no home
+        print("[]" if args.json else f"no projects in {_home(args) / 'index.json'}")
+        return EXIT_OK
     try:
         with _manager(args) as pm:
             projects = read_index(pm.index_path())["projects"]
@@ -207,7 +237,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
         print(
             f"{p.get('project_hash', '?'):<18}{updated:%Y-%m-%d %H:%M:%S}   "
             f"{p.get('generation', 0):>11}{_human_size(int(p.get('compressed_size', 0))):>12}"
-            f"  {p.get('project_path') or '-'}"
+            f"  {shown(str(p.get('project_path') or '-'))}"
         )
     return EXIT_OK
 
@@ -229,21 +259,27 @@ def _open_project_state(pm: PersistenceManager, project_hash: str) -> CRS:
 
 def _cmd_save(args: argparse.Namespace) -> int:
     try:
-        with _manager(args) as pm:
-            sid = SessionIdentifier(args.path)
-            key = sid.checkpoint_key()
-            with _open_project_state(pm, key) as state:
-                state.load_checkpoint_from_disk(pm, key)  # backup + journal tail
-                meta = state.save_checkpoint_to_disk(
-                    pm,
-                    key,
-                    options=BackupOptions(
-                        create_json_export=args.export,
-                        session_id=args.session_id,
-                        project_path=sid.project_path,
-                        lock_file_hash=sid.project_hash,
-                    ),
-                )
+        sid = SessionIdentifier(args.path)  # (checked before anything is created)
+        key = sid.checkpoint_key()
+        if not _has_state(args, key):
+            print(
+                f"crs backup: nothing to back up: no state of {sid.project_path} in "
+                f"{_home(args)} (nothing ran there yet)",
+                file=sys.stderr,
+            )
+            return EXIT_NO_BACKUP
+        with _manager(args) as pm, _open_project_state(pm, key) as state:
+            state.load_checkpoint_from_disk(pm, key)  # backup + journal tail
+            meta = state.save_checkpoint_to_disk(
+                pm,
+                key,
+                options=BackupOptions(
+                    create_json_export=args.export,
+                    session_id=args.session_id,
+                    project_path=sid.project_path,
+                    lock_file_hash=sid.project_hash,
+                ),
+            )
     except CRSError as exc:
         return _fail(args, exc)
     if args.json:
@@ -258,9 +294,11 @@ def _cmd_save(args: argparse.Namespace) -> int:
 
 def _cmd_restore(args: argparse.Namespace) -> int:
     try:
-        with _manager(args) as pm:
-            sid = SessionIdentifier(args.path)
-            with _open_project_state(pm, sid.checkpoint_key()) as state:
+        sid = SessionIdentifier(args.path)  # (checked before anything is created)
+        if not _has_state(args, sid.checkpoint_key()):  # no backup; a journal is not made
+            result = RestoreResult(reason="no checkpoint found")
+        else:
+            with _manager(args) as pm, _open_project_state(pm, sid.checkpoint_key()) as state:
                 result = SessionRestorer(pm).try_restore(state, state._journal, sid)
     except CRSError as exc:
         return _fail(args, exc)

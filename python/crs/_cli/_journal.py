@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from crs._check import shown_json
 from crs._errors import CRSError, JournalCorruptedError, JournalError
 from crs._journal._base import BytesCodec, DeltaOrError, JournalConfig
 from crs._journal._local import LocalJournal
@@ -159,7 +160,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                     line["entry"] = value
                 else:
                     line["payload_b64"] = value
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
+                out.write(shown_json(json.dumps(line, ensure_ascii=False)) + "\n")
     except CRSError as exc:
         print(f"crs journal replay: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

@@ -275,6 +275,27 @@ def _makedirs_private(path: Path) -> None:
     _fsync_dir(path.parent)
 
 
+def _open_own(path: Path, flags: int, mode: int = FILE_MODE) -> int:
+    """`os.open(path, flags | O_NOFOLLOW)` of a file the journal writes to in place (LOCK,
+    the spare, a segment): `OSError(EMLINK)` when the file has another hard link, since
+    writing or truncating it would change that other file too (a link planted in the
+    journal's directory to a file of the user's)."""
+    fd = os.open(path, flags | _NOFOLLOW, mode)
+    try:
+        st = os.fstat(fd)
+        if st.st_nlink > 1 and stat.S_ISREG(st.st_mode):
+            raise OSError(
+                errno.EMLINK,
+                f"it has {st.st_nlink} hard links (another name of the same file outside the "
+                "journal would be written too); remove it",
+                str(path),
+            )
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _read_file(path: Path, limit: int = -1) -> bytes:
     """The bytes of `path` (at most `limit`), never through a symlink."""
     fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
@@ -534,7 +555,7 @@ class LocalJournal(JournalBase):
             LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
 
     def _acquire_lock(self) -> None:
-        self._lock_fd = os.open(self._dir / "LOCK", os.O_RDWR | os.O_CREAT | _NOFOLLOW, FILE_MODE)
+        self._lock_fd = _open_own(self._dir / "LOCK", os.O_RDWR | os.O_CREAT)
         self._flock()
 
     def _flock(self) -> None:
@@ -949,6 +970,11 @@ class LocalJournal(JournalBase):
             if not self._read_only and path.is_symlink():
                 path.unlink()
             return
+        if os.lstat(path).st_nlink > 1:  # a planted hard link: never written, never adopted
+            self._log.warning("journal: ignoring %s (it has other hard links)", path)
+            if not self._read_only:
+                path.unlink()  # (the other names keep their file)
+            return
         if not data:
             return
         if not _header_ok(data, path):
@@ -959,7 +985,7 @@ class LocalJournal(JournalBase):
                 )
             if not self._read_only:
                 self._log.warning("journal: emptying %s (its first write was cut short)", path)
-                fd = os.open(path, os.O_RDWR | _NOFOLLOW)
+                fd = _open_own(path, os.O_RDWR)
                 try:
                     os.ftruncate(fd, 0)
                     os.fsync(fd)
@@ -985,7 +1011,7 @@ class LocalJournal(JournalBase):
     def _open_spare(self) -> int:
         """The descriptor of the empty spare segment, or -1 (none, or not a regular file)."""
         try:
-            fd = os.open(self._dir / SPARE, os.O_RDWR | os.O_NONBLOCK | _NOFOLLOW)
+            fd = _open_own(self._dir / SPARE, os.O_RDWR | os.O_NONBLOCK)
         except OSError:
             return -1
         st = os.fstat(fd)
@@ -999,7 +1025,7 @@ class LocalJournal(JournalBase):
         if len(self._segments) < 2:
             return
         prev = self._segments[-2]
-        fd = os.open(prev.path, os.O_RDWR | _NOFOLLOW)
+        fd = _open_own(prev.path, os.O_RDWR)
         try:
             head = os.pread(fd, SEGMENT_HEADER.size, 0)
             flags = SEGMENT_HEADER.unpack(head)[3] if len(head) == SEGMENT_HEADER.size else 0
@@ -1106,7 +1132,7 @@ class LocalJournal(JournalBase):
         self._zero_tail, self._alloc, self._alloc_retry = zero_tail, len(data), 0
         if self._read_only:
             return
-        fd = os.open(last.path, os.O_RDWR | _NOFOLLOW)
+        fd = _open_own(last.path, os.O_RDWR)
         self._fd = fd
         if end == len(data) and (stop != _END or not header_ok):  # damaged: a fresh segment
             self._roll()

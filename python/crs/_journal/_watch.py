@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from crs._check import shown_json
 from crs._errors import CRSError, InvalidArgumentError, NilDeltaError
 from crs._journal._base import DeltaOrError, JournalConfig, JsonCodec
 from crs._types import SignalSource
@@ -253,6 +255,19 @@ def watch(
     return n
 
 
+def _bad_numbers(args: argparse.Namespace) -> str:
+    """What is wrong with `--interval`, `--timeout` or `--max` ("" if nothing): checked
+    before anything is opened (a NaN or a negative interval failed inside `time.sleep` with
+    a traceback, after the first entries were printed)."""
+    if not math.isfinite(args.interval) or args.interval <= 0:
+        return f"--interval must be a number of seconds above 0, got {args.interval}"
+    if math.isnan(args.timeout) or args.timeout < 0:
+        return f"--timeout must be a number of seconds >= 0 (0: never), got {args.timeout}"
+    if args.max < 0:
+        return f"--max must be >= 0 (0: never), got {args.max}"
+    return ""
+
+
 def _cmd_watch(args: argparse.Namespace) -> int:
     if bool(args.path) == bool(args.nats):
         print(
@@ -262,13 +277,17 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     if args.nats and not args.session:
         print("crs journal watch: --nats needs --session ID", file=sys.stderr)
         return 2
+    bad = _bad_numbers(args)
+    if bad:
+        print(f"crs journal watch: {bad}", file=sys.stderr)
+        return 2
     if args.path:
         items = follow_local(args.path, args.session or "cli", args.after, args.interval)
     else:
         items = follow_nats(args.nats, args.session, args.stream, args.after, args.interval)
 
     def emit(line: str) -> None:
-        print(line, flush=True)
+        print(shown_json(line), flush=True)  # text agents wrote: shown, never run
 
     try:
         watch(items, emit, max_entries=args.max, idle_timeout=args.timeout)

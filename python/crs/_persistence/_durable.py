@@ -121,7 +121,13 @@ def file_lock(path: Path, exclusive: bool, timeout: float) -> Iterator[None]:
     Raises:
         BackupLockFailedError: The lock was not acquired within `timeout`.
     """
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
+    except OSError as exc:  # a planted symlink (never followed), a directory, no access
+        raise BackupLockFailedError(
+            f"failed to acquire backup lock: cannot open {path}: {exc.strerror or exc}; "
+            "remove it if it is not a regular file of yours"
+        ) from exc
     try:
         op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
         deadline = time.monotonic() + timeout

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from crs._check import is_encodable
 from crs._errors import (
     BackupCorruptedError,
     BackupLockFailedError,
@@ -464,6 +465,11 @@ class PersistenceManager:
                 raise InvalidArgumentError(
                     f"options.{name} must be a str, got {getattr(opts, name)!r}"
                 )
+            if not is_encodable(getattr(opts, name)):  # JSON's readers elsewhere refuse it
+                raise InvalidArgumentError(
+                    f"options.{name} must be valid Unicode text, got {getattr(opts, name)!r} "
+                    "(a lone surrogate: bytes that are not UTF-8)"
+                )
         if not isinstance(source, BackupSource):
             raise InvalidArgumentError(
                 "source must implement BackupSource (export_image() -> BackupImage), "
@@ -684,7 +690,9 @@ class PersistenceManager:
             raise BackupNotFoundError(f"backup not found for project {project_hash}")
         first = next(e for e in errors if not isinstance(e, BackupNotFoundError))
         raise type(first)(
-            f"current checkpoint: {errors[0]}; previous checkpoint: {errors[1]}"
+            f"current checkpoint: {errors[0]}; previous checkpoint: {errors[1]}; no backup "
+            f"of the project is usable: restore {self.project_dir(project_hash)} from a copy, "
+            "or move it away to start the project's state afresh (what was learned is lost)"
         ) from first
 
     def _load_pair(self, backup: Path, meta_path: Path) -> LoadedBackup:

@@ -189,8 +189,10 @@ def create_app(
         Route("/", page),
         Route("/static/{name}", static),
         Route("/api/projects", projects),
-        Route("/api/projects/{key}/sessions/{session}", session),
-        Route("/api/projects/{key}/forget/{failure_id}", forget, methods=["POST"]),
+        # (`:path`: a session id or failure id may hold a "/", e.g. "agent-7/sub-2"; the
+        # page sends it percent-encoded, and the server decodes it before routing)
+        Route("/api/projects/{key}/sessions/{session:path}", session),
+        Route("/api/projects/{key}/forget/{failure_id:path}", forget, methods=["POST"]),
         Route("/api/events", events),
     ]
     return Starlette(routes=routes)

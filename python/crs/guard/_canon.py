@@ -19,7 +19,7 @@ from typing import Any
 
 from crs import _core
 from crs._errors import InvalidArgumentError
-from crs._reasoning._sanitizer import REDACTED, is_secret_key
+from crs._reasoning._sanitizer import REDACTED, SecretSanitizer, is_secret_key
 
 MAX_TOOL_CHARS = 256
 MAX_VALUE_CHARS = 64 * 1024 * 1024
@@ -483,8 +483,17 @@ def _tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _secret_key(key: str) -> bool:
-    """`is_secret_key`, remembered: argument names repeat on every call."""
-    return is_secret_key(key)
+    """`is_secret_key`, remembered: argument names repeat on every call. A key that is
+    itself a credential (`{"ghp_...": ...}`, a map keyed by tokens) counts too: the
+    near-duplicate text quotes keys as they are."""
+    return is_secret_key(key) or sanitizer().sanitize(key) != key
+
+
+@lru_cache(maxsize=1)
+def sanitizer() -> SecretSanitizer:
+    """A default `SecretSanitizer`, made on first use (for what is checked rarely: argument
+    names once each, an observed call's error)."""
+    return SecretSanitizer()
 
 
 def features(
@@ -619,10 +628,16 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
     except InvalidArgumentError:
         # Not JSON data (a NaN, a datetime, a set inside): results are only digested, so
         # their text form serves, unless it hides text that is not valid UTF-8.
-        where = _find_surrogate(result, "result")
+        try:
+            where = _find_surrogate(result, "result")
+            too_long = _find_long_int(result)
+        except RecursionError:  # (the JSON form stopped at MAX_DEPTH; these walks do not)
+            raise InvalidArgumentError(
+                f"result: nested too deep to digest (more than {MAX_DEPTH} levels)"
+            ) from None
         if where:
             raise _surrogate(where) from None
-        if _find_long_int(result):
+        if too_long:
             raise _too_long("result") from None
         cls: Any = type(result)
         if cls.__repr__ is object.__repr__ and cls.__str__ is object.__str__:
@@ -630,7 +645,13 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
                 f"result: must be JSON data, str or bytes (or an object with its own str()), "
                 f"got {type(result).__name__}"
             ) from None
-        return result_digest(str(result), echo)
+        try:
+            text = str(result)
+        except Exception as exc:  # a str() that raises (or recurses too deep)
+            raise InvalidArgumentError(
+                f"result: its str() failed ({type(exc).__name__}); give its text or JSON data"
+            ) from None
+        return result_digest(text, echo)
     if type(doc) is dict or type(doc) is list:
         doc = _unstamped(doc, 0)
     text = _dumps(doc)
@@ -697,7 +718,11 @@ def _unstamped(doc: Any, depth: int) -> Any:
 
 def error_text(error: BaseException | str) -> str:
     if isinstance(error, BaseException):
-        text = f"{type(error).__name__}: {error}"
+        try:
+            said = str(error)
+        except Exception:  # a hostile or broken __str__: the error is still the call's
+            said = "<its str() failed>"
+        text = f"{type(error).__name__}: {said}"
     elif isinstance(error, str):
         text = error
     else:

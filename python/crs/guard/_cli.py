@@ -15,6 +15,7 @@ import sys
 import time
 from typing import Any, TextIO
 
+from crs._check import shown
 from crs._errors import CRSError
 
 
@@ -153,9 +154,10 @@ def _status(g: Any, args: argparse.Namespace, out: TextIO) -> int:
             if r["loop_code"]
             else r["level"]
         )
-        tools = ", ".join(f"{t} {n}" for t, n in sorted(r["tool_calls"].items()))
+        tools = ", ".join(f"{shown(t)} {n}" for t, n in sorted(r["tool_calls"].items()))
         out.write(
-            f"session {r['session_id']}: {r['calls']} calls since {_when(r['started_at'])}, "
+            f"session {shown(r['session_id'])}: {r['calls']} calls since "
+            f"{_when(r['started_at'])}, "
             f"{loop}, {r['refusals_in_a_row']} refusals in a row\n"
         )
         if tools:
@@ -175,8 +177,9 @@ def _learned(g: Any, args: argparse.Namespace, out: TextIO) -> int:
         return 0
     for f in items:
         out.write(
-            f"{f.id}  {f.tool} {f.preview!s}\n"
-            f"    failed in session {f.session_id} at {_when(f.created_at)}: {f.error}\n"
+            f"{shown(f.id)}  {shown(f.tool)} {shown(f.preview)}\n"
+            f"    failed in session {shown(f.session_id)} at {_when(f.created_at)}: "
+            f"{shown(f.error)}\n"
         )
     out.write("forget one with: crs guard forget ID\n")
     return 0
@@ -188,7 +191,7 @@ def _forget(g: Any, args: argparse.Namespace, out: TextIO) -> int:
             json.dump({"forgotten": args.id}, out)
             out.write("\n")
         else:
-            out.write(f"forgot {args.id}\n")
+            out.write(f"forgot {shown(args.id)}\n")
         return 0
     print(
         f"crs guard forget: no learned failure {args.id!r} (see crs guard learned)", file=sys.stderr

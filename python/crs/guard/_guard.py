@@ -165,6 +165,73 @@ _PATH_KEYS = _canon.PATH_KEYS
 _BEFORE, _AFTER = GuardEventKind.BEFORE_CALL, GuardEventKind.AFTER_CALL
 
 
+_MAX_STEP = 1 << 63
+_SIGNATURE = re.compile(r"[0-9a-f]{1,128}").fullmatch  # `Call.signature`: a hex digest
+
+
+def _bad_call(call: Call) -> str:
+    """The message for a `Call` whose fields `before_call`/`call_for` never make."""
+    for name, value, ok in (
+        ("step", call.step, type(call.step) is int and 0 < call.step < _MAX_STEP),
+        ("signature", call.signature, type(call.signature) is str and _SIGNATURE(call.signature)),
+        ("call_id", call.call_id, type(call.call_id) is str),
+        ("tool", call.tool, type(call.tool) is str),
+    ):
+        if not ok:
+            return (
+                f"call.{name}: not what before_call or call_for make, got {brief(value)}; "
+                "pass the Call they returned"
+            )
+    return "call: not a Call of before_call or call_for"  # pragma: no cover - one field is bad
+
+
+def _check_args(
+    policy: GuardPolicy | None, session: Any, fingerprint: Callable[[], str] | None
+) -> GuardPolicy:
+    """The policy (a default one for None), once `Guard`'s arguments are checked."""
+    if policy is None:
+        policy = GuardPolicy()
+    if not isinstance(policy, GuardPolicy):
+        raise InvalidArgumentError(f"policy: must be a GuardPolicy or None, got {brief(policy)}")
+    if not isinstance(session, str) or not session or len(session) > 256:
+        raise InvalidArgumentError(
+            f"session: must be a non-empty str of at most 256 characters, got {brief(session)}"
+        )
+    try:
+        session.encode()
+    except UnicodeEncodeError:
+        raise InvalidArgumentError("session: contains a lone surrogate") from None
+    if fingerprint is not None and not callable(fingerprint):
+        raise InvalidArgumentError(f"fingerprint: must be a callable, got {brief(fingerprint)}")
+    _no_secret("session", session)
+    return policy
+
+
+_MAX_TOOLS = 4096  # tool names whose limits a guard keeps (`Guard._limits`)
+
+
+def _no_secret(name: str, value: str) -> None:
+    """Refuse a session id or tool name holding a credential: both are stored and shown as
+    they are (the journal, `learned()`, `crs guard status`, the dashboard), where the
+    sanitizer redacts every other text."""
+    if _sanitize(value) != value:
+        raise InvalidArgumentError(
+            f"{name}: holds what looks like a credential (the secret sanitizer would redact "
+            f"it), and a {name} is stored as it is; name it by something that is not a secret"
+        )
+
+
+def _check_path(name: str, value: Any) -> None:
+    """`Guard.open`'s `project` and `home`: a path the file system can take."""
+    if not isinstance(value, str | os.PathLike):
+        raise InvalidArgumentError(f"{name}: must be a path, got {brief(value)}")
+    text = os.fspath(value)
+    if not isinstance(text, str):
+        raise InvalidArgumentError(f"{name}: must be a str path, got {brief(text)}")
+    if "\x00" in text:
+        raise InvalidArgumentError(f"{name}: contains a NUL character, got {brief(text)}")
+
+
 def _now_ms() -> int:
     return _time_ns() // 1_000_000
 
@@ -246,20 +313,7 @@ class Guard:
         _durable: bool = False,
         _observers: Observers | None = None,
     ) -> None:
-        if policy is None:
-            policy = GuardPolicy()
-        if not isinstance(policy, GuardPolicy):
-            raise InvalidArgumentError(
-                f"policy: must be a GuardPolicy or None, got {brief(policy)}"
-            )
-        if not isinstance(session, str) or not session or len(session) > 256:
-            raise InvalidArgumentError(f"session: must be a non-empty str, got {brief(session)}")
-        try:
-            session.encode()
-        except UnicodeEncodeError:
-            raise InvalidArgumentError("session: contains a lone surrogate") from None
-        if fingerprint is not None and not callable(fingerprint):
-            raise InvalidArgumentError(f"fingerprint: must be a callable, got {brief(fingerprint)}")
+        policy = _check_args(policy, session, fingerprint)
         # inside: start-up (`import crs.guard` does not load the engine until a Guard is made)
         from crs._crs import CRS
 
@@ -332,10 +386,12 @@ class Guard:
         "Several machines"). A bad URL raises `InvalidArgumentError` naming ``nats``; an
         unreachable server raises `JournalUnavailableError` after the connect timeout.
         """
-        if not isinstance(project, str | os.PathLike):
-            raise InvalidArgumentError(f"project: must be a path, got {brief(project)}")
-        if not isinstance(session, str) or not session:
-            raise InvalidArgumentError(f"session: must be a non-empty str, got {brief(session)}")
+        _check_path("project", project)
+        if home is not None:
+            _check_path("home", home)
+        # every argument is checked before the project's state is opened (or created)
+        policy = _check_args(policy, session, fingerprint)
+        watchers = Observers(observers)
         if nats is not None and home is not None:
             raise InvalidArgumentError(
                 "home: a guard on NATS keeps nothing in a data directory; give home or nats, "
@@ -357,9 +413,9 @@ class Guard:
                 policy,
                 session=session,
                 fingerprint=fingerprint,
-                observers=observers,
                 _crs=crs,
                 _durable=True,
+                _observers=watchers,
             )
         except BaseException:
             crs.close()
@@ -400,6 +456,9 @@ class Guard:
     def _limits_for(self, tool: str) -> Limits:
         lim = self._limits.get(tool)
         if lim is None:
+            _no_secret("tool", tool)  # (once per tool name: the name is stored as it is)
+            if len(self._limits) >= _MAX_TOOLS:  # made-up names must not grow it for ever
+                self._limits.clear()
             lim = self._limits[tool] = limits_for(self.policy, tool, self._mut_re, self._poll_re)
         return lim
 
@@ -904,6 +963,18 @@ class Guard:
             raise InvalidArgumentError(
                 f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
             )
+        step, sig = call.step, call.signature
+        if (
+            type(step) is not int
+            or not 0 < step < _MAX_STEP
+            or type(sig) is not str
+            or _SIGNATURE(sig) is None
+            or type(call.call_id) is not str
+            or type(call.tool) is not str
+        ):
+            # a Call built by hand: what it says is journaled, and a bad field would make
+            # every later open of the project fail on replaying it
+            raise InvalidArgumentError(_bad_call(call))
         if call.session_id != self.session_id:
             raise InvalidArgumentError(
                 f"call: belongs to session {brief(call.session_id)}, not "

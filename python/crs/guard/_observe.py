@@ -189,7 +189,9 @@ def notify(
     error: str | None = None
     learned: LearnedFailure | None = None
     if err is not None:
-        error = _short(err if isinstance(err, str) else f"{type(err).__name__}: {err}")
+        # What observers export (a span's status, a metric's label) is sanitized as the
+        # journal's error is: a tool's error text often quotes the credential it refused.
+        error = _short(_sanitize(_error_text(err)))
         if call is not None and (observers._items or logger.isEnabledFor(logging.INFO)):
             learned = next(
                 (
@@ -215,6 +217,25 @@ def notify(
         ),
         observers,
     )
+
+
+def _sanitize(text: str) -> str:
+    # inside: `import crs.guard` stays cheap; an error to report means a Guard exists
+    from crs.guard._canon import sanitizer
+
+    return sanitizer().sanitize(text)
+
+
+def _error_text(err: BaseException | str) -> str:
+    """The call's error as the journal has it (`_canon.error_text`), or its type when that
+    refuses it (an argument error the guard's `after_call` raised already)."""
+    # inside: as above
+    from crs.guard._canon import error_text
+
+    try:
+        return error_text(err)
+    except InvalidArgumentError:
+        return f"<{type(err).__name__} error>"
 
 
 def _short(text: str, limit: int = 400) -> str:

@@ -34,8 +34,12 @@ def _stand_in(result: Any, exc: InvalidArgumentError) -> str:
 
 
 def _repaired(result: Any, error: str | None) -> tuple[Any, str | None] | None:
-    """(result, error) with lone surrogates replaced, or None when they held none."""
-    fixed = valid_text(result), valid_text(error)
+    """(result, error) with lone surrogates replaced, or None when they held none (or
+    `result` is nested too deep to walk: it is then recorded by its type)."""
+    try:
+        fixed = valid_text(result), valid_text(error)
+    except RecursionError:
+        return None
     return None if fixed[0] is result and fixed[1] is error else fixed
 
 

@@ -35,6 +35,7 @@ TEXTS = 64  # free-text arguments kept per session for near-duplicate checks
 MAX_KEYS = 20_000  # pairs and signatures remembered per session (oldest dropped first)
 MAX_SESSIONS = 500  # sessions kept (oldest dropped first)
 MAX_FAILURES = 1_000  # learned failures kept (oldest dropped first)
+MAX_TOOLS = 2_000  # tool names counted per session (the least used dropped first)
 
 # step kinds
 OK, HARD, TRANSIENT = 0, 1, 2
@@ -50,6 +51,14 @@ def _trim(d: dict[str, Any]) -> None:
     d.update(keep)
 
 
+def _trim_counts(d: dict[str, int]) -> None:
+    """Keep the half of `d` with the highest counts (ties: the earlier first), in order."""
+    keep = set(sorted(d, key=d.__getitem__, reverse=True)[: MAX_TOOLS // 2])
+    kept = [(k, v) for k, v in d.items() if k in keep]
+    d.clear()
+    d.update(kept)
+
+
 _STEP_KEYS = frozenset(("s", "n", "t", "g", "r", "k", "ts"))
 _FAILURE_KEYS = frozenset(
     ("id", "tool", "signature", "error", "fingerprint", "session_id", "created_at")
@@ -62,12 +71,65 @@ _TURN_KEYS = frozenset(("s",))
 _FORGET_KEYS = frozenset(("id",))
 
 
+# The type of each field a record read back must have (the live guard builds them so): a
+# record of another type, damaged or written by something else, is refused on replay (a
+# `JournalCorruptedError` naming it) instead of failing inside the apply function, which
+# made every later open of the project fail with a bare TypeError.
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "s": str,
+    "n": int,
+    "t": str,
+    "g": str,
+    "r": str,
+    "k": int,
+    "ts": int,
+    "a": str,
+    "e": str,
+    "x": str,
+    "c": str,
+    "d": str,
+    "pv": str,
+    "rv": str,
+    "v": (str, int),
+    "ev": list,
+    "lp": list,
+    "fx": list,
+    "id": str,
+    "tool": str,
+    "signature": str,
+    "error": str,
+    "fingerprint": str,
+    "session_id": str,
+    "created_at": int,
+    "step": int,
+    "epoch": int,
+    "preview": str,
+}
+
+
 def _require(p: Any, keys: frozenset[str], what: str) -> None:
     if type(p) is not dict:
         raise InvalidArgumentError(f"payload: a {what} record must be a dict, got {brief(p)}")
     if not keys <= p.keys():
         missing = sorted(keys - p.keys())
         raise InvalidArgumentError(f"payload: a {what} record lacks {missing[0]!r}")
+    for key, value in p.items():
+        want = _TYPES.get(key)
+        if want is not None and not isinstance(value, want):
+            raise InvalidArgumentError(
+                f"payload: a {what} record's {key!r} must be {_type_names(want)}, "
+                f"got {brief(value)}"
+            )
+    if "k" in p and p["k"] not in (OK, HARD, TRANSIENT):
+        raise InvalidArgumentError(f"payload: a {what} record's 'k' is not a kind: {p['k']!r}")
+    for key in ("ev", "lp", "fx"):
+        items = p.get(key)
+        if items is not None and not all(type(i) is (int if key == "ev" else str) for i in items):
+            raise InvalidArgumentError(f"payload: a {what} record's {key!r} has a wrong item")
+
+
+def _type_names(want: type | tuple[type, ...]) -> str:
+    return " or ".join(t.__name__ for t in (want if isinstance(want, tuple) else (want,)))
 
 
 class SigState:
@@ -237,7 +299,14 @@ class SessionState:
         if not self.calls:
             self.started = p["ts"]
         self.calls += 1
-        self.tool_calls[tool] = self.tool_calls.get(tool, 0) + 1
+        counts = self.tool_calls
+        count = counts.get(tool)
+        if count is None:
+            counts[tool] = 1
+            if len(counts) > MAX_TOOLS:  # made-up tool names: keep the most used ones
+                _trim_counts(counts)
+        else:
+            counts[tool] = count + 1
         if self.msg_streak:
             self.msg_streak = self.msg_flags = 0
             self.msgs = []
