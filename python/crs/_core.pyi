@@ -279,6 +279,26 @@ def wal_append_shared(
     written), `(3, errno)` the write failed (cut back), `(4, errno)` not cut back, `(5,
     errno)` another OS error."""
 
+def wal_append_op(
+    lock_fd: int,
+    fd: int,
+    head: bytes,
+    pos: int,
+    seq: int,
+    prefix: bytes,
+    kind: str,
+    payload: Any,
+    bump: bool,
+    max_bytes: int,
+    room: int,
+    zero_tail: bool = False,
+    grow_to: int = 0,
+) -> tuple[int, int]:
+    """`wal_append_shared` of the op record `{"op": kind, "payload": payload,
+    "bump_generation": bump}` encoded in the same call, byte for byte as `json_compact(doc,
+    prefix)`: its results, and `(7, 0)` not plain JSON data (nothing written: the caller
+    encodes it), `(8, len)` an encoding longer than `max_bytes` (nothing written)."""
+
 def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
     """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`.
 

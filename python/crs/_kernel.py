@@ -490,18 +490,19 @@ class StateKernel:
                 if self.life is _CLOSED:
                     self.check_open(kind)
                 fast, hold, append, unhold = fused
-                # (an encoding error changes nothing; `hold` is False inside a block that
-                # holds the journal already: the general path below)
-                data = self.journal._encode_op(kind, payload, bump_generation)
-                # One Rust call when no other writer appended since (the usual case): the
-                # record is synced before it is applied, so a failed append changes nothing.
-                seq = fast(data, self.seq) if not self._wdepth else 0
+                # One Rust call (the encoding, the write) when no other writer appended since
+                # (the usual case): the record is synced before it is applied, so a failed
+                # append changes nothing (nor does an encoding error).
+                seq = fast(kind, payload, bump_generation, self.seq) if not self._wdepth else 0
                 if seq:
                     self.seq = seq
                     result = checked(payload)
                     if bump_generation:
                         self._new_generation()
                     return result
+                # (`hold` is False inside a block that holds the journal already: the general
+                # path below)
+                data = self.journal._encode_op(kind, payload, bump_generation)
                 if not self._wdepth and hold():
                     self._wdepth = 1
                     try:

@@ -12,7 +12,7 @@ const MAX_DEPTH: u32 = 64;
 
 /// Appends `v`; false for a value only Python's `json` may encode (a float, a subclass, a
 /// lone surrogate, an int beyond 64 bits, a non-str key, deep nesting).
-fn push_value(out: &mut Vec<u8>, v: &Bound<'_, PyAny>, depth: u32) -> PyResult<bool> {
+pub(super) fn push_value(out: &mut Vec<u8>, v: &Bound<'_, PyAny>, depth: u32) -> PyResult<bool> {
     if v.is_exact_instance_of::<PyString>() {
         let Ok(s) = v.cast::<PyString>()?.to_str() else {
             return Ok(false); // a lone surrogate

@@ -6,6 +6,9 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::jsonenc::push_value;
+use crate::jsonenc::push_str;
+
 /// The last OS error's errno (0 if none).
 fn errno() -> i32 {
     std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
@@ -95,6 +98,37 @@ fn append_locked(
     (0, i64::try_from(frame.len()).unwrap_or(i64::MAX))
 }
 
+/// `frame` appended at `pos` under the writer lock (a non-blocking flock, released in
+/// every case) by `append_locked`, without the GIL: `wal_append_shared`'s results.
+#[allow(clippy::too_many_arguments)]
+fn append_unit(
+    py: Python<'_>,
+    lock_fd: i32,
+    fd: i32,
+    head: &[u8],
+    pos: u64,
+    frame: &[u8],
+    zero_tail: bool,
+    grow_to: u64,
+) -> (u8, i64) {
+    py.detach(|| {
+        // SAFETY: plain syscall on a descriptor.
+        let got = retry(|| unsafe { libc::flock(lock_fd, libc::LOCK_EX | libc::LOCK_NB) } as isize);
+        if got != 0 {
+            let e = errno();
+            return if e == libc::EWOULDBLOCK {
+                (1, 0)
+            } else {
+                (5, i64::from(e))
+            };
+        }
+        let out = append_locked(lock_fd, fd, head, pos, frame, zero_tail, grow_to);
+        // SAFETY: as above; unlocking a held flock does not fail on a valid descriptor.
+        unsafe { libc::flock(lock_fd, libc::LOCK_UN) };
+        out
+    })
+}
+
 /// Append one record (`seq`, `payload`) to a shared journal's active segment at `pos`:
 /// `(0, bytes written)`; `(1, 0)` the writer lock is busy; `(2, 0)` another writer changed
 /// something since (`head`, `LOCK`'s first bytes as this writer left them, differs, or a
@@ -123,24 +157,67 @@ fn wal_append_shared(
     if frame.len() as u64 > room {
         return Ok((2, 0));
     }
-    Ok(py.detach(|| {
-        // SAFETY: plain syscall on a descriptor.
-        let got = retry(|| unsafe { libc::flock(lock_fd, libc::LOCK_EX | libc::LOCK_NB) } as isize);
-        if got != 0 {
-            let e = errno();
-            return if e == libc::EWOULDBLOCK {
-                (1, 0)
-            } else {
-                (5, i64::from(e))
-            };
-        }
-        let out = append_locked(lock_fd, fd, head, pos, &frame, zero_tail, grow_to);
-        // SAFETY: as above; unlocking a held flock does not fail on a valid descriptor.
-        unsafe { libc::flock(lock_fd, libc::LOCK_UN) };
-        out
-    }))
+    Ok(append_unit(
+        py, lock_fd, fd, head, pos, &frame, zero_tail, grow_to,
+    ))
+}
+
+/// `wal_append_shared` of one op record `{"op": kind, "payload": payload,
+/// "bump_generation": bump}`, encoded in the same call, byte for byte as
+/// `json_compact(doc, prefix)` encodes it (the hot path of a durable guard: one call per
+/// finished tool call). `wal_append_shared`'s results, and: `(7, 0)` the payload is not
+/// plain JSON data (`json_compact` would give None: the caller encodes it); `(8, len)` its
+/// encoding, `len` bytes, is longer than `max_bytes`. Nothing is written in cases 1, 2, 7
+/// and 8.
+#[pyfunction]
+#[pyo3(signature = (
+    lock_fd, fd, head, pos, seq, prefix, kind, payload, bump, max_bytes, room,
+    zero_tail=false, grow_to=0
+))]
+#[allow(clippy::too_many_arguments)]
+fn wal_append_op(
+    py: Python<'_>,
+    lock_fd: i32,
+    fd: i32,
+    head: &[u8],
+    pos: u64,
+    seq: u64,
+    prefix: &[u8],
+    kind: &str,
+    payload: &Bound<'_, PyAny>,
+    bump: bool,
+    max_bytes: u64,
+    room: u64,
+    zero_tail: bool,
+    grow_to: u64,
+) -> PyResult<(u8, i64)> {
+    let mut data = Vec::with_capacity(prefix.len() + 320);
+    data.extend_from_slice(prefix);
+    data.extend_from_slice(b"{\"op\":");
+    push_str(&mut data, kind);
+    data.extend_from_slice(b",\"payload\":");
+    if !push_value(&mut data, payload, 1)? {
+        return Ok((7, 0));
+    }
+    data.extend_from_slice(if bump {
+        b",\"bump_generation\":true}".as_slice()
+    } else {
+        b",\"bump_generation\":false}".as_slice()
+    });
+    if data.len() as u64 > max_bytes {
+        return Ok((8, i64::try_from(data.len()).unwrap_or(i64::MAX)));
+    }
+    let frame =
+        crate::wal::encode_unit(seq, &[&data]).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if frame.len() as u64 > room {
+        return Ok((2, 0));
+    }
+    Ok(append_unit(
+        py, lock_fd, fd, head, pos, &frame, zero_tail, grow_to,
+    ))
 }
 
 pub(super) fn register_walappend(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(wal_append_shared, m)?)
+    m.add_function(wrap_pyfunction!(wal_append_shared, m)?)?;
+    m.add_function(wrap_pyfunction!(wal_append_op, m)?)
 }

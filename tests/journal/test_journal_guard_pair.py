@@ -34,18 +34,18 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
 def test_a_durable_pair_is_one_append_call_and_one_fdatasync(
     tmp_path: Path, calls: dict[str, list[int]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The append is one `_core.wal_append_shared` call: flock, pread of LOCK's stamp and
-    # generation, a one-byte pread past the log's end, pwrite, unlock (its syscalls;
-    # test_journal_append_shared.py holds it to its Python reference).
+    # The append is one `_core.wal_append_op` call: the record's encoding, then flock, pread
+    # of LOCK's stamp and generation, a pread past the log's end, pwrite, unlock (its
+    # syscalls; test_journal_append_shared.py holds it to its Python reference).
     appends: list[tuple[int, int]] = []
-    real = _local._wal_append_shared
+    real = _local._wal_append_op
 
     def counted(*args: Any) -> tuple[int, int]:
         got = real(*args)
         appends.append(got)
         return got
 
-    monkeypatch.setattr(_local, "_wal_append_shared", counted)
+    monkeypatch.setattr(_local, "_wal_append_op", counted)
     with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         for i in range(3):  # warm: the first commits may create files
             v = g.before_call("read_file", {"path": f"w{i}.py"})

@@ -22,11 +22,12 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
-from typing import IO, ClassVar
+from typing import IO, Any, ClassVar
 
 from crs import _core
 from crs._core import crc32c
 from crs._errors import (
+    InvalidArgumentError,
     JournalCorruptedError,
     JournalDegradedError,
     JournalError,
@@ -35,6 +36,7 @@ from crs._errors import (
     JournalSequenceGapError,
 )
 from crs._journal._base import (
+    MAX_RECORD_BYTES,
     DeltaOrError,
     JournalBase,
     JournalCodec,
@@ -47,6 +49,7 @@ from crs._journal._base import (
     read_backup_stream,
     write_backup_stream,
 )
+from crs._state._codec import _JSON_HEAD, DeltaCodec
 
 __all__ = ["FORMAT_VERSION", "LocalJournal"]
 
@@ -55,6 +58,10 @@ FORMAT_VERSION = 1
 
 SEGMENT_MAGIC = b"\x89CRSWAL\n"
 _wal_append_shared = _core.wal_append_shared
+_wal_append_op = _core.wal_append_op
+# Space a guard's op record takes, at most as a rule (`_append_op_fast` allocates ahead before
+# it is encoded; a longer one grows the segment past what is allocated, as a write may).
+_OP_ROOM = 4096
 SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flags, first seq, 0, crc
 RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
@@ -400,6 +407,33 @@ def _append_shared_py(
         fcntl.flock(lock_fd, fcntl.LOCK_UN)
 
 
+def _append_op_py(
+    lock_fd: int,
+    fd: int,
+    head: bytes,
+    pos: int,
+    seq: int,
+    prefix: bytes,
+    kind: str,
+    payload: Any,
+    bump: bool,
+    max_bytes: int,
+    room: int,
+    zero_tail: bool = False,
+    grow_to: int = 0,
+) -> tuple[int, int]:
+    """The reference of `_core.wal_append_op`: the op record encoded as
+    `_core.json_compact` encodes `{"op": kind, "payload": payload, "bump_generation": bump}`
+    after `prefix` (`(7, 0)` when it gives None; `(8, len)` longer than `max_bytes`), then
+    `_append_shared_py`."""
+    data = _core.json_compact({"op": kind, "payload": payload, "bump_generation": bump}, prefix)
+    if data is None:
+        return 7, 0
+    if len(data) > max_bytes:
+        return 8, len(data)
+    return _append_shared_py(lock_fd, fd, head, pos, seq, data, room, zero_tail, grow_to)
+
+
 class _Exclusive:
     """The block of `LocalJournal.exclusive()` (a class, not a generator: every commit of a
     shared journal enters it): `_hold` and `_release` of the outermost block, the journal's
@@ -701,6 +735,31 @@ class LocalJournal(JournalBase):
         Raises:
             JournalFullError, JournalError: the write or the sync failed (as an append).
         """
+        return self._fast(known, RECORD_HEADER.size + len(data), _wal_append_shared, (data,))
+
+    def _append_op_fast(self, kind: str, payload: dict[str, Any], bump: bool, known: int) -> int:
+        """`_append_fast` of the op record `{"op": kind, "payload": payload,
+        "bump_generation": bump}` with its encoding in the same Rust call
+        (`_core.wal_append_op`: the bytes `DeltaCodec.encode_op` gives), for a journal of the
+        default codec; 0 as `_append_fast` (nothing written: the caller encodes the record
+        and takes the general path), also when the payload is not plain JSON data.
+
+        Raises:
+            InvalidArgumentError: the record encodes to more than `MAX_RECORD_BYTES`.
+            JournalFullError, JournalError: the write or the sync failed (as an append).
+        """
+        if type(self._codec) is not DeltaCodec:
+            return 0
+        mid = (_JSON_HEAD, kind, payload, bump, MAX_RECORD_BYTES)
+        return self._fast(known, _OP_ROOM, _wal_append_op, mid)
+
+    def _fast(
+        self, known: int, size: int, append: Callable[..., tuple[int, int]], mid: tuple[Any, ...]
+    ) -> int:
+        """The one-call append: `append(lock_fd, fd, head, end, seq, *mid, room, zero_tail,
+        grow_to)` (`wal_append_shared` or `wal_append_op`) of a record of at most `size`
+        bytes (the space allocated ahead first) when nothing else needs doing, then the
+        sync; its sequence number, or 0 (nothing written)."""
         self._lock.acquire()
         try:
             if (
@@ -714,29 +773,33 @@ class LocalJournal(JournalBase):
                 or self._state is not _State.OPEN
             ):
                 return 0
-            limit = self._config.max_journal_bytes
-            if limit and self._total + RECORD_HEADER.size + len(data) > limit:
-                return 0  # (`_ensure_room` checkpoints or refuses)
             end = self._end
             room = self._seg_bytes - end if end > SEGMENT_HEADER.size else 1 << 62
-            grow = self._grow_to(end, RECORD_HEADER.size + len(data)) if self._zero_tail else 0
+            limit = self._config.max_journal_bytes
+            if limit:  # (past it: `_ensure_room` checkpoints or refuses, on the general path)
+                room = min(room, limit - self._total)
+            grow = self._grow_to(end, size) if self._zero_tail else 0
             t0 = time.monotonic()
-            status, value = _wal_append_shared(
+            status, value = append(
                 self._lock_fd,
                 self._fd,
                 self._lock_head,
                 end,
                 self._next_seq,
-                data,
+                *mid,
                 room,
                 self._zero_tail,
                 grow,
             )
-            if grow and status != 1 and status != 2:
+            if grow and (status == 0 or 2 < status < 7):  # (it allocated)
                 self._allocated(end, grow)
             if status:
-                if status <= 2:
+                if status <= 2 or status == 7:
                     return 0
+                if status == 8:
+                    raise InvalidArgumentError(
+                        f"delta encodes to {value} bytes; the limit is {MAX_RECORD_BYTES}"
+                    )
                 exc = OSError(value, os.strerror(value))
                 if status == 4:
                     self._failed = f"a failed append could not be undone ({exc})"
@@ -754,7 +817,11 @@ class LocalJournal(JournalBase):
             seq = self._next_seq
             self._next_seq = seq + 1
             if self._policy is SyncPolicy.ALWAYS:
-                self._sync_or_fail()
+                try:  # (`_sync_or_fail`, inline)
+                    os.fdatasync(self._fd)
+                except OSError as exc:
+                    self._failed = f"fsync of journal {self._dir} failed ({exc})"
+                    raise self._os_error(exc, "sync") from exc
             return seq
         finally:
             self._lock.release()
@@ -801,19 +868,19 @@ class LocalJournal(JournalBase):
         self,
     ) -> (
         tuple[
-            Callable[[bytes, int], int],
+            Callable[[str, dict[str, Any], bool, int], int],
             Callable[[], bool],
             Callable[[list[bytes]], tuple[int, int]],
             Callable[[bool], None],
         ]
         | None
     ):
-        """(`_append_fast`, `_hold_outer`, `_append_locked`, `_unhold`) for a CRS's fused
+        """(`_append_op_fast`, `_hold_outer`, `_append_locked`, `_unhold`) for a CRS's fused
         commit of one op, or None when appends need more (not shared, in memory, group
         commit)."""
         if not self.shared or self._policy is SyncPolicy.BATCH:
             return None
-        return self._append_fast, self._hold_outer, self._append_locked, self._unhold
+        return self._append_op_fast, self._hold_outer, self._append_locked, self._unhold
 
     @property
     def shared(self) -> bool:

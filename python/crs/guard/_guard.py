@@ -339,7 +339,8 @@ class Guard:
         self._prefix = os.urandom(4).hex()
         self._closed = False
         # call_id -> (poll command, mutating, canonical args) until after_call
-        self._pending: dict[str, tuple[bool, bool, dict[str, Any]]] = {}
+        # per reserved call: (polls, mutates, canonical arguments, the Call handed out)
+        self._pending: dict[str, tuple[bool, bool, dict[str, Any], Call]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         self._last_msg = ""
@@ -591,7 +592,6 @@ class Guard:
             pending = self._pending
             if len(pending) > 4096:
                 pending.clear()
-            pending[call_id] = (poll, mut, canon)
             call = _new(Call)  # make_call, inline (the hot path)
             _set(
                 call,
@@ -604,6 +604,7 @@ class Guard:
                     "step": step,
                 },
             )
+            pending[call_id] = (poll, mut, canon, call)
             if not decide:
                 return call
             v = self._decide(s, call, lim)
@@ -963,13 +964,15 @@ class Guard:
             raise InvalidArgumentError(
                 f"call: must be a Call from before_call or call_for, got {type(call).__name__}"
             )
-        step, sig = call.step, call.signature
+        cid, step, sig = call.call_id, call.step, call.signature
+        extra = self._pending.get(cid) if type(cid) is str else None
         if (
             type(step) is not int
             or not 0 < step < _MAX_STEP
             or type(sig) is not str
-            or _SIGNATURE(sig) is None
-            or type(call.call_id) is not str
+            # (the signature of the Call `before_call` handed out is one: it made it)
+            or ((extra is None or extra[3] is not call) and _SIGNATURE(sig) is None)
+            or type(cid) is not str
             or type(call.tool) is not str
         ):
             # a Call built by hand: what it says is journaled, and a bad field would make
@@ -982,8 +985,11 @@ class Guard:
             )
         if pre is None:
             lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
-            extra = self._pending.pop(call.call_id, None)
-            poll, mut, canon = extra if extra is not None else (lim.polling, lim.mutating, {})
+            if extra is not None:
+                del self._pending[cid]
+                poll, mut, canon, _ = extra
+            else:
+                poll, mut, canon = lim.polling, lim.mutating, {}
             kind, res, err, feat, views = self._outcome(canon, mut, result, error)
         else:  # computed before the caller took its lock (`_after_held`)
             (_, lim, _, canon, poll, mut), (kind, res, err, feat, views) = pre
