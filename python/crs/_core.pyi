@@ -261,6 +261,11 @@ class LshIndex:
 def crc32c(data: bytes) -> int:
     """CRC-32C (Castagnoli) of `data`, as the `crc32c` package computes it."""
 
+def crc32c_one_byte_error(syndrome: int, n: int) -> int | None:
+    """The position of the one byte of an `n`-byte payload whose change explains a CRC-32C
+    mismatch (`syndrome`: its CRC xor the stored one), or None (the Python reference:
+    `crs._journal._local._one_byte_error_reference`)."""
+
 def wal_append_shared(
     lock_fd: int,
     fd: int,
