@@ -330,6 +330,94 @@ fn scan<const HEX: bool>(text: &str) -> Option<String> {
     })
 }
 
+/// The stamp fields of a structured result (`crs.guard._canon.RESULT_STAMP_KEYS`: `elapsed`,
+/// `request_id`, `durationSeconds` ...), looked for in its JSON text: whether some
+/// `"<key>":` in it may name one, so that the guard rebuilds the document without their
+/// values only when it has one (most have none).
+///
+/// A key matches when, lower-cased with `_` and `-` left out, it is a word or a word and a
+/// unit: exactly the regex `"(?:words)(?:units)?":` searched in
+/// `text.lower().replace("_", "").replace("-", "")` (the Python reference,
+/// `crs.guard._canon._may_stamp_reference`; a hypothesis test checks they agree). Every
+/// quote is tried as an opening one, so a text that is not JSON gets the regex's answer
+/// too. `str.lower()` gives an ASCII letter for ASCII letters and the Kelvin sign only.
+pub struct StampKeys {
+    words: Vec<Vec<u8>>,
+    units: Vec<Vec<u8>>,
+    longest: usize,
+}
+
+impl StampKeys {
+    /// Words and units of lower-case ASCII letters, a word and a unit at most 64 letters
+    /// (else what is wrong).
+    pub fn new(words: &[&str], units: &[&str]) -> Result<Self, String> {
+        let own = |list: &[&str]| -> Result<Vec<Vec<u8>>, String> {
+            list.iter()
+                .map(|w| {
+                    if w.is_empty() || !w.bytes().all(|c| c.is_ascii_lowercase()) {
+                        return Err(format!("{w:?} is not lower-case ASCII letters"));
+                    }
+                    Ok(w.as_bytes().to_vec())
+                })
+                .collect()
+        };
+        let (words, units) = (own(words)?, own(units)?);
+        let max = |list: &[Vec<u8>]| list.iter().map(Vec::len).max().unwrap_or(0);
+        let longest = max(&words) + max(&units);
+        if longest > 64 {
+            return Err("a word and a unit are longer than 64 letters".into());
+        }
+        Ok(Self {
+            words,
+            units,
+            longest,
+        })
+    }
+
+    /// Whether `text` holds a quote, a key that matches, a quote and `:` (`_` and `-` aside).
+    pub fn found(&self, text: &str) -> bool {
+        let b = text.as_bytes();
+        let Some(mut p) = b.iter().position(|&c| c == b'"') else {
+            return false;
+        };
+        while let Some(q) = b[p + 1..].iter().position(|&c| c == b'"') {
+            let q = p + 1 + q;
+            let colon = b[q + 1..].iter().find(|&&c| c != b'_' && c != b'-') == Some(&b':');
+            if colon && self.names_one(&text[p + 1..q]) {
+                return true;
+            }
+            p = q;
+        }
+        false
+    }
+
+    /// `key`, normalised, is a word or a word and a unit.
+    fn names_one(&self, key: &str) -> bool {
+        let mut buf = [0u8; 64];
+        let mut n = 0;
+        for c in key.chars() {
+            let l = match c {
+                '_' | '-' => continue,
+                'A'..='Z' | 'a'..='z' => c.to_ascii_lowercase() as u8,
+                '\u{212a}' => b'k', // KELVIN SIGN: "k" in lower case
+                _ => return false,
+            };
+            if n == self.longest {
+                return false;
+            }
+            buf[n] = l;
+            n += 1;
+        }
+        let k = &buf[..n];
+        let word = |w: &[u8]| self.words.iter().any(|x| x == w);
+        word(k)
+            || self
+                .units
+                .iter()
+                .any(|u| k.len() > u.len() && k.ends_with(u) && word(&k[..k.len() - u.len()]))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::mask_volatile;
@@ -408,6 +496,34 @@ mod tests {
             }
         }
         assert!(skipped > 1000, "{skipped}");
+    }
+
+    #[test]
+    fn finds_stamp_keys_in_json() {
+        let keys = super::StampKeys::new(&["took", "runid", "ts"], &["ms", "seconds"]).unwrap();
+        for yes in [
+            r#"{"a":1,"took":3}"#,
+            r#"{"Run_ID":"x"}"#,
+            r#"{"took_ms":3}"#,
+            r#"{"durationx":1,"TS-Seconds":2}"#,
+            "{\"too\u{212a}\":1}",
+            r#""took"__:"#,
+        ] {
+            assert!(keys.found(yes), "{yes}");
+        }
+        for no in [
+            r#"{"a":"took","b":["took"]}"#,
+            r#"{"tookx":1,"ms":2,"mstook":3}"#,
+            r#"{"took\"":1}"#,
+            "{\"tooK\u{307}\":1}",
+            r#""took" :"#,
+            "",
+            r#"""#,
+        ] {
+            assert!(!keys.found(no), "{no}");
+        }
+        assert!(super::StampKeys::new(&["Took"], &[]).is_err());
+        assert!(super::StampKeys::new(&["took"], &[""]).is_err());
     }
 
     #[test]
