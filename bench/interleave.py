@@ -4,7 +4,8 @@ One worker process per tree (its `python/` on PYTHONPATH, its bench modules for 
 fixtures) is fed the same benchmark in alternating batches, the order swapped every round,
 so drifting load hits both trees alike. Prints per-call µs, min and median over the rounds:
 `apply()` of a 1-entry ProofDelta on 1k entries, `snapshot()` at 1k entries, one full agent
-step (bench/test_bench_guards.py) and a guard call pair at 10k history (bench/test_bench_guard.py).
+step (bench/test_bench_guards.py) and a guard call pair at 10k history (bench/test_bench_guard.py),
+with a text result and (`guard_pair_json`) a structured one.
 
 Run: `python bench/interleave.py --rounds 40 <tree before> <tree after>` (each tree a checkout
 holding `python/crs` with the built extension, e.g. from `git archive`).
@@ -23,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 BATCH = {"apply": 5_000, "snapshot": 10_000, "agent_step": 300, "guard_pair": 300}
+BATCH["guard_pair_json"] = 300  # the pair with a structured result (a dict, not text)
 
 
 def _worker(tree: str) -> None:
@@ -57,11 +59,18 @@ def _worker(tree: str) -> None:
         assert v.call is not None
         g.after_call(v.call, result=f"contents of file {i}")
 
+    def pair_json() -> None:
+        i = next(counter)
+        v = g.before_call("run_tests", {"path": f"tests/test_{i}.py"})
+        assert v.call is not None
+        g.after_call(v.call, result={"output": f"{i % 9} passed", "exit_code": 0, "files": [i]})
+
     fns: dict[str, Callable[[], Any]] = {
         "apply": lambda: c.apply(d),
         "snapshot": c.snapshot,
         "agent_step": agent_step,
         "guard_pair": pair,
+        "guard_pair_json": pair_json,
     }
     print("ready", flush=True)
     for line in sys.stdin:

@@ -266,42 +266,17 @@ fn may_have_hex_id(b: &[u8]) -> bool {
 /// be ASCII (the caller checks; other text goes through the regex).
 pub fn mask_volatile(text: &str) -> Option<String> {
     if may_have_hex_id(text.as_bytes()) {
-        scan(text)
+        scan::<true>(text)
     } else {
-        scan_digits(text)
+        scan::<false>(text)
     }
 }
 
-/// `scan` for a text with no hex id: only digits start a volatile part.
-fn scan_digits(text: &str) -> Option<String> {
-    let b = text.as_bytes();
-    let mut out: Option<String> = None;
-    let mut last = 0;
-    let mut i = 0;
-    while i < b.len() {
-        if b[i].is_ascii_digit() {
-            let end = date_time(b, i)
-                .or_else(|| clock(b, i))
-                .or_else(|| duration_or_epoch(b, i))
-                .or_else(|| address(b, i));
-            if let Some(end) = end {
-                let o = out.get_or_insert_with(|| String::with_capacity(b.len()));
-                o.push_str(&text[last..i]);
-                o.push('#');
-                last = end;
-                i = end;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    out.map(|mut o| {
-        o.push_str(&text[last..]);
-        o
-    })
-}
-
-fn scan(text: &str) -> Option<String> {
+/// The scanner. `HEX`: look for hex ids too; without (a text with no run of 8 hex bytes,
+/// `may_have_hex_id`) only digits start a volatile part, and the byte class is a digit
+/// test, not a table lookup. (A const parameter: each form is compiled on its own, so the
+/// one without ids carries none of their checks.)
+fn scan<const HEX: bool>(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let mut out: Option<String> = None;
     let mut last = 0;
@@ -310,14 +285,25 @@ fn scan(text: &str) -> Option<String> {
     // is not (checked here, so the letters inside words cost a table lookup and no call)
     let mut prev_alnum = false;
     while i < b.len() {
-        let k = CLASS[b[i] as usize];
-        let end = if k & DIGIT != 0 {
+        let k = if HEX { CLASS[b[i] as usize] } else { 0 };
+        let digit = if HEX {
+            k & DIGIT != 0
+        } else {
+            b[i].is_ascii_digit()
+        };
+        let end = if digit {
             date_time(b, i)
                 .or_else(|| clock(b, i))
                 .or_else(|| duration_or_epoch(b, i))
                 .or_else(|| address(b, i))
-                .or_else(|| if prev_alnum { None } else { hex_id(b, i) })
-        } else if k & HEX_LETTER != 0 && !prev_alnum {
+                .or_else(|| {
+                    if HEX && !prev_alnum {
+                        hex_id(b, i)
+                    } else {
+                        None
+                    }
+                })
+        } else if HEX && k & HEX_LETTER != 0 && !prev_alnum {
             hex_id(b, i)
         } else {
             None
@@ -328,16 +314,108 @@ fn scan(text: &str) -> Option<String> {
             o.push('#');
             last = end;
             i = end;
-            prev_alnum = b[end - 1].is_ascii_alphanumeric();
+            if HEX {
+                prev_alnum = b[end - 1].is_ascii_alphanumeric();
+            }
             continue;
         }
-        prev_alnum = k & ALNUM != 0;
+        if HEX {
+            prev_alnum = k & ALNUM != 0;
+        }
         i += 1;
     }
     out.map(|mut o| {
         o.push_str(&text[last..]);
         o
     })
+}
+
+/// The stamp fields of a structured result (`crs.guard._canon.RESULT_STAMP_KEYS`: `elapsed`,
+/// `request_id`, `durationSeconds` ...), looked for in its JSON text: whether some
+/// `"<key>":` in it may name one, so that the guard rebuilds the document without their
+/// values only when it has one (most have none).
+///
+/// A key matches when, lower-cased with `_` and `-` left out, it is a word or a word and a
+/// unit: exactly the regex `"(?:words)(?:units)?":` searched in
+/// `text.lower().replace("_", "").replace("-", "")` (the Python reference,
+/// `crs.guard._canon._may_stamp_reference`; a hypothesis test checks they agree). Every
+/// quote is tried as an opening one, so a text that is not JSON gets the regex's answer
+/// too. `str.lower()` gives an ASCII letter for ASCII letters and the Kelvin sign only.
+pub struct StampKeys {
+    words: Vec<Vec<u8>>,
+    units: Vec<Vec<u8>>,
+    longest: usize,
+}
+
+impl StampKeys {
+    /// Words and units of lower-case ASCII letters, a word and a unit at most 64 letters
+    /// (else what is wrong).
+    pub fn new(words: &[&str], units: &[&str]) -> Result<Self, String> {
+        let own = |list: &[&str]| -> Result<Vec<Vec<u8>>, String> {
+            list.iter()
+                .map(|w| {
+                    if w.is_empty() || !w.bytes().all(|c| c.is_ascii_lowercase()) {
+                        return Err(format!("{w:?} is not lower-case ASCII letters"));
+                    }
+                    Ok(w.as_bytes().to_vec())
+                })
+                .collect()
+        };
+        let (words, units) = (own(words)?, own(units)?);
+        let max = |list: &[Vec<u8>]| list.iter().map(Vec::len).max().unwrap_or(0);
+        let longest = max(&words) + max(&units);
+        if longest > 64 {
+            return Err("a word and a unit are longer than 64 letters".into());
+        }
+        Ok(Self {
+            words,
+            units,
+            longest,
+        })
+    }
+
+    /// Whether `text` holds a quote, a key that matches, a quote and `:` (`_` and `-` aside).
+    pub fn found(&self, text: &str) -> bool {
+        let b = text.as_bytes();
+        let Some(mut p) = b.iter().position(|&c| c == b'"') else {
+            return false;
+        };
+        while let Some(q) = b[p + 1..].iter().position(|&c| c == b'"') {
+            let q = p + 1 + q;
+            let colon = b[q + 1..].iter().find(|&&c| c != b'_' && c != b'-') == Some(&b':');
+            if colon && self.names_one(&text[p + 1..q]) {
+                return true;
+            }
+            p = q;
+        }
+        false
+    }
+
+    /// `key`, normalised, is a word or a word and a unit.
+    fn names_one(&self, key: &str) -> bool {
+        let mut buf = [0u8; 64];
+        let mut n = 0;
+        for c in key.chars() {
+            let l = match c {
+                '_' | '-' => continue,
+                'A'..='Z' | 'a'..='z' => c.to_ascii_lowercase() as u8,
+                '\u{212a}' => b'k', // KELVIN SIGN: "k" in lower case
+                _ => return false,
+            };
+            if n == self.longest {
+                return false;
+            }
+            buf[n] = l;
+            n += 1;
+        }
+        let k = &buf[..n];
+        let word = |w: &[u8]| self.words.iter().any(|x| x == w);
+        word(k)
+            || self
+                .units
+                .iter()
+                .any(|u| k.len() > u.len() && k.ends_with(u) && word(&k[..k.len() - u.len()]))
+    }
 }
 
 #[cfg(test)]
@@ -390,6 +468,62 @@ mod tests {
                 assert_eq!(super::may_have_hex_id(&text), reference(&text), "{text:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_scan_without_ids_agrees_where_the_prefilter_sends_it() {
+        // `mask_volatile` takes `scan::<false>` when no run of 8 hex bytes exists: there it
+        // must give what the full scan gives (no id can match, the other checks are shared)
+        let alphabet = b"0123456789abcdefxyzXABF-_ .:+Tsmn\n";
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut skipped = 0;
+        for len in 0..60 {
+            for _ in 0..400 {
+                let text: String = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        char::from(alphabet[(seed % alphabet.len() as u64) as usize])
+                    })
+                    .collect();
+                let full = super::scan::<true>(&text);
+                assert_eq!(super::mask_volatile(&text), full, "{text:?}");
+                if !super::may_have_hex_id(text.as_bytes()) {
+                    skipped += 1;
+                    assert_eq!(super::scan::<false>(&text), full, "{text:?}");
+                }
+            }
+        }
+        assert!(skipped > 1000, "{skipped}");
+    }
+
+    #[test]
+    fn finds_stamp_keys_in_json() {
+        let keys = super::StampKeys::new(&["took", "runid", "ts"], &["ms", "seconds"]).unwrap();
+        for yes in [
+            r#"{"a":1,"took":3}"#,
+            r#"{"Run_ID":"x"}"#,
+            r#"{"took_ms":3}"#,
+            r#"{"durationx":1,"TS-Seconds":2}"#,
+            "{\"too\u{212a}\":1}",
+            r#""took"__:"#,
+        ] {
+            assert!(keys.found(yes), "{yes}");
+        }
+        for no in [
+            r#"{"a":"took","b":["took"]}"#,
+            r#"{"tookx":1,"ms":2,"mstook":3}"#,
+            r#"{"took\"":1}"#,
+            "{\"tooK\u{307}\":1}",
+            r#""took" :"#,
+            "",
+            r#"""#,
+        ] {
+            assert!(!keys.found(no), "{no}");
+        }
+        assert!(super::StampKeys::new(&["Took"], &[]).is_err());
+        assert!(super::StampKeys::new(&["took"], &[""]).is_err());
     }
 
     #[test]

@@ -238,12 +238,86 @@ pub fn resync(buf: &[u8], from: usize, unit_start: bool) -> Option<(usize, Heade
     })
 }
 
+/// CRC-32C's byte table (reflected, polynomial 0x82F63B78): `T[b]`, the CRC register's
+/// change for a byte `b` (the table `crc32c` computes with, built here for the arithmetic).
+const CRC_TABLE: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0x82F6_3B78
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
+/// `CRC_TABLE` inverted by top byte (unique: it inverts one step): at `t`, the entry whose
+/// top byte is `t` and (bits 32..40) its index.
+const CRC_BY_TOP: [u64; 256] = {
+    let mut inv = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        inv[(CRC_TABLE[i] >> 24) as usize] = CRC_TABLE[i] as u64 | (i as u64) << 32;
+        i += 1;
+    }
+    inv
+};
+
+/// The position of the one byte whose change explains a CRC-32C mismatch of an `n`-byte
+/// payload (`syndrome` = its CRC xor the stored one), or None: no change confined to one
+/// byte (every single-bit flip included) explains it.
+///
+/// CRC-32C is linear: for equal lengths crc(a) ^ crc(b) depends only on a ^ b. An error
+/// byte e at position n-1-m gives the syndrome A^m(T[e]), where A(r) = (r >> 8) ^ T[r & 0xff]
+/// appends a zero byte; A is inverted one step at a time (the top byte of `T[x]` names `x`:
+/// one table load a step), so this is O(n): the recovery of a preallocated segment
+/// (docs/journal-format.md). The Python reference is
+/// `crs._journal._local._one_byte_error_reference`.
+pub fn one_byte_error(syndrome: u32, n: usize) -> Option<usize> {
+    let mut s = syndrome;
+    for zeros in 0..n {
+        let entry = CRC_BY_TOP[(s >> 24) as usize];
+        let (t, byte) = (entry as u32, (entry >> 32) as u32);
+        if s == t && byte != 0 {
+            return Some(n - 1 - zeros); // s = T[byte]: that byte's change, `zeros` from the end
+        }
+        s = ((s ^ t) << 8) | byte;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn unit(seq: u64, payloads: &[&[u8]]) -> Vec<u8> {
         encode_unit(seq, payloads).expect("encodable")
+    }
+
+    #[test]
+    fn one_byte_error_finds_every_single_byte_change() {
+        let payload: Vec<u8> = (0..300u32).map(|i| (i * 37 % 251) as u8).collect();
+        let good = crc32c::crc32c(&payload);
+        assert_eq!(CRC_TABLE[1], 0xF26B_8303);
+        for pos in [0, 1, 150, 298, 299] {
+            for e in [1u8, 0x80, 0xff] {
+                let mut bad = payload.clone();
+                bad[pos] ^= e;
+                let syndrome = crc32c::crc32c(&bad) ^ good;
+                assert_eq!(one_byte_error(syndrome, payload.len()), Some(pos));
+            }
+        }
+        assert_eq!(one_byte_error(0, 300), None);
+        assert_eq!(one_byte_error(0xdead_beef, 0), None);
     }
 
     #[test]

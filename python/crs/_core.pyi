@@ -231,6 +231,16 @@ def mask_volatile(text: str) -> str | None:
     """`text` (ASCII) with clock times, timestamps, durations and memory addresses replaced
     by `#`, or None when it has none."""
 
+@final
+class StampKeys:
+    """The stamp fields of a structured result (`words`, each perhaps with one of `units`:
+    lower-case ASCII letters), looked for in its JSON text."""
+
+    def __new__(cls, words: Sequence[str], units: Sequence[str]) -> StampKeys: ...
+    def found(self, text: str) -> bool:
+        """Whether some `"<key>":` of `text` may name one (`_` and `-` aside, any case;
+        True for a text with a lone surrogate)."""
+
 def minhash_signature(text: str) -> bytes:
     """MinHash signature of `text`'s shingles: 128 little-endian u32 (512 bytes)."""
 
@@ -260,6 +270,11 @@ class LshIndex:
 
 def crc32c(data: bytes) -> int:
     """CRC-32C (Castagnoli) of `data`, as the `crc32c` package computes it."""
+
+def crc32c_one_byte_error(syndrome: int, n: int) -> int | None:
+    """The position of the one byte of an `n`-byte payload whose change explains a CRC-32C
+    mismatch (`syndrome`: its CRC xor the stored one), or None (the Python reference:
+    `crs._journal._local._one_byte_error_reference`)."""
 
 def wal_append_shared(
     lock_fd: int,

@@ -95,8 +95,20 @@ fn crc32c_of(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<u32> {
     Ok(py.detach(|| ::crc32c::crc32c(&bytes)))
 }
 
+/// The position of the one byte of an `n`-byte payload whose change explains a CRC-32C
+/// mismatch (`syndrome` = the payload's CRC xor the stored one), or None: no change of one
+/// byte does (`crate::wal::one_byte_error`; O(n), without the GIL from 64 KiB).
+#[pyfunction]
+fn crc32c_one_byte_error(py: Python<'_>, syndrome: u32, n: usize) -> Option<usize> {
+    if n < 1 << 16 {
+        return crate::wal::one_byte_error(syndrome, n);
+    }
+    py.detach(|| crate::wal::one_byte_error(syndrome, n))
+}
+
 pub(super) fn register_wal(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(crc32c_of, m)?)?;
+    m.add_function(wrap_pyfunction!(crc32c_one_byte_error, m)?)?;
     m.add_function(wrap_pyfunction!(wal_encode, m)?)?;
     m.add_function(wrap_pyfunction!(wal_scan, m)?)?;
     m.add_function(wrap_pyfunction!(wal_resync, m)?)?;

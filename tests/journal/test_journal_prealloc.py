@@ -37,6 +37,7 @@ from crs._journal import _local
 from crs._journal._local import (
     SEGMENT_PREALLOCATED,
     _one_byte_error,
+    _one_byte_error_reference,
 )
 
 SEG, REC, SECTOR = 32, 24, 512
@@ -420,6 +421,56 @@ def test_the_one_byte_explanation_is_a_brute_force_search(payload: bytes, data: 
     got = _one_byte_error(syndrome, n)
     assert (got is None) == (not brute)
     assert got is None or got in brute
+
+
+damage = st.sampled_from(["flip", "zero", "byte", "bytes", "none"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(min_size=1, max_size=3000), damage, st.data())
+def test_the_rust_one_byte_explanation_agrees_with_the_python_reference(
+    payload: bytes, how: str, data: Any
+) -> None:
+    # `_one_byte_error` (the Rust `_core.crc32c_one_byte_error`, what recovery calls) against
+    # `_one_byte_error_reference` (Python): a record's payload with one bit flipped, one byte
+    # zeroed or changed, several bytes changed, or unchanged (syndrome 0)
+    n = len(payload)
+    buf = bytearray(payload)
+    for _ in range(data.draw(st.integers(2, 4)) if how == "bytes" else 1):
+        i = data.draw(st.integers(0, n - 1))
+        if how == "flip":
+            buf[i] ^= 1 << data.draw(st.integers(0, 7))
+        elif how == "zero":
+            buf[i] = 0
+        elif how in ("byte", "bytes"):
+            buf[i] ^= data.draw(st.integers(1, 255))
+    syndrome = crc32c(payload) ^ crc32c(bytes(buf))
+    got = _one_byte_error(syndrome, n)
+    assert got == _one_byte_error_reference(syndrome, n)
+    if how in ("flip", "byte") or (how == "zero" and syndrome):
+        assert got == i  # the changed byte, found
+    if not syndrome:
+        assert got is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 5000))
+def test_the_rust_one_byte_explanation_agrees_on_any_syndrome(syndrome: int, n: int) -> None:
+    assert _one_byte_error(syndrome, n) == _one_byte_error_reference(syndrome, n)
+
+
+def test_the_rust_one_byte_explanation_of_a_large_record_and_bad_arguments() -> None:
+    payload = random.Random(5).randbytes(3 << 20)  # past 64 KiB: computed without the GIL
+    for i in (0, 12345, len(payload) - 1):
+        bad = bytearray(payload)
+        bad[i] ^= 0x10
+        assert _one_byte_error(crc32c(payload) ^ crc32c(bytes(bad)), len(payload)) == i
+    assert _one_byte_error(0x1234_5678, len(payload)) is None
+    for syndrome, n in ((-1, 5), (2**32, 5), (5, -1)):
+        with pytest.raises(OverflowError):
+            _one_byte_error(syndrome, n)
+    with pytest.raises(TypeError):
+        _one_byte_error("5", 5)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- shared writers

@@ -652,9 +652,10 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
                 f"result: its str() failed ({type(exc).__name__}); give its text or JSON data"
             ) from None
         return result_digest(text, echo)
-    if type(doc) is dict or type(doc) is list:
-        doc = _unstamped(doc, 0)
     text = _dumps(doc)
+    if (type(doc) is dict or type(doc) is list) and _has_stamp_key(text):
+        doc = _unstamped(doc, 0)
+        text = _dumps(doc)
     if echo:
         text = without(text, (_dumps(e)[1:-1] for e in echo))
     text = mask_volatile(text)
@@ -690,7 +691,11 @@ RESULT_STAMP_KEYS = VOLATILE_KEYS | frozenset(
 was made, how long it took, the id of this delivery. A result that differs only in them is
 the same result, as timestamps and durations in text are."""
 
-_UNIT = re.compile(r"(ms|millis|milliseconds|ns|us|micros|sec|secs|seconds|mins|minutes)$")
+_UNITS = (
+    *("ms", "millis", "milliseconds", "ns", "us", "micros"),
+    *("sec", "secs", "seconds", "mins", "minutes"),
+)
+_UNIT = re.compile(f"({'|'.join(_UNITS)})$")
 
 
 @lru_cache(maxsize=4096)
@@ -700,6 +705,20 @@ def _stamp_key(key: str) -> bool:
         return True
     bare = _UNIT.sub("", k)
     return bare != k and bare in RESULT_STAMP_KEYS
+
+
+# Whether the JSON text of a result may have a stamp field: a key that is a word of
+# RESULT_STAMP_KEYS, or one and a unit, once lower-cased with `_` and `-` left out (as
+# `_stamp_key` reads keys), in one Rust pass over the text (`_may_stamp_reference` is the
+# same in Python: tests/guard check they agree). A superset of the documents `_unstamped`
+# changes, so the others (most) skip it.
+_has_stamp_key = _core.StampKeys(sorted(RESULT_STAMP_KEYS), _UNITS).found
+_STAMP_IN_JSON = f'"(?:{"|".join(sorted(RESULT_STAMP_KEYS))})(?:{"|".join(_UNITS)})?":'
+
+
+def _may_stamp_reference(text: str) -> bool:
+    """`_has_stamp_key` by a regex (the reference; compiled on first use, by `re`)."""
+    return re.search(_STAMP_IN_JSON, text.lower().replace("_", "").replace("-", "")) is not None
 
 
 def _unstamped(doc: Any, depth: int) -> Any:
