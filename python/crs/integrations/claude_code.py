@@ -28,7 +28,8 @@ project.
   context alone would make Claude continue); a BLOCK or STOP is `continue: false` with
   `stopReason`, which ends the turn whatever other Stop hooks decided. `Stop` also saves a
   backup when the journal tail is long (between turns, where time is cheap).
-- `UserPromptSubmit`: `new_turn`.
+- `UserPromptSubmit`: `new_turn(prompt)`: the same answer to prompts that ask nothing new
+  ("any update?", the request again) is a monologue across turns; a new question is not.
 - `SessionStart`: the failures learned in earlier sessions, as `additionalContext`.
 
 The hook fails open: any internal error (a bad payload, a locked or damaged journal, a bug)
@@ -443,8 +444,9 @@ def answer(guard: Any, payload: Mapping[str, Any], event: str, on_block: str) ->
     if event in ("PostToolUse", "PostToolUseFailure"):
         return _post_tool_use(guard, payload, event == "PostToolUseFailure")
     if event == "UserPromptSubmit":
+        prompt = payload.get("prompt")  # the user's text (only its word digests are kept)
         with _decision(guard):
-            guard.new_turn()
+            guard.new_turn(prompt if isinstance(prompt, str) else None)
     elif event == "SessionStart":
         return _session_start(guard)
     elif event in ("Stop", "SubagentStop"):
