@@ -233,6 +233,11 @@ def _check_path(name: str, value: Any) -> None:
         raise InvalidArgumentError(f"{name}: contains a NUL character, got {brief(text)}")
 
 
+# How far another process's wall clock may run ahead of this one's (ms): a stamp further in
+# the future means this clock was set back.
+_CLOCK_SKEW_MS = 2_000
+
+
 def _now_ms() -> int:
     return _time_ns() // 1_000_000
 
@@ -737,9 +742,15 @@ class Guard:
             retried = (
                 sig.hard > lim.max_failures and sig.same > lim.max_failures and sig.epoch == s.epoch
             )
+            # The cooldown runs on the wall clock (the state is shared by processes); a last
+            # failure stamped further ahead than clock skew (the clock was set back) counts
+            # as long past rather than holding the block for the cooldown plus the step.
+            since = now - sig.fail_ms
             half_open = (
-                s.last_ok_step > sig.fail_step and not retried
-            ) or now - sig.fail_ms >= pol.cooldown_s * 1000
+                (s.last_ok_step > sig.fail_step and not retried)
+                or since >= pol.cooldown_s * 1000
+                or since < -_CLOCK_SKEW_MS
+            )
             if (
                 sig.hard >= lim.max_failures
                 and not half_open
