@@ -17,7 +17,9 @@ import re
 from crs.guard._canon import _STOP
 
 # Words that ask for nothing by themselves: greetings, acknowledgements, asking for status,
-# waiting, asking again. (English; a text in another language has words of its own.)
+# waiting, asking again, the words that name "the request" without saying what it is (task,
+# question, work), pieces of contractions. (English; a text in another language has words of
+# its own.)
 _PING_WORDS = (
     "hello hi hey hiya yo ok okay k kk yes yeah yep yup no nope nah sure fine great good "
     "cool nice alright right thanks thank thx ty please pls plz sorry any anything "
@@ -26,7 +28,12 @@ _PING_WORDS = (
     "now soon long again try retry go going on continue continuing keep happening happened "
     "confirm check checking well so just can could would will should be been being have has "
     "had get got respond reply answer up hurry quick quickly already then also am were im u "
-    "r ur hm hmm uh um oh ah eh huh wow lol"
+    "r ur hm hmm uh um oh ah eh huh wow lol hear heard back response responded responding "
+    "answered replied regarding request requested task job work working worked question "
+    "issue problem thing things matter take taking took time eta minute minutes hour hours "
+    "much more need needed want wanted give send show through finally earlier before ago "
+    "ask asked asking forgot forget situation don t didn doesn isn wasn won ll ve re d m "
+    "bye goodbye"
 )
 _PING = frozenset(_PING_WORDS.split(" "))
 # A word: one ideograph, kana or hangul syllable (scripts written without spaces), or a run
