@@ -107,6 +107,25 @@ def test_a_reworded_answer_is_the_same_answer() -> None:
     assert codes(chat(g, turns))[-1] == "nudge:monologue"
 
 
+def test_an_answer_of_several_messages_given_again_is_the_same_answer() -> None:
+    g = Guard()
+    parts = ["Checking the refund system.", "Still processing, please wait."]
+    verdicts = []
+    for text in ["refund order 5521", "any update?", "hello?"]:
+        g.new_turn(text)
+        verdicts += [g.on_message(m) for m in parts]
+    assert codes(verdicts) == ["allow:ok"] * 5 + ["nudge:monologue"]
+    # a turn that says part of it, or more, starts over
+    g = Guard()
+    for text, said in [("refund it", parts), ("?", parts), ("?", parts[:1]), ("?", parts)]:
+        g.new_turn(text)
+        assert all(g.on_message(m).action is Action.ALLOW for m in said)
+    g.new_turn("?")
+    assert [g.on_message(m).action for m in parts] == [Action.ALLOW, Action.ALLOW]
+    g.new_turn("?")
+    assert [g.on_message(m).action for m in parts] == [Action.ALLOW, Action.NUDGE]
+
+
 def test_only_the_first_message_of_a_turn_counts_and_policy_threshold_holds() -> None:
     g = Guard(GuardPolicy(monologue_repeats=4))
     vs = chat(g, [("cancel my order", WAIT), *(("?", WAIT) for _ in range(3))])
@@ -179,7 +198,7 @@ def test_old_turn_records_and_old_images_replay(tmp_path: Path) -> None:
     old = SessionState().export()
     del old["echo"], old["ask"]
     s = SessionState.from_export(json.loads(json.dumps(old)))
-    assert s.echo == ["", 0, 0, False]
+    assert s.echo == [[], 0, 0, False]
     assert s.ask == frozenset()
 
 

@@ -1412,9 +1412,15 @@ class Guard:
             s = self._session()
             msgs = s.msgs
             last = self._last_msg
-            # the first message of a turn that follows up the same answer (`new_turn(text)`)
-            echo = s.echo if s.echo[3] and s.last_step == s.turn_step else None
-            ref = msgs[-1] if msgs else echo[0] if echo is not None else None
+            # a message of a turn that follows up the same answer (`new_turn(text)`): the
+            # one that answer has at this place
+            answer: list[str] = s.echo[0]
+            again = answer[len(msgs)] if len(msgs) < len(answer) else None
+            if not s.echo[3] or s.last_step != s.turn_step:
+                again = None
+            # (a near-identical text is judged against the last message: the answer's own
+            # when it is one message)
+            ref = msgs[-1] if msgs else again if len(answer) == 1 else None
             if (
                 ref is not None
                 and digest != ref
@@ -1439,8 +1445,8 @@ class Guard:
             seq = [*msgs, digest]
             found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
             by_echo = False
-            if found is None and echo is not None and digest == echo[0]:
-                found = self._echo_loop(echo[1] + 1)
+            if found is None and digest == again and len(msgs) + 1 == len(answer):
+                found = self._echo_loop(s.echo[1] + 1)
                 by_echo = found is not None
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if found is not None:

@@ -289,10 +289,10 @@ class SessionState:
         self.turn_step = 0  # last step before the latest user turn
         self.answered = 0  # last step before a user turn that followed an agent's answer
         # The same answer across user turns that ask nothing new (`Guard.new_turn(text)`):
-        # [answer digest, turns it answered in a row, monologue verdicts in a row, whether
-        # the current turn's first message is still to come]; `ask`: the word digests of the
-        # last user text that asked something (`crs.guard._turns`).
-        self.echo: list[Any] = ["", 0, 0, False]
+        # [the answer (its messages' digests), turns that gave it in a row, monologue
+        # verdicts in a row, whether the current turn may still give it]; `ask`: the word
+        # digests of the last user text that asked something (`crs.guard._turns`).
+        self.echo: list[Any] = [[], 0, 0, False]
         self.ask: frozenset[str] = frozenset()
 
     # -------------------------------------------------------------- facts
@@ -415,13 +415,14 @@ class SessionState:
 
     def apply_msg(self, p: dict[str, Any]) -> None:
         echo = self.echo
-        if echo[3]:  # the first message of a turn that followed up the same answer
-            echo[3] = False
-            if p["d"] == echo[0] and self.last_step == self.turn_step:
+        if echo[3]:  # a message of a turn that followed up the same answer
+            k, answer = len(self.msgs), echo[0]  # (messages of this turn so far)
+            if self.last_step != self.turn_step or k >= len(answer) or p["d"] != answer[k]:
+                self.echo = [[], 0, 0, False]  # it acted, or said something else
+            elif k + 1 == len(answer):  # it gave the whole answer again
                 echo[1] += 1
                 echo[2] = echo[2] + 1 if p.get("v") else 0
-            else:
-                self.echo = ["", 0, 0, False]
+                echo[3] = False
         self.msg_streak += 1
         self.msgs = [*self.msgs[-15:], p["d"]]
         self.msg_flags = self.msg_flags + 1 if p.get("v") else 0
@@ -434,13 +435,13 @@ class SessionState:
         # the agent answered the last turn in text only (no call since that turn began)
         quiet = self.msg_streak > 0 and self.last_step == self.turn_step
         if follow and quiet:
-            last = self.msgs[-1]
-            if last != self.echo[0]:
-                self.echo = [last, 1, 0, True]
+            answer = list(self.msgs)  # what the agent said in the last turn
+            if answer != self.echo[0]:
+                self.echo = [answer, 1, 0, True]
             else:
                 self.echo[3] = True
         else:
-            self.echo = ["", 0, 0, False]
+            self.echo = [[], 0, 0, False]
         if u is None:
             self.ask = frozenset()
         elif not follow:
@@ -488,7 +489,7 @@ class SessionState:
             "turns": self.turns,
             "turn_step": self.turn_step,
             "answered": self.answered,
-            "echo": list(self.echo),
+            "echo": [list(self.echo[0]), *self.echo[1:]],
             "ask": sorted(self.ask),
         }
 
@@ -528,7 +529,7 @@ class SessionState:
         s.answered = int(d.get("answered", 0))
         echo = d.get("echo")
         if echo is not None:
-            s.echo = [str(echo[0]), int(echo[1]), int(echo[2]), bool(echo[3])]
+            s.echo = [[str(m) for m in echo[0]], int(echo[1]), int(echo[2]), bool(echo[3])]
         s.ask = frozenset(str(w) for w in d.get("ask", ()))
         return s
 
