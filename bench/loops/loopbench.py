@@ -229,7 +229,7 @@ def crs_flag(
         for i, ev in enumerate(traj["events"]):
             kind = ev["type"]
             if kind == "user":
-                guard.new_turn()
+                guard.new_turn(ev.get("text"))  # the user's text, when the trajectory has it
             elif kind == "message":
                 if note(i, "on_message", guard.on_message(ev["text"])) and verdicts is None:
                     break

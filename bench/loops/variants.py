@@ -1,9 +1,9 @@
 """Runs crs on label-preserving variants of every trajectory: the same agent behaviour as a
 different harness would report it (a GUID or a timing in each result, results as JSON with an
 `elapsed_ms`, a Unix time prefix, a commentary field that varies or is spelt `Description`,
-commands as an argv, other tool and argument names, another key order). A rule that only
-fits how the benchmark happens to spell things shows up as catches lost or false alarms
-gained on a variant.
+commands as an argv, other tool and argument names, another key order, user messages
+upper-cased or after a greeting). A rule that only fits how the benchmark happens to spell
+things shows up as catches lost or false alarms gained on a variant.
 
     PYTHONPATH=python .venv/bin/python bench/loops/variants.py [--data FILE]
 """
@@ -93,6 +93,19 @@ def reversed_keys(e: Event, rng: random.Random) -> None:
     e["args"] = dict(reversed(list(e["args"].items())))
 
 
+# Changes of the user's messages (`new_turn(text)`), marked by the event type they change.
+def shouted_user_text(e: Event, rng: random.Random) -> None:
+    e["text"] = e["text"].upper() + "!!"
+
+
+def greeting_before_user_text(e: Event, rng: random.Random) -> None:
+    e["text"] = rng.choice(["Hi, ", "Hello! ", "Ok so, ", "Hey there. "]) + e["text"]
+
+
+for _user in (shouted_user_text, greeting_before_user_text):
+    _user.event_type = "user"  # type: ignore[attr-defined]
+
+
 VARIANTS: list[tuple[str, Change | None]] = [
     ("as is", None),
     ("a GUID appended to text results", guid_in_result),
@@ -106,14 +119,17 @@ VARIANTS: list[tuple[str, Change | None]] = [
     ("MCP-prefixed tool names", mcp_tool_name),
     ("camelCase argument names", camel_case_args),
     ("argument keys in reverse order", reversed_keys),
+    ("user messages upper-cased, '!!' after", shouted_user_text),
+    ("a greeting before each user message", greeting_before_user_text),
 ]
 
 
 def variant(traj: lb.Trajectory, change: Change) -> lb.Trajectory:
     rng = random.Random(zlib.crc32(traj["id"].encode()))
     out = copy.deepcopy(traj)
+    kind = getattr(change, "event_type", "call")
     for e in out["events"]:
-        if e["type"] == "call":
+        if e["type"] == kind:
             change(e, rng)
     return out
 

@@ -35,7 +35,7 @@ CAUGHT_AT_LEAST = {
     "fresh2": 22,
     "fresh3": 27,
     "fresh4": 24,
-    "fresh5": 23,
+    "fresh5": 24,
 }
 
 

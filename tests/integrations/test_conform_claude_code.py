@@ -180,6 +180,34 @@ def test_a_repeating_agent_at_stop_is_told_then_its_turn_is_ended(
     assert conforms("Stop", again) == {}
 
 
+def test_the_same_answer_to_prompts_that_ask_nothing_new_is_a_monologue(
+    tmp_path: Path, project: Path, via: dict[str, str]
+) -> None:
+    """UserPromptSubmit passes the prompt: "any update?" answered with the same text and no
+    tool call, turn after turn, is told at Stop; a new question is a new request."""
+    agent = Agent(tmp_path / "home", project, "sess-pings", extra=via)
+    said = "I am still working on the migration, please wait a few more minutes."
+    docs = []
+    for prompt in ["migrate the users table", "any update?", "hello? still waiting"]:
+        conforms("UserPromptSubmit", agent.event("UserPromptSubmit", prompt=prompt))
+        docs.append(
+            conforms(
+                "Stop", agent.event("Stop", stop_hook_active=False, last_assistant_message=said)
+            )
+        )
+    assert docs[:2] == [{}, {}]
+    assert docs[2]["systemMessage"].startswith("crs: the agent gave the same answer to 3 user")
+    agent.event("UserPromptSubmit", prompt="now the orders table, with its indexes")
+    again = agent.event("Stop", stop_hook_active=False, last_assistant_message=said)
+    assert conforms("Stop", again) == {}
+    # different questions answered alike are a chat
+    other = Agent(tmp_path / "home", project, "sess-chat", extra=via)
+    for prompt in ["migrate the users table", "and the orders table", "and the audit log"]:
+        other.event("UserPromptSubmit", prompt=prompt)
+        stop = other.event("Stop", stop_hook_active=False, last_assistant_message=said)
+        assert conforms("Stop", stop) == {}
+
+
 def test_a_nudge_at_a_stop_nobody_continues_does_not_make_claude_go_on(
     tmp_path: Path, project: Path
 ) -> None:

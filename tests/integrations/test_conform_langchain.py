@@ -120,6 +120,33 @@ def test_a_chat_of_many_short_answers_on_one_thread_is_not_a_monologue(
     assert verdicts[-1].code == "monologue"
 
 
+@pytest.mark.parametrize("run", ["invoke", "ainvoke"])
+def test_the_same_answer_to_follow_ups_on_a_thread_is_a_monologue(
+    run: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The middleware passes the user's message to `new_turn`: "any update?" answered alike
+    with no tool call, invoke after invoke, is a monologue across turns (logged at the
+    third), where thirteen different questions answered alike were not."""
+    ws = Workspace()
+    mw = GuardMiddleware(Guard(), exit_behavior="end")
+    saver = InMemorySaver()
+    answer = "I am still working on your refund request right now, please wait a moment."
+    caplog.set_level(logging.INFO, logger="crs.guard")
+    for text in ["Please refund order 5521", "any update?", "hello?"]:
+        model = ToolCallingFakeModel(messages=iter([answer]))
+        agent: Any = create_agent(model, ws.tools, middleware=[mw], checkpointer=saver)
+        payload = {"messages": [HumanMessage(text)]}
+        if run == "invoke":
+            out = agent.invoke(payload, config("t"))
+        else:
+            out = asyncio.run(agent.ainvoke(payload, config("t")))
+        assert out["messages"][-1].content == answer
+    flagged = [r for r in caplog.records if getattr(r, "code", "") == "monologue"]
+    assert len(flagged) == 1
+    assert "user turns" in flagged[0].getMessage()
+    assert mw.guard_for("t").status()["turns"] == 3
+
+
 def test_a_new_request_on_the_thread_starts_the_escalation_over() -> None:
     """The run ended on a loop (STOP); the user asks again on the same thread: the model's
     call for the new request runs, rather than being refused for the last request's loop."""

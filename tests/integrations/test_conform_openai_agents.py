@@ -110,16 +110,41 @@ def test_a_failure_the_sdk_reports_to_the_model_is_a_failure_the_guard_learns(
 
 
 def test_many_runs_answered_in_text_are_not_a_monologue(caplog: pytest.LogCaptureFixture) -> None:
-    """Each `Runner.run` is a user request (a new guard turn), however many answer in text."""
+    """Each `Runner.run` is a user request (a new guard turn), however many answer in text:
+    thirteen different questions answered alike are a chat."""
     guard = Guard()
     hooks = GuardRunHooks(guard)
     answer = "Sure, happy to help with that. Let me know what else you need from me today."
     caplog.set_level(logging.INFO, logger="crs.guard")
-    for _ in range(13):
+    for i in range(13):
         agent = Agent(name="chat", model=ScriptedModel([[assistant_message(answer)]]))
-        result = asyncio.run(Runner.run(agent, "hi", hooks=hooks, run_config=NO_TRACE))
+        ask = f"question {i}"
+        result = asyncio.run(Runner.run(agent, ask, hooks=hooks, run_config=NO_TRACE))
         assert result.final_output == answer
     assert [r for r in caplog.records if getattr(r, "code", "") == "monologue"] == []
+
+
+def test_the_same_answer_to_runs_that_ask_nothing_new_is_a_monologue(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The run's input (`turn_input`, a str or input items) is the turn's user text: runs
+    that only ask for news, answered alike in text, are a monologue across turns."""
+    guard = Guard()
+    hooks = GuardRunHooks(guard)
+    answer = "I am still working on your refund request right now, please wait a moment."
+    caplog.set_level(logging.INFO, logger="crs.guard")
+    inputs: list[Any] = [
+        "Please refund order 5521",
+        [{"role": "user", "content": "any update?"}],
+        [{"role": "user", "content": [{"type": "input_text", "text": "hello? still there?"}]}],
+    ]
+    for text in inputs:
+        agent = Agent(name="chat", model=ScriptedModel([[assistant_message(answer)]]))
+        result = asyncio.run(Runner.run(agent, text, hooks=hooks, run_config=NO_TRACE))
+        assert result.final_output == answer
+    flagged = [r for r in caplog.records if getattr(r, "code", "") == "monologue"]
+    assert len(flagged) == 1
+    assert "user turns" in flagged[0].getMessage()
 
 
 def test_a_durable_guard_never_writes_its_journal_on_the_runs_event_loop(tmp_path: Path) -> None:

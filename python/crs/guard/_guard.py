@@ -34,11 +34,12 @@ from crs import _core
 from crs._check import brief
 from crs._errors import CRSClosedError, InvalidArgumentError
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
-from crs.guard import _canon
+from crs.guard import _canon, _turns
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
 from crs.guard._policy import field_key as _field_key
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
+from crs.guard._text import valid_text
 from crs.guard._verdict import (
     Action,
     Call,
@@ -230,6 +231,11 @@ def _check_path(name: str, value: Any) -> None:
         raise InvalidArgumentError(f"{name}: must be a str path, got {brief(text)}")
     if "\x00" in text:
         raise InvalidArgumentError(f"{name}: contains a NUL character, got {brief(text)}")
+
+
+# How far another process's wall clock may run ahead of this one's (ms): a stamp further in
+# the future means this clock was set back.
+_CLOCK_SKEW_MS = 2_000
 
 
 def _now_ms() -> int:
@@ -737,9 +743,15 @@ class Guard:
             retried = (
                 sig.hard > lim.max_failures and sig.same > lim.max_failures and sig.epoch == s.epoch
             )
+            # The cooldown runs on the wall clock (the state is shared by processes); a last
+            # failure stamped further ahead than clock skew (the clock was set back) counts
+            # as long past rather than holding the block for the cooldown plus the step.
+            since = now - sig.fail_ms
             half_open = (
-                s.last_ok_step > sig.fail_step and not retried
-            ) or now - sig.fail_ms >= pol.cooldown_s * 1000
+                (s.last_ok_step > sig.fail_step and not retried)
+                or since >= pol.cooldown_s * 1000
+                or since < -_CLOCK_SKEW_MS
+            )
             if (
                 sig.hard >= lim.max_failures
                 and not half_open
@@ -1406,9 +1418,18 @@ class Guard:
             s = self._session()
             msgs = s.msgs
             last = self._last_msg
+            # a message of a turn that follows up the same answer (`new_turn(text)`): the
+            # one that answer has at this place
+            answer: list[str] = s.echo[0]
+            again = answer[len(msgs)] if len(msgs) < len(answer) else None
+            if not s.echo[3] or s.last_step != s.turn_step:
+                again = None
+            # (a near-identical text is judged against the last message: the answer's own
+            # when it is one message)
+            ref = msgs[-1] if msgs else again if len(answer) == 1 else None
             if (
-                msgs
-                and digest != msgs[-1]
+                ref is not None
+                and digest != ref
                 and len(norm) >= 40
                 and last
                 and (
@@ -1418,7 +1439,7 @@ class Guard:
             ):
                 # a near-identical message, or one that says a sentence of the last one
                 # again, counts as the same one
-                digest = msgs[-1]
+                digest = ref
             self._last_msg = norm
             if not s.msg_streak:
                 self._msg_words = set()
@@ -1429,13 +1450,18 @@ class Guard:
             self._msg_words |= words
             seq = [*msgs, digest]
             found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
+            by_echo = False
+            if found is None and digest == again and len(msgs) + 1 == len(answer):
+                found = self._echo_loop(s.echo[1] + 1)
+                by_echo = found is not None
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if found is not None:
                 payload["v"] = 1
             self._kernel.commit_op("guard.msg", payload, bump_generation=False)
             if found is None:
                 return allow_verdict(None)
-            flags = s.msg_flags - 1  # apply_msg counted this one
+            # apply_msg counted this one
+            flags = (s.echo[2] if by_echo else s.msg_flags) - 1
             action = _NUDGE if flags <= 0 or cap else _BLOCK if flags == 1 else _STOP
             return make_verdict(
                 action,
@@ -1481,12 +1507,40 @@ class Guard:
             return f"{streak} agent messages in a row without a tool call", True
         return None, False
 
-    def new_turn(self) -> None:
+    def _echo_loop(self, turns: int) -> str | None:
+        """What loops when the agent gave the same answer to `turns` user turns in a row,
+        each after the first asking nothing new, with no tool call: or None."""
+        if turns < self.policy.monologue_repeats:
+            return None
+        return (
+            f"the agent gave the same answer to {turns} user turns in a row without acting "
+            "(the user asked nothing new)"
+        )
+
+    def new_turn(self, text: str | None = None) -> None:
         """A user message: escalation starts over (the history, and loop detection over it,
-        is kept across turns)."""
+        is kept across turns).
+
+        `text`, the user's message (optional): a turn that asks nothing new (a ping, "any
+        update?", the request again) answered with the same text as the turn before, with
+        no tool call, continues a monologue across turns; a new question does not. Only the
+        digests of its sanitized words are kept (`crs.guard._turns`)."""
         self._check_open()
+        payload: dict[str, Any] = {"s": self.session_id}
+        digests: list[str] | None = None
+        if text is not None:
+            if not isinstance(text, str):
+                raise InvalidArgumentError(
+                    f"text: must be a str or None, got {type(text).__name__}"
+                )
+            # the user's text is observed, not judged: lone surrogates are repaired
+            digests = _turns.words(_sanitize(valid_text(text[:100_000])))
         with self._lock:
-            self._kernel.commit_op("guard.turn", {"s": self.session_id}, bump_generation=False)
+            if digests is not None:
+                payload["u"] = digests
+                if _turns.asks_nothing_new(digests, self._session().ask):
+                    payload["f"] = 1
+            self._kernel.commit_op("guard.turn", payload, bump_generation=False)
 
     # ------------------------------------------------------------------ async
 

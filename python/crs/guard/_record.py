@@ -118,6 +118,24 @@ def _with_stand_in(exc: InvalidArgumentError, args: Any, attempt: Callable[[Any]
     raise exc
 
 
+def stand_in_tool(tool: str) -> str:
+    """The name a call whose tool name the guard refuses (too long, surrounding whitespace,
+    a lone surrogate, a credential in it) is decided under: a digest of the name, so every
+    event of the call, and a repeat of it, gets the same one; the name itself is never
+    stored or logged."""
+    import hashlib  # inside: only a refused name pays for it
+
+    raw = tool.encode("utf-8", "surrogatepass")
+    name = f"unnamed-tool-{hashlib.blake2b(raw, digest_size=6).hexdigest()}"
+    log.warning(
+        "a tool name the guard refuses (%d characters) is guarded as %s",
+        len(tool),
+        name,
+        extra={"code": "unguardable_tool_name", "tool": name},
+    )
+    return name
+
+
 def guarded(tool: str, args: Any, decide: Callable[[Any], _T]) -> _T:
     """`decide(args)` for a call the model made: arguments the guard refuses (a NaN, a lone
     surrogate, a too long integer, nesting too deep, ...) are the model's, not the

@@ -104,6 +104,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "step": int,
     "epoch": int,
     "preview": str,
+    "f": int,
 }
 
 
@@ -231,8 +232,10 @@ class SessionState:
 
     __slots__ = (
         "answered",
+        "ask",
         "blocks",
         "calls",
+        "echo",
         "epoch",
         "last_mut",
         "last_ok_step",
@@ -285,6 +288,12 @@ class SessionState:
         self.turns = 0
         self.turn_step = 0  # last step before the latest user turn
         self.answered = 0  # last step before a user turn that followed an agent's answer
+        # The same answer across user turns that ask nothing new (`Guard.new_turn(text)`):
+        # [the answer (its messages' digests), turns that gave it in a row, monologue
+        # verdicts in a row, whether the current turn may still give it]; `ask`: the word
+        # digests of the last user text that asked something (`crs.guard._turns`).
+        self.echo: list[Any] = [[], 0, 0, False]
+        self.ask: frozenset[str] = frozenset()
 
     # -------------------------------------------------------------- facts
 
@@ -405,9 +414,38 @@ class SessionState:
         )
 
     def apply_msg(self, p: dict[str, Any]) -> None:
+        echo = self.echo
+        if echo[3]:  # a message of a turn that followed up the same answer
+            k, answer = len(self.msgs), echo[0]  # (messages of this turn so far)
+            if self.last_step != self.turn_step or k >= len(answer) or p["d"] != answer[k]:
+                self.echo = [[], 0, 0, False]  # it acted, or said something else
+            elif k + 1 == len(answer):  # it gave the whole answer again
+                echo[1] += 1
+                echo[2] = echo[2] + 1 if p.get("v") else 0
+                echo[3] = False
         self.msg_streak += 1
         self.msgs = [*self.msgs[-15:], p["d"]]
         self.msg_flags = self.msg_flags + 1 if p.get("v") else 0
+
+    def echo_turn(self, p: dict[str, Any]) -> None:
+        """The user-text half of a `guard.turn` (before `apply_turn`): `u`, the digests of
+        the text's words (absent: no text given), `f` = 1 when it asked nothing new."""
+        u = p.get("u")
+        follow = u is not None and bool(p.get("f"))
+        # the agent answered the last turn in text only (no call since that turn began)
+        quiet = self.msg_streak > 0 and self.last_step == self.turn_step
+        if follow and quiet:
+            answer = list(self.msgs)  # what the agent said in the last turn
+            if answer != self.echo[0]:
+                self.echo = [answer, 1, 0, True]
+            else:
+                self.echo[3] = True
+        else:
+            self.echo = [[], 0, 0, False]
+        if u is None:
+            self.ask = frozenset()
+        elif not follow:
+            self.ask = frozenset(u[:256])
 
     def apply_turn(self) -> None:
         self.turns += 1
@@ -451,6 +489,8 @@ class SessionState:
             "turns": self.turns,
             "turn_step": self.turn_step,
             "answered": self.answered,
+            "echo": [list(self.echo[0]), *self.echo[1:]],
+            "ask": sorted(self.ask),
         }
 
     @classmethod
@@ -487,6 +527,10 @@ class SessionState:
         s.turns = int(d["turns"])
         s.turn_step = int(d.get("turn_step", 0))
         s.answered = int(d.get("answered", 0))
+        echo = d.get("echo")
+        if echo is not None:
+            s.echo = [[str(m) for m in echo[0]], int(echo[1]), int(echo[2]), bool(echo[3])]
+        s.ask = frozenset(str(w) for w in d.get("ask", ()))
         return s
 
 
@@ -552,7 +596,18 @@ class GuardPart:
 
     def _op_turn(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _TURN_KEYS, "guard.turn")
-        return lambda: self.session(p["s"]).apply_turn()
+        u = p.get("u")
+        if u is not None and (type(u) is not list or not all(type(w) is str for w in u)):
+            raise InvalidArgumentError(
+                f"payload: a guard.turn record's 'u' must be a list of str, got {brief(u)}"
+            )
+        return functools.partial(self.apply_turn, p)
+
+    def apply_turn(self, p: dict[str, Any]) -> None:
+        """Apply a `guard.turn` payload (checked by `_op_turn`, or built by the guard)."""
+        s = self.session(p["s"])
+        s.echo_turn(p)
+        s.apply_turn()
 
     def _op_forget(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _FORGET_KEYS, "guard.forget")

@@ -17,13 +17,13 @@ __all__ = [
 ]
 
 
-async def anew_turn(guard: Guard) -> None:
-    """`guard.new_turn()` that never blocks the event loop: a durable guard journals the turn
-    (an fdatasync), so it runs in a worker thread, as the guard's own async twins do."""
+async def anew_turn(guard: Guard, text: str | None = None) -> None:
+    """`guard.new_turn(text)` that never blocks the event loop: a durable guard journals the
+    turn (an fdatasync), so it runs in a worker thread, as the guard's own async twins do."""
     if not guard.durable:
-        guard.new_turn()
+        guard.new_turn(text)
         return
     # inside: a running loop has asyncio already; `import crs` stays asyncio-free
     import asyncio
 
-    await asyncio.to_thread(guard.new_turn)
+    await asyncio.to_thread(guard.new_turn, text)

@@ -28,7 +28,8 @@ project.
   context alone would make Claude continue); a BLOCK or STOP is `continue: false` with
   `stopReason`, which ends the turn whatever other Stop hooks decided. `Stop` also saves a
   backup when the journal tail is long (between turns, where time is cheap).
-- `UserPromptSubmit`: `new_turn`.
+- `UserPromptSubmit`: `new_turn(prompt)`: the same answer to prompts that ask nothing new
+  ("any update?", the request again) is a monologue across turns; a new question is not.
 - `SessionStart`: the failures learned in earlier sessions, as `additionalContext`.
 
 The hook fails open: any internal error (a bad payload, a locked or damaged journal, a bug)
@@ -226,17 +227,21 @@ def _decision(guard: Any) -> Iterator[None]:
             stats.hold_max = max(stats.hold_max, time.perf_counter() - t1)
 
 
-def _guarded(tool: str, args: Mapping[str, Any] | None, decide: Callable[[Any], Any]) -> Any:
-    """`decide(args)`; a `tool_input` the guard refuses (nested too deep, a number too long
-    to print) is the model's: the call is decided by a stand-in, as the frameworks' and
-    MCP's calls are (`crs.guard._record.guarded`), not left unguarded by failing open."""
+def _guarded(tool: str, args: Mapping[str, Any] | None, decide: Callable[[str, Any], Any]) -> Any:
+    """`decide(tool, args)`; a `tool_input` the guard refuses (nested too deep, a number too
+    long to print) is the model's: the call is decided by a stand-in, as the frameworks' and
+    MCP's calls are (`crs.guard._record.guarded`), not left unguarded by failing open. So is
+    a tool name it refuses (too long, a credential in it: an MCP server's naming), under a
+    stand-in name (`crs.guard._record.stand_in_tool`)."""
     try:
-        return decide(args)
-    except InvalidArgumentError:
-        # inside: only a refused tool_input (or result) pays for importing it
-        from crs.guard._record import guarded
+        return decide(tool, args)
+    except InvalidArgumentError as exc:
+        # inside: only a refused tool_input, tool name (or result) pays for importing it
+        from crs.guard._record import guarded, stand_in_tool
 
-        return guarded(tool, args, decide)
+        if str(exc).startswith("tool:"):
+            tool = stand_in_tool(tool)
+        return guarded(tool, args, functools.partial(decide, tool))
 
 
 def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
@@ -248,7 +253,7 @@ def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> Hook
     v = _guarded(
         tool,
         args if isinstance(args, Mapping) else None,
-        lambda a: guard._before_held(tool, a, call_id, hold),
+        lambda t, a: guard._before_held(t, a, call_id, hold),
     )
     action = str(v.action)
     if action == "allow":
@@ -279,14 +284,14 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
         error = payload.get("error")
         error_text = str(error) if error else "the tool call failed"
         v = _guarded(
-            tool, mapping, lambda a: guard._after_held(tool, a, call_id, hold, error=error_text)
+            tool, mapping, lambda t, a: guard._after_held(t, a, call_id, hold, error=error_text)
         )
     else:
         result = payload.get("tool_response")
 
-        def after(a: Any) -> Any:
+        def after(t: str, a: Any) -> Any:
             try:
-                return guard._after_held(tool, a, call_id, hold, result=result)
+                return guard._after_held(t, a, call_id, hold, result=result)
             except InvalidArgumentError as exc:
                 if not str(exc).startswith("result"):
                     raise
@@ -294,7 +299,7 @@ def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> Hook
                 from crs.guard._record import record_with
 
                 def record(r: Any, _e: str | None) -> Any:
-                    return guard._after_held(tool, a, call_id, hold, result=r)
+                    return guard._after_held(t, a, call_id, hold, result=r)
 
                 return record_with(record, result, None)
 
@@ -443,8 +448,9 @@ def answer(guard: Any, payload: Mapping[str, Any], event: str, on_block: str) ->
     if event in ("PostToolUse", "PostToolUseFailure"):
         return _post_tool_use(guard, payload, event == "PostToolUseFailure")
     if event == "UserPromptSubmit":
+        prompt = payload.get("prompt")  # the user's text (only its word digests are kept)
         with _decision(guard):
-            guard.new_turn()
+            guard.new_turn(prompt if isinstance(prompt, str) else None)
     elif event == "SessionStart":
         return _session_start(guard)
     elif event in ("Stop", "SubagentStop"):

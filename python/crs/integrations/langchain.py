@@ -17,8 +17,9 @@ agent.invoke({"messages": [("user", "fix the build")]},
 How it works, per model turn: `after_model` decides every tool call of the new AI message
 (`Guard.before_call`), a text-only message goes to `Guard.on_message`, and the model's first
 answer to a user message (a `HumanMessage` since the previous AI message: a new `invoke` on
-the thread, or the first) starts a guard turn (`Guard.new_turn`), so a chat of many short
-answers on one thread is not a monologue and escalation starts over per request;
+the thread, or the first) starts a guard turn (`Guard.new_turn` with the user's text), so a
+chat of many short answers to different questions on one thread is not a monologue (the
+same answer to "any update?" after "any update?" is) and escalation starts over per request;
 `wrap_tool_call` runs the allowed calls and records their results (`Guard.after_call`),
 appending the guard's message to the `ToolMessage` on a NUDGE. The LangGraph thread
 (`configurable.thread_id`) is the guard session: one `Guard` per project,
@@ -97,12 +98,13 @@ def _thread_id(config: Any) -> str | None:
     return str(tid)
 
 
-def _last_ai(messages: list[AnyMessage]) -> tuple[AIMessage | None, set[str], bool]:
-    """The last AI message, the ids of the tool calls already answered after it, and whether
-    a user message came between it and the AI message before it (a new user turn: the
-    model's first answer to it)."""
+def _last_ai(messages: list[AnyMessage]) -> tuple[AIMessage | None, set[str], str | None]:
+    """The last AI message, the ids of the tool calls already answered after it, and the
+    text of the user messages between it and the AI message before it, or None when there
+    is none (a new user turn: the model's first answer to it)."""
     answered: set[str] = set()
     last: AIMessage | None = None
+    asked: list[str] = []
     for m in reversed(messages):
         if last is None:
             if isinstance(m, AIMessage):
@@ -110,10 +112,10 @@ def _last_ai(messages: list[AnyMessage]) -> tuple[AIMessage | None, set[str], bo
             elif isinstance(m, ToolMessage):
                 answered.add(m.tool_call_id)
         elif isinstance(m, HumanMessage):
-            return last, answered, True
+            asked.append(_content_text(m.content))
         elif isinstance(m, AIMessage):
             break
-    return last, answered, False
+    return last, answered, "\n".join(reversed(asked)) if asked else None
 
 
 def _content_text(content: Any) -> str:
@@ -332,13 +334,13 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     def after_model(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Decide the tool calls of the new AI message; a text-only one is a message turn.
         The model's first answer to a user message starts a guard turn (`new_turn`)."""
-        last, answered, user_turn = _last_ai(state.get("messages", []))
+        last, answered, user_text = _last_ai(state.get("messages", []))
         if last is None:
             return None
         guard = self._node_guard(runtime)
-        if user_turn:
+        if user_text is not None:
             self._user_turn(guard)
-            guard.new_turn()
+            guard.new_turn(user_text)
         ended = self._stopped_turn(guard, last, answered)
         if ended:
             return ended
@@ -353,13 +355,13 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     async def aafter_model(
         self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
-        last, answered, user_turn = _last_ai(state.get("messages", []))
+        last, answered, user_text = _last_ai(state.get("messages", []))
         if last is None:
             return None
         guard = self._node_guard(runtime)
-        if user_turn:
+        if user_text is not None:
             self._user_turn(guard)
-            await anew_turn(guard)
+            await anew_turn(guard, user_text)
         ended = self._stopped_turn(guard, last, answered)
         if ended:
             return ended

@@ -22,7 +22,8 @@ run; the verdict is its `output.output_info`. A NUDGE is appended to the tool's 
 it is text (an MCP tool's text items become one text). An MCP tool's `isError` result reaches
 the guardrail as content, not as an exception: it is recorded as a result (the same error
 again and again is still a loop), not as a failure the guard learns.
-`GuardRunHooks` starts a new turn per run and checks text-only model turns (`on_message`).
+`GuardRunHooks` starts a new turn per run (`new_turn` with the text of the run's last user input
+item) and checks text-only model turns (`on_message`).
 
 Sessions: by default every run is `guard`'s session; pass `session=lambda ctx: ...` (a
 `RunContextWrapper` to a session id, e.g. `ctx.context.thread_id`) to map runs to sessions
@@ -317,7 +318,8 @@ class GuardRunHooks(RunHooks[Any]):
     async def on_agent_start(self, context: Any, agent: Any) -> None:
         if self._first_start(context.usage):
             # a durable guard journals the turn: in a worker thread, never on the loop
-            await anew_turn(self.sessions.for_context(context))
+            text = _user_text(getattr(context, "turn_input", None))
+            await anew_turn(self.sessions.for_context(context), text)
 
     async def on_llm_end(
         self, context: RunContextWrapper[Any], agent: Agent[Any], response: ModelResponse
@@ -334,6 +336,28 @@ class GuardRunHooks(RunHooks[Any]):
                         texts.append(text)
         if texts:
             await self.sessions.for_context(context).aon_message("".join(texts))
+
+
+def _field(item: Any, name: str) -> Any:
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+
+
+def _user_text(items: Any) -> str | None:
+    """The text of the last user message among a run's input items (`turn_input`, set by the
+    SDK before `on_agent_start`), or None when there is none."""
+    if not isinstance(items, list):
+        return None
+    for item in reversed(items):
+        if _field(item, "role") != "user":
+            continue
+        content = _field(item, "content")
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            texts = [_field(part, "text") for part in content]
+            return "".join(t for t in texts if isinstance(t, str))
+        return None
+    return None
 
 
 def guard_agent(

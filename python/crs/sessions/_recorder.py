@@ -324,6 +324,29 @@ def _write_json(
 # ---------------------------------------------------------------- entry point
 
 
+def _recorded_before(
+    db: Path, snapshot: CanonicalSnapshot, recording_dir: str | os.PathLike[str] | None
+) -> bool:
+    """Whether the store (read only: nothing is created) or the JSON fallback holds the
+    snapshot's session."""
+    if fallback_recording_path(snapshot, recording_dir).exists():
+        return True
+    if not db.exists():
+        return False
+    try:
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True, timeout=LOCK_TIMEOUT)
+        try:
+            row = conn.execute(
+                "SELECT 1 FROM sessions WHERE adapter_id = ? AND id = ?",
+                (snapshot["adapterId"], snapshot["session"]["id"]),
+            ).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return True  # a store it cannot read: record as before (its errors are reported)
+    return row is not None
+
+
 def persist_canonical_snapshot(
     snapshot: CanonicalSnapshot,
     *,
@@ -359,6 +382,12 @@ def persist_canonical_snapshot(
         return RecordResult("skipped", None, None, False)
     recorded_at = _now_iso()
     db = store_path(home)
+    if snapshot["session"]["state"] == "missing" and not _recorded_before(
+        db, snapshot, recording_dir
+    ):
+        # A session that does not exist (a typo, a name never started) and was never
+        # recorded: nothing to record, and no store or home made for it.
+        return RecordResult("skipped", None, None, False)
     conn = open_store(db)
     if conn is not None:
         try:
