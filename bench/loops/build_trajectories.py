@@ -7319,7 +7319,9 @@ occ = repeat_block(
     ],
     5,
 )
-mark_cycle(t, occ)
+# The block's rotation that starts with the first query (query, scroll) has fully repeated
+# at the second scroll (corrected after the first run: README.md, "fresh6").
+t.mark(occ[0][1], occ[1][0], period=2)
 
 t = new(
     "f6-cortextos-edit-read-cycle",
@@ -7350,7 +7352,9 @@ occ = repeat_block(
     ],
     5,
 )
-mark_cycle(t, occ)
+# The rotation that starts with the first read (read, failed edit) has fully repeated at
+# the second failed edit (corrected after the first run: README.md, "fresh6").
+t.mark(occ[0][1], occ[1][0], period=2)
 
 t = new(
     "f6-dify-two-cities-cycle",

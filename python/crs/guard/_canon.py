@@ -530,11 +530,11 @@ def features(
                 if w.startswith("-") or w.isdigit():
                     continue
                 if _pathlike(w):
-                    idents.append((k, w))
+                    idents.append((k, _one_spelling(w)))
                 else:
                     texts.append((k, w))
         elif _is_ident(k, v):
-            idents.append((k, v))
+            idents.append((k, _one_spelling(v)))
         elif v:
             texts.append((k, v))
     if not texts and not extra:
@@ -548,6 +548,18 @@ def features(
         if t not in _STOP
     }
     return ident + "|" + " ".join(sorted(toks))
+
+
+def _one_spelling(path: str) -> str:
+    """A path as near-duplicate checks compare it: `./src/a.py`, `src/a.py` and `docs/`,
+    `docs` name the same file (a leading `./` and a trailing `/` left out). Only there: a
+    call's signature keeps its own spelling, and a command's program word is not a path
+    argument (`./run.sh` and `run.sh` are different programs)."""
+    while path.startswith("./") and len(path) > 2:
+        path = path[2:]
+    if len(path) > 1 and path.endswith("/") and not path.endswith("//"):
+        path = path[:-1]
+    return path
 
 
 def similar(a: str, b: str, threshold: float) -> bool:
@@ -683,12 +695,25 @@ RESULT_STAMP_KEYS = VOLATILE_KEYS | frozenset(
         "runid",
         "receipt",
         "etag",
+        # rate-limit bookkeeping: the caller's quota, not the answer (fresh6)
+        "ratelimit",
+        "ratelimitremaining",
+        "ratelimitreset",
+        "ratelimitused",
+        "ratelimitlimit",
+        "xratelimit",
+        "xratelimitremaining",
+        "xratelimitreset",
+        "xratelimitused",
+        "xratelimitlimit",
+        "quotaremaining",
     }
 )
 """Fields of a structured result (lower case, `_` and `-` left out, a unit suffix too:
 `elapsed_ms`, `durationSeconds`) that stamp the answer rather than say something: when it
-was made, how long it took, the id of this delivery. A result that differs only in them is
-the same result, as timestamps and durations in text are."""
+was made, how long it took, the id of this delivery, the caller's rate-limit quota. A
+result that differs only in them is the same result, as timestamps and durations in text
+are."""
 
 _UNIT = re.compile(r"(ms|millis|milliseconds|ns|us|micros|sec|secs|seconds|mins|minutes)$")
 

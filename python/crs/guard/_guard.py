@@ -347,6 +347,8 @@ class Guard:
         # brought (almost) none that was new (in memory, like `_last_msg`)
         self._msg_words: set[str] = set()
         self._msg_stale = 0
+        self._msg_last_words: set[str] = set()  # the words of the run's last message
+        self._msg_restated = 0  # messages in a row that restated the one before
         # Shared by every session of the engine (with_session); see crs.guard._observe.
         self._observers = _observers if _observers is not None else Observers(observers)
 
@@ -1158,7 +1160,37 @@ class Guard:
                 and _canon.similar(feat, other, t)
             ):
                 return cluster
-        return ""
+        return self._near_run(s, call, res, feat, t)
+
+    def _near_run(self, s: SessionState, call: Call, res: str, feat: str, t: float) -> str:
+        """The cluster of the run of calls just before this one (at least two, in a row:
+        the same tool, the same resources, the same result, already near-duplicates of
+        each other) when this call's words are a near-duplicate of the words of the whole
+        run: a search reworded once more takes its words from the earlier wordings
+        (`github.*issue`, `create_issue`, then `mcp_github_create.*`), each close to the
+        run though not to any one of them (fresh6). "" otherwise."""
+        ident, _, mine = feat.partition("|")
+        tail, texts = s.tail, s.texts
+        if not mine or not tail:
+            return ""
+        words: set[str] = set()
+        cluster = ""
+        j = len(tail) - 1
+        for n, tool, cl, r, other in reversed(texts):
+            if j < 0 or n != tail[j][0] or r != res or tool != call.tool or cl == call.signature:
+                break
+            oi, _, ot = other.partition("|")
+            if oi != ident or (cluster and cl != cluster):
+                break
+            cluster = cl
+            words.update(ot.split())
+            j -= 1
+            if len(tail) - 1 - j >= self.policy.max_period:
+                break
+        if len(tail) - 1 - j < 2:
+            return ""
+        sa = set(mine.split())
+        return cluster if len(sa & words) >= t * len(sa | words) else ""
 
     def _detect(
         self,
@@ -1176,6 +1208,10 @@ class Guard:
             if cluster == call.signature:
                 return None  # its own retry budget is before_call's (RETRY_BUDGET)
             return self._variant_retries(s, call, cluster, lim)
+        if kind == HARD:
+            v = self._error_streak(s, call, res, lim, canon)
+            if v is not None:
+                return v
         n = call.step
         pair = f"{cluster}:{res}"
         if pair not in s.pairs:  # a new (call, result): no repeat, cycle, stale stretch or poll
@@ -1308,6 +1344,51 @@ class Guard:
             )
         return self._poll_check(s, call, lim) if stale else None
 
+    def _error_streak(
+        self, s: SessionState, call: Call, res: str, lim: Limits, canon: dict[str, Any]
+    ) -> Verdict | None:
+        """The same hard error, `max_failures + 1` times in a row, from calls of one tool on
+        the same resources (equal identifiers: program, paths, ids) spelled differently:
+        other words or flags, `./convert.py` for `convert.py`. Re-spelling
+        the call does not fix what failed; each spelling alone has its own failure count
+        (fresh6). Calls on other resources (another file probed) are not part of it."""
+        feat = _canon.features(canon, self._commands, _sanitize)
+        if not feat:
+            return None
+        ident = feat.partition("|")[0]
+        need = lim.max_failures + 1
+        suffix = ":" + res
+        seen = {n: (tool, f) for n, tool, _, r, f in s.texts if r == res}
+        steps = [call.step]
+        sigs = {call.signature}
+        tail = s.tail
+        for i in range(len(tail) - 1, max(len(tail) - need, -1), -1):
+            n, pair, g = tail[i]
+            hit = seen.get(n)
+            if (
+                n <= s.answered
+                or not pair.endswith(suffix)
+                or hit is None
+                or hit[0] != call.tool
+                or hit[1].partition("|")[0] != ident
+            ):
+                break
+            steps.append(n)
+            sigs.add(g)
+        if len(steps) < need or len(sigs) < 2:
+            return None
+        return self._nudge(
+            s,
+            call,
+            VerdictCode.ERROR_LOOP,
+            f"{call.tool} failed the same way {len(steps)} times in a row, the call "
+            "spelled differently each time",
+            "The same error came back several times in a row although you changed how the "
+            "call is written. Read the error and fix its cause; another spelling of the "
+            "same call will fail the same way.",
+            tuple(sorted(steps)),
+        )
+
     def _watches_outside(self, s: SessionState, call: Call, canon: dict[str, Any]) -> bool:
         st = s.sigs.get(call.signature)
         return st is not None and st.changes > 0 and not _canon.names_path(canon, self._commands)
@@ -1417,12 +1498,29 @@ class Guard:
             if not s.msg_streak:
                 self._msg_words = set()
                 self._msg_stale = 0
+                self._msg_restated = 0
             words = set(_canon._tokens(norm)) - _canon._STOP
-            if 3 * len(words - self._msg_words) < len(words) or not words:
+            stale = 3 * len(words - self._msg_words) < len(words) or not words
+            if stale:
                 self._msg_stale += 1  # (almost) nothing it had not said in this run
+            # A restatement: (almost) nothing new to the run, and its words a near-duplicate
+            # of the last message's (the same test as reworded calls). `monologue_repeats`
+            # of them in a row (that many + 1 messages saying one thing) is a monologue
+            # (fresh6): one more than for the same words, as rewording is weaker evidence.
+            lw = self._msg_last_words
+            if stale and words and len(words & lw) >= self.policy.near_duplicate * len(words | lw):
+                self._msg_restated += 1
+            else:
+                self._msg_restated = 0
+            self._msg_last_words = words
             self._msg_words |= words
             seq = [*msgs, digest]
             found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
+            if found is None and self._msg_restated >= self.policy.monologue_repeats:
+                found = (
+                    f"the agent said the same thing in other words {self._msg_restated + 1} "
+                    "times in a row without acting"
+                )
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if found is not None:
                 payload["v"] = 1

@@ -1,0 +1,250 @@
+"""Rules of the guard's semantics (issue 12) refined after the fresh6 trajectories of the loop
+benchmark (bench/loops, split fresh6) showed them wrong in general; one group per rule, each
+with the loop that must now be caught beside the legitimate work that must still pass."""
+
+from __future__ import annotations
+
+from crs.guard import Action, Guard, VerdictCode, _canon
+from guard_calls import flags, run
+
+# ------------------------------------------- a rate-limit counter is no new result
+
+
+def test_a_result_differing_only_by_its_rate_limit_counter_is_the_same_result() -> None:
+    """A gateway that echoes the cursor it got: the same page each time, only the caller's
+    remaining quota going down (LerianStudio/midaz-sdk-golang#241)."""
+    g = Guard()
+    args = {"ledger_id": "L-7", "cursor": "eyJpZCI6MTAwfQ"}
+    page = {"items": [{"id": 101}], "next_cursor": "eyJpZCI6MTAwfQ"}
+    got = [
+        run(g, "list_transactions", args, {**page, "rate_limit": {"remaining": 990 - k}})
+        for k in range(4)
+    ]
+    assert "nudge:repeated_call" in flags(got)
+    g = Guard()
+    got = [
+        run(g, "get_issue", {"n": 5}, {"title": "x", "x-ratelimit-remaining": 4990 - k})
+        for k in range(4)
+    ]
+    assert "nudge:repeated_call" in flags(got)
+
+
+def test_pages_that_change_beside_the_rate_limit_counter_are_new_results() -> None:
+    g = Guard()
+    got = [
+        run(
+            g,
+            "list_transactions",
+            {"ledger_id": "L-7", "cursor": f"c{k}"},
+            {"items": [{"id": k}], "rate_limit": {"remaining": 990 - k}},
+        )
+        for k in range(8)
+    ]
+    assert flags(got) == []
+
+
+def test_rate_limit_keys_are_stamps_and_quota_data_is_not() -> None:
+    for key in ("rate_limit", "RateLimit", "x-ratelimit-remaining", "X-RateLimit-Reset"):
+        assert _canon._stamp_key(key), key
+    for key in ("limit", "remaining", "rate", "quota", "items", "total"):
+        assert not _canon._stamp_key(key), key
+
+
+# ------------------------------------------- one spelling of a path in near-duplicate checks
+
+
+def test_a_leading_dot_slash_or_trailing_slash_names_the_same_path() -> None:
+    cmds = frozenset({"command"})
+    same = [
+        "cd /data && python3 convert.py report.xlsx",
+        "cd /data && python3 ./convert.py report.xlsx",
+        "cd /data/ && python3 convert.py ./report.xlsx",
+    ]
+    idents = {_canon.features({"command": c}, cmds, str).partition("|")[0] for c in same}
+    assert len(idents) == 1
+    a = _canon.features({"path": "./src/a.py", "query": "x"}, cmds, str)
+    b = _canon.features({"path": "src/a.py", "query": "x"}, cmds, str)
+    assert a == b
+    # the program word is not a path argument: another program
+    run_a = _canon.features({"command": "./run.sh fast"}, cmds, str)
+    run_b = _canon.features({"command": "run.sh fast"}, cmds, str)
+    assert run_a.partition("|")[0] != run_b.partition("|")[0]
+    # and each spelling keeps its own signature
+    g = Guard()
+    s1 = g.call_for("bash", {"command": "python3 ./convert.py r.xlsx"}).signature
+    s2 = g.call_for("bash", {"command": "python3 convert.py r.xlsx"}).signature
+    assert s1 != s2
+
+
+# ------------------------------------------- the same error from re-spelt calls
+
+
+MOD = "ModuleNotFoundError: No module named 'openpyxl'"
+
+
+def test_the_same_error_from_a_call_spelled_three_ways_is_an_error_loop() -> None:
+    """octos-org/octos#284: each spelling fails once, so no signature reaches its own
+    failure count; the third failure in a row on the same resources is the loop."""
+    g = Guard()
+    got = [
+        run(g, "shell", {"command": c}, error=MOD)
+        for c in [
+            "cd /data && python3 convert.py report.xlsx",
+            "cd /data && python convert.py report.xlsx",
+            "cd /data && python3 -u ./convert.py report.xlsx",
+        ]
+    ]
+    assert flags(got) == ["nudge:error_loop"]
+    after = got[-1][1]
+    assert after is not None
+    assert after.code is VerdictCode.ERROR_LOOP
+    assert "openpyxl" not in after.message  # the model is redirected, not echoed
+
+
+def test_two_spellings_failing_the_same_way_are_not_yet_a_loop() -> None:
+    g = Guard()
+    got = [
+        run(g, "shell", {"command": c}, error=MOD)
+        for c in ["python3 convert.py r.xlsx", "python3 -u convert.py r.xlsx"]
+    ]
+    assert flags(got) == []
+
+
+def test_probing_different_files_with_the_same_error_is_no_loop() -> None:
+    """Other resources: the error text, without the path it echoes, is the same each time,
+    but each call asks about another file."""
+    g = Guard()
+    got = [
+        run(g, "read_file", {"path": p, "encoding": "utf-8"}, error=f"ENOENT: no such file '{p}'")
+        for p in [".eslintrc", ".eslintrc.json", ".eslintrc.js", "eslint.config.js"]
+    ]
+    assert flags(got) == []
+
+
+def test_a_success_between_the_failures_breaks_the_streak() -> None:
+    g = Guard()
+    got = [
+        run(g, "shell", {"command": "cd /data && python3 convert.py r.xlsx"}, error=MOD),
+        run(g, "shell", {"command": "cd /data && python convert.py r.xlsx"}, error=MOD),
+        run(g, "shell", {"command": "pip install openpyxl"}, "Successfully installed"),
+        run(g, "shell", {"command": "cd /data && python3 -u convert.py r.xlsx"}, error=MOD),
+    ]
+    assert flags(got) == []
+
+
+def test_a_user_turn_after_an_answer_starts_a_new_streak() -> None:
+    g = Guard()
+    got = [
+        run(g, "shell", {"command": "cd /data && python3 convert.py r.xlsx"}, error=MOD),
+        run(g, "shell", {"command": "cd /data && python convert.py r.xlsx"}, error=MOD),
+    ]
+    g.on_message("openpyxl is missing; shall I install it?")
+    g.new_turn()
+    got.append(run(g, "shell", {"command": "cd /data && python3 -u convert.py r.xlsx"}, error=MOD))
+    assert flags(got) == []
+
+
+# ------------------------------------------- a rewording close to the run, not to one call
+
+
+NONE = "No tools matched the pattern."
+
+
+def test_a_search_reworded_from_the_earlier_wordings_is_no_progress() -> None:
+    """microsoft/vscode#296123: `mcp_github_create.*` is close to what the two searches before
+    it said together, though not to either one."""
+    g = Guard()
+    got = [
+        run(g, "tool_search_tool_regex", {"pattern": p}, NONE)
+        for p in ["github.*issue", "create_issue", "mcp_github_create.*"]
+    ]
+    assert flags(got) == ["nudge:repeated_call"]
+
+
+def test_one_earlier_call_is_not_a_run() -> None:
+    """The run rule needs two earlier near-duplicates: one earlier call is the pairwise
+    test's, and `mcp_github_create.*` is not close enough to `create_issue` alone."""
+    g = Guard()
+    got = [
+        run(g, "tool_search_tool_regex", {"pattern": p}, NONE)
+        for p in ["create_issue", "mcp_github_create.*", "list_pulls"]
+    ]
+    assert flags(got) == []
+
+
+def test_lookups_of_different_things_with_the_same_empty_answer_pass() -> None:
+    g = Guard()
+    got = [
+        run(g, "search_kb", {"query": q}, "[]")
+        for q in ["refund window", "shipping to canada", "gift card balance", "warranty claim"]
+    ]
+    assert flags(got) == []
+    g = Guard()
+    got = [
+        run(g, "directory_lookup", {"name": n}, [])
+        for n in ["Ana Ruiz", "Ana Chen", "Ana Ruiz Chen", "Bo Ruiz"]
+    ]
+    assert flags(got) == []
+
+
+# ------------------------------------------- restating the last message in other words
+
+
+SUMS = [
+    "Diagnosis: the deploy fails because the staging certificate expired on Monday; the "
+    "registry rejects the push. Conclusion: renew the certificate.",
+    "Let me go over it once more. The deploy fails since the staging certificate expired "
+    "Monday, so the registry refuses the push; the certificate must be renewed.",
+    "Reviewing it: the staging certificate expired on Monday, so the registry refuses the "
+    "push and the deploy fails until the certificate is renewed.",
+    "Diagnosis once more: the registry rejects the push because the staging certificate "
+    "expired Monday, so the deploy fails; renew the certificate.",
+    "To restate: the deploy fails, the registry rejects the push, the staging certificate "
+    "expired on Monday. The certificate must be renewed.",
+]
+
+
+def test_the_same_findings_restated_again_and_again_are_a_monologue() -> None:
+    """dwgx/WindsurfAPI#116: each message says the last one's findings in other words (a
+    diagnosis here, re-analysed sales figures there)."""
+    g = Guard()
+    g.new_turn()
+    got = [g.on_message(m) for m in SUMS]
+    assert all(v.allowed and v.action is Action.ALLOW for v in got[:4])
+    assert got[4].code is VerdictCode.MONOLOGUE
+    assert got[4].action is Action.NUDGE
+
+
+def test_three_restatements_are_not_yet_a_monologue() -> None:
+    g = Guard()
+    g.new_turn()
+    assert all(g.on_message(m).action is Action.ALLOW for m in SUMS[:4])
+
+
+def test_a_tool_call_or_a_user_turn_between_restatements_resets_the_count() -> None:
+    g = Guard()
+    g.new_turn()
+    for m in SUMS[:3]:
+        assert g.on_message(m).action is Action.ALLOW
+    run(g, "bash", {"command": "openssl x509 -enddate -noout -in staging.pem"}, "notAfter=Nov 30")
+    assert all(g.on_message(m).action is Action.ALLOW for m in SUMS[2:])
+    g = Guard()
+    g.new_turn()
+    for m in SUMS[:3]:
+        assert g.on_message(m).action is Action.ALLOW
+    g.new_turn()
+    assert all(g.on_message(m).action is Action.ALLOW for m in SUMS[2:])
+
+
+def test_an_answer_on_one_topic_that_keeps_adding_is_no_monologue() -> None:
+    """Messages about the same subject share words; each says something new."""
+    g = Guard()
+    g.new_turn()
+    parts = [
+        "Revenue grew every month this quarter, from 120 in July to 151 in September.",
+        "Most of the revenue growth came from the new enterprise plan launched in August.",
+        "Churn fell to 2% as the onboarding changes shipped, which also lifted revenue.",
+        "For October, the pipeline suggests revenue near 169 if the enterprise deals close.",
+        "Risks: two large renewals slip into November and the EU pricing change.",
+    ]
+    assert all(g.on_message(p).action is Action.ALLOW for p in parts)
