@@ -43,11 +43,25 @@ def test_pages_that_change_beside_the_rate_limit_counter_are_new_results() -> No
     assert flags(got) == []
 
 
-def test_rate_limit_keys_are_stamps_and_quota_data_is_not() -> None:
+def test_a_rate_limit_report_asked_for_is_the_answer() -> None:
+    """Alone, the quota is what the call reports: watched while other workers spend it, its
+    answer moves each time."""
+    g = Guard()
+    got = [
+        run(g, "get_rate_limit", {}, {"rate_limit": {"remaining": r, "reset": 1_790_000_000}})
+        for r in (40, 31, 22, 9, 0, 5000)
+    ]
+    assert flags(got) == []
+    a = _canon.result_digest({"x-ratelimit-remaining": 0})
+    assert a != _canon.result_digest({"x-ratelimit-remaining": 5000})
+
+
+def test_rate_limit_keys_are_rate_keys_and_quota_data_is_not() -> None:
     for key in ("rate_limit", "RateLimit", "x-ratelimit-remaining", "X-RateLimit-Reset"):
-        assert _canon._stamp_key(key), key
+        assert _canon._rate_key(key), key
+        assert not _canon._stamp_key(key), key  # not a stamp: alone, it is the answer
     for key in ("limit", "remaining", "rate", "quota", "items", "total"):
-        assert not _canon._stamp_key(key), key
+        assert not _canon._rate_key(key), key
 
 
 # ------------------------------------------- one spelling of a path in near-duplicate checks

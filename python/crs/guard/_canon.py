@@ -667,6 +667,9 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
     if type(doc) is dict or type(doc) is list:
         doc = _unstamped(doc, 0)
     text = _dumps(doc)
+    if _RATE_HINT.search(text) is not None:  # (a scan in C: most results have none)
+        doc = _unrated(doc, 0)
+        text = _dumps(doc)
     if echo:
         text = without(text, (_dumps(e)[1:-1] for e in echo))
     text = mask_volatile(text)
@@ -695,7 +698,15 @@ RESULT_STAMP_KEYS = VOLATILE_KEYS | frozenset(
         "runid",
         "receipt",
         "etag",
-        # rate-limit bookkeeping: the caller's quota, not the answer (fresh6)
+    }
+)
+"""Fields of a structured result (lower case, `_` and `-` left out, a unit suffix too:
+`elapsed_ms`, `durationSeconds`) that stamp the answer rather than say something: when it
+was made, how long it took, the id of this delivery. A result that differs only in them is
+the same result, as timestamps and durations in text are."""
+
+RATE_KEYS = frozenset(
+    {
         "ratelimit",
         "ratelimitremaining",
         "ratelimitreset",
@@ -709,11 +720,37 @@ RESULT_STAMP_KEYS = VOLATILE_KEYS | frozenset(
         "quotaremaining",
     }
 )
-"""Fields of a structured result (lower case, `_` and `-` left out, a unit suffix too:
-`elapsed_ms`, `durationSeconds`) that stamp the answer rather than say something: when it
-was made, how long it took, the id of this delivery, the caller's rate-limit quota. A
-result that differs only in them is the same result, as timestamps and durations in text
-are."""
+"""Rate-limit bookkeeping fields of a structured result (lower case, `_` and `-` left out):
+beside an answer they report the caller's quota, not the answer, and go down on every call;
+a result that differs only in them beside the same data is the same result (fresh6). A
+result made of them alone is the answer (a rate-limit report asked for) and stays."""
+
+
+_RATE_HINT = re.compile(r'(?i)"(?:x[_-]?)?(?:rate[_-]?limit|quota[_-]?remaining)')
+
+
+@lru_cache(maxsize=4096)
+def _rate_key(key: str) -> bool:
+    return key.lower().replace("_", "").replace("-", "") in RATE_KEYS
+
+
+def _unrated(doc: Any, depth: int) -> Any:
+    """`doc` with the values of its rate-limit fields (`RATE_KEYS`) replaced by "#" in each
+    object that holds something else beside them."""
+    if type(doc) is dict:
+        if depth > MAX_DEPTH:
+            return doc
+        rated = [k for k in doc if _rate_key(k)]
+        return {
+            k: "#"
+            if rated and len(rated) < len(doc) and k in rated and v is not None
+            else _unrated(v, depth + 1)
+            for k, v in doc.items()
+        }
+    if type(doc) is list:
+        return [_unrated(v, depth + 1) for v in doc]
+    return doc
+
 
 _UNIT = re.compile(r"(ms|millis|milliseconds|ns|us|micros|sec|secs|seconds|mins|minutes)$")
 
