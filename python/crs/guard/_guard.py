@@ -1169,9 +1169,11 @@ class Guard:
         run: a search reworded once more takes its words from the earlier wordings
         (`github.*issue`, `create_issue`, then `mcp_github_create.*`), each close to the
         run though not to any one of them (fresh6). "" otherwise."""
-        ident, _, mine = feat.partition("|")
         tail, texts = s.tail, s.texts
-        if not mine or not tail:
+        if not tail or not texts or texts[-1][0] != tail[-1][0] or texts[-1][3] != res:
+            return ""  # the call just before is no near-duplicate candidate (the usual case)
+        ident, _, mine = feat.partition("|")
+        if not mine:
             return ""
         words: set[str] = set()
         cluster = ""
