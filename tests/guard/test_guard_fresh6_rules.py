@@ -262,3 +262,86 @@ def test_an_answer_on_one_topic_that_keeps_adding_is_no_monologue() -> None:
         "Risks: two large renewals slip into November and the EU pricing change.",
     ]
     assert all(g.on_message(p).action is Action.ALLOW for p in parts)
+
+
+# ------------------------------------------- answers through a tool, thoughts through a tool
+# (found after the split by probing shapes of the frameworks it names: Letta agents answer
+# every user turn with a `send_message` call; Anthropic's `think` tool and the MCP
+# `sequentialthinking` server acknowledge every thought the same way)
+
+NOTED = [
+    "you like pizza",
+    "your birthday is in May",
+    "you live in Lisbon",
+    "your dog is called Rex",
+    "you work at Acme",
+    "you prefer tea",
+    "your sister is Ana",
+    "you cycle to work",
+    "you read science fiction",
+    "you have two cats",
+    "your flight is on Friday",
+    "you play chess",
+    "your car is blue",
+]
+
+
+def test_replies_through_a_send_message_tool_to_each_user_turn_pass() -> None:
+    """Each reply is a new answer to a new request, though the replies share words and the
+    tool answers "sent" every time."""
+    g = Guard()
+    got = []
+    for thing in NOTED:
+        g.new_turn()
+        reply = {"message": f"Sure! I have noted that {thing}.", "request_heartbeat": False}
+        got.append(run(g, "send_message", reply, "Sent message successfully."))
+    assert flags(got) == []
+
+
+def test_the_same_reply_to_every_user_turn_is_still_a_repeat() -> None:
+    g = Guard()
+    got = []
+    for _ in range(6):
+        g.new_turn()
+        got.append(run(g, "send_message", {"message": "Sure!"}, "Sent message successfully."))
+    assert "nudge:repeated_call" in flags(got)
+
+
+def test_reworded_replies_within_one_turn_are_still_no_progress() -> None:
+    """No user turn between them: the same reply sent again in other words."""
+    g = Guard()
+    g.new_turn()
+    got = [
+        run(g, "send_message", {"message": m}, "Sent message successfully.")
+        for m in [
+            "Your order 4471 has shipped and arrives Friday.",
+            "Order 4471 has shipped; it arrives on Friday.",
+            "Good news: order 4471 shipped and will arrive Friday.",
+        ]
+    ]
+    assert "nudge:repeated_call" in flags(got)
+
+
+def test_only_tools_that_answer_the_user_end_a_request() -> None:
+    from crs.guard._state import _ANSWERS
+
+    for name in ("send_message", "mcp__letta__send_message", "final_answer", "attempt_completion"):
+        assert _ANSWERS.search(name), name
+    for name in ("send_message_to_queue", "get_answer", "read_replies", "messages_list"):
+        assert not _ANSWERS.search(name), name
+
+
+def test_thoughts_through_a_think_tool_that_share_words_pass() -> None:
+    g = Guard()
+    g.new_turn()
+    thoughts = [
+        "The failing test expects ISO dates; parse_date splits on slashes, so ISO never parses.",
+        "So the fix is in parse_date: split on dashes for ISO input, keep slashes otherwise.",
+        "Callers pass both formats, so parse_date must accept both; add an ISO branch.",
+        "Plan: edit parse_date, add a test for ISO dates, run the date tests, then all.",
+    ]
+    got = [run(g, "think", {"thought": t}, "") for t in thoughts]
+    assert flags(got) == []
+    g = Guard()
+    got = [run(g, "think", {"thought": thoughts[0]}, "") for _ in range(4)]
+    assert "nudge:repeated_call" in flags(got)  # the same thought again and again

@@ -36,7 +36,7 @@ from crs._errors import CRSClosedError, InvalidArgumentError
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
-from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
+from crs.guard._policy import HARD_MAX_REPEATS, THINK_PATTERN, GuardPolicy, Limits, limits_for
 from crs.guard._policy import field_key as _field_key
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._verdict import (
@@ -66,6 +66,7 @@ _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
 _digest_text = _core.digest_text
 _RESULT_OF_TEXT = operator.itemgetter(3)  # of a SessionState.texts entry
+_THINKS = re.compile(THINK_PATTERN).search  # thinking tools: no near-duplicates
 _CODES = {str(c): c for c in VerdictCode}  # VerdictCode(text), without the enum call
 _READONLY_SHELL = re.compile(
     r"^\s*(cat|ls|ll|grep|rg|ag|find|fd|head|tail|less|more|wc|pwd|echo|printf|which|whoami|"
@@ -1151,6 +1152,8 @@ class Guard:
         texts = s.texts
         if res not in map(_RESULT_OF_TEXT, texts):  # (a scan in C: most results are new)
             return ""
+        if _THINKS(call.tool) is not None:
+            return ""
         t = self.policy.near_duplicate
         for _, tool, cluster, r, other in reversed(texts):
             if (
@@ -1300,7 +1303,8 @@ class Guard:
         # world moved: a "Next" click answered "clicked" every time, each followed by the
         # same extract bringing a new page, is progress). A near-duplicate only
         # corroborates: it counts when nothing new at all came since the pair's last run
-        # (clicks at other coordinates, each followed by a new screen, are progress).
+        # (clicks at other coordinates, each followed by a new screen, are progress; a
+        # user's message is new input: replies through a `send_message` tool, fresh6).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
         if (
             stale
@@ -1313,7 +1317,7 @@ class Guard:
                     and s.moved_step <= seen[2]
                     and _recurs(tail, pair, need, pol.max_period)
                 )
-                or n - seen[2] - 1 <= s.stale
+                or (n - seen[2] - 1 <= s.stale and seen[2] > s.turn_step)
             )
         ):
             return self._nudge(
