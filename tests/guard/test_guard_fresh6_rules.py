@@ -115,6 +115,21 @@ def test_the_same_error_from_a_call_spelled_three_ways_is_an_error_loop() -> Non
     assert "openpyxl" not in after.message  # the model is redirected, not echoed
 
 
+def test_an_exit_status_alone_is_not_the_same_error() -> None:
+    """ "Exit code 1" says nothing of what failed (a grep that found nothing exits 1): it is
+    no evidence that the spellings asked the same thing."""
+    g = Guard()
+    got = [
+        run(g, "shell", {"command": c}, error=RuntimeError("Exit code 1"))
+        for c in [
+            "cd /data && python3 convert.py report.xlsx",
+            "cd /data && python convert.py report.xlsx",
+            "cd /data && python3 -u ./convert.py report.xlsx",
+        ]
+    ]
+    assert flags(got) == []
+
+
 def test_two_spellings_failing_the_same_way_are_not_yet_a_loop() -> None:
     g = Guard()
     got = [

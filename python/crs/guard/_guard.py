@@ -146,6 +146,21 @@ def _recurs(tail: Sequence[tuple[int, str, str]], pair: str, need: int, period: 
     return False
 
 
+_GENERIC_ERROR_WORDS = frozenset(
+    {"exit", "exited", "code", "status", "error", "failed", "failure", "command"}
+    | {"returned", "non", "zero", "with", "process", "the", "a", "an", "of"}
+    | {"runtime", "exception", "called", "subprocess"}  # RuntimeError, CalledProcessError
+)
+
+
+def _says_something(err: str) -> bool:
+    """An error text with a word beyond an exit status ("Exit code 1", "Command failed
+    with exit status 2"): a message that names what went wrong."""
+    return any(
+        not t.isdigit() and t not in _GENERIC_ERROR_WORDS for t in _canon._tokens(err[:2000])
+    )
+
+
 def _sentences(norm: str) -> set[str]:
     """The sentences of a normalized message that have at least four words (short formulae,
     "Done.", "Thinking...", repeat naturally)."""
@@ -1382,6 +1397,11 @@ class Guard:
             steps.append(n)
             sigs.add(g)
         if len(steps) < need or len(sigs) < 2:
+            return None
+        # "The same error" must say something: an exit status alone ("exit code 1", a grep
+        # that found nothing) is no evidence that different words asked the same thing.
+        said = {tail[-1][2], *sigs} - {call.signature}
+        if not any(_says_something(s.sigs[g].last_err) for g in said if g in s.sigs):
             return None
         return self._nudge(
             s,
