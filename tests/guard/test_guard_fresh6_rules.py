@@ -360,3 +360,58 @@ def test_thoughts_through_a_think_tool_that_share_words_pass() -> None:
     g = Guard()
     got = [run(g, "think", {"thought": thoughts[0]}, "") for _ in range(4)]
     assert "nudge:repeated_call" in flags(got)  # the same thought again and again
+
+
+# ------------------------------------------- a batch of actions on different targets
+# (found by probing after the split: the same acknowledgement for each target made the
+# calls near-duplicates, as numbers are parameters and a channel is one word of text)
+
+
+def test_the_same_action_on_different_targets_is_a_batch_not_a_loop() -> None:
+    batches = [
+        [
+            ("post_message", {"channel": c, "text": "Deploy of v2.3 finished, checks green."}, "ok")
+            for c in ["#eng", "#ops", "#release", "#support"]
+        ],
+        [
+            (
+                "send_email",
+                {"to": t, "subject": "Invoice", "body": "Your invoice is attached."},
+                "sent",
+            )
+            for t in ["a@x.com", "b@x.com", "c@x.com", "d@x.com"]
+        ],
+        [("add_label", {"issue": n, "label": "stale"}, "ok") for n in range(11, 17)],
+        [("close_issue", {"number": n, "comment": "Fixed in v2.3"}, "closed") for n in range(3, 9)],
+        [("archive_user", {"user_id": n, "reason_text": "left the org"}, "ok") for n in (5, 8, 13)],
+    ]
+    for batch in batches:
+        g = Guard()
+        g.new_turn()
+        got = [run(g, tool, args, res) for tool, args, res in batch]
+        assert flags(got) == [], batch[0][0]
+
+
+def test_a_re_parameterised_call_is_still_the_same_call() -> None:
+    """A number that says how much (a timeout, a limit) is a parameter: raising it with the
+    same failure is no progress; the same action on the same target again is a repeat."""
+    g = Guard()
+    got = [
+        run(g, "fetch_report", {"report": "q3 revenue summary", "timeout_ms": t}, "[]")
+        for t in (1000, 5000, 30000, 60000)
+    ]
+    assert "nudge:repeated_call" in flags(got)
+    g = Guard()
+    got = [
+        run(g, "post_message", {"channel": "#eng", "text": m}, "ok")
+        for m in [
+            "Deploy done, checks green.",
+            "Deploy is done; checks green.",
+            "Done: deploy, green.",
+        ]
+    ]
+    assert "nudge:repeated_call" in flags(got)
+    for key in ("issue", "number", "user_id", "orderId", "ticket"):
+        assert _canon._target_key(key), key
+    for key in ("timeout", "limit", "top_k", "page", "offset", "count", "valid"):
+        assert not _canon._target_key(key), key

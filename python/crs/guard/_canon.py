@@ -520,7 +520,10 @@ def features(
     extra = False
     for k, v in canon.items():
         if type(v) is not str or _volatile_key(k):
-            extra = True
+            if type(v) is int and _target_key(k):  # `issue: 11`: which issue, no parameter
+                idents.append((k, str(v)))
+            else:
+                extra = True
             continue
         if k in commands:
             words = v.split()
@@ -533,7 +536,7 @@ def features(
                     idents.append((k, _one_spelling(w)))
                 else:
                     texts.append((k, w))
-        elif _is_ident(k, v):
+        elif _is_ident(k, v) or _names_target(k):
             idents.append((k, _one_spelling(v)))
         elif v:
             texts.append((k, v))
@@ -548,6 +551,32 @@ def features(
         if t not in _STOP
     }
     return ident + "|" + " ".join(sorted(toks))
+
+
+_TARGET_NUMBER_KEYS = frozenset(
+    {"id", "number", "num", "issue", "pr", "pull", "ticket", "order", "item", "post", "pid"}
+)
+_TARGET_TEXT_KEYS = frozenset(
+    {"channel", "to", "cc", "bcc", "recipient", "recipients", "email", "user", "username"}
+    | {"assignee", "reviewer", "chat", "thread", "conversation", "account", "customer"}
+    | {"contact", "phone", "host", "hostname", "server", "service", "namespace", "cluster"}
+    | {"pod", "container", "device", "room", "queue", "topicarn", "bucket"}
+)
+"""Argument fields (lower case, `_` and `-` left out) that say who or where a call acts on:
+a recipient, a channel, a host, a bucket. The same message to `#eng` and to `#ops`, the
+same invoice to two people, are two calls, not one reworded (fresh6)."""
+
+
+@lru_cache(maxsize=4096)
+def _target_key(key: str) -> bool:
+    """A whole-number argument that says which one (`issue: 11`, `user_id`, `orderId`), not
+    how much (`timeout`, `limit`, `top_k`, `page`): the calls act on different things."""
+    return key.lower() in _TARGET_NUMBER_KEYS or key.endswith(("_id", "Id", "-id", "ID"))
+
+
+@lru_cache(maxsize=4096)
+def _names_target(key: str) -> bool:
+    return key.lower().replace("_", "").replace("-", "") in _TARGET_TEXT_KEYS
 
 
 def _one_spelling(path: str) -> str:
