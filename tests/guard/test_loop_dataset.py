@@ -77,6 +77,11 @@ def test_size_and_balance() -> None:
     assert len(fresh5) >= 40
     assert 0.4 <= sum(not t["loop"] for t in fresh5) / len(fresh5) <= 0.6
     assert {t["class"] for t in fresh5 if t["loop"]} == LOOP_CLASSES
+    fresh6 = [t for t in TRAJS if t["split"] == "fresh6"]
+    assert len(fresh6) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh6) / len(fresh6) <= 0.6
+    assert {t["class"] for t in fresh6 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh6) >= 2
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 

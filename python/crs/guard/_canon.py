@@ -520,7 +520,10 @@ def features(
     extra = False
     for k, v in canon.items():
         if type(v) is not str or _volatile_key(k):
-            extra = True
+            if type(v) is int and _target_key(k):  # `issue: 11`: which issue, no parameter
+                idents.append((k, str(v)))
+            else:
+                extra = True
             continue
         if k in commands:
             words = v.split()
@@ -530,11 +533,11 @@ def features(
                 if w.startswith("-") or w.isdigit():
                     continue
                 if _pathlike(w):
-                    idents.append((k, w))
+                    idents.append((k, _one_spelling(w)))
                 else:
                     texts.append((k, w))
-        elif _is_ident(k, v):
-            idents.append((k, v))
+        elif _is_ident(k, v) or _names_target(k):
+            idents.append((k, _one_spelling(v)))
         elif v:
             texts.append((k, v))
     if not texts and not extra:
@@ -548,6 +551,44 @@ def features(
         if t not in _STOP
     }
     return ident + "|" + " ".join(sorted(toks))
+
+
+_TARGET_NUMBER_KEYS = frozenset(
+    {"id", "number", "num", "issue", "pr", "pull", "ticket", "order", "item", "post", "pid"}
+)
+_TARGET_TEXT_KEYS = frozenset(
+    {"channel", "to", "cc", "bcc", "recipient", "recipients", "email", "user", "username"}
+    | {"assignee", "reviewer", "chat", "thread", "conversation", "account", "customer"}
+    | {"contact", "phone", "host", "hostname", "server", "service", "namespace", "cluster"}
+    | {"pod", "container", "device", "room", "queue", "topicarn", "bucket"}
+)
+"""Argument fields (lower case, `_` and `-` left out) that say who or where a call acts on:
+a recipient, a channel, a host, a bucket. The same message to `#eng` and to `#ops`, the
+same invoice to two people, are two calls, not one reworded (fresh6)."""
+
+
+@lru_cache(maxsize=4096)
+def _target_key(key: str) -> bool:
+    """A whole-number argument that says which one (`issue: 11`, `user_id`, `orderId`), not
+    how much (`timeout`, `limit`, `top_k`, `page`): the calls act on different things."""
+    return key.lower() in _TARGET_NUMBER_KEYS or key.endswith(("_id", "Id", "-id", "ID"))
+
+
+@lru_cache(maxsize=4096)
+def _names_target(key: str) -> bool:
+    return key.lower().replace("_", "").replace("-", "") in _TARGET_TEXT_KEYS
+
+
+def _one_spelling(path: str) -> str:
+    """A path as near-duplicate checks compare it: `./src/a.py`, `src/a.py` and `docs/`,
+    `docs` name the same file (a leading `./` and a trailing `/` left out). Only there: a
+    call's signature keeps its own spelling, and a command's program word is not a path
+    argument (`./run.sh` and `run.sh` are different programs)."""
+    while path.startswith("./") and len(path) > 2:
+        path = path[2:]
+    if len(path) > 1 and path.endswith("/") and not path.endswith("//"):
+        path = path[:-1]
+    return path
 
 
 def similar(a: str, b: str, threshold: float) -> bool:
@@ -656,6 +697,9 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
     if (type(doc) is dict or type(doc) is list) and _has_stamp_key(text):
         doc = _unstamped(doc, 0)
         text = _dumps(doc)
+    if _RATE_HINT.search(text) is not None:  # (a scan in C: most results have none)
+        doc = _unrated(doc, 0)
+        text = _dumps(doc)
     if echo:
         text = without(text, (_dumps(e)[1:-1] for e in echo))
     text = mask_volatile(text)
@@ -690,6 +734,53 @@ RESULT_STAMP_KEYS = VOLATILE_KEYS | frozenset(
 `elapsed_ms`, `durationSeconds`) that stamp the answer rather than say something: when it
 was made, how long it took, the id of this delivery. A result that differs only in them is
 the same result, as timestamps and durations in text are."""
+
+RATE_KEYS = frozenset(
+    {
+        "ratelimit",
+        "ratelimitremaining",
+        "ratelimitreset",
+        "ratelimitused",
+        "ratelimitlimit",
+        "xratelimit",
+        "xratelimitremaining",
+        "xratelimitreset",
+        "xratelimitused",
+        "xratelimitlimit",
+        "quotaremaining",
+    }
+)
+"""Rate-limit bookkeeping fields of a structured result (lower case, `_` and `-` left out):
+beside an answer they report the caller's quota, not the answer, and go down on every call;
+a result that differs only in them beside the same data is the same result (fresh6). A
+result made of them alone is the answer (a rate-limit report asked for) and stays."""
+
+
+_RATE_HINT = re.compile(r'(?i)"(?:x[_-]?)?(?:rate[_-]?limit|quota[_-]?remaining)')
+
+
+@lru_cache(maxsize=4096)
+def _rate_key(key: str) -> bool:
+    return key.lower().replace("_", "").replace("-", "") in RATE_KEYS
+
+
+def _unrated(doc: Any, depth: int) -> Any:
+    """`doc` with the values of its rate-limit fields (`RATE_KEYS`) replaced by "#" in each
+    object that holds something else beside them."""
+    if type(doc) is dict:
+        if depth > MAX_DEPTH:
+            return doc
+        rated = [k for k in doc if _rate_key(k)]
+        return {
+            k: "#"
+            if rated and len(rated) < len(doc) and k in rated and v is not None
+            else _unrated(v, depth + 1)
+            for k, v in doc.items()
+        }
+    if type(doc) is list:
+        return [_unrated(v, depth + 1) for v in doc]
+    return doc
+
 
 _UNITS = (
     *("ms", "millis", "milliseconds", "ns", "us", "micros"),

@@ -36,7 +36,7 @@ from crs._errors import CRSClosedError, InvalidArgumentError
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon, _turns
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
-from crs.guard._policy import HARD_MAX_REPEATS, GuardPolicy, Limits, limits_for
+from crs.guard._policy import HARD_MAX_REPEATS, THINK_PATTERN, GuardPolicy, Limits, limits_for
 from crs.guard._policy import field_key as _field_key
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._text import valid_text
@@ -67,6 +67,7 @@ _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
 _digest_text = _core.digest_text
 _RESULT_OF_TEXT = operator.itemgetter(3)  # of a SessionState.texts entry
+_THINKS = re.compile(THINK_PATTERN).search  # thinking tools: no near-duplicates
 _CODES = {str(c): c for c in VerdictCode}  # VerdictCode(text), without the enum call
 _READONLY_SHELL = re.compile(
     r"^\s*(cat|ls|ll|grep|rg|ag|find|fd|head|tail|less|more|wc|pwd|echo|printf|which|whoami|"
@@ -144,6 +145,21 @@ def _recurs(tail: Sequence[tuple[int, str, str]], pair: str, need: int, period: 
             if count + 1 >= need:
                 return True
     return False
+
+
+_GENERIC_ERROR_WORDS = frozenset(
+    {"exit", "exited", "code", "status", "error", "failed", "failure", "command"}
+    | {"returned", "non", "zero", "with", "process", "the", "a", "an", "of"}
+    | {"runtime", "exception", "called", "subprocess"}  # RuntimeError, CalledProcessError
+)
+
+
+def _says_something(err: str) -> bool:
+    """An error text with a word beyond an exit status ("Exit code 1", "Command failed
+    with exit status 2"): a message that names what went wrong."""
+    return any(
+        not t.isdigit() and t not in _GENERIC_ERROR_WORDS for t in _canon._tokens(err[:2000])
+    )
 
 
 def _sentences(norm: str) -> set[str]:
@@ -354,6 +370,8 @@ class Guard:
         # brought (almost) none that was new (in memory, like `_last_msg`)
         self._msg_words: set[str] = set()
         self._msg_stale = 0
+        self._msg_last_words: set[str] = set()  # the words of the run's last message
+        self._msg_restated = 0  # messages in a row that restated the one before
         # Shared by every session of the engine (with_session); see crs.guard._observe.
         self._observers = _observers if _observers is not None else Observers(observers)
 
@@ -1167,6 +1185,8 @@ class Guard:
         texts = s.texts
         if res not in map(_RESULT_OF_TEXT, texts):  # (a scan in C: most results are new)
             return ""
+        if _THINKS(call.tool) is not None:
+            return ""
         t = self.policy.near_duplicate
         for _, tool, cluster, r, other in reversed(texts):
             if (
@@ -1176,7 +1196,39 @@ class Guard:
                 and _canon.similar(feat, other, t)
             ):
                 return cluster
-        return ""
+        return self._near_run(s, call, res, feat, t)
+
+    def _near_run(self, s: SessionState, call: Call, res: str, feat: str, t: float) -> str:
+        """The cluster of the run of calls just before this one (at least two, in a row:
+        the same tool, the same resources, the same result, already near-duplicates of
+        each other) when this call's words are a near-duplicate of the words of the whole
+        run: a search reworded once more takes its words from the earlier wordings
+        (`github.*issue`, `create_issue`, then `mcp_github_create.*`), each close to the
+        run though not to any one of them (fresh6). "" otherwise."""
+        tail, texts = s.tail, s.texts
+        if not tail or not texts or texts[-1][0] != tail[-1][0] or texts[-1][3] != res:
+            return ""  # the call just before is no near-duplicate candidate (the usual case)
+        ident, _, mine = feat.partition("|")
+        if not mine:
+            return ""
+        words: set[str] = set()
+        cluster = ""
+        j = len(tail) - 1
+        for n, tool, cl, r, other in reversed(texts):
+            if j < 0 or n != tail[j][0] or r != res or tool != call.tool or cl == call.signature:
+                break
+            oi, _, ot = other.partition("|")
+            if oi != ident or (cluster and cl != cluster):
+                break
+            cluster = cl
+            words.update(ot.split())
+            j -= 1
+            if len(tail) - 1 - j >= self.policy.max_period:
+                break
+        if len(tail) - 1 - j < 2:
+            return ""
+        sa = set(mine.split())
+        return cluster if len(sa & words) >= t * len(sa | words) else ""
 
     def _detect(
         self,
@@ -1194,6 +1246,10 @@ class Guard:
             if cluster == call.signature:
                 return None  # its own retry budget is before_call's (RETRY_BUDGET)
             return self._variant_retries(s, call, cluster, lim)
+        if kind == HARD:
+            v = self._error_streak(s, call, res, lim, canon)
+            if v is not None:
+                return v
         n = call.step
         pair = f"{cluster}:{res}"
         if pair not in s.pairs:  # a new (call, result): no repeat, cycle, stale stretch or poll
@@ -1280,7 +1336,8 @@ class Guard:
         # world moved: a "Next" click answered "clicked" every time, each followed by the
         # same extract bringing a new page, is progress). A near-duplicate only
         # corroborates: it counts when nothing new at all came since the pair's last run
-        # (clicks at other coordinates, each followed by a new screen, are progress).
+        # (clicks at other coordinates, each followed by a new screen, are progress; a
+        # user's message is new input: replies through a `send_message` tool, fresh6).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
         if (
             stale
@@ -1293,7 +1350,7 @@ class Guard:
                     and s.moved_step <= seen[2]
                     and _recurs(tail, pair, need, pol.max_period)
                 )
-                or n - seen[2] - 1 <= s.stale
+                or (n - seen[2] - 1 <= s.stale and seen[2] > s.turn_step)
             )
         ):
             return self._nudge(
@@ -1325,6 +1382,56 @@ class Guard:
                 ev,
             )
         return self._poll_check(s, call, lim) if stale else None
+
+    def _error_streak(
+        self, s: SessionState, call: Call, res: str, lim: Limits, canon: dict[str, Any]
+    ) -> Verdict | None:
+        """The same hard error, `max_failures + 1` times in a row, from calls of one tool on
+        the same resources (equal identifiers: program, paths, ids) spelled differently:
+        other words or flags, `./convert.py` for `convert.py`. Re-spelling
+        the call does not fix what failed; each spelling alone has its own failure count
+        (fresh6). Calls on other resources (another file probed) are not part of it."""
+        feat = _canon.features(canon, self._commands, _sanitize)
+        if not feat:
+            return None
+        ident = feat.partition("|")[0]
+        need = lim.max_failures + 1
+        suffix = ":" + res
+        seen = {n: (tool, f) for n, tool, _, r, f in s.texts if r == res}
+        steps = [call.step]
+        sigs = {call.signature}
+        tail = s.tail
+        for i in range(len(tail) - 1, max(len(tail) - need, -1), -1):
+            n, pair, g = tail[i]
+            hit = seen.get(n)
+            if (
+                n <= s.answered
+                or not pair.endswith(suffix)
+                or hit is None
+                or hit[0] != call.tool
+                or hit[1].partition("|")[0] != ident
+            ):
+                break
+            steps.append(n)
+            sigs.add(g)
+        if len(steps) < need or len(sigs) < 2:
+            return None
+        # "The same error" must say something: an exit status alone ("exit code 1", a grep
+        # that found nothing) is no evidence that different words asked the same thing.
+        said = {tail[-1][2], *sigs} - {call.signature}
+        if not any(_says_something(s.sigs[g].last_err) for g in said if g in s.sigs):
+            return None
+        return self._nudge(
+            s,
+            call,
+            VerdictCode.ERROR_LOOP,
+            f"{call.tool} failed the same way {len(steps)} times in a row, the call "
+            "spelled differently each time",
+            "The same error came back several times in a row although you changed how the "
+            "call is written. Read the error and fix its cause; another spelling of the "
+            "same call will fail the same way.",
+            tuple(sorted(steps)),
+        )
 
     def _watches_outside(self, s: SessionState, call: Call, canon: dict[str, Any]) -> bool:
         st = s.sigs.get(call.signature)
@@ -1444,9 +1551,21 @@ class Guard:
             if not s.msg_streak:
                 self._msg_words = set()
                 self._msg_stale = 0
+                self._msg_restated = 0
             words = set(_canon._tokens(norm)) - _canon._STOP
-            if 3 * len(words - self._msg_words) < len(words) or not words:
+            stale = 3 * len(words - self._msg_words) < len(words) or not words
+            if stale:
                 self._msg_stale += 1  # (almost) nothing it had not said in this run
+            # A restatement: (almost) nothing new to the run, and its words a near-duplicate
+            # of the last message's (the same test as reworded calls). `monologue_repeats`
+            # of them in a row (that many + 1 messages saying one thing) is a monologue
+            # (fresh6): one more than for the same words, as rewording is weaker evidence.
+            lw = self._msg_last_words
+            if stale and words and len(words & lw) >= self.policy.near_duplicate * len(words | lw):
+                self._msg_restated += 1
+            else:
+                self._msg_restated = 0
+            self._msg_last_words = words
             self._msg_words |= words
             seq = [*msgs, digest]
             found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
@@ -1454,6 +1573,11 @@ class Guard:
             if found is None and digest == again and len(msgs) + 1 == len(answer):
                 found = self._echo_loop(s.echo[1] + 1)
                 by_echo = found is not None
+            if found is None and self._msg_restated >= self.policy.monologue_repeats:
+                found = (
+                    f"the agent said the same thing in other words {self._msg_restated + 1} "
+                    "times in a row without acting"
+                )
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if found is not None:
                 payload["v"] = 1

@@ -71,6 +71,15 @@ EDITS_PATTERN = (
 )
 """Tool-name words that say the tool edits whatever its command field says."""
 
+THINK_PATTERN = (
+    r"(?i)(^|[_.:/-])(think|thinking|think_tool|sequentialthinking|sequential_thinking|"
+    r"reflect)$"
+)
+"""Tools through which the model thinks aloud (Anthropic's `think`, the MCP server's
+`sequentialthinking`): their `thought` is the call's content, not commentary on it, and
+their result acknowledges whatever the thought; two thoughts that share words are not one
+call said again (no near-duplicates; the same thought again is still a repeat, fresh6)."""
+
 HARD_MAX_REPEATS = 50
 """No policy lets the same call with the same result repeat more often than this."""
 HARD_MAX_POLLS = 500
@@ -328,6 +337,9 @@ def limits_for(
     def pick(a: Any, b: Any) -> Any:
         return b if a is None else a
 
+    # a thinking tool's thought is its content: kept in its signature (fresh6)
+    commentary = frozenset() if _named(_THINKS_RE, tool) else policy.commentary_fields
+
     return Limits(
         repeat_nudge=min(pick(t.repeat_nudge, policy.repeat_nudge), HARD_MAX_REPEATS),
         poll_repeat=min(pick(t.poll_repeat, policy.poll_repeat), HARD_MAX_REPEATS),
@@ -342,8 +354,8 @@ def limits_for(
         shell=re.match(SHELL_PATTERN, tool) is not None
         or re.match(SHELL_PATTERN, _CAMEL.sub("_", tool)) is not None,
         learn_failures=pick(t.learn_failures, policy.learn_failures),
-        ignore_fields=policy.commentary_fields | t.ignore_fields,
-        ignore_keys=frozenset(field_key(k) for k in policy.commentary_fields | t.ignore_fields),
+        ignore_fields=commentary | t.ignore_fields,
+        ignore_keys=frozenset(field_key(k) for k in commentary | t.ignore_fields),
         command_decides=t.mutating is None
         and _named(_RUNS_RE, tool)
         and not _named(_EDITS_RE, tool),
@@ -358,4 +370,5 @@ def field_key(name: str) -> str:
 
 
 _RUNS_RE = re.compile(RUNS_PATTERN)
+_THINKS_RE = re.compile(THINK_PATTERN)
 _EDITS_RE = re.compile(EDITS_PATTERN)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,15 @@ MAX_TOOLS = 2_000  # tool names counted per session (the least used dropped firs
 
 # step kinds
 OK, HARD, TRANSIENT = 0, 1, 2
+
+_ANSWERS = re.compile(
+    r"(?i)(^|[_.:/-])(send_message|send_user_message|message_user|reply|reply_to_user|"
+    r"respond|respond_to_user|final_answer|attempt_completion|ask_followup_question|"
+    r"ask_user|notify_user)$"
+)
+"""Tools through which an agent answers the user (Letta's `send_message`, smolagents'
+`final_answer`, Cline's `attempt_completion`): a user turn after a successful call of one
+is a new request, as after an agent message (fresh6)."""
 # escalation levels of a session
 CALM, NUDGED = 0, 1
 
@@ -450,15 +460,23 @@ class SessionState:
     def apply_turn(self) -> None:
         self.turns += 1
         self.turn_step = self.last_step
-        if self.msg_streak:  # the agent answered, then the user spoke: a new request
-            self.answered = self.last_step
+        if self.msg_streak or self._answered_by_tool():
+            self.answered = self.last_step  # the agent answered, the user spoke: a new request
         self.msg_streak = self.msg_flags = 0
         self.msgs = []
+        self.stale = 0  # the user's message is new input (fresh6)
         self.level = CALM
         self.nudges = self.blocks = 0
         self.loop_code = ""
         self.loop_pairs = frozenset()
         self.loop_steps = ()
+
+    def _answered_by_tool(self) -> bool:
+        """The agent's last act was a successful call of a tool that answers the user."""
+        if not self.recent:
+            return False
+        last = self.recent[-1]
+        return last[4] == OK and last[0] == self.last_step and _ANSWERS.search(last[1]) is not None
 
     # -------------------------------------------------------------- image
 
