@@ -784,7 +784,8 @@ class LocalJournal(JournalBase):
             limit = self._config.max_journal_bytes
             if limit:  # (past it: `_ensure_room` checkpoints or refuses, on the general path)
                 room = min(room, limit - self._total)
-            grow = self._grow_to(end, size) if self._zero_tail else 0
+            # (`_grow_to` is 0 while the record fits in what is allocated: the usual case)
+            grow = self._grow_to(end, size) if self._zero_tail and end + size > self._alloc else 0
             t0 = time.monotonic()
             status, value = append(
                 self._lock_fd,
