@@ -591,6 +591,21 @@ def _one_spelling(path: str) -> str:
     return path
 
 
+def _other_target(a: str, b: str) -> bool:
+    """Whether two calls of three words or more that differ in one word only, `a` in one
+    and `b` in the other (`<key>:<token>` of `features`), name two things rather than one
+    in two wordings: the same query on another table (`count FROM orders`, `count FROM
+    refunds`), a search for another handler or topic. Such a series is a walk over items,
+    each answer its own (an empty result for some of them is news), not a search reworded.
+    Not when the words may be one word in two forms (`config`/`configuration`, `noop1`/
+    `noop2`: the same first four letters) or either is shorter than three letters; a
+    pattern of two words with one changed (`github.*issue`, `create_issue`) stays a
+    rewording."""
+    ka, _, wa = a.partition(":")
+    kb, _, wb = b.partition(":")
+    return ka == kb and len(wa) >= 3 and len(wb) >= 3 and wa[:4] != wb[:4]
+
+
 def similar(a: str, b: str, threshold: float) -> bool:
     """Near-duplicates by `features`: equal identifiers and a text-token Jaccard of at least
     `threshold` (both texts empty: only parameters differ). Long texts are compared by their
@@ -602,6 +617,8 @@ def similar(a: str, b: str, threshold: float) -> bool:
     if not ta and not tb:
         return True
     sa, sb = set(ta.split()), set(tb.split())
+    if len(sa) == len(sb) >= 3 and len(sa - sb) == 1 and _other_target(*(sa - sb), *(sb - sa)):
+        return False
     if len(sa) > 64 and len(sb) > 64:
         return (
             _core.minhash_jaccard(_core.minhash_signature(ta), _core.minhash_signature(tb))
