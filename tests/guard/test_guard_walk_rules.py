@@ -47,6 +47,19 @@ def test_greps_for_other_handlers_that_find_nothing_are_no_loop() -> None:
     assert _flags([("grep", {"pattern": f"def {t}_handler"}, "") for t in TABLES]) == []
 
 
+def test_issue_searches_by_other_labels_are_no_loop() -> None:
+    labels = ["bug", "p1", "security", "docs", "ux"]
+    calls = [("search_issues", {"query": f"is:open label:{lb}"}, "[]") for lb in labels]
+    assert _flags(calls) == []
+
+
+def test_other_keys_of_a_key_value_store_are_other_calls() -> None:
+    calls = [("redis_get", {"key": f"user:{i}:session"}, "(nil)") for i in range(6)]
+    assert _flags(calls) == []
+    again = [("redis_get", {"key": "user:1:session"}, "(nil)")] * 4
+    assert any(v.action is not Action.ALLOW for v in _flags(again))  # the same key: a repeat
+
+
 def test_a_reworded_search_with_the_same_empty_answer_is_still_caught() -> None:
     queries = [
         "find the database config file",

@@ -560,7 +560,7 @@ _TARGET_TEXT_KEYS = frozenset(
     {"channel", "to", "cc", "bcc", "recipient", "recipients", "email", "user", "username"}
     | {"assignee", "reviewer", "chat", "thread", "conversation", "account", "customer"}
     | {"contact", "phone", "host", "hostname", "server", "service", "namespace", "cluster"}
-    | {"pod", "container", "device", "room", "queue", "topicarn", "bucket"}
+    | {"pod", "container", "device", "room", "queue", "topicarn", "bucket", "key", "keys"}
 )
 """Argument fields (lower case, `_` and `-` left out) that say who or where a call acts on:
 a recipient, a channel, a host, a bucket. The same message to `#eng` and to `#ops`, the
@@ -598,12 +598,12 @@ def _other_target(a: str, b: str) -> bool:
     refunds`), a search for another handler or topic. Such a series is a walk over items,
     each answer its own (an empty result for some of them is news), not a search reworded.
     Not when the words may be one word in two forms (`config`/`configuration`, `noop1`/
-    `noop2`: the same first four letters) or either is shorter than three letters; a
+    `noop2`: the same first four letters) or either is a single letter; a
     pattern of two words with one changed (`github.*issue`, `create_issue`) stays a
     rewording."""
     ka, _, wa = a.partition(":")
     kb, _, wb = b.partition(":")
-    return ka == kb and len(wa) >= 3 and len(wb) >= 3 and wa[:4] != wb[:4]
+    return ka == kb and len(wa) >= 2 and len(wb) >= 2 and wa[:4] != wb[:4]
 
 
 def similar(a: str, b: str, threshold: float) -> bool:
