@@ -269,7 +269,10 @@ def test_every_flip_and_zeroed_byte_of_the_last_record_is_corruption(
     seg.write_bytes(data)
     assert outcome(seg.parent, want, codec) == f"prefix:{len(want)}"
     assert counts["flip"] == (REC + n) * 8
-    assert counts["zero"] > n // 2
+    # every byte that is not zero already was zeroed once (how many there are depends on
+    # the record's content: the proof record carries a time)
+    nonzero = sum(1 for b in data[off : off + REC + n] if b)
+    assert counts["zero"] == nonzero >= 16
     print(f"last record ({kind}, {n} byte payload): {counts} all detected")
 
 
