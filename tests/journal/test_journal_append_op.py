@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _wal_files import HEAD, wal_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,8 +23,6 @@ from crs._journal import _local
 from crs._journal._base import MAX_RECORD_BYTES, JournalConfig
 from crs._journal._local import LocalJournal, _append_op_py
 from crs._state._codec import _JSON_HEAD, DeltaCodec
-
-HEAD = b"1234 shared".ljust(40) + b"%020d\n" % 7
 
 _plain = st.recursive(
     st.none()
@@ -38,13 +37,6 @@ _plain = st.recursive(
     ),
     max_leaves=12,
 )
-
-
-def _files(d: Path, lock: bytes, seg: bytes) -> tuple[int, int]:
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "LOCK").write_bytes(lock)
-    (d / "seg").write_bytes(seg)
-    return os.open(d / "LOCK", os.O_RDWR), os.open(d / "seg", os.O_RDWR)
 
 
 @settings(max_examples=200, deadline=None)
@@ -72,7 +64,7 @@ def test_the_rust_op_append_is_its_python_reference(
     log, after = b"log", bytes(64) if zero_tail else b""
     results = []
     for name, fn in (("rust", _core.wal_append_op), ("python", _append_op_py)):
-        lock_fd, fd = _files(base / name, lock, log + after)
+        lock_fd, fd = wal_files(base / name, lock, log + after)
         try:
             got = fn(
                 lock_fd, fd, HEAD, len(log), 9, _JSON_HEAD, kind, payload, bump, max_bytes,

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
+from _wal_files import HEAD, wal_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,15 +20,6 @@ from crs import _core
 from crs._journal import _local
 from crs._journal._base import JournalConfig
 from crs._journal._local import LocalJournal, _append_shared_py
-
-HEAD = b"1234 shared".ljust(40) + b"%020d\n" % 7
-
-
-def _files(d: Path, lock: bytes, seg: bytes) -> tuple[int, int]:
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "LOCK").write_bytes(lock)
-    (d / "seg").write_bytes(seg)
-    return os.open(d / "LOCK", os.O_RDWR), os.open(d / "seg", os.O_RDWR)
 
 
 @settings(max_examples=150, deadline=None)
@@ -59,7 +51,7 @@ def test_the_rust_append_is_its_python_reference(
     base = Path(tmp_path_factory.mktemp("a"))  # type: ignore[attr-defined]
     results = []
     for name, fn in (("rust", _core.wal_append_shared), ("python", _append_shared_py)):
-        lock_fd, fd = _files(base / name, lock, log + after)
+        lock_fd, fd = wal_files(base / name, lock, log + after)
         blocker = -1
         try:
             if busy:  # another writer holds the lock (another open file description)
@@ -120,7 +112,7 @@ def test_the_rust_append_with_a_zero_tail_is_its_python_reference(
     base = Path(tmp_path_factory.mktemp("z"))
     results = []
     for name, fn in (("rust", _core.wal_append_shared), ("python", _append_shared_py)):
-        lock_fd, fd = _files(base / name, lock, log + after)
+        lock_fd, fd = wal_files(base / name, lock, log + after)
         try:
             got = fn(lock_fd, fd, HEAD, len(log), 5, payload, 1 << 20, zero_tail, grow_to)
         finally:
@@ -142,7 +134,7 @@ def test_the_rust_append_with_a_zero_tail_is_its_python_reference(
 
 def test_a_write_error_is_reported_and_cut_back(tmp_path: Path) -> None:
     for fn in (_core.wal_append_shared, _append_shared_py):
-        lock_fd, fd = _files(tmp_path / fn.__name__, HEAD, b"log")
+        lock_fd, fd = wal_files(tmp_path / fn.__name__, HEAD, b"log")
         ro = os.open(tmp_path / fn.__name__ / "seg", os.O_RDONLY)  # a write fails: EBADF
         try:
             status, err = fn(lock_fd, ro, HEAD, 3, 1, b"payload", 1 << 20)
