@@ -126,9 +126,11 @@ def test_two_openers_of_one_session_number_their_calls_apart(tmp_path: Path) -> 
 def test_threads_racing_on_one_durable_guard_while_it_closes(tmp_path: Path) -> None:
     """Six threads (three on the guard's own session, three on `with_session` children)
     make calls, failures, user turns, agent messages, `learned`/`forget`, while the main
-    thread closes the guard under them. Every thread ends with `CRSClosedError` or its
-    work done, never another exception, and a new process sees exactly the state the
-    closed guard shows."""
+    thread closes the guard under them. A change that passed the closed check just before
+    the close raised `JournalClosedError` ("journal is closed; open a new one", 3 runs in
+    10), not the `CRSClosedError` the contract promises after close(). Now every thread
+    ends with `CRSClosedError` or its work done, and a new process sees exactly the state
+    the closed guard shows."""
     g, project, home = _open(tmp_path)
     errors: list[str] = []
     closed = [0]
