@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.journal.test_journal_diskfull import small_fs  # noqa: F401 - a small tmpfs
 
 from crs.guard import Guard
 
@@ -128,3 +129,36 @@ def test_backup_status_of_a_backup_cut_short_says_unusable(tmp_path: Path) -> No
         assert backup.read_bytes() == cut
     backup.write_bytes(whole)
     assert _crs("backup", "status", str(project), "--home", str(home)).returncode == 0
+
+
+def test_status_and_learned_read_a_read_only_home(tmp_path: Path, small_fs: Path) -> None:  # noqa: F811
+    """`crs guard status|learned` on a read-only data directory (a mounted copy of a CI
+    runner's home, a snapshot) failed: "[Errno 30] Read-only file system: .../LOCK; ... pass
+    allow_degraded=True", although they change nothing. They now read the backup and the
+    journal through a read replica and print what they print on the writable home;
+    `forget`, which must write, says so in one line."""
+    project = tmp_path / "repo"
+    project.mkdir()
+    home = small_fs / "home"  # (a tmpfs the test remounts read-only)
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
+        for _ in range(2):
+            v = g.before_call("bash", {"command": "make build"})
+            assert v.call is not None
+            g.after_call(v.call, error="src/app.py:2: NameError: name 'cfg' is not defined")
+        g.crs.save_project_backup()
+        v = g.with_session("s2").before_call("ls", {})  # a record after the backup
+        assert v.call is not None
+        g.with_session("s2").after_call(v.call, result="a.py")
+    verbs = (["status"], ["learned"], ["learned", "--json"], ["status", "--session", "s2"])
+    where = ["--project", str(project), "--home", str(home)]
+    before = [_crs("guard", *verb, *where) for verb in verbs]
+    assert all(b.returncode == 0 for b in before)
+    remount = ["mount", "-o", "remount,ro", str(small_fs)]
+    assert subprocess.run(remount, capture_output=True).returncode == 0
+    for verb, was in zip(verbs, before, strict=True):
+        done = _crs("guard", *verb, *where)
+        assert (done.returncode, done.stdout) == (0, was.stdout), done.stderr
+    done = _crs("guard", "forget", "abc", *where)
+    assert done.returncode == 1
+    assert done.stderr.startswith("crs guard: cannot open the project's guard (forget writes")
+    assert done.stderr.count("\n") == 1

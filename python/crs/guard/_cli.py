@@ -9,6 +9,8 @@ project's NATS JetStream stream). `status` and `learned` change nothing;
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import errno
 import json
 import os
 import sys
@@ -16,7 +18,7 @@ import time
 from typing import Any, TextIO
 
 from crs._check import brief, shown
-from crs._errors import CRSError
+from crs._errors import CRSError, JournalError
 
 
 def register(sub: Any) -> None:
@@ -90,8 +92,26 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         else:
             g = Guard.open(args.project, "crs-cli", home=args.home, fingerprint=_cli_fp)
     except CRSError as exc:
-        print(f"crs guard: cannot open the project's guard: {exc}", file=sys.stderr)
-        return 1
+        if args.guard_action == "forget" or getattr(args, "nats", None) or not _read_only(exc):
+            hint = " (forget writes the journal)" if _read_only(exc) else ""
+            print(f"crs guard: cannot open the project's guard{hint}: {exc}", file=sys.stderr)
+            return 1
+        # a read-only home (a mounted copy, another user's data): status and learned
+        # change nothing, so they read it through a replica, which takes no lock
+        try:
+            g, replica = _replica_guard(args.project, args.home)
+        except CRSError as again:
+            print(f"crs guard: cannot read the project's guard: {again}", file=sys.stderr)
+            return 1
+        try:
+            with g:
+                return (
+                    _status(g, args, out)
+                    if args.guard_action == "status"
+                    else _learned(g, args, out)
+                )
+        finally:
+            replica.close()
     with g:
         try:
             if args.guard_action == "status":
@@ -102,6 +122,47 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         except CRSError as exc:  # e.g. `crs guard forget ''`: one line, not a traceback
             print(f"crs guard {args.guard_action}: {exc}", file=sys.stderr)
             return 2
+
+
+def _read_only(exc: BaseException) -> bool:
+    """Whether opening failed because the data directory cannot be written."""
+    cause = exc.__cause__
+    return isinstance(cause, OSError) and cause.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def _replica_guard(project: str, home: str | None) -> tuple[Any, Any]:
+    """A guard reading the project's state without writing anything (its backup, then its
+    journal through a `ReadReplica`: read-only opens, no lock), and the replica to close."""
+    from pathlib import Path
+
+    from crs._journal._base import JournalConfig
+    from crs._journal._local import LocalJournal
+    from crs._persistence._load import compute_project_hash
+    from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
+    from crs._replica import ReadReplica
+    from crs._state._codec import DeltaCodec
+    from crs.guard._guard import Guard
+
+    key = compute_project_hash(str(Path(project).resolve()))
+    base_dir = _home_of(home)
+    journal = os.path.join(base_dir, key, "journal")
+    with PersistenceManager(
+        dataclasses.replace(DefaultPersistenceConfig(), base_dir=base_dir)
+    ) as pm:
+        image = pm.load_backup(key).image if pm.has_backup(key) else None
+    config = JournalConfig(path=journal, session_id="cli", read_only=True)
+    with LocalJournal(config, DeltaCodec()) as j:
+        end = j.stats().last_seq_num
+    replica = ReadReplica(journal, base=image, session_id="cli")
+    try:
+        if not replica.wait_for(end, timeout=10.0):
+            raise JournalError(
+                f"cannot read {journal} up to record {end}: {replica.error or 'timed out'}"
+            )
+        return Guard(fingerprint=_cli_fp, _crs=replica.crs, _owns=False), replica
+    except BaseException:
+        replica.close()
+        raise
 
 
 def _home_of(home: str | None) -> str:
