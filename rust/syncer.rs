@@ -21,7 +21,7 @@
 //! other than the one that spawned the last.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -134,9 +134,13 @@ pub fn datasync(fd: i32) -> i32 {
 }
 
 static WORKER: Mutex<Option<Arc<Worker>>> = Mutex::new(None);
+/// The process in which a worker could not be spawned (its writers sync inline).
+static NO_THREAD: AtomicU32 = AtomicU32::new(0);
 
-/// This process's worker, spawned on first use (again in a forked child); None when no
-/// thread can be spawned.
+/// This process's worker; None when it has none yet: the first call spawns it (again in
+/// a forked child) and returns None, so the caller syncs that once inline while the thread
+/// starts (a process that writes one record, a hook, never waits for a spawn); None also
+/// when no thread can be spawned.
 fn worker() -> Option<Arc<Worker>> {
     let pid = std::process::id();
     let mut global = WORKER.lock().unwrap_or_else(PoisonError::into_inner);
@@ -145,15 +149,21 @@ fn worker() -> Option<Arc<Worker>> {
             return Some(Arc::clone(w));
         }
     }
+    if NO_THREAD.load(Ordering::Relaxed) == pid {
+        return None;
+    }
     let w = Arc::new(Worker::new(pid));
     let run = Arc::clone(&w);
-    std::thread::Builder::new()
+    let spawned = std::thread::Builder::new()
         .name("crs-sync".into())
         .stack_size(64 * 1024)
-        .spawn(move || run.run())
-        .ok()?;
-    *global = Some(Arc::clone(&w));
-    Some(w)
+        .spawn(move || run.run());
+    if spawned.is_err() {
+        NO_THREAD.store(pid, Ordering::Relaxed);
+        return None;
+    }
+    *global = Some(w);
+    None
 }
 
 /// Hand the sync of `fd` to the worker: its ticket (> 0), or 0 when the worker is busy
@@ -278,6 +288,9 @@ mod tests {
         let path = std::env::temp_dir().join(format!("crs-syncer-{}", std::process::id()));
         let mut f = std::fs::File::create(&path).unwrap();
         f.write_all(b"record").unwrap();
+        if current().is_none() {
+            assert_eq!(start(f.as_raw_fd()), 0); // (the first call spawns the worker)
+        }
         let mut ok = 0;
         for _ in 0..20 {
             let t = start(f.as_raw_fd());

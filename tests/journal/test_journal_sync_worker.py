@@ -28,6 +28,23 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def _worker_running(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The first `sync_start` of a process spawns the worker and returns 0 (that sync runs
+    inline): every test here starts with the worker running."""
+    path = tmp_path_factory.mktemp("prime") / "f"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        for _ in range(2):
+            ticket = _core.sync_start(fd)
+            if ticket:
+                assert _core.sync_wait(ticket, 100) == 0
+                return
+        raise AssertionError("the sync worker did not start")
+    finally:
+        os.close(fd)
+
+
 def _descriptors(tmp: Path) -> dict[str, int]:
     """Real descriptors of every kind `fdatasync` treats differently (the caller closes
     them): a written file, a read-only file, a directory, a pipe, and two that are not
