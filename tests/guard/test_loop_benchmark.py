@@ -39,6 +39,7 @@ CAUGHT_AT_LEAST = {
     "fresh4": 24,
     "fresh5": 24,
     "fresh6": 22,
+    "fresh7": 0,  # committed before crs was run on it; its measured figure comes next
 }
 
 
