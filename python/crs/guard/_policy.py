@@ -80,6 +80,11 @@ THINK_PATTERN = (
 their result acknowledges whatever the thought; two thoughts that share words are not one
 call said again (no near-duplicates; the same thought again is still a repeat, fresh6)."""
 
+THOUGHT_FIELDS: frozenset[str] = frozenset({"thought", "thoughts", "reasoning", "reflection"})
+"""The fields that carry a thinking tool's thought (`thought`, autonomys' `thoughts`, a
+deep-research `think_tool`'s `reflection`): kept in its signature. Its other commentary
+fields (`description`, `note`) stay commentary, left out as for any tool (fresh7)."""
+
 HARD_MAX_REPEATS = 50
 """No policy lets the same call with the same result repeat more often than this."""
 HARD_MAX_POLLS = 500
@@ -337,8 +342,11 @@ def limits_for(
     def pick(a: Any, b: Any) -> Any:
         return b if a is None else a
 
-    # a thinking tool's thought is its content: kept in its signature (fresh6)
-    commentary = frozenset() if _named(_THINKS_RE, tool) else policy.commentary_fields
+    # a thinking tool's thought is its content: kept in its signature (fresh6), its other
+    # commentary is not (fresh7)
+    commentary = policy.commentary_fields
+    if _named(_THINKS_RE, tool):
+        commentary = frozenset(f for f in commentary if field_key(f) not in THOUGHT_FIELDS)
 
     return Limits(
         repeat_nudge=min(pick(t.repeat_nudge, policy.repeat_nudge), HARD_MAX_REPEATS),
