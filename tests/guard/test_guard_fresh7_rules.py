@@ -68,6 +68,37 @@ def test_pages_by_page_number_stay_one_call_re_parameterised() -> None:
     assert _canon.similar(a, b, 0.3)
 
 
+def test_a_str_id_under_an_id_key_names_which_one() -> None:
+    """Probed after the split: `sku_id: "A1001"`, `user_id: "u_81"` name the item as
+    `user_id: 81` does; a walk over them with the same empty answer is no rewording."""
+    for key in ("sku_id", "userId", "page-id", "customerID", "issue_number"):
+        assert _canon._id_key(key), key
+    for key in ("issue", "order", "number", "query", "video", "paid"):
+        assert not _canon._id_key(key), key
+    g = Guard()
+    got = [
+        run(g, "get_product", {"sku_id": f"A100{k}", "fields": "price stock"}, "No results")
+        for k in range(6)
+    ]
+    assert flags(got) == []
+
+
+def test_the_same_str_id_reworded_is_still_a_near_duplicate() -> None:
+    g = Guard()
+    got = [
+        run(g, "get_product", {"sku_id": "A1001", "fields": f"{f} stock"}, "No results")
+        for f in ("price", "cost", "amount", "value")
+    ]
+    assert "nudge:repeated_call" in flags(got)
+
+
+def test_per_request_ids_stay_metadata() -> None:
+    cmds = frozenset({"command"})
+    a = _canon.features({"query": "open invoices", "request_id": "r-1"}, cmds, str)
+    b = _canon.features({"query": "open invoices", "request_id": "r-2"}, cmds, str)
+    assert a == b
+
+
 # ------------------------------------------- a wait between two looks is a poll
 
 
