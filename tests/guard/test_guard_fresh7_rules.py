@@ -194,3 +194,44 @@ def test_different_thoughts_with_one_description_are_different_calls() -> None:
         )
     ]
     assert flags(got) == []
+
+
+# ------------------------------------------- editors and writers by name
+
+
+def test_editor_and_writer_names_change_the_workspace() -> None:
+    """OpenHands names its editing tool `file_editor` (and `claude_editor`); an in-memory
+    guard that did not read it as a change took the same failing test after each of six
+    different edits for the same result again and again (probed after fresh7)."""
+    policy = GuardPolicy()
+    never = re.compile(r"(?!x)x")
+    mutating = re.compile(policy.mutating_pattern)
+    for tool in ("file_editor", "claude_editor", "put_file", "s3_put_object", "overwrite_file"):
+        assert limits_for(policy, tool, mutating, never).mutating, tool
+    for tool in ("read_file", "output_schema", "get_input", "editorconfig_lint", "list_puts"):
+        assert not limits_for(policy, tool, mutating, never).mutating, tool
+
+
+def test_six_edits_through_file_editor_then_the_same_failing_test_is_work() -> None:
+    edits = [
+        ("def total(items):", "def total(items, tax=0):"),
+        ("return sum(i.price for i in items)", "return sum(i.price * i.qty for i in items)"),
+        ("import math", "import math\nimport decimal"),
+        ("tax=0", "tax=0.0"),
+        ("class Cart:", "class Cart(object):"),
+        ("if not items:", "if items is None or not items:"),
+    ]
+    g = Guard()
+    got = []
+    for old, new in edits:
+        args = {"path": "/w/cart.py", "old_str": old, "new_str": new}
+        got.append(run(g, "file_editor", args, "The file /w/cart.py has been edited."))
+        got.append(run(g, "terminal", {"command": "pytest -q"}, "FAILED test_total\n1 failed"))
+    assert flags(got) == []
+
+
+def test_the_same_edit_through_file_editor_again_is_still_a_repeat() -> None:
+    g = Guard()
+    args = {"path": "/w/a.py", "old_str": "x = 1", "new_str": "x = 2"}
+    got = [run(g, "file_editor", args, "No replacement was performed.") for _ in range(4)]
+    assert "nudge:repeated_call" in flags(got)
