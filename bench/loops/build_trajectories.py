@@ -8393,13 +8393,6 @@ t.msg("Beta features are on (the first click did not stick on the busy page).")
 # repeated with identical arguments). Committed before crs was run on them. Split "fresh7".
 
 FRESH7_START = len(ALL)
-_r7 = random.Random(7007)
-
-
-def _hex7(n: int) -> str:
-    return "".join(_r7.choice("0123456789abcdef") for _ in range(n))
-
-
 # ---- fresh7 loops
 
 t = new(
@@ -8423,6 +8416,13 @@ ANS = (
 )
 idx = [t.msg(ANS) for _ in range(6)]
 t.mark(idx[1], idx[1])
+
+_r7 = random.Random(7007)  # ids in results (message ids, agent ids, cursors)
+
+
+def _hex7(n: int) -> str:
+    return "".join(_r7.choice("0123456789abcdef") for _ in range(n))
+
 
 t = new(
     "f7-tobira-send-retried-on-timeout",
@@ -8878,28 +8878,14 @@ t = new(
     "lists the same folder, round after round, with nothing new each time.",
 )
 t.user("Plan how to add a dark-mode toggle following the existing component patterns")
-occ = repeat_block(
-    t,
-    [
-        {
-            "tool": "Read",
-            "args": {"file_path": "src/components/Header.tsx"},
-            "result": "export function Header() {\n  const [open, setOpen] = useState(false);\n}\n",
-        },
-        {
-            "tool": "Grep",
-            "args": {"pattern": "useTheme", "path": "src"},
-            "result": "No matches found",
-        },
-        {
-            "tool": "Glob",
-            "args": {"pattern": "src/components/*.tsx"},
-            "result": "src/components/Header.tsx\nsrc/components/Footer.tsx\n"
-            "src/components/Nav.tsx",
-        },
-    ],
-    4,
-)
+HEADER = "export function Header() {\n  const [open, setOpen] = useState(false);\n}\n"
+COMPONENTS = "src/components/Header.tsx\nsrc/components/Footer.tsx\nsrc/components/Nav.tsx"
+PATTERN_ROUND = [
+    ("Read", {"file_path": "src/components/Header.tsx"}, HEADER),
+    ("Grep", {"pattern": "useTheme", "path": "src"}, "No matches found"),
+    ("Glob", {"pattern": "src/components/*.tsx"}, COMPONENTS),
+]
+occ = repeat_block(t, [{"tool": n, "args": a, "result": r} for n, a, r in PATTERN_ROUND], 4)
 mark_cycle(t, occ)
 
 t = new(
