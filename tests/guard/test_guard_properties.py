@@ -130,9 +130,12 @@ def test_bad_arguments_are_typed_errors_that_change_nothing(
     args = {**good, key: {"nested": [bad]}}
     with pytest.raises(crs.InvalidArgumentError, match="args"):
         g.before_call("t", args)
+    w = g.before_call("t", {**good, "other": 1})  # (a call is recorded once: a new one)
+    assert w.call is not None
+    before = json.dumps(g.explain(), sort_keys=True)
     if isinstance(bad, str):  # text that is not UTF-8 is refused in results too
         with pytest.raises(crs.InvalidArgumentError, match="result"):
-            g.after_call(v.call, result={"out": [bad]})
+            g.after_call(w.call, result={"out": [bad]})
     assert json.dumps(g.explain(), sort_keys=True) == before
     if not isinstance(bad, str):  # other non-JSON results are digested by their text
-        assert g.after_call(v.call, result={"out": [bad]}).allowed
+        assert g.after_call(w.call, result={"out": [bad]}).allowed

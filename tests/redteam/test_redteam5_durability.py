@@ -231,13 +231,6 @@ def test_a_file_size_limit_is_a_typed_full_error_and_nothing_is_lost(
     assert proc.returncode == 0, err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="for the lead (guard commit path, `Guard._make_call`'s refusal record): on a full "
-    "journal before_call raises JournalFullError instead of answering BLOCK, so an "
-    "integration that fails open runs the known failing call (issue 11: a guard query that "
-    "would answer 'blocked' must answer even when the disk is full)",
-)
 def test_a_refusal_is_still_answered_when_the_journal_is_full(tmp_path: Path) -> None:
     project, home = tmp_path / "repo", tmp_path / "home"
     project.mkdir()

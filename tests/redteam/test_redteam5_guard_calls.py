@@ -45,13 +45,6 @@ def _open(tmp_path: Path) -> tuple[Guard, Path, Path]:
     return Guard.open(project, "s", home=home, fingerprint=lambda: "fp"), project, home
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="for the lead (guard commit path, `Guard._after`): a second after_call of the same "
-    "Call is recorded as a second run, so one read reported three times is a repeated-call "
-    "nudge; it should raise InvalidArgumentError naming `call` (already recorded) and store "
-    "nothing",
-)
 def test_an_after_call_sent_twice_records_one_call(tmp_path: Path) -> None:
     """An integration that reports a result again (a retry of its own bookkeeping after a
     timeout, a callback fired twice) recorded the call once per report: four reports of one
@@ -68,13 +61,6 @@ def test_an_after_call_sent_twice_records_one_call(tmp_path: Path) -> None:
     assert _reopened(project, home, ["s"])["s"][0]["calls"] == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="for the lead (guard commit path, `Guard._after`): a hand-built Call whose step "
-    "is below 2**63 but was never reserved is journaled; at step 2**63-1 every later call of "
-    "the session gets step 2**63, which after_call refuses, in this process and after every "
-    "reopen. after_call should refuse a step no before_call/call_for reserved",
-)
 def test_a_forged_step_cannot_brick_the_session(tmp_path: Path) -> None:
     """`Call` is a public frozen dataclass; `dataclasses.replace(call, step=2**63 - 1)` passed
     the type checks, was journaled, and from then on no call of that session could be

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from crs import _core
 from crs._check import brief
-from crs._errors import CRSClosedError, InvalidArgumentError
+from crs._errors import CRSClosedError, InvalidArgumentError, JournalClosedError, JournalError
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon, _turns
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
@@ -367,12 +367,13 @@ class Guard:
         self._poll_re = re.compile(policy.poll_pattern)
         self._commands = policy.command_fields
         self._limits: dict[str, Limits] = {}
-        self._reserved = 0
         self._prefix = os.urandom(4).hex()
         self._closed = False
         # call_id -> (poll command, mutating, canonical args) until after_call
         # per reserved call: (polls, mutates, canonical arguments, the Call handed out)
         self._pending: dict[str, tuple[bool, bool, dict[str, Any], Call]] = {}
+        # the call_ids of the last calls recorded (a Call reported twice is refused)
+        self._recorded: dict[str, None] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         self._last_msg = ""
@@ -625,7 +626,7 @@ class Guard:
             part = self._part
             s = part.sessions.get(sid) or part.session(sid)
             last = s.last_step
-            step = self._reserved = (self._reserved if self._reserved > last else last) + 1
+            step = s.reserved = (s.reserved if s.reserved > last else last) + 1
             if call_id is None:
                 call_id = f"{self._prefix}-{step}"
             pending = self._pending
@@ -660,21 +661,32 @@ class Guard:
                     )
                 return allow_verdict(call)
             if v.action is _BLOCK or v.action is _STOP:
-                self._kernel.commit_op(
-                    "guard.refuse",
-                    {
-                        "s": sid,
-                        "n": step,
-                        "t": tool,
-                        "g": sig,
-                        "c": str(v.code),
-                        "act": str(v.action),
-                        "ts": _now_ms(),
-                        **self._previews(call_id, None),
-                    },
-                    bump_generation=False,
-                    checked=part.apply_refuse,  # built here: no need to check it again
-                )
+                payload = {
+                    "s": sid,
+                    "n": step,
+                    "t": tool,
+                    "g": sig,
+                    "c": str(v.code),
+                    "act": str(v.action),
+                    "ts": _now_ms(),
+                    **self._previews(call_id, None),
+                }
+                try:
+                    self._kernel.commit_op(
+                        "guard.refuse",
+                        payload,
+                        bump_generation=False,
+                        checked=part.apply_refuse,  # built here: no need to check it again
+                    )
+                except JournalClosedError:
+                    raise
+                except JournalError as exc:
+                    # The refusal stands whether or not its record could be written (a full
+                    # disk): an integration that fails open on an error would run the call.
+                    # Unrecorded, it does not count towards the ladder (nothing changed).
+                    _log.warning(
+                        "refused %s (%s) but could not record the refusal: %s", tool, v.code, exc
+                    )
             return v
 
     # ------------------------------------------------------------------ before
@@ -1063,6 +1075,8 @@ class Guard:
         with self._lock:
             part = self._part
             s = part.sessions.get(call.session_id) or part.session(call.session_id)
+            if extra is None or extra[3] is not call:  # (not the Call before_call handed out)
+                self._check_foreign(call, s)
             alias = ""
             if feat:
                 alias = self._near_duplicate(s, call, res, feat)
@@ -1093,9 +1107,32 @@ class Guard:
                     p["fx"] = list(ids)
             # built here: the handler's check is for records read back (replay)
             self._kernel.commit_op("guard.step", p, bump_generation=False, checked=part.apply_step)
+            done = self._recorded
+            done[cid] = None
+            if len(done) > 4096:
+                del done[next(iter(done))]
             if v is None:
                 return allow_verdict(call)
             return v
+
+    def _check_foreign(self, call: Call, s: SessionState) -> None:
+        """A `Call` that is not the one `before_call`/`call_for` handed out for its call_id
+        (pending): refused when its call was recorded already (an `after_call` sent twice)
+        or its step was never reserved (a Call built or edited by hand: a step past every
+        reserved one would be journaled, and every later step of the session would run past
+        the largest step there is)."""
+        if call.call_id in self._recorded:
+            raise InvalidArgumentError(
+                f"call: {brief(call.call_id)} was recorded already; after_call records a call "
+                "once (a call that runs again needs a new before_call)"
+            )
+        top = s.reserved if s.reserved > s.last_step else s.last_step
+        if call.step > top:
+            raise InvalidArgumentError(
+                f"call.step: {call.step} was never reserved by before_call or call_for of "
+                f"session {brief(self.session_id)} (the last is {top}); pass the Call they "
+                "returned"
+            )
 
     def _outcome(
         self, canon: dict[str, Any], mut: bool, result: Any, error: BaseException | str | None

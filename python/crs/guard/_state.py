@@ -261,6 +261,7 @@ class SessionState:
         "nudges",
         "pairs",
         "recent",
+        "reserved",
         "sigs",
         "stale",
         "started",
@@ -273,6 +274,9 @@ class SessionState:
 
     def __init__(self) -> None:
         self.last_step = 0
+        # the last step handed out (before_call / call_for) in this process, by any Guard of
+        # the session; not journaled (a step is recorded with its call)
+        self.reserved = 0
         self.calls = 0
         self.tool_calls: dict[str, int] = {}
         self.started = 0  # unix ms of the first call
