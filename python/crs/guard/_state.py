@@ -115,6 +115,10 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "epoch": int,
     "preview": str,
     "f": int,
+    "cr": int,
+    "cd": int,
+    "cv": str,
+    "h": str,
 }
 
 
@@ -149,11 +153,15 @@ class SigState:
     __slots__ = (
         "changes",
         "cluster",
+        "dups",
         "epoch",
         "fail_ms",
         "fail_step",
         "hard",
         "last_err",
+        "made",
+        "made_res",
+        "made_view",
         "polls",
         "res",
         "runs",
@@ -178,6 +186,13 @@ class SigState:
         self.fail_ms = 0
         self.last_err = ""  # sanitized, short
         self.waits = False  # the call waits (sleep, poll, yield time): a poll, not a read
+        # A call that creates a record (`ToolPolicy.creates`): the step of its first success
+        # in the current request, that result's digest and a sanitized view of it (argument
+        # values left out), and the duplicates since (successes judged so by the live guard)
+        self.made = 0
+        self.made_res = ""
+        self.made_view = ""
+        self.dups = 0
 
     def export(self) -> list[Any]:
         return [
@@ -195,6 +210,10 @@ class SigState:
             self.polls,
             self.cluster,
             self.waits,
+            self.made,
+            self.made_res,
+            self.made_view,
+            self.dups,
         ]
 
     @classmethod
@@ -215,6 +234,13 @@ class SigState:
         s.polls = int(row[11]) if len(row) > 11 else s.runs
         s.cluster = str(row[12]) if len(row) > 12 else ""
         s.waits = bool(row[13]) if len(row) > 13 else False
+        if len(row) > 17:  # (an older image has none: nothing was created)
+            s.made, s.made_res, s.made_view, s.dups = (
+                int(row[14]),
+                str(row[15]),
+                str(row[16]),
+                int(row[17]),
+            )
         return s
 
 
@@ -249,6 +275,8 @@ class SessionState:
         "epoch",
         "last_mut",
         "last_ok_step",
+        "last_sents",
+        "last_sketch",
         "last_step",
         "level",
         "loop_code",
@@ -295,6 +323,10 @@ class SessionState:
         self.msg_streak = 0  # agent messages since the last call or user turn
         self.msgs: list[str] = []  # their digests (the last 16)
         self.msg_flags = 0  # monologue verdicts in a row
+        # the last agent message (any turn): its MinHash sketch and sentence digests
+        # (`crs.guard._turns.sketch`; "" and empty: none, or an older record without them)
+        self.last_sketch = ""
+        self.last_sents: frozenset[str] = frozenset()
         self.turns = 0
         self.turn_step = 0  # last step before the latest user turn
         self.answered = 0  # last step before a user turn that followed an agent's answer
@@ -378,6 +410,11 @@ class SessionState:
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
+            if get("cr"):  # a call that creates a record succeeded
+                if s.made <= self.answered:  # the first time in this request
+                    s.made, s.made_res, s.made_view, s.dups = n, res, get("cv", ""), 0
+                elif get("cd"):
+                    s.dups += 1
         if kind != TRANSIENT:
             if seen is None:
                 self.pairs[pair] = [1, after, n]
@@ -435,6 +472,8 @@ class SessionState:
                 echo[3] = False
         self.msg_streak += 1
         self.msgs = [*self.msgs[-15:], p["d"]]
+        self.last_sketch = p.get("h", "")
+        self.last_sents = frozenset(p.get("sn", ()))
         self.msg_flags = self.msg_flags + 1 if p.get("v") else 0
 
     def echo_turn(self, p: dict[str, Any]) -> None:
@@ -509,6 +548,7 @@ class SessionState:
             "answered": self.answered,
             "echo": [list(self.echo[0]), *self.echo[1:]],
             "ask": sorted(self.ask),
+            "last_msg": [self.last_sketch, sorted(self.last_sents)],
         }
 
     @classmethod
@@ -549,6 +589,10 @@ class SessionState:
         if echo is not None:
             s.echo = [[str(m) for m in echo[0]], int(echo[1]), int(echo[2]), bool(echo[3])]
         s.ask = frozenset(str(w) for w in d.get("ask", ()))
+        last = d.get("last_msg")  # (absent in an older image: no last message to compare)
+        if last is not None:
+            s.last_sketch = str(last[0])
+            s.last_sents = frozenset(str(x) for x in last[1])
         return s
 
 
@@ -610,6 +654,11 @@ class GuardPart:
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _MSG_KEYS, "guard.msg")
+        sn = p.get("sn")
+        if sn is not None and (type(sn) is not list or not all(type(x) is str for x in sn)):
+            raise InvalidArgumentError(
+                f"payload: a guard.msg record's 'sn' must be a list of str, got {brief(sn)}"
+            )
         return lambda: self.session(p["s"]).apply_msg(p)
 
     def _op_turn(self, p: dict[str, Any]) -> Callable[[], None]:
