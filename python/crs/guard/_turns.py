@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Russian words, Cyrillic letters that look Latin)
 """What a user's text says to the guard (`Guard.new_turn(text)`): the digests of its words.
 
 The guard never keeps a user's text: `SecretSanitizer` runs over it, its words are cut to a
@@ -58,7 +59,7 @@ _PING_ES = (
     "decir avisame avisa tarea trabajo pregunta problema asunto cosa solicitud "
     "el la los las lo le les un una unos unas de del al a en con para por y o u pero se su "
     "sus mi mis tu tus te me nos es son fue ser estar he has ha hemos han hace usted "
-    "yo ok oye porfa entonces ahora aqui ya"
+    "yo ok oye porfa entonces ahora aqui ya nada estoy"
 )
 _PING_FR = (
     "bonjour bonsoir salut coucou allo merci oui non ok accord bien super parfait genial "
@@ -81,7 +82,7 @@ _PING_DE = (
     "sag sagen aufgabe frage problem sache auftrag jetzt endlich bald schnell und oder aber "
     "der die das den dem des ein eine einen einem ist sind war hat haben hast habe ich mir "
     "mich wir uns was wann wo los denn doch nun also so auch hier dort bei von zu zum "
-    "zur im am an auf fur um kannst kann konntest"
+    "zur im am an auf fur um kannst kann konntest nichts"
 )
 _PING_PT = (
     "ola oi bom boa dia tarde noite obrigado obrigada valeu ok nao beleza certo ta "
@@ -91,7 +92,8 @@ _PING_PT = (
     "tempo demora rapido tente tenta tentar novamente continua continue continuar "
     "segue responde responda resposta me diga fala avisa tarefa pergunta problema coisa "
     "trabalho o a as um uma de do da das e ou mas que e sao foi eu voce vc ele ela "
-    "nos isso isto esse essa por favor para pra em no na mais so entao agora aqui"
+    "nos isso isto esse essa por favor para pra em no na mais so entao agora aqui nada estou "
+    "estamos"
 )
 _PING_IT = (
     "ciao salve buongiorno buonasera grazie ok si no bene perfetto certo allora novita "
@@ -99,7 +101,7 @@ _PING_IT = (
     "aspetto aspettando sei qualcuno quanto manca tempo presto riprova riprovare "
     "continua rispondi risposta dimmi compito domanda problema cosa lavoro il lo la i gli "
     "le un una di del della e o ma che chi come e sono era io tu lui lei noi voi per con in "
-    "su da non piu ora adesso qui favore"
+    "su da non piu ora adesso qui favore niente nulla"
 )
 _PING_RU = (
     "привет здравствуите здравствуи добрыи день вечер утро алло спасибо пожалуиста ок "
@@ -108,8 +110,8 @@ _PING_RU = (
     "ждем ждать ты вы здесь тут кто нибудь сколько долго времени скоро быстрее "
     "побыстрее попробуи попробуите снова опять раз продолжаи продолжаите даваи ответь "
     "ответьте ответ скажи скажите сообщи задача задачеи задачу задание вопрос проблема "
-    "работа дело и а но или в на с по к у о об от до за из я мне меня мы он она оно они "  # noqa: RUF001
-    "это этот эта то так же ли не ни бы был была было будет там сеичас теперь"
+    "работа дело и а но или в на с по к у о об от до за из я мне меня мы он она оно они "
+    "это этот эта то так же ли не ни бы был была было будет там сеичас теперь ничего"
 )
 # Ping phrases taken out before the words are read: several words that together ask for
 # nothing ("de nuevo" is "again", while "nuevo" alone is "new"), and the pings of scripts
@@ -139,7 +141,7 @@ _PING_PHRASES = (
 )
 _CJK_STOP = frozenset(
     # Chinese function characters
-    "的了是我你您他她它们在有和与这那个一不也都就还又很太么没把被给对从向跟"
+    "的了着过是我你您他她它们在有和与这那个一不也都就还又很太么没把被给对从向跟"
 )
 _PING = frozenset(
     _fold(w)
