@@ -258,3 +258,59 @@ def test_the_first_repeated_success_is_the_one_nudged(calls: list[int], explicit
         assert v.action is Action.ALLOW
         assert after is not None
         assert after.action is Action.ALLOW
+
+
+# An event: ("call", tool, title index, id or None for the same answer) | ("turn", text)
+# | ("msg",)
+EVENT = st.one_of(
+    st.tuples(
+        st.just("call"),
+        st.sampled_from(["create_issue", "send_keys", "notify", "read_file"]),
+        st.integers(0, 2),
+        st.one_of(st.none(), st.integers(0, 9)),
+    ),
+    st.tuples(st.just("turn"), st.sampled_from(["again please", "a new one about bug 4"])),
+    st.just(("msg",)),
+)
+
+
+def play(g: Guard, ev: tuple[Any, ...]) -> list[tuple[str, str, tuple[int, ...], str]]:
+    if ev[0] == "turn":
+        g.new_turn(ev[1])
+        return []
+    if ev[0] == "msg":
+        v = g.on_message("Done, created it.")
+        return [(str(v.action), str(v.code), v.evidence, v.message)]
+    _, tool, k, ident = ev
+    v, after = run(g, tool, {"title": f"bug {k}"}, "ok" if ident is None else f"id {ident}")
+    out = [(str(v.action), str(v.code), v.evidence, v.message)]
+    if after is not None:
+        out.append((str(after.action), str(after.code), after.evidence, after.message))
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(events=st.lists(EVENT, min_size=1, max_size=25), cuts=st.sets(st.integers(1, 24)))
+def test_a_reopened_guard_judges_creates_exactly_as_one_that_stayed(
+    tmp_path_factory: pytest.TempPathFactory, events: list[Any], cuts: set[int]
+) -> None:
+    base = tmp_path_factory.mktemp("creates")
+    policy = GuardPolicy(tools={"notify": ToolPolicy(creates=True)})
+    with Guard.open(base, "s", home=base / "h1", policy=policy, fingerprint=lambda: "f") as g:
+        straight = [play(g, ev) for ev in events]
+    pieces = []
+    g = Guard.open(base, "s", home=base / "h2", policy=policy, fingerprint=lambda: "f")
+    try:
+        for i, ev in enumerate(events):
+            if i in cuts:  # a new process: everything comes back from the journal
+                g.close()
+                if i % 3 == 0:  # sometimes from a checkpoint image instead
+                    with Guard.open(
+                        base, "s", home=base / "h2", policy=policy, fingerprint=lambda: "f"
+                    ) as h:
+                        h.crs.save_project_backup()
+                g = Guard.open(base, "s", home=base / "h2", policy=policy, fingerprint=lambda: "f")
+            pieces.append(play(g, ev))
+    finally:
+        g.close()
+    assert pieces == straight
