@@ -372,12 +372,6 @@ class Guard:
         self._pending: dict[str, tuple[bool, bool, dict[str, Any], Call]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
-        # the current run of agent messages: the words it used, and how many of its messages
-        # brought (almost) none that was new (in memory)
-        self._msg_words: set[str] = set()
-        self._msg_stale = 0
-        self._msg_last_words: set[str] = set()  # the words of the run's last message
-        self._msg_restated = 0  # messages in a row that restated the one before
         # Shared by every session of the engine (with_session); see crs.guard._observe.
         self._observers = _observers if _observers is not None else Observers(observers)
 
@@ -1629,34 +1623,34 @@ class Guard:
                 # a near-identical message, or one that says a sentence of the last one
                 # again, counts as the same one
                 digest = ref
-            if not s.msg_streak:
-                self._msg_words = set()
-                self._msg_stale = 0
-                self._msg_restated = 0
-            words = set(_canon._tokens(norm)) - _canon._STOP
-            stale = 3 * len(words - self._msg_words) < len(words) or not words
-            if stale:
-                self._msg_stale += 1  # (almost) nothing it had not said in this run
+            # The run of agent messages (journaled as digests: a new process continues): the
+            # words it used, its messages that brought (almost) none that was new (stale),
+            # and the restatements in a row.
+            words = frozenset(_turns.word_digests(set(_canon._tokens(clean)) - _canon._STOP))
+            running = s.msg_streak > 0
+            stale = 3 * len(words - s.msg_run) < len(words) if running else False
+            stale = stale or not words
+            stales = (s.msg_stale if running else 0) + stale
             # A restatement: (almost) nothing new to the run, and its words a near-duplicate
             # of the last message's (the same test as reworded calls). `monologue_repeats`
             # of them in a row (that many + 1 messages saying one thing) is a monologue
             # (fresh6): one more than for the same words, as rewording is weaker evidence.
-            lw = self._msg_last_words
-            if stale and words and len(words & lw) >= self.policy.near_duplicate * len(words | lw):
-                self._msg_restated += 1
-            else:
-                self._msg_restated = 0
-            self._msg_last_words = words
-            self._msg_words |= words
+            lw = s.msg_last
+            restates = (
+                stale
+                and bool(words)
+                and len(words & lw) >= self.policy.near_duplicate * len(words | lw)
+            )
+            restated = (s.msg_restated if running else 0) + 1 if restates else 0
             seq = [*msgs, digest]
-            found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
+            found, cap = self._message_loop(seq, s.msg_streak + 1, stales)
             by_echo = False
             if found is None and digest == again and len(msgs) + 1 == len(answer):
                 found = self._echo_loop(s.echo[1] + 1)
                 by_echo = found is not None
-            if found is None and self._msg_restated >= self.policy.monologue_repeats:
+            if found is None and restated >= self.policy.monologue_repeats:
                 found = (
-                    f"the agent said the same thing in other words {self._msg_restated + 1} "
+                    f"the agent said the same thing in other words {restated + 1} "
                     "times in a row without acting"
                 )
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
@@ -1664,6 +1658,11 @@ class Guard:
                 payload["h"] = sk
                 if sents:
                     payload["sn"] = sents
+            payload["mw"] = sorted(words)
+            if stale:
+                payload["st"] = 1
+            if restates:
+                payload["rs"] = 1
             if found is not None:
                 payload["v"] = 1
             self._kernel.commit_op("guard.msg", payload, bump_generation=False)

@@ -37,6 +37,7 @@ MAX_KEYS = 20_000  # pairs and signatures remembered per session (oldest dropped
 MAX_SESSIONS = 500  # sessions kept (oldest dropped first)
 MAX_FAILURES = 1_000  # learned failures kept (oldest dropped first)
 MAX_TOOLS = 2_000  # tool names counted per session (the least used dropped first)
+MAX_RUN_WORDS = 4_096  # word digests kept of a run of agent messages
 
 # step kinds
 OK, HARD, TRANSIENT = 0, 1, 2
@@ -119,6 +120,8 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "cd": int,
     "cv": str,
     "h": str,
+    "st": int,
+    "rs": int,
 }
 
 
@@ -284,6 +287,10 @@ class SessionState:
         "loop_steps",
         "moved_step",
         "msg_flags",
+        "msg_last",
+        "msg_restated",
+        "msg_run",
+        "msg_stale",
         "msg_streak",
         "msgs",
         "nudges",
@@ -327,6 +334,13 @@ class SessionState:
         # (`crs.guard._turns.sketch`; "" and empty: none, or an older record without them)
         self.last_sketch = ""
         self.last_sents: frozenset[str] = frozenset()
+        # the current run of agent messages (word digests, `crs.guard._turns.word_digests`):
+        # the words it used, its stale messages, restatements in a row; and the last
+        # message's words (any run)
+        self.msg_run: frozenset[str] = frozenset()
+        self.msg_stale = 0
+        self.msg_restated = 0
+        self.msg_last: frozenset[str] = frozenset()
         self.turns = 0
         self.turn_step = 0  # last step before the latest user turn
         self.answered = 0  # last step before a user turn that followed an agent's answer
@@ -470,6 +484,15 @@ class SessionState:
                 echo[1] += 1
                 echo[2] = echo[2] + 1 if p.get("v") else 0
                 echo[3] = False
+        if not self.msg_streak:  # a new run of messages
+            self.msg_run, self.msg_stale, self.msg_restated = frozenset(), 0, 0
+        w = p.get("mw")
+        if w is not None:  # (an older record: its words are not known)
+            self.msg_last = words = frozenset(w)
+            if len(self.msg_run) < MAX_RUN_WORDS:
+                self.msg_run = self.msg_run | words
+            self.msg_stale += 1 if p.get("st") else 0
+            self.msg_restated = self.msg_restated + 1 if p.get("rs") else 0
         self.msg_streak += 1
         self.msgs = [*self.msgs[-15:], p["d"]]
         self.last_sketch = p.get("h", "")
@@ -549,6 +572,12 @@ class SessionState:
             "echo": [list(self.echo[0]), *self.echo[1:]],
             "ask": sorted(self.ask),
             "last_msg": [self.last_sketch, sorted(self.last_sents)],
+            "msg_words": [
+                sorted(self.msg_run),
+                self.msg_stale,
+                self.msg_restated,
+                sorted(self.msg_last),
+            ],
         }
 
     @classmethod
@@ -593,6 +622,11 @@ class SessionState:
         if last is not None:
             s.last_sketch = str(last[0])
             s.last_sents = frozenset(str(x) for x in last[1])
+        run = d.get("msg_words")  # (absent in an older image: no words known)
+        if run is not None:
+            s.msg_run = frozenset(str(x) for x in run[0])
+            s.msg_stale, s.msg_restated = int(run[1]), int(run[2])
+            s.msg_last = frozenset(str(x) for x in run[3])
         return s
 
 
@@ -654,11 +688,12 @@ class GuardPart:
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _MSG_KEYS, "guard.msg")
-        sn = p.get("sn")
-        if sn is not None and (type(sn) is not list or not all(type(x) is str for x in sn)):
-            raise InvalidArgumentError(
-                f"payload: a guard.msg record's 'sn' must be a list of str, got {brief(sn)}"
-            )
+        for key in ("sn", "mw"):
+            got = p.get(key)
+            if got is not None and (type(got) is not list or not all(type(x) is str for x in got)):
+                raise InvalidArgumentError(
+                    f"payload: a guard.msg record's {key!r} must be a list of str, got {brief(got)}"
+                )
         return lambda: self.session(p["s"]).apply_msg(p)
 
     def _op_turn(self, p: dict[str, Any]) -> Callable[[], None]:

@@ -202,6 +202,7 @@ def asks_nothing_new(digests: list[str], ask: frozenset[str]) -> bool:
 
 # ---------------------------------------------------------------- an agent's last message
 
+MAX_MSG_WORDS = 128  # word digests kept of one agent message
 SKETCH_BYTES = 128  # one byte of each of the 128 MinHash values (b-bit MinHash, b = 8)
 MAX_SENTENCES = 32  # sentence digests kept of one message
 
@@ -232,3 +233,11 @@ def sentence_digests(sentences: set[str]) -> list[str]:
         hashlib.blake2b(t.encode(), digest_size=4, person=b"crs.sent").hexdigest()
         for t in sentences
     )[:MAX_SENTENCES]
+
+
+def word_digests(words: set[str]) -> list[str]:
+    """4-byte digests of an agent message's words, sorted, at most `MAX_MSG_WORDS` (a long
+    message is judged by a sample of its words that is the same in every process)."""
+    return sorted(
+        hashlib.blake2b(w.encode(), digest_size=4, person=b"crs.word").hexdigest() for w in words
+    )[:MAX_MSG_WORDS]
