@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from test_guard_fresh6_rules import SUMS  # restatements of one diagnosis
+
 import crs
 from crs.guard import Guard
 
@@ -129,20 +131,6 @@ def test_a_secret_in_an_answer_reaches_no_file(tmp_path: Path) -> None:
     data = journal_bytes(tmp_path / "home")
     assert secret.encode() not in data
     assert b"A1b2C3d4E5f6G7h8I9j0" not in data
-
-
-SUMS = [
-    "Diagnosis: the deploy fails because the staging certificate expired on Monday; the "
-    "registry rejects the push. Conclusion: renew the certificate.",
-    "Let me go over it once more. The deploy fails since the staging certificate expired "
-    "Monday, so the registry refuses the push; the certificate must be renewed.",
-    "Reviewing it: the staging certificate expired on Monday, so the registry refuses the "
-    "push and the deploy fails until the certificate is renewed.",
-    "Diagnosis once more: the registry rejects the push because the staging certificate "
-    "expired Monday, so the deploy fails; renew the certificate.",
-    "To restate: the deploy fails, the registry rejects the push, the staging certificate "
-    "expired on Monday. The certificate must be renewed.",
-]
 
 
 def test_restatements_count_across_processes(tmp_path: Path) -> None:
