@@ -93,6 +93,23 @@ def test_a_name_alone_needs_another_result_to_count_as_creating() -> None:
     assert "same result 3 times" in verdicts[2].reason  # type: ignore[union-attr]
 
 
+def test_a_creating_name_whose_answer_changes_in_words_is_polled_not_duplicated() -> None:
+    """Another agent asked through `send_message` answers in other words each time (a poll
+    of its progress); a record made again answers in the same words with another id."""
+    g = Guard()
+    args = {"to": "researcher", "text": "Any findings on the outage?"}
+    for answer in ["Still reading the logs.", "Found a timeout in the gateway.", "Done: DNS."]:
+        _, after = run(g, "send_message", args, answer)
+        assert after is not None
+        assert after.action is Action.ALLOW
+    _, a = run(g, "send_message", {"to": "ops", "text": "Deploy done"}, "sent as msg-1a2b3c")
+    _, b = run(g, "send_message", {"to": "ops", "text": "Deploy done"}, "sent as msg-9f8e7d")
+    assert a is not None
+    assert a.action is Action.ALLOW
+    assert b is not None
+    assert b.action is Action.NUDGE
+
+
 @pytest.mark.parametrize(
     "tool",
     ["create_issue", "mcp__github__create_issue", "createIssue", "insert_row", "post_message"],
@@ -215,7 +232,8 @@ def test_the_first_result_is_sanitized_before_it_is_kept(tmp_path: Path) -> None
     secret = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 3
     with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         run(g, "create_user", {"name": "ann"}, f'{{"id": 7, "api_key": "{secret}"}}')
-        _, second = run(g, "create_user", {"name": "ann"}, '{"id": 8}')
+        other = secret.replace("A1b2", "Z9y8")
+        _, second = run(g, "create_user", {"name": "ann"}, f'{{"id": 8, "api_key": "{other}"}}')
         assert second is not None
         assert second.action is Action.NUDGE
         assert secret not in second.message

@@ -119,6 +119,7 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "cr": int,
     "cd": int,
     "cv": str,
+    "cs": str,
     "h": str,
     "st": int,
     "rs": int,
@@ -164,6 +165,7 @@ class SigState:
         "last_err",
         "made",
         "made_res",
+        "made_shape",
         "made_view",
         "polls",
         "res",
@@ -194,6 +196,7 @@ class SigState:
         # values left out), and the duplicates since (successes judged so by the live guard)
         self.made = 0
         self.made_res = ""
+        self.made_shape = ""  # (the result with its words that carry a digit left out)
         self.made_view = ""
         self.dups = 0
 
@@ -217,6 +220,7 @@ class SigState:
             self.made_res,
             self.made_view,
             self.dups,
+            self.made_shape,
         ]
 
     @classmethod
@@ -237,12 +241,13 @@ class SigState:
         s.polls = int(row[11]) if len(row) > 11 else s.runs
         s.cluster = str(row[12]) if len(row) > 12 else ""
         s.waits = bool(row[13]) if len(row) > 13 else False
-        if len(row) > 17:  # (an older image has none: nothing was created)
-            s.made, s.made_res, s.made_view, s.dups = (
+        if len(row) > 18:  # (an older image has none: nothing was created)
+            s.made, s.made_res, s.made_view, s.dups, s.made_shape = (
                 int(row[14]),
                 str(row[15]),
                 str(row[16]),
                 int(row[17]),
+                str(row[18]),
             )
         return s
 
@@ -427,6 +432,7 @@ class SessionState:
             if get("cr"):  # a call that creates a record succeeded
                 if s.made <= self.answered:  # the first time in this request
                     s.made, s.made_res, s.made_view, s.dups = n, res, get("cv", ""), 0
+                    s.made_shape = get("cs", "")
                 elif get("cd"):
                     s.dups += 1
         if kind != TRANSIENT:
