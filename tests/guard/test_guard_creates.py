@@ -33,6 +33,13 @@ def run(g: Guard, tool: str, args: dict[str, Any], result: Any) -> tuple[Verdict
     return v, g.after_call(v.call, result=result)
 
 
+def done(g: Guard, tool: str, args: dict[str, Any], result: Any) -> Verdict:
+    """`after_call`'s verdict of a call `before_call` let run."""
+    v, after = run(g, tool, args, result)
+    assert after is not None, v.reason
+    return after
+
+
 def publish(
     g: Guard, n: int, tool: str = "wordpress_publish", first: int = 4812
 ) -> list[tuple[Verdict, Any]]:
@@ -74,8 +81,7 @@ def test_an_explicit_creating_tool_is_nudged_even_when_its_answer_is_the_same() 
     assert "Sent." in b.message
     assert g.before_call("notify", {"to": "ops", "text": "deploy done"}).action is Action.BLOCK
     # another message is another record
-    _, c = run(g, "notify", {"to": "ops", "text": "rollback done"}, "Sent.")
-    assert c is not None
+    c = done(g, "notify", {"to": "ops", "text": "rollback done"}, "Sent.")
     assert c.action is Action.ALLOW
 
 
@@ -99,8 +105,7 @@ def test_a_creating_name_whose_answer_changes_in_words_is_polled_not_duplicated(
     g = Guard()
     args = {"to": "researcher", "text": "Any findings on the outage?"}
     for answer in ["Still reading the logs.", "Found a timeout in the gateway.", "Done: DNS."]:
-        _, after = run(g, "send_message", args, answer)
-        assert after is not None
+        after = done(g, "send_message", args, answer)
         assert after.action is Action.ALLOW
     _, a = run(g, "send_message", {"to": "ops", "text": "Deploy done"}, "sent as msg-1a2b3c")
     _, b = run(g, "send_message", {"to": "ops", "text": "Deploy done"}, "sent as msg-9f8e7d")
@@ -153,19 +158,15 @@ def test_repeated_sends_that_create_nothing_are_never_duplicates(
 def test_a_calculator_and_other_files_are_no_duplicates() -> None:
     g = Guard()
     for i in range(30):
-        _, after = run(g, "add_numbers", {"a": i, "b": i + 1}, str(2 * i + 1))
-        assert after is not None
+        after = done(g, "add_numbers", {"a": i, "b": i + 1}, str(2 * i + 1))
         assert after.action is Action.ALLOW
-    _, again = run(g, "add_numbers", {"a": 2, "b": 3}, "5")
-    assert again is not None
+    again = done(g, "add_numbers", {"a": 2, "b": 3}, "5")
     assert again.action is Action.ALLOW
     for i in range(12):  # "create a second file": other arguments, a new record each
-        _, after = run(g, "create_file", {"path": f"f{i}.txt", "content": "x"}, f"created f{i}")
-        assert after is not None
+        after = done(g, "create_file", {"path": f"f{i}.txt", "content": "x"}, f"created f{i}")
         assert after.action is Action.ALLOW
     for i in range(12):
-        _, after = run(g, "create_issue", {"title": f"bug {i}"}, json.dumps({"id": i}))
-        assert after is not None
+        after = done(g, "create_issue", {"title": f"bug {i}"}, json.dumps({"id": i}))
         assert after.action is Action.ALLOW
 
 
@@ -233,8 +234,7 @@ def test_the_first_result_is_sanitized_before_it_is_kept(tmp_path: Path) -> None
     with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         run(g, "create_user", {"name": "ann"}, f'{{"id": 7, "api_key": "{secret}"}}')
         other = secret.replace("A1b2", "Z9y8")
-        _, second = run(g, "create_user", {"name": "ann"}, f'{{"id": 8, "api_key": "{other}"}}')
-        assert second is not None
+        second = done(g, "create_user", {"name": "ann"}, f'{{"id": 8, "api_key": "{other}"}}')
         assert second.action is Action.NUDGE
         assert secret not in second.message
     data = b"".join(p.read_bytes() for p in (tmp_path / "h").rglob("*") if p.is_file())
