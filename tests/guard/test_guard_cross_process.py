@@ -13,10 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_guard_fresh6_rules import SUMS  # restatements of one diagnosis
 
 import crs
-from crs.guard import Guard
+from crs import _core
+from crs.guard import Guard, _turns
 
 PYTHON_DIR = str(Path(crs.__file__).resolve().parent.parent)
 
@@ -143,3 +146,26 @@ def test_restatements_count_across_processes(tmp_path: Path) -> None:
     assert "other words" in got[4]["reason"]
     data = journal_bytes(tmp_path / "home")
     assert b"certificate" not in data
+
+
+TEXT = st.lists(
+    st.sampled_from(
+        ["the", "deploy", "fails", "staging", "certificate", "expired", "registry", "push"]
+    ),
+    min_size=1,
+    max_size=30,
+).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=TEXT, b=TEXT)
+def test_the_journaled_sketch_estimates_the_minhash_similarity(a: str, b: str) -> None:
+    """The sketch keeps one byte of each MinHash value: its estimate is the full signature's,
+    but for chance agreements of a byte (1 in 256 per position, corrected for)."""
+    sa, sb = _core.minhash_signature(a), _core.minhash_signature(b)
+    full = _core.minhash_jaccard(sa, sb)
+    est = _turns.sketch_similarity(_turns.sketch(sa), _turns.sketch(sb))
+    assert abs(est - full) <= 0.06
+    assert _turns.sketch_similarity(_turns.sketch(sa), _turns.sketch(sa)) == 1.0
+    assert _turns.sketch_similarity(_turns.sketch(sa), "zz") == 0.0
+    assert len(_turns.sketch(sa)) == 2 * _turns.SKETCH_BYTES
