@@ -199,6 +199,8 @@ def test_english_words_that_look_like_foreign_pings_stay_words() -> None:
         "And the tag?",
         "Is it MIT?",
         "And the SIM?",
+        "And the van?",
+        "What about Ben?",
         "Plus tax?",
     ]:
         assert not follows_up(request, text), text

@@ -53,12 +53,12 @@ _PING_ES = (
     "ya todavia aun alguna algun alguno algo novedad novedades noticias actualizacion "
     "actualizaciones estado progreso avance avances listo terminado terminada "
     "terminaste acabaste acabado hecho sigues sigue seguimos estas esta estan hay que como "
-    "va vas van esto eso ese esa ahi alli alguien puedes podrias puede intenta intentalo "
+    "va vas esto eso ese esa ahi alli alguien puedes podrias puede intenta intentalo "
     "intentar reintenta continua continuar sigo espero esperando esperar cuanto falta tiempo "
     "mucho tarda tardas rapido pronto respuesta responde responder contesta contestame dime "
     "decir avisame avisa tarea trabajo pregunta problema asunto cosa solicitud "
     "el la los las lo le les un una unos unas de del al a en con para por y o u pero se su "
-    "sus mi mis tu tus te me nos es son fue ser estar he has ha hemos han hace usted "
+    "sus mi mis tu tus te me nos es fue ser estar he has ha hemos han hace usted "
     "yo ok oye porfa entonces ahora aqui ya nada estoy"
 )
 _PING_FR = (
@@ -70,7 +70,7 @@ _PING_FR = (
     "continuer vas go reponds repondre reponse dis dites moi tache demande question "
     "probleme truc chose travail le les de du des et ou mais que qui quoi est sont a as "
     "avez avoir etre je j il elle nous ce cet cette c se s sa ses mon ma mes ta tes "
-    "par sur dans en avec pas ne n rien tout bon bah ben euh hein l d qu m t "
+    "par sur dans en avec pas ne n rien tout bon bah euh hein l d qu m t "
     "maintenant on ici voila donc sil plait svp stp"
 )
 _PING_DE = (
