@@ -20,6 +20,7 @@ from test_guard_fresh6_rules import SUMS  # restatements of one diagnosis
 import crs
 from crs import _core
 from crs.guard import Guard, _turns
+from crs.guard._state import SessionState
 
 PYTHON_DIR = str(Path(crs.__file__).resolve().parent.parent)
 
@@ -169,3 +170,26 @@ def test_the_journaled_sketch_estimates_the_minhash_similarity(a: str, b: str) -
     assert _turns.sketch_similarity(_turns.sketch(sa), _turns.sketch(sa)) == 1.0
     assert _turns.sketch_similarity(_turns.sketch(sa), "zz") == 0.0
     assert len(_turns.sketch(sa)) == 2 * _turns.SKETCH_BYTES
+
+
+def test_records_and_images_of_an_older_version_replay(tmp_path: Path) -> None:
+    """Records written before the sketch, the word digests and the creating fields (a
+    `guard.msg` with only its digest, a `guard.step` of a publish without `cr`) replay: the
+    guard knows no last answer and nothing created, as a new process did before."""
+    home = tmp_path / "h"
+    with Guard.open(tmp_path, "s", home=home, fingerprint=lambda: "fp") as g:
+        g._kernel.commit_op("guard.msg", {"s": "s", "d": "ab" * 8, "ts": 1}, bump_generation=False)
+        step = {"s": "s", "n": 1, "t": "wordpress_publish", "g": "cd" * 16, "r": "ef" * 8}
+        g._kernel.commit_op("guard.step", {**step, "k": 0, "ts": 2}, bump_generation=False)
+        image = g._part.export()
+    with Guard.open(tmp_path, "s", home=home, fingerprint=lambda: "fp") as g:
+        s = g._part.sessions["s"]
+        assert (s.last_sketch, s.msg_run, s.calls) == ("", frozenset(), 1)
+        assert s.sigs["cd" * 16].made == 0
+        assert g.on_message(ANSWER).action.value == "allow"
+    old = image["sessions"]["s"]
+    for key in ("last_msg", "msg_words"):
+        old.pop(key)
+    old["sigs"] = {k: v[:14] for k, v in old["sigs"].items()}
+    back = SessionState.from_export(old)
+    assert (back.last_sketch, back.msg_run, back.sigs["cd" * 16].made) == ("", frozenset(), 0)
