@@ -1125,7 +1125,7 @@ class Guard:
         so). Its first success in the request is remembered with a view of what it returned
         (`cv` in the record); a second success of the same call is a duplicate (`cd`): a
         nudge. A tool inferred from its name counts only once a success brought another
-        result (a new id): the same answer again is the repeat rules' to judge."""
+        answer of the same shape (a new id, `_result_shape`)."""
         p["cr"] = 1
         st = s.sigs.get(call.signature)
         if st is None or st.made <= s.answered:  # the first success in this request

@@ -102,9 +102,9 @@ CREATES_PATTERN = (
 it), or `publish`, with no word of reading (`get`, `list`, `check`, `search` ...: a
 `check_new_messages` reads). A verb alone says too little (`send_keys` types into a
 terminal, `add_numbers` adds, `http_post` may query, `create_file` writes the same file
-again), and so does a record alone. The guard takes a
-tool it finds this way as creating only once a run with the same arguments succeeded again
-with another result (a new id): see `ToolPolicy.creates`."""
+again), and so does a record alone. The guard takes a tool it finds this way as creating
+only once a run with the same arguments succeeded again with another answer of the same
+shape (a new id): see `ToolPolicy.creates`."""
 
 HARD_MAX_REPEATS = 50
 """No policy lets the same call with the same result repeat more often than this."""
@@ -142,8 +142,9 @@ class ToolPolicy:
     email, a row, an order), so the same call succeeding twice made a duplicate, whatever
     the results say. True: the second success of one call in a request is nudged and a
     third run refused; False: never (no inference from the name either); None: inferred
-    from the name (`GuardPolicy.creates_pattern`), confirmed by a second success with
-    another result. A tool that creates records is `mutating` unless that is set."""
+    from the name (`GuardPolicy.creates_pattern`), confirmed by a second success whose
+    answer differs from the first only in words that carry a digit (a new id). A tool that
+    creates records is `mutating` unless that is set."""
 
     repeat_nudge: int | None = None
     poll_repeat: int | None = None
@@ -355,7 +356,7 @@ class Limits:
     ignore_keys: frozenset[str]
     ignore_fields: frozenset[str]
     # each success creates a record: CREATES (ToolPolicy.creates), MAY_CREATE (the name says
-    # so: confirmed by a second success with another result) or 0
+    # so: confirmed by a second success answering with another id) or 0
     creates: int
 
 
