@@ -7,7 +7,12 @@ guard asks of a user turn: does it ask anything new? A text whose every word is 
 a word of a ping ("any update?", "hello?", "still waiting", "are you there?") or a word of
 the request it follows up ("is it cancelled yet?" after "cancel my order") asks nothing new;
 a question with a word the request did not have ("question 2" after "question 1", "and a
-semaphore?" after "what is a mutex?") is a new request.
+semaphore?" after "what is a mutex?") is a new request. The pings and function words are
+English, Spanish, French, German, Portuguese, Italian, Russian, Chinese and Japanese ones
+("¿alguna novedad?", "ça avance ?", "有更新吗", "まだですか"), matched without accents.
+
+It also holds what the guard keeps of an agent's message to compare the next one with, in
+any process: a b-bit MinHash sketch, sentence digests and word digests.
 """
 
 from __future__ import annotations
