@@ -12,7 +12,10 @@ alike. Each worker measures, per call (perf_counter around it):
   with `fallocate(FALLOC_FL_KEEP_SIZE)`: it still grows (its size is the end of the data),
   but no append allocates a block (Linux; through ctypes, in this benchmark only);
 - `prealloc`: the same into `posix_fallocate`'d space (the issue's floor; the file's size
-  does not change, so most fdatasyncs carry no metadata).
+  does not change, so most fdatasyncs carry no metadata);
+- `spun`: `prealloc` with the sync the journal does for a guard's record: handed to the
+  worker thread (`_core.sync_start`) and waited for spinning (`_core.sync_wait`, up to
+  1 ms), so the writer's core stays warm (the best a writer of this record can do here).
 
 Prints the median and the quartiles of every (tree, variant) over all calls, and the
 pair's ratio to each floor measured by the same worker.
@@ -36,7 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
-VARIANTS = ("pair", "grow", "keep", "prealloc")
+VARIANTS = ("pair", "grow", "keep", "prealloc", "spun")
 
 
 def _worker(tree: str, workdir: str, nosync: bool, gap: float) -> None:
@@ -44,6 +47,8 @@ def _worker(tree: str, workdir: str, nosync: bool, gap: float) -> None:
         os.fdatasync = lambda fd: None
     sys.path[:0] = [f"{tree}/python", os.path.dirname(os.path.abspath(__file__))]
     import crs
+    from crs import _core
+    from crs._journal import _local
     from crs.guard import Guard
     from test_bench_guard import durable_pair, floor_writer
 
@@ -54,6 +59,17 @@ def _worker(tree: str, workdir: str, nosync: bool, gap: float) -> None:
     pair = durable_pair(guard)
     grow, grow_fd = floor_writer(tmp / "grow", preallocate=False)
     prealloc, prealloc_fd = floor_writer(tmp / "prealloc", preallocate=True)
+    if nosync:  # (and no sync on the journal's worker thread: the CPU of the inline path)
+        _local._sync_start = None
+
+    def spun_sync(fd: int) -> None:
+        ticket = _core.sync_start(fd) if not nosync else 0
+        if not ticket:
+            os.fdatasync(fd)
+        elif _core.sync_wait(ticket, 1000):
+            raise OSError("sync failed")
+
+    spun, spun_fd = floor_writer(tmp / "spun", preallocate=True, sync=spun_sync)
     keep_path = tmp / "keep"
     keep_path.touch()
     keep_fd = os.open(keep_path, os.O_RDWR)
@@ -68,7 +84,7 @@ def _worker(tree: str, workdir: str, nosync: bool, gap: float) -> None:
             keep_ahead(keep_raw_fd, keep_end[0])
             keep_end[0] += 1 << 20
 
-    fns = {"pair": pair, "grow": grow, "keep": keep, "prealloc": prealloc}
+    fns = {"pair": pair, "grow": grow, "keep": keep, "prealloc": prealloc, "spun": spun}
     for fn in fns.values():
         for _ in range(10):
             fn()
@@ -85,8 +101,17 @@ def _worker(tree: str, workdir: str, nosync: bool, gap: float) -> None:
             out.append(clock() - t0)
         print(json.dumps(out), flush=True)
     guard.close()
+    stats = getattr(_core, "sync_stats", None)
+    if stats is not None:  # (how the pair's syncs went: on the worker, taken back, parked)
+        handed, retracted, parked = stats()
+        print(
+            f"{tree}: {handed} syncs handed to the worker, {retracted} taken back, "
+            f"{parked} waits parked",
+            file=sys.stderr,
+        )
     os.close(grow_fd)
     os.close(prealloc_fd)
+    os.close(spun_fd)
     os.close(keep_raw_fd)
 
 
@@ -152,7 +177,8 @@ def main() -> None:
         print(
             f"{tree:40s} pair/grow {med['pair'] / med['grow']:.2f}x  "
             f"pair/keep {med['pair'] / med['keep']:.2f}x  "
-            f"pair/prealloc {med['pair'] / med['prealloc']:.2f}x"
+            f"pair/prealloc {med['pair'] / med['prealloc']:.2f}x  "
+            f"pair/spun {med['pair'] / med['spun']:.2f}x"
         )
 
 

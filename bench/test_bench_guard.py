@@ -114,10 +114,12 @@ def step_record() -> bytes:
     )
 
 
-def floor_writer(path: Path, *, preallocate: bool) -> tuple[Callable[[], None], int]:
-    """(write, fd): `write()` does a pwrite + fdatasync of `step_record()` (plus the
-    journal's ~24-byte framing) after the previous one, into a preallocated file or one that
-    grows; the caller closes `fd`."""
+def floor_writer(
+    path: Path, *, preallocate: bool, sync: Callable[[int], None] | None = None
+) -> tuple[Callable[[], None], int]:
+    """(write, fd): `write()` does a pwrite + fdatasync (or `sync(fd)`) of `step_record()`
+    (plus the journal's ~24-byte framing) after the previous one, into a preallocated file
+    or one that grows; the caller closes `fd`."""
     data = step_record() + b"\0" * 24
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
@@ -128,10 +130,11 @@ def floor_writer(path: Path, *, preallocate: bool) -> tuple[Callable[[], None], 
         os.close(fd)
         raise
     offset = itertools.count(0, len(data))
+    flush = sync if sync is not None else os.fdatasync
 
     def write() -> None:
         os.pwrite(fd, data, next(offset))
-        os.fdatasync(fd)
+        flush(fd)
 
     return write, fd
 

@@ -14,6 +14,7 @@ pub mod jsonenc;
 pub mod minhash;
 pub mod quiet;
 pub mod state;
+pub mod syncer;
 pub mod tarjan;
 pub mod triggers;
 pub mod volatile;

@@ -314,6 +314,19 @@ def wal_append_op(
     prefix)`: its results, and `(7, 0)` not plain JSON data (nothing written: the caller
     encodes it), `(8, len)` an encoding longer than `max_bytes` (nothing written)."""
 
+def sync_start(fd: int) -> int:
+    """Hand `fdatasync(fd)` to the worker thread: a ticket (> 0) for `sync_wait`, or 0 when
+    the worker is busy with another sync or cannot run (sync inline then). `fd` must stay
+    open until `sync_wait(ticket, ...)` returns."""
+
+def sync_stats() -> tuple[int, int, int]:
+    """(syncs handed to the worker, taken back by their waiter, waits that parked)."""
+
+def sync_wait(ticket: int, spin_us: int, pickup_us: int = 50) -> int:
+    """Wait (GIL released) until the sync of `ticket` has finished: 0 or its errno (EINVAL
+    for a ticket never handed out); spins up to `spin_us` microseconds, then parks; syncs
+    inline when the worker has not taken the request within `pickup_us`."""
+
 def wal_encode(first_seq: int, payloads: list[bytes]) -> bytes:
     """Frame `payloads` as one unit (a record or an atomic batch) from `first_seq`.
 

@@ -246,7 +246,7 @@ class StateKernel:
         self.shared = bool(getattr(journal, "shared", False))
         # (fast append, hold, append, unhold) of a shared LocalJournal: `commit_op`'s fused path.
         fused = getattr(journal, "_fused", None) if self.shared else None
-        self._fused: tuple[Any, Any, Any, Any] | None = fused() if fused is not None else None
+        self._fused: tuple[Any, Any, Any, Any, Any] | None = fused() if fused is not None else None
         self._wdepth = 0
         self.seq = 0  # sequence number of the last journal record in the state
         self.replayed = 0  # journal records applied by replay_journal so far
@@ -489,16 +489,22 @@ class StateKernel:
             with self.lock:
                 if self.life is _CLOSED:
                     self.check_open(kind)
-                fast, hold, append, unhold = fused
+                fast, hold, append, unhold, settle = fused
                 # One Rust call (the encoding, the write) when no other writer appended since
-                # (the usual case): the record is synced before it is applied, so a failed
-                # append changes nothing (nor does an encoding error).
+                # (the usual case): a failed write changes nothing (nor does an encoding
+                # error). The record's sync runs on the journal's worker thread while it is
+                # applied; `settle` waits for it before anything is returned (a failed sync
+                # raises, and fails the journal: every later record is refused, and the
+                # state holds this record, as the disk may).
                 seq = fast(kind, payload, bump_generation, self.seq) if not self._wdepth else 0
                 if seq:
-                    self.seq = seq
-                    result = checked(payload)
-                    if bump_generation:
-                        self._new_generation()
+                    try:
+                        self.seq = seq
+                        result = checked(payload)
+                        if bump_generation:
+                            self._new_generation()
+                    finally:
+                        settle()
                     return result
                 # (`hold` is False inside a block that holds the journal already: the general
                 # path below)

@@ -17,6 +17,7 @@ mod jsonenc;
 mod minhash;
 mod quiet;
 mod state;
+mod syncer;
 mod triggers;
 mod volatile;
 mod wal;
@@ -115,5 +116,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     jsonenc::register_jsonenc(m)?;
     quiet::register_quiet(m)?;
     walappend::register_walappend(m)?;
+    syncer::register_syncer(m)?;
     Ok(())
 }

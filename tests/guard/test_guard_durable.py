@@ -155,19 +155,31 @@ def test_one_journal_record_and_one_fsync_per_call_pair(
         assert {a["op"] for a in appends()} == {"guard.step"}
 
 
+@pytest.mark.parametrize("worker", [True, False], ids=["sync-worker", "inline-sync"])
 def test_async_twins_write_off_the_event_loop(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, worker: bool
 ) -> None:
     g = Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f")
     threads: list[int] = []
     real_sync = os.fdatasync
+    real_wait = _local._sync_wait
 
     def slow_sync(fd: int) -> None:
         threads.append(threading.get_ident())
         time.sleep(0.2)  # a slow disk
         real_sync(fd)
 
+    def slow_wait(ticket: int, spin_us: int, pickup_us: int = 50) -> int:  # the worker sync
+        threads.append(threading.get_ident())
+        time.sleep(0.2)
+        return real_wait(ticket, spin_us, pickup_us)
+
     monkeypatch.setattr(os, "fdatasync", slow_sync)
+    if worker:
+        assert _local._sync_start is not None  # (the machine has more than one CPU)
+        monkeypatch.setattr(_local, "_sync_wait", slow_wait)
+    else:
+        monkeypatch.setattr(_local, "_sync_start", None)
 
     async def main() -> float:
         gaps: list[float] = []

@@ -28,6 +28,15 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[int]]:
             return _real(*args)
 
         monkeypatch.setattr(os, name, watched)
+    # A sync handed to the journal's worker thread (`_core.sync_start`) counts where the
+    # writer waits for it (`_core.sync_wait`): the thread that would block on the disk.
+    real_wait = _local._sync_wait
+
+    def wait(ticket: int, spin_us: int, pickup_us: int = 50) -> int:
+        seen.setdefault("fdatasync", []).append(threading.get_ident())
+        return real_wait(ticket, spin_us, pickup_us)
+
+    monkeypatch.setattr(_local, "_sync_wait", wait)
     return seen
 
 

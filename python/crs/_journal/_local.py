@@ -62,6 +62,17 @@ _wal_append_op = _core.wal_append_op
 # Space a guard's op record takes, at most as a rule (`_append_op_fast` allocates ahead before
 # it is encoded; a longer one grows the segment past what is allocated, as a write may).
 _OP_ROOM = 4096
+# The sync of a guard's op record handed to a worker thread (`_core.sync_start`, rust/
+# syncer.rs) while the state is updated; the writer then waits for it spinning, its core
+# busy and its caches warm, for up to this long before it parks (a flush usually takes
+# 0.1-0.5 ms). Not on a single CPU: the spin would only delay the worker.
+_SYNC_SPIN_US = 1000
+# A request the worker has not taken after this long (no CPU for it: a loaded machine) is
+# taken back and synced inline by the writer.
+_SYNC_PICKUP_US = 50
+_CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+_sync_start = _core.sync_start if (_CPUS or 1) > 1 else None
+_sync_wait = _core.sync_wait
 SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flags, first seq, 0, crc
 RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
@@ -440,6 +451,35 @@ def _append_op_py(
     return _append_shared_py(lock_fd, fd, head, pos, seq, data, room, zero_tail, grow_to)
 
 
+_py_sync_results: dict[int, int] = {}
+_py_sync_tickets = [0]
+
+
+def _sync_start_py(fd: int) -> int:
+    """The reference of `_core.sync_start`, synced inline: the ticket whose `_sync_wait_py`
+    gives `fdatasync(fd)`'s errno (0 when it succeeded)."""
+    try:
+        if fd < 0:  # (`os.fdatasync` refuses it before the system call)
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+        os.fdatasync(fd)
+        err = 0
+    except OSError as exc:
+        err = exc.errno or errno.EIO
+    _py_sync_tickets[0] += 1
+    ticket = _py_sync_tickets[0]
+    if err:
+        _py_sync_results[ticket] = err
+    return ticket
+
+
+def _sync_wait_py(ticket: int, spin_us: int, pickup_us: int = 50) -> int:
+    """The reference of `_core.sync_wait`: the errno of `ticket`'s sync, once (0 after);
+    EINVAL for a ticket never handed out."""
+    if ticket <= 0 or ticket > _py_sync_tickets[0]:
+        return errno.EINVAL
+    return _py_sync_results.pop(ticket, 0)
+
+
 class _Exclusive:
     """The block of `LocalJournal.exclusive()` (a class, not a generator: every commit of a
     shared journal enters it): `_hold` and `_release` of the outermost block, the journal's
@@ -527,6 +567,7 @@ class LocalJournal(JournalBase):
         self._shared = config.shared and not config.read_only
         self._xdepth = 0
         self._unsynced = False
+        self._inflight = 0  # the ticket of the sync `_append_op_fast` handed on (`_settle`)
         self._just_opened = False
         self._held = 0.0  # when the outermost hold (`_hold`) took the flock
         self._fresh = False  # that hold's `_refresh` completed
@@ -741,7 +782,8 @@ class LocalJournal(JournalBase):
         Raises:
             JournalFullError, JournalError: the write or the sync failed (as an append).
         """
-        return self._fast(known, RECORD_HEADER.size + len(data), _wal_append_shared, (data,))
+        size = RECORD_HEADER.size + len(data)
+        return self._fast(known, size, _wal_append_shared, (data,), False)
 
     def _append_op_fast(self, kind: str, payload: dict[str, Any], bump: bool, known: int) -> int:
         """`_append_fast` of the op record `{"op": kind, "payload": payload,
@@ -750,6 +792,11 @@ class LocalJournal(JournalBase):
         default codec; 0 as `_append_fast` (nothing written: the caller encodes the record
         and takes the general path), also when the payload is not plain JSON data.
 
+        The sync may still run when it returns (handed to the worker thread, `_core.
+        sync_start`): the caller applies the record, then calls `_settle` (always, in a
+        `finally`), which waits for it and releases this journal's lock, held until then so
+        that nothing closes or replaces the segment under the sync.
+
         Raises:
             InvalidArgumentError: the record encodes to more than `MAX_RECORD_BYTES`.
             JournalFullError, JournalError: the write or the sync failed (as an append).
@@ -757,16 +804,23 @@ class LocalJournal(JournalBase):
         if type(self._codec) is not DeltaCodec:
             return 0
         mid = (_JSON_HEAD, kind, payload, bump, MAX_RECORD_BYTES)
-        return self._fast(known, _OP_ROOM, _wal_append_op, mid)
+        return self._fast(known, _OP_ROOM, _wal_append_op, mid, True)
 
     def _fast(
-        self, known: int, size: int, append: Callable[..., tuple[int, int]], mid: tuple[Any, ...]
+        self,
+        known: int,
+        size: int,
+        append: Callable[..., tuple[int, int]],
+        mid: tuple[Any, ...],
+        ahead: bool,
     ) -> int:
         """The one-call append: `append(lock_fd, fd, head, end, seq, *mid, room, zero_tail,
         grow_to)` (`wal_append_shared` or `wal_append_op`) of a record of at most `size`
         bytes (the space allocated ahead first) when nothing else needs doing, then the
-        sync; its sequence number, or 0 (nothing written)."""
+        sync (`ahead`: handed to the worker when it is free, `_settle` waits for it); its
+        sequence number, or 0 (nothing written)."""
         self._lock.acquire()
+        kept = False
         try:
             if (
                 self._xdepth
@@ -824,12 +878,41 @@ class LocalJournal(JournalBase):
             seq = self._next_seq
             self._next_seq = seq + 1
             if self._policy is SyncPolicy.ALWAYS:
+                if ahead and _sync_start is not None:
+                    ticket = _sync_start(self._fd)
+                    if ticket:  # (0: the worker is busy with another journal's sync)
+                        self._inflight = ticket
+                        kept = True  # (`_settle` releases the lock)
+                        return seq
                 try:  # (`_sync_or_fail`, inline)
                     os.fdatasync(self._fd)
                 except OSError as exc:
                     self._failed = f"fsync of journal {self._dir} failed ({exc})"
                     raise self._os_error(exc, "sync") from exc
             return seq
+        finally:
+            if not kept:
+                self._lock.release()
+
+    def _settle(self) -> None:
+        """Wait for the sync `_append_op_fast` handed to the worker thread, if it did, then
+        release the lock it kept; nothing when it synced inline. A failed sync fails the
+        journal, as an inline one does (the record may or may not be on disk: nothing is
+        acknowledged after it; the caller's state holds the record it applied meanwhile).
+
+        Raises:
+            JournalError: the sync failed.
+        """
+        ticket = self._inflight
+        if not ticket:
+            return
+        self._inflight = 0
+        try:
+            err = _sync_wait(ticket, _SYNC_SPIN_US, _SYNC_PICKUP_US)
+            if err:
+                exc = OSError(err, os.strerror(err))
+                self._failed = f"fsync of journal {self._dir} failed ({exc})"
+                raise self._os_error(exc, "sync") from None
         finally:
             self._lock.release()
 
@@ -879,15 +962,22 @@ class LocalJournal(JournalBase):
             Callable[[], bool],
             Callable[[list[bytes]], tuple[int, int]],
             Callable[[bool], None],
+            Callable[[], None],
         ]
         | None
     ):
-        """(`_append_op_fast`, `_hold_outer`, `_append_locked`, `_unhold`) for a CRS's fused
-        commit of one op, or None when appends need more (not shared, in memory, group
-        commit)."""
+        """(`_append_op_fast`, `_hold_outer`, `_append_locked`, `_unhold`, `_settle`) for a
+        CRS's fused commit of one op, or None when appends need more (not shared, in memory,
+        group commit)."""
         if not self.shared or self._policy is SyncPolicy.BATCH:
             return None
-        return self._append_op_fast, self._hold_outer, self._append_locked, self._unhold
+        return (
+            self._append_op_fast,
+            self._hold_outer,
+            self._append_locked,
+            self._unhold,
+            self._settle,
+        )
 
     @property
     def shared(self) -> bool:
