@@ -8379,6 +8379,1240 @@ t.call("page_text", {"selector": "#beta-state"}, "Beta features: on")
 t.msg("Beta features are on (the first click did not stick on the busy page).")
 
 
+# ================================================================ fresh7 set
+# Written at 04:30 UTC (Dec 2) from sources no earlier split uses (checked against every
+# `source` of the file; eleven are other issues or pull requests of repositories earlier
+# splits cite: openclaw, claude-code, crewAI, cheasee-pi, lettabot, OpenHands,
+# autonomys-agents, Aider, gemini-cli, docker-agent). Aimed at shapes that were only
+# unit-tested so far: walks over items (tables, labels, keys, ids, pages, topics) with some
+# empty answers, answers through `send_message`, `think`/`thinking`/sequential-thinking
+# tools, batches over targets, cursor and offset pagination, polling a job to a terminal
+# state, retries after rate limits, edits followed by the same test run; and their looping
+# twins (the same page or terminal cursor again, the same empty search reworded, period-2
+# and period-3 cycles of successes, a sub-agent re-delegating the same brief, a create
+# repeated with identical arguments). Committed before crs was run on them. Split "fresh7".
+
+FRESH7_START = len(ALL)
+# ---- fresh7 loops
+
+t = new(
+    "f7-fred-response-repeated",
+    "monologue",
+    True,
+    gh("ThalesGroup/fred", "issues", 1343),
+    "After a retrieval-augmented answer the agent's response is repeated endlessly: the same "
+    "answer message again and again with no tool call in between.",
+)
+t.user("Summarise the three open tickets in the support queue")
+t.call(
+    "support_list",
+    {"queue": "open"},
+    '[{"id": 311, "title": "Login loop on Safari"}, {"id": 312, "title": "CSV export empty"},'
+    ' {"id": 317, "title": "Invoice PDF missing logo"}]',
+)
+ANS = (
+    "There are three open tickets: #311 a login loop on Safari, #312 an empty CSV export and "
+    "#317 an invoice PDF without the logo."
+)
+idx = [t.msg(ANS) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+_r7 = random.Random(7007)  # ids in results (message ids, agent ids, cursors)
+
+
+def _hex7(n: int) -> str:
+    return "".join(_r7.choice("0123456789abcdef") for _ in range(n))
+
+
+t = new(
+    "f7-tobira-send-retried-on-timeout",
+    "repeated_call",
+    True,
+    gh("VladShifter/tobira-protocol", "issues", 5),
+    "The send pipeline re-triggers the same send when no confirmation comes quickly: the same "
+    "message to the same conversation four times in seconds, each acknowledged with a new "
+    "message id.",
+)
+t.user("Reply to Khalil that the pilot starts Monday")
+t.call("get_conversation", {"conversation_id": "c_88"}, '{"with": "khalilii", "last": "When?"}')
+SEND = {"conversation_id": "c_88", "text": "Hi Khalil, the pilot starts on Monday at 9am."}
+idx = [
+    t.call(
+        "send_message",
+        SEND,
+        {"status": "delivered", "message_id": f"m_{_hex7(12)}", "conversation_id": "c_88"},
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-openclaw-chained-sends",
+    "no_progress",
+    True,
+    gh("openclaw/openclaw", "issues", 86167),
+    "A successful message(action=send) wakes the model again, which reads its own reply as a "
+    "cue to keep speaking: chained sends restating the first answer, each 'sent'.",
+)
+t.user("what time does the gym open tomorrow?")
+t.call("web_fetch", {"url": "https://gym.example.com/hours"}, "Sat 08:00-20:00, Sun 09:00-18:00")
+SENDS = [
+    "The gym opens at 8:00 tomorrow (Saturday).",
+    "Actually, also: tomorrow, Saturday, the gym opens at 8:00.",
+    "Just to confirm, the gym opens tomorrow at 8:00, Saturday hours.",
+    "Tomorrow (Saturday) the gym opens at 8:00, as I said.",
+    "So yes, the gym opens at 8:00 tomorrow, Saturday.",
+]
+idx = [
+    t.call("message", {"action": "send", "channel": "telegram", "text": s}, '{"ok": true}')
+    for s in SENDS
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-shaft-subagent-reinvoked",
+    "repeated_call",
+    True,
+    gh("ShaftHQ/SHAFT_ENGINE", "issues", 4083),
+    "A completed subagent is re-invoked with the same instruction, verbatim, cycle after "
+    "cycle; each time it answers that its work already merged.",
+)
+t.user("Make sure the flaky-locator fix lands")
+t.call("gh_pr_view", {"number": 4049}, '{"state": "MERGED", "mergedAt": "06:53Z"}')
+BRIEF = {
+    "subagent_type": "bug-fixer",
+    "description": "Land the flaky-locator fix",
+    "prompt": "Fix the flaky locator in ElementActions, open a PR and get it merged.",
+}
+DONE = "PR #4049 already merged at 06:53Z; nothing left to do under my charter."
+idx = [t.call("Task", BRIEF, DONE) for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-claude-code-redelegation-cascade",
+    "repeated_call",
+    True,
+    gh("anthropics/claude-code", "issues", 73958),
+    "A background subagent does not do the work: it spawns another background agent with the "
+    "same brief and reports 'dispatched'; the orchestrator re-dispatches the same brief, "
+    "every answer naming a fresh agent id.",
+)
+t.user("Build the retry-queue feature: build, commit, push, open a PR, stop")
+BRIEF = {
+    "subagent_type": "general-purpose",
+    "run_in_background": True,
+    "prompt": "You are a bounded implementer: build the retry queue, commit, push, open a PR, "
+    "then STOP.",
+}
+idx = [
+    t.call(
+        "Agent",
+        BRIEF,
+        f"I've dispatched this to a background agent (agent-{_hex7(10)}) and will report back.",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-indexable-redelegated-fetch",
+    "no_progress",
+    True,
+    gh("indexable-inc/index", "issues", 2239),
+    "A subagent given one gh command re-delegates it under other descriptions; each "
+    "delegation comes back with the same PR JSON.",
+)
+t.user("Get PR 2231's state and CI status")
+PRJSON = '{"number": 2231, "state": "OPEN", "checks": "2/3 passing", "mergeable": true}'
+idx = [
+    t.call("Task", {"description": d, "prompt": p}, PRJSON)
+    for d, p in [
+        ("Fetch PR 2231 details", "Run gh pr view 2231 --json state,statusCheckRollup"),
+        ("Fetch PR 2231 details directly", "Run: gh pr view 2231 --json state and CI checks"),
+        ("Fetch PR 2231 state and CI status", "Get the state and CI status of PR 2231 with gh"),
+        ("Get PR 2231 JSON", "Run gh pr view 2231 and return the raw JSON"),
+        ("Fetch PR 2231 raw details", "Return the raw gh pr view 2231 JSON, state and checks"),
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-ui-tars-long-keyword-empty-searches",
+    "no_progress",
+    True,
+    gh("bytedance/UI-TARS-desktop", "issues", 698),
+    "A long multi-step question turns into long search keywords that find nothing; the agent "
+    "rewords them again and again, each answer saying nothing was found and echoing the query.",
+)
+t.user("Search the web for the file format of the etf_code.mst master file")
+idx = []
+for q in [
+    "etf_code.mst file format",
+    "etf_code.mst master file format specification",
+    "format of etf_code.mst file",
+    "etf_code.mst file layout fields",
+    "etf_code.mst master file column format",
+    "etf_code.mst file specification",
+]:
+    idx.append(
+        t.call(
+            "google_web_search",
+            {"query": q},
+            f'No search results or information found for query: "{q}"',
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-pds-same-offset",
+    "repeated_call",
+    True,
+    gh("NASA-PDS/deep-archive", "issues", 137),
+    "Paging the products of a collection, the start offset never advances: the same page at "
+    "0 limit 50 is asked for again and again.",
+)
+t.user("Archive every product of the mess_rs_derived document collection")
+t.call("get_collection", {"urn": "urn:nasa:pds:mess_rs_derived:document::1.0"}, '{"products": 83}')
+PAGE = {
+    "collection": "urn:nasa:pds:mess_rs_derived:document::1.0",
+    "start": 0,
+    "limit": 50,
+}
+ROWS = '{"start": 0, "hits": 83, "data": ["doc_0001", "doc_0002", "...", "doc_0050"]}'
+idx = [t.call("products_of_a_collection", PAGE, ROWS) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-seatunnel-terminal-cursor",
+    "repeated_call",
+    True,
+    gh("apache/seatunnel", "pull", 11098),
+    "The API returns the same non-empty cursor for its terminal page with no data; the agent "
+    "sends that cursor again and gets the same empty page.",
+)
+t.user("Export every audit event since Monday")
+t.call("list_events", {"since": "2026-11-30"}, '{"data": ["e1", "e2", "e3"], "next": "cur_93"}')
+t.call(
+    "list_events", {"since": "2026-11-30", "cursor": "cur_93"}, '{"data": ["e4"], "next": "cur_94"}'
+)
+TERM = {"since": "2026-11-30", "cursor": "cur_94"}
+idx = [t.call("list_events", TERM, '{"data": [], "next": "cur_94"}') for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-kimi-read-two-files-cycle",
+    "cycle",
+    True,
+    gh("MoonshotAI/kimi-cli", "issues", 2637),
+    "Resolving two merge conflicts, the agent says it will now emit the edits but emits the "
+    "same two Read calls again, turn after turn.",
+)
+t.user("Resolve the merge conflicts in the two conflicted files")
+t.call("Bash", {"command": "git diff --name-only --diff-filter=U"}, "src/api.py\nsrc/config.py")
+A = "<<<<<<< HEAD\nTIMEOUT = 30\n=======\nTIMEOUT = 45\n>>>>>>> feature\n"
+B = "<<<<<<< HEAD\nRETRIES = 3\n=======\nRETRIES = 5\n>>>>>>> feature\n"
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "Read",
+            "args": {"path": "src/api.py", "line_offset": 40, "n_lines": 10},
+            "result": A,
+            "thought": "Now I will emit the Edit calls.",
+        },
+        {
+            "tool": "Read",
+            "args": {"path": "src/config.py", "line_offset": 12, "n_lines": 10},
+            "result": B,
+        },
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f7-jcode-ls-thrash",
+    "repeated_call",
+    True,
+    gh("1jehuang/jcode", "issues", 797),
+    "Identical bash calls succeed and never stop: the same ls -la of one directory dozens of "
+    "times in a row, the same listing each time.",
+)
+t.user("The download naming helper is broken, fix it")
+LS7 = (
+    "total 8\n-rw-r--r-- 1 dev staff 0 Aug  6 10:02 downloadNaming.ts\n"
+    "-rw-r--r-- 1 dev staff 0 Aug  6 10:02 file.ts"
+)
+t.call("read", {"path": "web/src/lib/downloadNaming.ts"}, "(empty file)")
+idx = [t.call("bash", {"command": "ls -la web/src/lib/"}, LS7) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-open-design-invented-class-cycle",
+    "cycle",
+    True,
+    gh("nexu-io/open-design", "pull", 3375),
+    "Looping on a class name it invented: a shell assertion fails, the agent re-reads the "
+    "file, retries the same edit on the missing string, asserts again ...",
+)
+t.user("Move the sidebar toggle into the titlebar")
+HTML = '<div class="tb-left">\n  <button id="sidebar-toggle"></button>\n</div>\n'
+t.call("Read", {"file_path": "app/titlebar.html"}, HTML)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "Bash",
+            "args": {"command": "grep -q 'titlebar-left' app/titlebar.html"},
+            "error": "Exit code 1",
+            "kind": "exit_code",
+        },
+        {"tool": "Read", "args": {"file_path": "app/titlebar.html"}, "result": HTML},
+        {
+            "tool": "Edit",
+            "args": {
+                "file_path": "app/titlebar.html",
+                "old_string": '<div class="titlebar-left">',
+                "new_string": '<div class="titlebar-left">\n  <button id="sidebar-toggle">',
+            },
+            "error": "String to replace not found in file.",
+            "kind": "invalid_args",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f7-paperclip-create-returns-existing",
+    "repeated_call",
+    True,
+    gh("paperclipai/paperclip", "issues", 11668),
+    "Issue create dedupes by title and answers with the existing issue; the agent, seeing no "
+    "assignee wake up, creates the same task again and gets the same issue back each time.",
+)
+t.user("Hand the weekly report task to the reporting agent")
+CREATE = {
+    "title": "Weekly metrics report",
+    "description": "Compile the weekly metrics and post them",
+    "assigneeAgentId": "agent-b",
+}
+SAME = (
+    '{"id": "iss_702", "title": "Weekly metrics report", "status": "blocked", '
+    '"assignee": "agent-a"}'
+)
+idx = [t.call("create_issue", CREATE, SAME) for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-paperclip-duplicate-create",
+    "repeated_call",
+    True,
+    gh("paperclipai/paperclip", "issues", 7980),
+    "The agent re-issues the same create call for one task; each call stores another "
+    "identical issue, so only the new issue's number differs.",
+)
+t.user("File a ticket for the broken SSO redirect and assign it to the web agent")
+TICKET = {
+    "parentId": "iss_500",
+    "title": "SSO redirect loops back to /login",
+    "assigneeAgentId": "web-agent",
+}
+idx = [
+    t.call("create_issue", TICKET, f'{{"identifier": "PAP-{41 + k}", "status": "todo"}}')
+    for k in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-agentic-seek-back-to-results",
+    "cycle",
+    True,
+    gh("Fosowl/agenticSeek", "issues", 249),
+    "The browsing agent goes back to the results ('still 5'), opens the same article, goes "
+    "back again, opens it again ...",
+)
+t.user("Find a timeline of the May 2025 India-Pakistan crisis")
+t.call("web_search", {"query": "India Pakistan crisis May 2025 timeline"}, "5 results")
+ART = "Four Days in May: the India-Pakistan crisis of 2025 | Stimson Center (article, 3,400 words)"
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "navigate",
+            "args": {"url": "https://www.stimson.org/2025/four-days-in-may/"},
+            "result": ART,
+        },
+        {"tool": "go_back", "args": {}, "result": "Search results: 5 links"},
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f7-odpf-query-backlog-repeat",
+    "repeated_call",
+    True,
+    gh("OpenDigitalProductFactory/opendigitalproductfactory", "pull", 3274),
+    "A read tool called again and again with the same arguments and the same successful "
+    "result, each answer stamped with the time it was generated.",
+)
+t.user("What is blocking the billing epic?")
+idx = []
+for k in range(6):
+    idx.append(
+        t.call(
+            "query_backlog",
+            {"epic": "BILL-7", "status": "blocked"},
+            {
+                "items": [{"key": "BILL-31", "blocked_by": "BILL-29"}],
+                "generated_at": f"2026-07-18T10:{12 + k:02d}:0{k}Z",
+            },
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-healthomics-poll-after-terminal",
+    "repeated_call",
+    True,
+    gh("awslabs/mcp", "pull", 4493),
+    "Polling a workflow run: after it reached a terminal status (FAILED) the agent keeps "
+    "calling GetAHORun, the same answer each time.",
+)
+t.user("Run the variant-calling workflow and tell me when it's done")
+t.call("StartAHORun", {"workflowId": "wf-77", "name": "vc-nov"}, '{"id": "4194589"}')
+for st in ["PENDING", "RUNNING", "STOPPING"]:
+    t.call("bash", {"command": "sleep 60"}, "")
+    t.call("GetAHORun", {"id": "4194589"}, f'{{"id": "4194589", "status": "{st}"}}')
+FAILED = '{"id": "4194589", "status": "FAILED", "failureReason": "task 12 exit code 137"}'
+idx = [t.call("GetAHORun", {"id": "4194589"}, FAILED) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-hpe-429-forever",
+    "error_loop",
+    True,
+    gh("nowireless4u/hpe-networking-mcp", "issues", 134),
+    "A burst of tool calls trips the vendor's rate limit; the same call is retried at once, "
+    "again and again, each answered 429.",
+)
+t.user("List the access points of site HQ")
+RL = "429 Too Many Requests: rate limit exceeded, retry after 30 seconds"
+idx = [
+    t.call("mist_list_devices", {"site": "HQ", "type": "ap"}, error=RL, kind="rate_limit")
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f7-deep-research-same-reflection",
+    "repeated_call",
+    True,
+    gh("langchain-ai/deep_research_from_scratch", "issues", 6),
+    "The research agent's think_tool only returns what it was given; the agent calls it with "
+    "the same reflection again and again instead of searching.",
+)
+t.user("Research the best coffee shops in SF by bean quality")
+t.call("tavily_search", {"query": "best specialty coffee San Francisco bean quality"}, "5 results")
+REFL = {
+    "reflection": "I found five shops; I still need roast details for two. Next: search "
+    "for their roasting sources."
+}
+idx = [t.call("think_tool", REFL, f"Reflection recorded: {REFL['reflection']}") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-openclaude-autofix-same-edit-cycle",
+    "cycle",
+    True,
+    gh("Gitlawb/openclaude", "pull", 508),
+    "The auto-fix loop feeds the test failure back; the model sends the same edit, which no "
+    "longer matches, and the same failing test comes back each round.",
+)
+t.user("Fix the failing date-parsing test")
+FAIL = "FAILED tests/test_dates.py::test_parse_iso - AssertionError: None != datetime(2026, 1, 2)"
+t.call(
+    "Edit",
+    {
+        "file_path": "src/dates.py",
+        "old_string": "fmt = '%Y-%d-%m'",
+        "new_string": "fmt = '%Y-%m-%d'",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("Bash", {"command": "pytest -q tests/test_dates.py"}, FAIL + "\n1 failed in 0.21s")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "Edit",
+            "args": {
+                "file_path": "src/dates.py",
+                "old_string": "fmt = '%Y-%d-%m'",
+                "new_string": "fmt = '%Y-%m-%d'",
+            },
+            "error": "String to replace not found in file.",
+            "kind": "invalid_args",
+        },
+        {
+            "tool": "Bash",
+            "args": {"command": "pytest -q tests/test_dates.py"},
+            "result": FAIL + "\n1 failed in 0.21s",
+        },
+    ],
+    4,
+)
+# The test run before the block starts the same cycle (test, failed edit) one call
+# earlier: that rotation has fully repeated at the second failed edit.
+t.mark(occ[0][1], occ[1][0], period=2)
+
+
+t = new(
+    "f7-gsd-planner-pattern-cycle",
+    "cycle",
+    True,
+    gh("gsd-build/get-shit-done", "pull", 2355),
+    "A planner's pattern discovery re-reads the same component, greps the same pattern and "
+    "lists the same folder, round after round, with nothing new each time.",
+)
+t.user("Plan how to add a dark-mode toggle following the existing component patterns")
+HEADER = "export function Header() {\n  const [open, setOpen] = useState(false);\n}\n"
+COMPONENTS = "src/components/Header.tsx\nsrc/components/Footer.tsx\nsrc/components/Nav.tsx"
+PATTERN_ROUND = [
+    ("Read", {"file_path": "src/components/Header.tsx"}, HEADER),
+    ("Grep", {"pattern": "useTheme", "path": "src"}, "No matches found"),
+    ("Glob", {"pattern": "src/components/*.tsx"}, COMPONENTS),
+]
+occ = repeat_block(t, [{"tool": n, "args": a, "result": r} for n, a, r in PATTERN_ROUND], 4)
+mark_cycle(t, occ)
+
+t = new(
+    "f7-crewai-delegation-loop",
+    "repeated_call",
+    True,
+    gh("crewAIInc/crewAI", "issues", 330),
+    "With allow_delegation the writer delegates the same work to the researcher with the "
+    "same context again and again; the researcher answers the same.",
+)
+t.user("Write a blog post on AI agents in 2026")
+DELEG = {
+    "task": "Research the latest developments in AI agents",
+    "context": "The blog post needs three concrete developments with sources.",
+    "coworker": "Senior Research Analyst",
+}
+RES = (
+    "Three developments: tool-use benchmarks, agent memory, cheaper long context. Sources attached."
+)
+idx = [t.call("Delegate work to coworker", DELEG, RES) for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f7-cheasee-same-bash-failure-next-session",
+    "known_failure",
+    True,
+    gh("SchneiderDaniel/cheasee-pi", "issues", 972),
+    "Session lessons show the same bash call failing with the same arguments across sessions: "
+    "the remote log command is refused for a key the backend lacks, and the next session "
+    "runs it again on the unchanged setup.",
+)
+SSHE = "vps-1: Permission denied (publickey)."
+JCTL = {"command": "journalctl -u gateway --since today"}
+t.user("Why did the gateway restart last night?")
+t.call("terminal", JCTL, error=SSHE, kind="permission")
+t.msg("The terminal backend cannot reach the VPS; I cannot read its logs from here.")
+t.session("s2")
+t.user("Why did the gateway restart last night?")
+rep = t.call("terminal", JCTL, error=SSHE, kind="permission")
+t.call("terminal", JCTL, error=SSHE, kind="permission")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f7-nvidia-identical-failing-search",
+    "error_loop",
+    True,
+    gh("NVIDIA-AI-Blueprints/video-search-and-summarization", "pull", 2170),
+    "A video-search agent calls the same tool with the same canonical arguments after it "
+    "failed, again and again, the same error each time.",
+)
+t.user("When did a forklift pass dock 3 this morning?")
+VQ = {"query": "forklift passing dock 3", "stream_id": "cam-07", "start": "06:00", "end": "12:00"}
+idx = [
+    t.call(
+        "video_search",
+        VQ,
+        error="stream 'cam-07' is not in the index; indexed streams: cam-01..cam-06",
+        kind="not_found",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+
+# ---- fresh7 legitimate
+
+t = new(
+    "f7-sql-agent-walks-tables",
+    "distinct_reads",
+    False,
+    {"repo": "davidve0206/ai-analyst", "path": "documentation/agents/internal_data_agent.md"},
+    "A database agent lists the tables, asks for each one's schema, then counts last month's "
+    "rows in each; several tables are empty for that month.",
+)
+t.user("Which tables have data for November?")
+TABLES = ["orders", "refunds", "invoices", "shipments", "returns", "coupons"]
+t.call("list_tables", {}, json.dumps(TABLES))
+for tb in TABLES:
+    t.call(
+        "get_table_schema",
+        {"table": tb},
+        f'{{"table": "{tb}", "columns": ["id", "{tb[:-1]}_date", "amount"]}}',
+    )
+COUNTS = {"orders": 412, "refunds": 0, "invoices": 398, "shipments": 0, "returns": 0, "coupons": 0}
+for tb in TABLES:
+    t.call(
+        "execute_sql",
+        {"query": f"SELECT count(*) FROM {tb} WHERE {tb[:-1]}_date >= '2026-11-01'"},
+        f"[[{COUNTS[tb]}]]",
+    )
+t.msg("Only orders (412) and invoices (398) have November rows; the other four are empty.")
+
+t = new(
+    "f7-github-issues-by-label",
+    "distinct_reads",
+    False,
+    gh("github/github-mcp-server", "issues", 2412),
+    "Triage: list the open issues under each of seven labels; four labels have none.",
+)
+t.user("How many open issues are there per area label?")
+LABELS = {
+    "area/cli": '[{"number": 88}, {"number": 91}]',
+    "area/ui": "[]",
+    "area/api": '[{"number": 77}]',
+    "area/docs": "[]",
+    "area/ci": "[]",
+    "area/auth": '[{"number": 102}, {"number": 103}, {"number": 110}]',
+    "area/perf": "[]",
+}
+for lab, res in LABELS.items():
+    t.call(
+        "list_issues",
+        {"owner": "acme", "repo": "tool", "state": "OPEN", "labels": [lab]},
+        res,
+    )
+t.msg("cli 2, api 1, auth 3; ui, docs, ci and perf have no open issues.")
+
+t = new(
+    "f7-github-batch-label",
+    "distinct_reads",
+    False,
+    gh("github/github-mcp-server", "pull", 313),
+    "A batch: the same label added to eight issues one call each, every call acknowledged "
+    "with the issue's label list.",
+)
+t.user("Label issues 10, 15, 20, 25, 30, 35, 40 and 45 as sprint-42")
+for n in [10, 15, 20, 25, 30, 35, 40, 45]:
+    t.call(
+        "add_labels_to_issue",
+        {"owner": "acme", "repo": "tool", "issue_number": n, "labels": ["sprint-42"]},
+        '[{"name": "sprint-42"}]',
+    )
+t.msg("All eight issues carry sprint-42 now.")
+
+t = new(
+    "f7-slack-announce-channels",
+    "distinct_reads",
+    False,
+    gh("letta-ai/lettabot", "pull", 269),
+    "An agent with a messaging tool posts one announcement to five channels in silent mode "
+    "(cron), one send per channel, each answered 'sent'.",
+)
+t.user("Cron: post the maintenance notice to every team channel")
+for ch in ["#eng", "#support", "#sales", "#ops", "#design"]:
+    t.call(
+        "lettabot_message_send",
+        {
+            "channel": ch,
+            "text": "Maintenance tonight 22:00-23:00 UTC; the dashboard will be read-only.",
+        },
+        "sent",
+    )
+t.msg("Posted to the five team channels.")
+
+t = new(
+    "f7-redis-walk-keys",
+    "distinct_reads",
+    False,
+    gh("hepengju/redis-me", "issues", 134),
+    "Reading one user's session keys one by one: preferences, cart, wishlist, last search, "
+    "recent orders; three of them do not exist.",
+)
+t.user("What do we have cached for user 3?")
+t.call("scan_keys", {"pattern": "user:3:*"}, '["user:3:prefs", "user:3:cart", "user:3:search"]')
+for key, val in [
+    ("user:3:prefs", '{"lang": "de", "currency": "EUR"}'),
+    ("user:3:cart", "null"),
+    ("user:3:wishlist", "null"),
+    ("user:3:search", '"running shoes"'),
+    ("user:3:orders", "null"),
+]:
+    t.call("get", {"key": key}, val)
+t.msg("Only preferences (de, EUR) and the last search ('running shoes') are cached.")
+
+t = new(
+    "f7-orders-by-id-not-found",
+    "distinct_reads",
+    False,
+    gh("StevetheRebel/group31", "issues", 19),
+    "Checking eight order ids from a customer's email; four are not found (typos in the "
+    "email), each a different id.",
+)
+t.user("The customer lists orders 1001 to 1008 as missing; which exist?")
+for oid in range(1001, 1009):
+    if oid in (1002, 1005, 1006, 1008):
+        t.call(
+            "get_order", {"order_id": oid}, error=f"404 Not Found: order {oid}", kind="not_found"
+        )
+    else:
+        t.call("get_order", {"order_id": oid}, f'{{"id": {oid}, "status": "shipped"}}')
+t.msg("1001, 1003, 1004 and 1007 exist and shipped; 1002, 1005, 1006 and 1008 do not exist.")
+
+t = new(
+    "f7-letta-send-message-chat",
+    "conversation",
+    False,
+    gh("letta-ai/letta", "issues", 2693),
+    "A Letta agent answers every user message through send_message; the tool's answer is the "
+    "same 'None' each time, the replies differ.",
+)
+for q, a in [
+    ("Hi! I'm Dana.", "Nice to meet you, Dana! How can I help today?"),
+    ("Can you remind me what a mutex is?", "A mutex lets one thread at a time into a section."),
+    ("And a semaphore?", "A semaphore lets up to N threads in at once."),
+    ("Which should I use for a connection pool?", "A semaphore sized to the pool fits best."),
+    ("Thanks! What about a read-write lock?", "It lets many readers or one writer in."),
+    ("Great, that's all for now.", "Anytime, Dana. Good luck with the pool!"),
+]:
+    t.user(q)
+    t.call("send_message", {"message": a, "request_heartbeat": False}, "None")
+
+t = new(
+    "f7-letta-memory-then-reply",
+    "conversation",
+    False,
+    gh("letta-ai/letta", "pull", 1695),
+    "Each turn the agent appends what it learned to core memory and replies through "
+    "send_message; both tools answer the same way every time.",
+)
+for said, fact, reply in [
+    ("Hi, I'm Omar.", "User's name is Omar.", "Hi Omar! Noted your name."),
+    ("I work night shifts.", "Omar works night shifts.", "Got it: reminders after noon."),
+    ("I'm allergic to peanuts.", "Omar is allergic to peanuts.", "I'll flag recipes with them."),
+    ("My sister visits on Fridays.", "Omar's sister visits on Fridays.", "A Friday dinner idea?"),
+    ("I prefer vegetarian dinners.", "Omar prefers vegetarian dinners.", "A chickpea curry, then?"),
+]:
+    t.user(said)
+    t.call("core_memory_append", {"label": "human", "content": fact}, "None")
+    t.call("send_message", {"message": reply}, "None")
+
+t = new(
+    "f7-inspect-think-tool-policy",
+    "research",
+    False,
+    gh("UKGovernmentBEIS/inspect_ai", "pull", 1539),
+    "A policy-heavy support task: the agent calls think after each tool output to check the "
+    "rules before acting; every think answers the same empty string.",
+)
+t.user("Cancel my flight ZFA04B and refund it to my card")
+t.call(
+    "get_reservation",
+    {"reservation_id": "ZFA04B"},
+    '{"class": "economy", "booked": "2026-11-30", "insurance": false}',
+)
+t.call(
+    "think",
+    {
+        "thought": "Booked two days ago, economy, no insurance: cancellation allowed within 24h "
+        "only, or with insurance. Check the flight status first."
+    },
+    "",
+)
+t.call("get_flight_status", {"flight": "HAT170", "date": "2026-12-05"}, '"scheduled"')
+t.call(
+    "think",
+    {
+        "thought": "Flight is scheduled, not cancelled by the airline; the 24h window passed, so "
+        "the rules refuse a refund; offer travel credit instead."
+    },
+    "",
+)
+t.call("get_user_details", {"user_id": "mia_li_3668"}, '{"membership": "gold"}')
+t.call(
+    "think",
+    {
+        "thought": "Gold members may get a travel credit of the fare; confirm with the user "
+        "before any write action."
+    },
+    "",
+)
+t.msg("I can't refund ZFA04B, but as a gold member you can get a travel credit. Shall I?")
+
+t = new(
+    "f7-sequential-thinking-steps",
+    "research",
+    False,
+    gh("OpenHands/OpenHands", "pull", 7643),
+    "Sequential thinking: five numbered thoughts building one plan; each answer differs only "
+    "by the thought number and history length.",
+)
+t.user("Plan the migration of the job queue from Redis to Postgres")
+THOUGHTS = [
+    "List what the Redis queue provides: FIFO, visibility timeout, retries, dead-letter.",
+    "Postgres can do FIFO with SKIP LOCKED; visibility timeout becomes a locked_until column.",
+    "Retries map to an attempts column; dead-letter is a status value plus an index.",
+    "Run both queues in parallel behind a flag; drain Redis before switching readers.",
+    "Order: schema, dual writes, shadow reads, flip the flag, remove Redis after a week.",
+]
+for n, th in enumerate(THOUGHTS, 1):
+    t.call(
+        "sequentialthinking",
+        {"thought": th, "thoughtNumber": n, "totalThoughts": 5, "nextThoughtNeeded": n < 5},
+        {
+            "thoughtNumber": n,
+            "totalThoughts": 5,
+            "nextThoughtNeeded": n < 5,
+            "thoughtHistoryLength": n,
+        },
+    )
+t.msg("Plan: schema, dual writes, shadow reads, flag flip, then drop Redis after a week.")
+
+t = new(
+    "f7-think-tool-between-searches",
+    "research",
+    False,
+    gh("autonomys/autonomys-agents", "pull", 379),
+    "A research agent alternates searches with a thinking tool whose answer is always the "
+    "same encouragement; each thought is about the new results.",
+)
+t.user("Compare three vector databases for a 10M-document corpus")
+OKT = (
+    '{"success": true, "message": "Great job taking a step back and thinking through the problem!"}'
+)
+for q, th in [
+    (
+        "pgvector 10 million vectors benchmark",
+        "pgvector handles 10M with HNSW but needs lots of RAM; note index build time.",
+    ),
+    (
+        "qdrant 10M documents memory usage",
+        "Qdrant quantization cuts memory 4x; compare recall at that setting.",
+    ),
+    (
+        "milvus 10M vectors latency",
+        "Milvus scales out but operating it is heavier; weigh ops cost.",
+    ),
+    ("hnsw vs ivf recall 10M", "HNSW wins recall at our size; IVF only if memory is the limit."),
+]:
+    t.call("web_search", {"query": q}, f"8 results for {q}")
+    t.call("thinking", {"thoughts": th}, OKT)
+t.msg(
+    "For 10M docs: Qdrant with quantization, pgvector if you want one database, "
+    "Milvus for scale-out."
+)
+
+t = new(
+    "f7-confluence-cursor-walk",
+    "distinct_reads",
+    False,
+    gh("opensearch-project/data-prepper", "pull", 5440),
+    "Crawling a Confluence space through its search cursors: fourteen pages, each cursor the "
+    "one the previous page returned, the last page short.",
+)
+t.user("Index every page of the ENG space")
+cur = None
+for p in range(14):
+    nxt = f"c{_hex7(10)}" if p < 13 else None
+    args: dict[str, Any] = {"cql": "space=ENG and type=page", "limit": 25}
+    if cur:
+        args["cursor"] = cur
+    n = 25 if p < 13 else 7
+    t.call(
+        "confluence_search",
+        args,
+        {"results": [f"ENG-{p * 25 + k}" for k in range(0, n, 6)], "size": n, "next": nxt},
+    )
+    cur = nxt
+t.msg("Indexed 332 pages of ENG.")
+
+t = new(
+    "f7-pds-offset-walk",
+    "distinct_reads",
+    False,
+    gh("NASA-PDS/deep-archive", "issues", 137),
+    "The same collection paged properly: the start offset advances by 50 each call until the "
+    "short last page.",
+)
+t.user("Archive every product of the mess_rs_derived data collection")
+for start in range(0, 400, 50):
+    n = 50 if start < 350 else 21
+    t.call(
+        "products_of_a_collection",
+        {"collection": "urn:nasa:pds:mess_rs_derived:data::3.0", "start": start, "limit": 50},
+        {
+            "start": start,
+            "hits": 371,
+            "data": [f"prod_{start + 1:04d}", "...", f"prod_{start + n:04d}"],
+        },
+    )
+t.msg("All 371 products archived.")
+
+t = new(
+    "f7-comfyui-poll-job",
+    "polling",
+    False,
+    gh("artokun/comfyui-mcp", "pull", 317),
+    "Before wait_for_job existed the agent polled get_job_status in a loop: queued, then "
+    "running with the progress rising, then done.",
+)
+t.user("Render the product shot workflow and send me the image")
+t.call("queue_prompt", {"workflow": "product_shot.json"}, '{"prompt_id": "p_5521"}')
+for st in [
+    '{"status": "queued", "position": 2}',
+    '{"status": "queued", "position": 1}',
+    '{"status": "running", "progress": 0.2}',
+    '{"status": "running", "progress": 0.55}',
+    '{"status": "running", "progress": 0.9}',
+    '{"status": "done", "outputs": ["ComfyUI_00042_.png"]}',
+]:
+    t.call("bash", {"command": "sleep 5"}, "")
+    t.call("get_job_status", {"prompt_id": "p_5521"}, st)
+t.call("get_image", {"filename": "ComfyUI_00042_.png"}, "<image 1024x1024>")
+
+t = new(
+    "f7-healthomics-poll-running",
+    "polling",
+    False,
+    gh("awslabs/mcp", "pull", 4493),
+    "Waiting on a seven-minute run from the agent side: sleep, GetAHORun, the same RUNNING "
+    "answer five times, then STOPPING while outputs export, then COMPLETED.",
+)
+t.user("Run the QC workflow and tell me when it's done")
+t.call("StartAHORun", {"workflowId": "wf-12", "name": "qc-dec"}, '{"id": "5520011"}')
+for st in [
+    "PENDING",
+    "RUNNING",
+    "RUNNING",
+    "RUNNING",
+    "RUNNING",
+    "RUNNING",
+    "STOPPING",
+    "COMPLETED",
+]:
+    t.call("bash", {"command": "sleep 60"}, "")
+    t.call("GetAHORun", {"id": "5520011"}, f'{{"id": "5520011", "status": "{st}"}}')
+t.msg("The QC run completed; outputs are in s3://runs/5520011/.")
+
+t = new(
+    "f7-nimbus-wait-for-job",
+    "polling",
+    False,
+    gh("arjunrajlaboratory/NimbusImage", "pull", 1293),
+    "A long segmentation job: wait_for_job with a ten-minute timeout answers stillRunning "
+    "twice with the same progress, then the job's outcome.",
+)
+t.user("Segment the nuclei in dataset 7 and compute their areas")
+t.call("run_worker", {"worker": "cellpose", "dataset": 7}, '{"jobId": "j_9001"}')
+t.call(
+    "wait_for_job",
+    {"jobId": "j_9001", "timeout_s": 600},
+    '{"stillRunning": true, "progress": "tiles 40/120"}',
+)
+t.call(
+    "wait_for_job",
+    {"jobId": "j_9001", "timeout_s": 600},
+    '{"stillRunning": true, "progress": "tiles 40/120"}',
+)
+t.call(
+    "wait_for_job", {"jobId": "j_9001", "timeout_s": 600}, '{"status": "success", "objects": 1832}'
+)
+t.call("compute_property", {"property": "area", "dataset": 7}, '{"jobId": "j_9002"}')
+t.call("wait_for_job", {"jobId": "j_9002", "timeout_s": 600}, '{"status": "success"}')
+t.msg("1,832 nuclei segmented; their areas are in the property table.")
+
+t = new(
+    "f7-m365-429-retry-after",
+    "retry_transient",
+    False,
+    gh("OfficeDev/microsoft-365-agents-toolkit", "pull", 1459),
+    "Deploying reads the resource group and is throttled twice with Retry-After: 5; the third "
+    "try succeeds and the deployment goes on.",
+)
+t.user("Validate the function app deployment")
+THR = "429 Too Many Requests (retry-after: 5)"
+t.call("arm_get", {"path": "/subscriptions/s1/resourceGroups/rg-app"}, error=THR, kind="rate_limit")
+t.call("bash", {"command": "sleep 5"}, "")
+t.call("arm_get", {"path": "/subscriptions/s1/resourceGroups/rg-app"}, error=THR, kind="rate_limit")
+t.call("bash", {"command": "sleep 5"}, "")
+t.call(
+    "arm_get",
+    {"path": "/subscriptions/s1/resourceGroups/rg-app"},
+    '{"name": "rg-app", "state": "Succeeded"}',
+)
+t.call(
+    "arm_get",
+    {"path": "/subscriptions/s1/resourceGroups/rg-app/providers/Microsoft.Web/sites/fn"},
+    '{"state": "Running"}',
+)
+t.msg("The function app is deployed and running.")
+
+t = new(
+    "f7-thunderbird-429-per-endpoint",
+    "retry_transient",
+    False,
+    gh("thunderbird/tbpro-add-on", "pull", 1173),
+    "Uploading several files: two different uploads are rate-limited once each and succeed "
+    "on their one retry.",
+)
+t.user("Upload the four attachments to Send")
+for f in ["a.pdf", "b.pdf", "c.png", "d.zip"]:
+    if f in ("b.pdf", "d.zip"):
+        t.call(
+            "send_upload",
+            {"file": f},
+            error="HTTP 429: slow down (Retry-After: 2)",
+            kind="rate_limit",
+        )
+        t.call("bash", {"command": "sleep 2"}, "")
+    t.call("send_upload", {"file": f}, f'{{"url": "https://send.example/{f}"}}')
+t.msg("All four are uploaded.")
+
+t = new(
+    "f7-aider-test-after-edits",
+    "edit_test_cycle",
+    False,
+    gh("Aider-AI/aider", "issues", 499),
+    "The /test loop: run the tests, edit, run them again; each failure is a different one "
+    "until they pass.",
+)
+t.user("/test pytest tests/test_cart.py")
+TCART = {"command": "pytest -q tests/test_cart.py"}
+t.call("run", TCART, "FAILED test_total - KeyError: 'qty'\n1 failed, 4 passed")
+t.call(
+    "edit_file",
+    {"path": "cart.py", "diff": "- item['qty']\n+ item.get('quantity', 1)"},
+    "applied",
+    mutates=True,
+)
+t.call("run", TCART, "FAILED test_discount - assert 90 == 81\n1 failed, 4 passed")
+t.call(
+    "edit_file",
+    {"path": "cart.py", "diff": "- total * 0.9\n+ total * 0.9 * 0.9 if vip else total * 0.9"},
+    "applied",
+    mutates=True,
+)
+t.call("run", TCART, "FAILED test_empty - ZeroDivisionError\n1 failed, 4 passed")
+t.call(
+    "edit_file", {"path": "cart.py", "diff": "+ if not items: return 0"}, "applied", mutates=True
+)
+t.call("run", TCART, "5 passed in 0.08s")
+
+t = new(
+    "f7-aider-same-failure-after-edits",
+    "edit_test_cycle",
+    False,
+    gh("Aider-AI/aider", "issues", 3639),
+    "Edits to three different places leave the same test failure until the third finds the "
+    "cause; the test output is identical after the first two edits.",
+)
+t.user("Fix the failing timezone test")
+TTZ = {"command": "pytest -q tests/test_tz.py::test_dst"}
+FT = "FAILED tests/test_tz.py::test_dst - assert '01:30' == '02:30'\n1 failed in 0.12s"
+t.call("bash", TTZ, FT)
+t.call(
+    "edit",
+    {"path": "tz/convert.py", "old": "tz.localize(dt)", "new": "tz.localize(dt, is_dst=None)"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", TTZ, FT)
+t.call("edit", {"path": "tz/format.py", "old": "%H:%M", "new": "%H:%M %Z"}, "ok", mutates=True)
+t.call("bash", TTZ, FT)
+t.call(
+    "edit",
+    {"path": "tz/rules.py", "old": "transition - 1", "new": "transition"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", TTZ, "1 passed in 0.10s")
+
+t = new(
+    "f7-adfa-edits-then-rereads",
+    "edit_test_cycle",
+    False,
+    gh("appdevforall/plugin-examples", "pull", 100),
+    "A run verifying its own edits: edit a file, read it back, edit the next, read it back, "
+    "then edit the first again and read it again, each read showing the new content.",
+)
+t.user("Rename the Logger class to AppLogger everywhere")
+for rnd in range(2):
+    for f in ["Main.kt", "Logger.kt", "Util.kt"]:
+        body = f"// {f} round {rnd + 1}\nclass AppLogger" + (" // doc" if rnd else "")
+        t.call("edit_file", {"path": f"src/{f}", "content": body}, "written", mutates=True)
+        t.call("read_file", {"path": f"src/{f}"}, body)
+t.call("terminal", {"command": "./gradlew build"}, "BUILD SUCCESSFUL in 14s")
+
+t = new(
+    "f7-gemini-search-research-empty",
+    "research",
+    False,
+    gh("google-gemini/gemini-cli", "issues", 22728),
+    "Researching several different questions with web search; two of them find nothing, "
+    "each answer echoing its query.",
+)
+t.user("For my talk: find stats on Rust adoption, Zig adoption, and Gleam adoption in industry")
+for q, found in [
+    ("Rust adoption survey 2026 industry", True),
+    ("Zig language production users 2026", True),
+    ("Gleam language industry adoption survey", False),
+    ("Gleam language companies using in production", False),
+    ("Stack Overflow survey 2026 most admired languages", True),
+]:
+    res = (
+        f'Web search results for "{q}": 1. survey page ... 2. blog ...'
+        if found
+        else f'No search results or information found for query: "{q}"'
+    )
+    t.call("google_web_search", {"query": q}, res)
+t.msg("Rust and Zig have survey numbers; I found no adoption data for Gleam.")
+
+t = new(
+    "f7-docker-agent-view-background-job",
+    "polling",
+    False,
+    gh("docker/docker-agent", "issues", 3462),
+    "A build started as a background job is checked with view_background_job after other "
+    "work; its output grows each time until it exits.",
+)
+t.user("Build the image in the background and meanwhile update the changelog")
+t.call("run_background_job", {"cmd": "docker build -t app ."}, '{"job_id": "bg_3"}')
+t.call(
+    "edit_file",
+    {"path": "CHANGELOG.md", "content": "## 1.4.0\n- faster startup\n"},
+    "ok",
+    mutates=True,
+)
+t.call("view_background_job", {"job_id": "bg_3"}, "running\nStep 3/9 : RUN npm ci")
+t.call("read_file", {"path": "Dockerfile"}, "FROM node:22\nRUN npm ci\n")
+t.call("view_background_job", {"job_id": "bg_3"}, "running\nStep 6/9 : RUN npm run build")
+t.call("bash", {"command": "sleep 20"}, "")
+t.call("view_background_job", {"job_id": "bg_3"}, "exited 0\nSuccessfully tagged app:latest")
+t.msg("Image built and the changelog updated.")
+
+
+def _migration_walk(tid: str) -> None:
+    """A long legitimate session: one table at a time, the same three steps each."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        {"repo": "plc1220/HelpUDoc", "path": "agent/prompts/data_agent/schema.md"},
+        "A data migration walked table by table: describe, count, copy; 24 tables, many of "
+        "them empty, every step on another table.",
+    )
+    t.user("Copy every table of the legacy schema into the new warehouse")
+    r = random.Random(tid)
+    names = [
+        "accounts",
+        "addresses",
+        "audit_log",
+        "banners",
+        "carts",
+        "categories",
+        "coupons",
+        "customers",
+        "events",
+        "faq",
+        "gift_cards",
+        "inventory",
+        "invoices",
+        "locales",
+        "newsletters",
+        "orders",
+        "pages",
+        "payments",
+        "products",
+        "refunds",
+        "reviews",
+        "sessions",
+        "shipments",
+        "wishlists",
+    ]
+    t.call("list_tables", {"schema": "legacy"}, json.dumps(names))
+    for nm in names:
+        rows = 0 if r.random() < 0.4 else r.randint(10, 90000)
+        t.call(
+            "describe_table",
+            {"schema": "legacy", "table": nm},
+            f'{{"table": "{nm}", "columns": {r.randint(3, 14)}}}',
+        )
+        t.call("execute_sql", {"query": f"SELECT count(*) FROM legacy.{nm}"}, f"[[{rows}]]")
+        t.call(
+            "execute_sql",
+            {"query": f"INSERT INTO wh.{nm} SELECT * FROM legacy.{nm}"},
+            f"INSERT 0 {rows}",
+            mutates=True,
+        )
+    t.msg("All 24 tables copied.")
+
+
+_migration_walk("f7-long-migration-walk")
+
+
+def _triage_walk(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("microsoft/PowerToys", "pull", 47795),
+        "A labelling agent walks 30 issues without a product label: read each, add the "
+        "product label it maps to (the same label on many), a comment on the unclear ones.",
+    )
+    t.user("Label the Needs-Triage issues without a product label")
+    r = random.Random(tid)
+    prods = ["Product-FancyZones", "Product-PowerToys Run", "Product-Settings", "Product-Peek"]
+    nums = sorted(r.sample(range(30000, 31000), 30))
+    t.call("search_issues", {"q": "is:open label:Needs-Triage -label:Product-*"}, json.dumps(nums))
+    for n in nums:
+        area = r.choice(prods)
+        t.call(
+            "issue_read",
+            {"owner": "microsoft", "repo": "PowerToys", "issue_number": n},
+            f'{{"number": {n}, "area_field": "{area[8:]}"}}',
+        )
+        if r.random() < 0.2:
+            t.call(
+                "add_issue_comment",
+                {
+                    "owner": "microsoft",
+                    "repo": "PowerToys",
+                    "issue_number": n,
+                    "body": "Which utility does this affect?",
+                },
+                '{"ok": true}',
+            )
+        else:
+            t.call(
+                "add_labels",
+                {"owner": "microsoft", "repo": "PowerToys", "issue_number": n, "labels": [area]},
+                '{"ok": true}',
+            )
+    t.msg("Labelled the issues; asked for details on the unclear ones.")
+
+
+_triage_walk("f7-long-triage-walk")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -8401,8 +9635,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh4"
     for it in items[FRESH5_START:FRESH6_START]:
         split[it.tid] = "fresh5"
-    for it in items[FRESH6_START:]:
+    for it in items[FRESH6_START:FRESH7_START]:
         split[it.tid] = "fresh6"
+    for it in items[FRESH7_START:]:
+        split[it.tid] = "fresh7"
     return split
 
 

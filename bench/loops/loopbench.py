@@ -116,7 +116,17 @@ def outcomes_for(trajs: list[Trajectory], flags: Flags) -> list[Outcome]:
     return [judge(t, flags.get(t["id"])) for t in trajs]
 
 
-SPLIT_ORDER = ("dev", "holdout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+SPLIT_ORDER = (
+    "dev",
+    "holdout",
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+)
 
 
 def table(trajs: list[Trajectory], results: dict[str, Flags]) -> str:

@@ -82,6 +82,11 @@ def test_size_and_balance() -> None:
     assert 0.4 <= sum(not t["loop"] for t in fresh6) / len(fresh6) <= 0.6
     assert {t["class"] for t in fresh6 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh6) >= 2
+    fresh7 = [t for t in TRAJS if t["split"] == "fresh7"]
+    assert len(fresh7) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh7) / len(fresh7) <= 0.6
+    assert {t["class"] for t in fresh7 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh7) >= 2
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 

@@ -536,7 +536,7 @@ def features(
                     idents.append((k, _one_spelling(w)))
                 else:
                     texts.append((k, w))
-        elif _is_ident(k, v) or _names_target(k):
+        elif _is_ident(k, v) or _names_target(k) or _id_key(k):
             idents.append((k, _one_spelling(v)))
         elif v:
             texts.append((k, v))
@@ -567,11 +567,32 @@ a recipient, a channel, a host, a bucket. The same message to `#eng` and to `#op
 same invoice to two people, are two calls, not one reworded (fresh6)."""
 
 
+_TARGET_NOUNS = frozenset({"issue", "pr", "pull", "ticket", "order", "item", "post"})
+_NUMBER_WORDS = frozenset({"number", "num", "no", "nr"})
+_KEY_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
 @lru_cache(maxsize=4096)
 def _target_key(key: str) -> bool:
     """A whole-number argument that says which one (`issue: 11`, `user_id`, `orderId`), not
-    how much (`timeout`, `limit`, `top_k`, `page`): the calls act on different things."""
-    return key.lower() in _TARGET_NUMBER_KEYS or key.endswith(("_id", "Id", "-id", "ID"))
+    how much (`timeout`, `limit`, `top_k`, `page`): the calls act on different things. So
+    does a number word after one of those things (`issue_number`, GitHub's `pull_number`,
+    `prNumber`, `order_no`: fresh7); `page_number` and `line_number` stay parameters."""
+    if key.lower() in _TARGET_NUMBER_KEYS or key.endswith(("_id", "Id", "-id", "ID")):
+        return True
+    words = [w.lower() for w in _KEY_WORD.findall(key)]
+    return len(words) >= 2 and words[-1] in _NUMBER_WORDS and words[-2] in _TARGET_NOUNS
+
+
+@lru_cache(maxsize=4096)
+def _id_key(key: str) -> bool:
+    """A key whose str value is an id (`user_id: "u_81"`, `pageId`, `sku_id: "A1001"`,
+    `issue_number: "12"`): it names what the call acts on, as a whole number under it does
+    (fresh7). Not `issue` or `order` alone: their str value may be free text or a sort
+    order."""
+    return key.endswith(("_id", "Id", "-id", "ID")) or (
+        key.lower() not in _TARGET_NUMBER_KEYS and _target_key(key)
+    )
 
 
 @lru_cache(maxsize=4096)

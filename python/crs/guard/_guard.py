@@ -139,6 +139,16 @@ def _echo(canon: dict[str, Any]) -> list[str]:
     return [v for v in canon.values() if type(v) is str and len(v) >= 4]
 
 
+def _waited_since(s: SessionState, step: int) -> bool:
+    """Whether a call that waits (`sleep`, a positive wait time) ran after `step`."""
+    for n, _pair, sig in reversed(s.tail):
+        if n <= step:
+            return False
+        if getattr(s.sigs.get(sig), "waits", False):
+            return True
+    return False
+
+
 def _cycle_reps(tail: Sequence[tuple[int, str, str]], pair: str, per: int, fence: int) -> int:
     """How many times in a row the block of `per` pairs ending with `pair` (the current
     call, not yet in `tail`) came back, after the `fence` step."""
@@ -1427,6 +1437,11 @@ class Guard:
         # (clicks at other coordinates, each followed by a new screen, are progress; a
         # user's message is new input: replies through a `send_message` tool, fresh6).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
+        if seen is not None and _waited_since(s, seen[2]):
+            # the agent waited before it looked again (sleep 60, then the job's status):
+            # the pair is polled, as a cycle with a wait in it is (rule 2), so it gets a
+            # poll's patience, `poll_repeat` runs (fresh7)
+            need = max(need, lim.poll_repeat)
         if (
             stale
             and not polling

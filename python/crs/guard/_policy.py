@@ -42,10 +42,13 @@ COMMAND_FIELDS: frozenset[str] = frozenset(
 MUTATING_PATTERN = (
     r"(?i)(^|[_.\-:/ ])(edit|write|patch|create|delete|remove|rm|move|mv|rename|replace|insert|"
     r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace|"
+    r"editor|overwrite|upsert|put|"
     r"python|ipython|jupyter|notebook|exec|execute|eval|code_interpreter|install|build)"
     r"([_.\-:/ ]|$)|^(Edit|Write|MultiEdit|NotebookEdit)$"
 )
-"""Tools whose success changes the workspace (the in-memory guard's fingerprint)."""
+"""Tools whose success changes the workspace (the in-memory guard's fingerprint). `editor`,
+`overwrite`, `upsert` and `put` since fresh7: OpenHands' `file_editor` and `claude_editor`
+edit as `str_replace_editor` does, and `put_file`, `overwrite_file`, `upsert_file` write."""
 
 POLL_PATTERN = r"(?i)(^|[_.\-:/ ;&])(wait|poll|sleep|watch)([_.\-:/ ;&]|$)"
 """Tools, or shell commands, that wait for something to change (`sleep 30 && kubectl get`):
@@ -105,6 +108,11 @@ terminal, `add_numbers` adds, `http_post` may query, `create_file` writes the sa
 again), and so does a record alone. The guard takes a tool it finds this way as creating
 only once a run with the same arguments succeeded again with another answer of the same
 shape (a new id): see `ToolPolicy.creates`."""
+
+THOUGHT_FIELDS: frozenset[str] = frozenset({"thought", "thoughts", "reasoning", "reflection"})
+"""The fields that carry a thinking tool's thought (`thought`, autonomys' `thoughts`, a
+deep-research `think_tool`'s `reflection`): kept in its signature. Its other commentary
+fields (`description`, `note`) stay commentary, left out as for any tool (fresh7)."""
 
 HARD_MAX_REPEATS = 50
 """No policy lets the same call with the same result repeat more often than this."""
@@ -383,8 +391,11 @@ def limits_for(
     def pick(a: Any, b: Any) -> Any:
         return b if a is None else a
 
-    # a thinking tool's thought is its content: kept in its signature (fresh6)
-    commentary = frozenset() if _named(_THINKS_RE, tool) else policy.commentary_fields
+    # a thinking tool's thought is its content: kept in its signature (fresh6), its other
+    # commentary is not (fresh7)
+    commentary = policy.commentary_fields
+    if _named(_THINKS_RE, tool):
+        commentary = frozenset(f for f in commentary if field_key(f) not in THOUGHT_FIELDS)
 
     return Limits(
         repeat_nudge=min(pick(t.repeat_nudge, policy.repeat_nudge), HARD_MAX_REPEATS),
