@@ -36,7 +36,14 @@ from crs._errors import CRSClosedError, InvalidArgumentError, JournalClosedError
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon, _turns
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
-from crs.guard._policy import HARD_MAX_REPEATS, THINK_PATTERN, GuardPolicy, Limits, limits_for
+from crs.guard._policy import (
+    CREATES,
+    HARD_MAX_REPEATS,
+    THINK_PATTERN,
+    GuardPolicy,
+    Limits,
+    limits_for,
+)
 from crs.guard._policy import field_key as _field_key
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._text import valid_text
@@ -110,6 +117,16 @@ def _waits(canon: Mapping[str, Any]) -> bool:
 
 
 _MSG_WS = re.compile(r"\s+")
+_WITH_DIGIT = re.compile(r"[\w.:/#-]*\d[\w.:/#-]*")
+
+
+def _result_shape(result: Any) -> str:
+    """A digest of a result with every word that carries a digit (an id, a number, a time)
+    as `#`: two records made by one call have the same shape."""
+    text = result[:4096] if type(result) is str else _BOUNDED.repr(result)
+    return _canon.short_digest(_MSG_WS.sub(" ", _WITH_DIGIT.sub("#", text)).strip())
+
+
 SAID = "5a1d" * 4
 """The result digest of a call that only printed its own words (`Guard._says`)."""
 _SAID_PAIR = ":" + SAID
@@ -376,13 +393,6 @@ class Guard:
         self._recorded: dict[str, None] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
-        self._last_msg = ""
-        # the current run of agent messages: the words it used, and how many of its messages
-        # brought (almost) none that was new (in memory, like `_last_msg`)
-        self._msg_words: set[str] = set()
-        self._msg_stale = 0
-        self._msg_last_words: set[str] = set()  # the words of the run's last message
-        self._msg_restated = 0  # messages in a row that restated the one before
         # Shared by every session of the engine (with_session); see crs.guard._observe.
         self._observers = _observers if _observers is not None else Observers(observers)
 
@@ -838,6 +848,20 @@ class Guard:
                     "current state to the user or do something else.",
                     (),
                 )
+            if sig.dups and lim.creates and sig.made > s.answered and sig.epoch == s.epoch:
+                # a call that creates a record, run twice already: a third copy
+                said = f" and returned: {sig.made_view}" if sig.made_view else ""
+                return self._refuse(
+                    s,
+                    call,
+                    VerdictCode.REPEATED_CALL,
+                    f"{call.tool} would create another duplicate: it succeeded with these "
+                    f"arguments {sig.dups + 1} times (first at step {sig.made})",
+                    f"This call already succeeded at step {sig.made}{said}, and again after "
+                    "that: the record exists, more than once. Do not create it again: use the "
+                    "record that exists, or say what blocks you.",
+                    (sig.made,),
+                )
             if s.level >= NUDGED and sig.epoch == s.epoch:
                 pair = f"{sig.cluster or call.signature}:{sig.res}"
                 if pair in s.loop_pairs or (
@@ -1082,7 +1106,12 @@ class Guard:
                 alias = self._near_duplicate(s, call, res, feat)
                 if alias:
                     p["a"] = alias
-            v = self._detect(s, call, kind, res, alias or call.signature, polling, lim, canon)
+            if lim.creates and kind == OK and not polling:
+                v = self._created(s, call, res, lim, canon, result, p)
+            else:
+                v = None
+            if v is None:
+                v = self._detect(s, call, kind, res, alias or call.signature, polling, lim, canon)
             if v is not None and v.action is not _ALLOW:
                 p["v"] = str(v.code)
                 p["ev"] = list(v.evidence)
@@ -1133,6 +1162,60 @@ class Guard:
                 f"session {brief(self.session_id)} (the last is {top}); pass the Call they "
                 "returned"
             )
+
+    def _created(
+        self,
+        s: SessionState,
+        call: Call,
+        res: str,
+        lim: Limits,
+        canon: dict[str, Any],
+        result: Any,
+        p: dict[str, Any],
+    ) -> Verdict | None:
+        """A call that creates a record succeeded (`ToolPolicy.creates`, or a name that says
+        so). Its first success in the request is remembered with a view of what it returned
+        (`cv` in the record); a second success of the same call is a duplicate (`cd`): a
+        nudge. A tool inferred from its name counts only once a success brought another
+        answer of the same shape (a new id, `_result_shape`)."""
+        p["cr"] = 1
+        st = s.sigs.get(call.signature)
+        if st is None or st.made <= s.answered:  # the first success in this request
+            if lim.creates != CREATES:
+                p["cs"] = _result_shape(result)
+            if type(result) is str:
+                text = result[:400]
+            elif isinstance(result, BaseException | str):
+                text = str(result)[:400]
+            else:
+                text = _BOUNDED.repr(result)
+            text = _canon.without(" ".join(text.split()), _echo(canon))
+            view = _short(_SANITIZER.sanitize(text), 120).replace("\x00", "…")
+            if view:
+                p["cv"] = view
+            return None
+        # Inferred from the name, it takes another answer of the same shape: a record made
+        # again has another id, so its answer differs only in the words that carry a digit
+        # (`4812`, `#43`, `msg-7f3a9`). The same answer again is the repeat rules'; a poll's
+        # answer differs in its words (`queued`, `running`), as another agent's reply does.
+        if lim.creates != CREATES and (
+            res == st.made_res or _result_shape(result) != st.made_shape
+        ):
+            return None
+        p["cd"] = 1
+        said = f" and returned: {st.made_view}" if st.made_view else ""
+        return self._nudge(
+            s,
+            call,
+            VerdictCode.REPEATED_CALL,
+            f"{call.tool} succeeded again with the same arguments (first at step {st.made}): "
+            "it created a duplicate",
+            f"This call already succeeded at step {st.made}{said}. The record it created "
+            "exists; running it again with the same arguments created another copy. Do not "
+            "run it again: use the record that exists (update it if something must change), "
+            "or say what blocks you.",
+            (st.made, call.step),
+        )
 
     def _outcome(
         self, canon: dict[str, Any], mut: bool, result: Any, error: BaseException | str | None
@@ -1583,10 +1666,16 @@ class Guard:
         # Numbers (counters, times) do not make a message new: "thinking... 1", "... 2".
         norm = _MSG_WS.sub(" ", _DIGITS.sub("#", text.strip().lower()[:100_000]))
         digest = _canon.result_digest(norm)
+        # What is kept of the message to compare the next one with (journaled: a new process
+        # continues): a MinHash sketch and its sentences' digests, of the sanitized text.
+        clean = _sanitize(text[:100_000])
+        clean = norm if clean == text else _MSG_WS.sub(" ", _DIGITS.sub("#", clean.lower()))
+        clean = clean.strip()
+        sk = _turns.sketch(self._minhash(clean)) if clean else ""
+        sents = _turns.sentence_digests(_sentences(clean)) if clean else []
         with self._lock:
             s = self._session()
             msgs = s.msgs
-            last = self._last_msg
             # a message of a turn that follows up the same answer (`new_turn(text)`): the
             # one that answer has at this place
             answer: list[str] = s.echo[0]
@@ -1600,47 +1689,55 @@ class Guard:
                 ref is not None
                 and digest != ref
                 and len(norm) >= 40
-                and last
+                and s.last_sketch
                 and (
-                    _core.minhash_jaccard(self._minhash(norm), self._minhash(last)) >= 0.8
-                    or not _sentences(norm).isdisjoint(_sentences(last))
+                    _turns.sketch_similarity(sk, s.last_sketch) >= 0.8
+                    or not s.last_sents.isdisjoint(sents)
                 )
             ):
                 # a near-identical message, or one that says a sentence of the last one
                 # again, counts as the same one
                 digest = ref
-            self._last_msg = norm
-            if not s.msg_streak:
-                self._msg_words = set()
-                self._msg_stale = 0
-                self._msg_restated = 0
-            words = set(_canon._tokens(norm)) - _canon._STOP
-            stale = 3 * len(words - self._msg_words) < len(words) or not words
-            if stale:
-                self._msg_stale += 1  # (almost) nothing it had not said in this run
+            # The run of agent messages (journaled as digests: a new process continues): the
+            # words it used, its messages that brought (almost) none that was new (stale),
+            # and the restatements in a row.
+            words = frozenset(_turns.word_digests(set(_canon._tokens(clean)) - _canon._STOP))
+            running = s.msg_streak > 0
+            stale = 3 * len(words - s.msg_run) < len(words) if running else False
+            stale = stale or not words
+            stales = (s.msg_stale if running else 0) + stale
             # A restatement: (almost) nothing new to the run, and its words a near-duplicate
             # of the last message's (the same test as reworded calls). `monologue_repeats`
             # of them in a row (that many + 1 messages saying one thing) is a monologue
             # (fresh6): one more than for the same words, as rewording is weaker evidence.
-            lw = self._msg_last_words
-            if stale and words and len(words & lw) >= self.policy.near_duplicate * len(words | lw):
-                self._msg_restated += 1
-            else:
-                self._msg_restated = 0
-            self._msg_last_words = words
-            self._msg_words |= words
+            lw = s.msg_last
+            restates = (
+                stale
+                and bool(words)
+                and len(words & lw) >= self.policy.near_duplicate * len(words | lw)
+            )
+            restated = (s.msg_restated if running else 0) + 1 if restates else 0
             seq = [*msgs, digest]
-            found, cap = self._message_loop(seq, s.msg_streak + 1, self._msg_stale)
+            found, cap = self._message_loop(seq, s.msg_streak + 1, stales)
             by_echo = False
             if found is None and digest == again and len(msgs) + 1 == len(answer):
                 found = self._echo_loop(s.echo[1] + 1)
                 by_echo = found is not None
-            if found is None and self._msg_restated >= self.policy.monologue_repeats:
+            if found is None and restated >= self.policy.monologue_repeats:
                 found = (
-                    f"the agent said the same thing in other words {self._msg_restated + 1} "
+                    f"the agent said the same thing in other words {restated + 1} "
                     "times in a row without acting"
                 )
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
+            if sk:
+                payload["h"] = sk
+                if sents:
+                    payload["sn"] = sents
+            payload["mw"] = sorted(words)
+            if stale:
+                payload["st"] = 1
+            if restates:
+                payload["rs"] = 1
             if found is not None:
                 payload["v"] = 1
             self._kernel.commit_op("guard.msg", payload, bump_generation=False)

@@ -83,6 +83,32 @@ THINK_PATTERN = (
 their result acknowledges whatever the thought; two thoughts that share words are not one
 call said again (no near-duplicates; the same thought again is still a repeat, fresh6)."""
 
+_SEP = r"[_.\-:/ ]"
+_CREATE_VERBS = r"(create|add|insert|post|send|submit|publish|place|book|schedule)"
+_RECORDS = (
+    r"(post|article|page|issue|ticket|bug|comment|reply|review|email|mail|message|msg|sms|"
+    r"notification|tweet|toot|event|invite|invitation|order|invoice|payment|charge|refund|"
+    r"transfer|booking|reservation|appointment|meeting|row|record|entry|document|task|todo|"
+    r"note|card|lead|contact|customer|user|account|subscription|release|pull|pr|draft|"
+    r"expense|transaction|shipment|campaign|webhook)(s|es)?"
+)
+_READS = r"(get|list|read|fetch|search|find|check|view|show|query|count|describe|watch|poll|wait)"
+_WORDS = rf"({_SEP}+[^_.\-:/ ]+)?{_SEP}+"  # the next word, or the one after it
+CREATES_PATTERN = (
+    rf"(?i)^(?!.*(^|{_SEP}){_READS}({_SEP}|$))(.*(^|{_SEP})("
+    rf"publish|{_CREATE_VERBS}{_WORDS}{_RECORDS}|{_RECORDS}{_SEP}+{_CREATE_VERBS}"
+    rf")({_SEP}|$))"
+)
+"""Tools whose name says each successful run creates a record (`create_issue`,
+`send_email`, `insert_row`, `add_comment`, `post_message`, `wordpress_publish`,
+`issue_create`): a creating verb and the name of a record (the next word, or the one after
+it), or `publish`, with no word of reading (`get`, `list`, `check`, `search` ...: a
+`check_new_messages` reads). A verb alone says too little (`send_keys` types into a
+terminal, `add_numbers` adds, `http_post` may query, `create_file` writes the same file
+again), and so does a record alone. The guard takes a tool it finds this way as creating
+only once a run with the same arguments succeeded again with another answer of the same
+shape (a new id): see `ToolPolicy.creates`."""
+
 THOUGHT_FIELDS: frozenset[str] = frozenset({"thought", "thoughts", "reasoning", "reflection"})
 """The fields that carry a thinking tool's thought (`thought`, autonomys' `thoughts`, a
 deep-research `think_tool`'s `reflection`): kept in its signature. Its other commentary
@@ -118,7 +144,15 @@ def _seconds(name: str, value: Any, *, optional: bool = False) -> None:
 @dataclass(frozen=True)
 class ToolPolicy:
     """Overrides for one tool; None keeps the guard policy's value. Every threshold stays
-    under the hard caps (`HARD_MAX_REPEATS`, `HARD_MAX_POLLS`)."""
+    under the hard caps (`HARD_MAX_REPEATS`, `HARD_MAX_POLLS`).
+
+    `creates`: each successful run of the tool creates a record (a post, an issue, an
+    email, a row, an order), so the same call succeeding twice made a duplicate, whatever
+    the results say. True: the second success of one call in a request is nudged and a
+    third run refused; False: never (no inference from the name either); None: inferred
+    from the name (`GuardPolicy.creates_pattern`), confirmed by a second success whose
+    answer differs from the first only in words that carry a digit (a new id). A tool that
+    creates records is `mutating` unless that is set."""
 
     repeat_nudge: int | None = None
     poll_repeat: int | None = None
@@ -130,6 +164,7 @@ class ToolPolicy:
     polling: bool | None = None
     learn_failures: bool | None = None
     ignore_fields: frozenset[str] = frozenset()
+    creates: bool | None = None
 
     def __post_init__(self) -> None:
         for name in (
@@ -141,7 +176,7 @@ class ToolPolicy:
         ):
             _positive(f"ToolPolicy.{name}", getattr(self, name), optional=True)
         _positive("ToolPolicy.max_calls", self.max_calls, optional=True)
-        for name in ("mutating", "polling", "learn_failures"):
+        for name in ("mutating", "polling", "learn_failures", "creates"):
             v = getattr(self, name)
             if v is not None and not isinstance(v, bool):
                 raise InvalidArgumentError(
@@ -202,6 +237,9 @@ class GuardPolicy:
         mutating_pattern, poll_pattern: regexes over tool names (and, for polling, shell
             commands) of tools that change the workspace / wait for a change; a camelCase
             name is also tried with its words split (`editFile` as `edit_File`).
+        creates_pattern: a regex over tool names of tools that may create a record with
+            each run (`create_issue`, `send_email`); None: no inference, only
+            `ToolPolicy.creates`.
         tools: per-tool overrides.
     """
 
@@ -227,6 +265,7 @@ class GuardPolicy:
     command_fields: frozenset[str] = COMMAND_FIELDS
     mutating_pattern: str = MUTATING_PATTERN
     poll_pattern: str = POLL_PATTERN
+    creates_pattern: str | None = CREATES_PATTERN
     tools: Mapping[str, ToolPolicy] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -270,7 +309,9 @@ class GuardPolicy:
         object.__setattr__(
             self, "command_fields", _names("GuardPolicy.command_fields", self.command_fields)
         )
-        for name in ("mutating_pattern", "poll_pattern"):
+        for name in ("mutating_pattern", "poll_pattern", "creates_pattern"):
+            if name == "creates_pattern" and self.creates_pattern is None:
+                continue
             try:
                 re.compile(getattr(self, name))
             except (re.error, TypeError) as exc:
@@ -322,7 +363,12 @@ class Limits:
     # `ignore_fields` by `field_key` (case, `_` and `-` aside): `Description`, `Reason`
     ignore_keys: frozenset[str]
     ignore_fields: frozenset[str]
+    # each success creates a record: CREATES (ToolPolicy.creates), MAY_CREATE (the name says
+    # so: confirmed by a second success answering with another id) or 0
+    creates: int
 
+
+MAY_CREATE, CREATES = 1, 2  # `Limits.creates`
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -360,7 +406,8 @@ def limits_for(
             pick(t.transient_retries, policy.transient_retries), HARD_MAX_REPEATS
         ),
         max_calls=pick(t.max_calls, policy.max_calls_per_tool),
-        mutating=pick(t.mutating, _named(mutating_re, tool)),
+        # a tool that creates records changes the world with each success
+        mutating=pick(t.mutating, t.creates is True or _named(mutating_re, tool)),
         polling=pick(t.polling, _named(poll_re, tool)),
         shell=re.match(SHELL_PATTERN, tool) is not None
         or re.match(SHELL_PATTERN, _CAMEL.sub("_", tool)) is not None,
@@ -370,7 +417,22 @@ def limits_for(
         command_decides=t.mutating is None
         and _named(_RUNS_RE, tool)
         and not _named(_EDITS_RE, tool),
+        creates=_creates(policy, t, tool),
     )
+
+
+@lru_cache(maxsize=64)
+def _creates_re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _creates(policy: GuardPolicy, t: ToolPolicy, tool: str) -> int:
+    if t.creates is not None:
+        return CREATES if t.creates else 0
+    pattern = policy.creates_pattern
+    if pattern is None:
+        return 0
+    return MAY_CREATE if _named(_creates_re(pattern), tool) else 0
 
 
 @lru_cache(maxsize=4096)

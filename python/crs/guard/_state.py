@@ -37,6 +37,7 @@ MAX_KEYS = 20_000  # pairs and signatures remembered per session (oldest dropped
 MAX_SESSIONS = 500  # sessions kept (oldest dropped first)
 MAX_FAILURES = 1_000  # learned failures kept (oldest dropped first)
 MAX_TOOLS = 2_000  # tool names counted per session (the least used dropped first)
+MAX_RUN_WORDS = 4_096  # word digests kept of a run of agent messages
 
 # step kinds
 OK, HARD, TRANSIENT = 0, 1, 2
@@ -115,6 +116,13 @@ _TYPES: dict[str, type | tuple[type, ...]] = {
     "epoch": int,
     "preview": str,
     "f": int,
+    "cr": int,
+    "cd": int,
+    "cv": str,
+    "cs": str,
+    "h": str,
+    "st": int,
+    "rs": int,
 }
 
 
@@ -149,11 +157,16 @@ class SigState:
     __slots__ = (
         "changes",
         "cluster",
+        "dups",
         "epoch",
         "fail_ms",
         "fail_step",
         "hard",
         "last_err",
+        "made",
+        "made_res",
+        "made_shape",
+        "made_view",
         "polls",
         "res",
         "runs",
@@ -178,6 +191,14 @@ class SigState:
         self.fail_ms = 0
         self.last_err = ""  # sanitized, short
         self.waits = False  # the call waits (sleep, poll, yield time): a poll, not a read
+        # A call that creates a record (`ToolPolicy.creates`): the step of its first success
+        # in the current request, that result's digest and a sanitized view of it (argument
+        # values left out), and the duplicates since (successes judged so by the live guard)
+        self.made = 0
+        self.made_res = ""
+        self.made_shape = ""  # (the result with its words that carry a digit left out)
+        self.made_view = ""
+        self.dups = 0
 
     def export(self) -> list[Any]:
         return [
@@ -195,6 +216,11 @@ class SigState:
             self.polls,
             self.cluster,
             self.waits,
+            self.made,
+            self.made_res,
+            self.made_view,
+            self.dups,
+            self.made_shape,
         ]
 
     @classmethod
@@ -215,6 +241,14 @@ class SigState:
         s.polls = int(row[11]) if len(row) > 11 else s.runs
         s.cluster = str(row[12]) if len(row) > 12 else ""
         s.waits = bool(row[13]) if len(row) > 13 else False
+        if len(row) > 18:  # (an older image has none: nothing was created)
+            s.made, s.made_res, s.made_view, s.dups, s.made_shape = (
+                int(row[14]),
+                str(row[15]),
+                str(row[16]),
+                int(row[17]),
+                str(row[18]),
+            )
         return s
 
 
@@ -249,6 +283,8 @@ class SessionState:
         "epoch",
         "last_mut",
         "last_ok_step",
+        "last_sents",
+        "last_sketch",
         "last_step",
         "level",
         "loop_code",
@@ -256,6 +292,10 @@ class SessionState:
         "loop_steps",
         "moved_step",
         "msg_flags",
+        "msg_last",
+        "msg_restated",
+        "msg_run",
+        "msg_stale",
         "msg_streak",
         "msgs",
         "nudges",
@@ -299,6 +339,17 @@ class SessionState:
         self.msg_streak = 0  # agent messages since the last call or user turn
         self.msgs: list[str] = []  # their digests (the last 16)
         self.msg_flags = 0  # monologue verdicts in a row
+        # the last agent message (any turn): its MinHash sketch and sentence digests
+        # (`crs.guard._turns.sketch`; "" and empty: none, or an older record without them)
+        self.last_sketch = ""
+        self.last_sents: frozenset[str] = frozenset()
+        # the current run of agent messages (word digests, `crs.guard._turns.word_digests`):
+        # the words it used, its stale messages, restatements in a row; and the last
+        # message's words (any run)
+        self.msg_run: frozenset[str] = frozenset()
+        self.msg_stale = 0
+        self.msg_restated = 0
+        self.msg_last: frozenset[str] = frozenset()
         self.turns = 0
         self.turn_step = 0  # last step before the latest user turn
         self.answered = 0  # last step before a user turn that followed an agent's answer
@@ -382,6 +433,12 @@ class SessionState:
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
+            if get("cr"):  # a call that creates a record succeeded
+                if s.made <= self.answered:  # the first time in this request
+                    s.made, s.made_res, s.made_view, s.dups = n, res, get("cv", ""), 0
+                    s.made_shape = get("cs", "")
+                elif get("cd"):
+                    s.dups += 1
         if kind != TRANSIENT:
             if seen is None:
                 self.pairs[pair] = [1, after, n]
@@ -437,8 +494,19 @@ class SessionState:
                 echo[1] += 1
                 echo[2] = echo[2] + 1 if p.get("v") else 0
                 echo[3] = False
+        if not self.msg_streak:  # a new run of messages
+            self.msg_run, self.msg_stale, self.msg_restated = frozenset(), 0, 0
+        w = p.get("mw")
+        if w is not None:  # (an older record: its words are not known)
+            self.msg_last = words = frozenset(w)
+            if len(self.msg_run) < MAX_RUN_WORDS:
+                self.msg_run = self.msg_run | words
+            self.msg_stale += 1 if p.get("st") else 0
+            self.msg_restated = self.msg_restated + 1 if p.get("rs") else 0
         self.msg_streak += 1
         self.msgs = [*self.msgs[-15:], p["d"]]
+        self.last_sketch = p.get("h", "")
+        self.last_sents = frozenset(p.get("sn", ()))
         self.msg_flags = self.msg_flags + 1 if p.get("v") else 0
 
     def echo_turn(self, p: dict[str, Any]) -> None:
@@ -513,6 +581,13 @@ class SessionState:
             "answered": self.answered,
             "echo": [list(self.echo[0]), *self.echo[1:]],
             "ask": sorted(self.ask),
+            "last_msg": [self.last_sketch, sorted(self.last_sents)],
+            "msg_words": [
+                sorted(self.msg_run),
+                self.msg_stale,
+                self.msg_restated,
+                sorted(self.msg_last),
+            ],
         }
 
     @classmethod
@@ -553,6 +628,15 @@ class SessionState:
         if echo is not None:
             s.echo = [[str(m) for m in echo[0]], int(echo[1]), int(echo[2]), bool(echo[3])]
         s.ask = frozenset(str(w) for w in d.get("ask", ()))
+        last = d.get("last_msg")  # (absent in an older image: no last message to compare)
+        if last is not None:
+            s.last_sketch = str(last[0])
+            s.last_sents = frozenset(str(x) for x in last[1])
+        run = d.get("msg_words")  # (absent in an older image: no words known)
+        if run is not None:
+            s.msg_run = frozenset(str(x) for x in run[0])
+            s.msg_stale, s.msg_restated = int(run[1]), int(run[2])
+            s.msg_last = frozenset(str(x) for x in run[3])
         return s
 
 
@@ -614,6 +698,12 @@ class GuardPart:
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _MSG_KEYS, "guard.msg")
+        for key in ("sn", "mw"):
+            got = p.get(key)
+            if got is not None and (type(got) is not list or not all(type(x) is str for x in got)):
+                raise InvalidArgumentError(
+                    f"payload: a guard.msg record's {key!r} must be a list of str, got {brief(got)}"
+                )
         return lambda: self.session(p["s"]).apply_msg(p)
 
     def _op_turn(self, p: dict[str, Any]) -> Callable[[], None]:
