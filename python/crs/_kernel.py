@@ -164,6 +164,8 @@ class _SharedWriting:
         if k._wdepth:
             return
         try:
+            if k.life is _CLOSED:  # closed by another thread since its caller looked: say so,
+                k.check_open("a change")  # not "journal is closed" (red team 5)
             cm = k.journal.exclusive()
             cm.__enter__()
         except BaseException:

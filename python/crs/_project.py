@@ -159,7 +159,12 @@ def _open_once(
         persist.own(journal)
         persist.own(pm)
         persist.attach_project(pm, key, project)
-        meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
+        # The backup and the journal read as one view, under the journal's writer lock
+        # (which reads what other writers appended first): another process's appends and
+        # backup between this journal's open and the backup's load looked like a journal
+        # that ends before its backup, "deleted or truncated" (red team 5).
+        with journal.exclusive():
+            meta = crs.load_checkpoint_from_disk(pm, key, accept_journal_loss=accept_journal_loss)
         persist.from_backup = meta is not None
         journal.set_full_handler(persist.backup_for_full_journal)
     except BaseException:

@@ -121,7 +121,7 @@ def test_crs_mcp_announces_the_connect_line_only_once_it_can_serve(tmp_path: Pat
     assert p.returncode == 2
     assert "claude mcp add" not in p.stderr
     assert "serving" not in p.stderr
-    assert "cannot open journal" in p.stderr
+    assert "home: not a directory" in p.stderr  # (named by Guard.open, red team 5)
     with socket.socket() as taken:  # the port is in use: said, and nothing announced
         taken.bind(("127.0.0.1", 0))
         taken.listen()

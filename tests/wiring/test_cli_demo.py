@@ -87,3 +87,47 @@ def test_second_run_refuses_the_remembered_failure_until_a_file_changes(tmp_path
     assert "error_loop" in table
     assert "remembered failures: 2" in table or "remembered failures: 1" in table
     assert "run `crs demo` again" in table
+
+
+def scene_steps(report: dict[str, Any], name: str) -> list[tuple[str, str, str, str]]:
+    (scene,) = [s for s in report["scenes"] if s["name"] == name]
+    return steps_of(scene)
+
+
+PINGS = [  # a question, then "any update?" three times, each answered the same
+    ("user", "asked", "", ""),
+    ("agent", "said", "allow", "ok"),
+    ("user", "asked", "", ""),
+    ("agent", "said", "allow", "ok"),
+    ("user", "asked", "", ""),
+    ("agent", "said", "nudge", "monologue"),
+    ("user", "asked", "", ""),
+    ("agent", "refused", "block", "monologue"),
+    ("deploy_status", "ok", "allow", "ok"),  # the agent looks, then answers: let through
+    ("agent", "said", "allow", "ok"),
+]
+WALK = [("sql", "ok", "allow", "ok")] * 6 + [("sql", "ok", "nudge", "repeated_call")]
+
+
+def test_demo_scenes_user_pings_are_a_monologue_and_a_walk_is_not_a_loop(tmp_path: Path) -> None:
+    """Two scenes after the coding session, each in a session of its own and the same in
+    every run: the same answer to "any update?" (turn text) is nudged, then blocked; the
+    same count query over five tables is allowed, the same query three times in a row is
+    nudged."""
+    for run in (1, 2):
+        out = run_crs("demo", "--json", home=tmp_path)
+        assert out.returncode == 0, out.stderr
+        report = json.loads(out.stdout)
+        assert [s["session_id"] for s in report["scenes"]] == [
+            f"scene-pings-{run}",
+            f"scene-walk-{run}",
+        ]
+        assert scene_steps(report, "pings") == PINGS
+        pings = report["scenes"][0]["steps"]
+        assert "the same answer to 3 user turns" in pings[5]["reason"]
+        assert scene_steps(report, "walk") == WALK
+        tables = [s["args"].rsplit(" ", 1)[1].strip("'") for s in report["scenes"][1]["steps"]]
+        assert tables[:5] == ["orders", "refunds", "invoices", "customers", "payouts"]
+    table = run_crs("demo", home=tmp_path).stdout
+    assert "scene: a user pings, the agent gives the same answer" in table
+    assert "scene: the same query over other tables" in table

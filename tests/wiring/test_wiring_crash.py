@@ -80,7 +80,7 @@ def test_random_sigkill_of_a_crs_keeps_every_acknowledged_change(tmp_path: Path)
         for i in range(BACKUP_EVERY):
             change(c, i)
         c.save_project_backup()
-    window = 3.0 * (time.perf_counter() - t0)
+    window = base = 3.0 * (time.perf_counter() - t0)
     startup = 0.0  # how long opening the project takes (measured by `check`), grows a little
     held = BACKUP_EVERY
     rng = random.Random(20261130)
@@ -92,6 +92,9 @@ def test_random_sigkill_of_a_crs_keeps_every_acknowledged_change(tmp_path: Path)
         if acks:
             assert acks == list(range(held, acks[-1] + 1))
             killed_mid_run += 1
+            window = max(base, 0.97 * window)
+        else:  # killed during start-up: on a loaded machine the child starts slower
+            window *= 1.3
         acked = acks[-1] + 1 if acks else held
         t1 = time.perf_counter()
         held = check(project, home, acked)

@@ -144,9 +144,10 @@ def status_document(
         doc["verified"] = True
     else:
         meta = pm.get_backup_metadata(key)
-    if meta is None:  # pragma: no cover - has_backup was true a moment ago
-        doc["has_backup"] = False
-        return EXIT_NO_BACKUP, doc
+    if meta is None:
+        # a backup file whose size is not its metadata's (truncated, emptied): unusable, not
+        # "none"; loading it raises the error that says which file and what to do (red team 5)
+        meta = pm.load_backup(key).metadata
     doc["backup_path"] = str(pm.backup_path(key))
     doc["previous_backup"] = pm.prev_backup_path(key).exists()
     doc["metadata"] = meta.to_dict()

@@ -9,6 +9,11 @@ a fingerprint of the workspace. The next `crs demo` run is a new session: the bu
 refused before it runs, with the earlier error as the reason, until the agent edits the
 file; then it runs and passes. (A run after that starts over from the broken file.)
 
+Two short scenes follow, each in a session of its own: a user who pings ("any update?")
+and gets the same answer every time, a monologue (`Guard.new_turn(text)`), and a walk
+over tables (the same count query on five tables, each answering 0, is work, not a
+loop; the same query on one table three times in a row still is one).
+
 Everything the guard knows is in the demo project's CRS (`crs.open_project`: journal and
 backups under the data directory, `$CRS_HOME`, else `~/.crs`).
 """
@@ -47,6 +52,14 @@ class DemoStep:
 
 
 @dataclass
+class DemoScene:
+    name: str  # pings | walk
+    title: str
+    session_id: str
+    steps: list[DemoStep] = field(default_factory=list)
+
+
+@dataclass
 class DemoReport:
     home: str
     project: str
@@ -57,6 +70,7 @@ class DemoReport:
     learned: list[dict[str, Any]] = field(default_factory=list)
     journal: dict[str, Any] = field(default_factory=dict)
     backup: dict[str, Any] = field(default_factory=dict)
+    scenes: list[DemoScene] = field(default_factory=list)
 
 
 class _Tools:
@@ -91,6 +105,10 @@ class _Tools:
             path = self.project / args["path"]
             path.write_text(args["content"])
             return f"wrote {len(args['content'])} bytes"
+        if tool == "sql":  # every table of the demo's empty database
+            return "0"
+        if tool == "deploy_status":
+            return "deploy v2.3: done, 3/3 hosts healthy"
         if tool == "run_build":
             source = (self.project / "src/app.py").read_text()
             if "fixed" not in source:
@@ -133,6 +151,11 @@ def run_demo(home: Path | None = None) -> DemoReport:
         first_seq = probe.crs._journal.stats().last_seq_num
         _script(guard, _Tools(project), report)
         report.learned = [f.to_dict() for f in guard.learned()]
+        tools = _Tools(project)
+        report.scenes = [
+            _pings(probe.with_session(f"scene-pings-{run}"), tools),
+            _walk(probe.with_session(f"scene-walk-{run}"), tools),
+        ]
         meta = probe.crs.save_project_backup()
         stats = probe.crs._journal.stats()
         report.journal = {
@@ -224,6 +247,77 @@ def _script(guard: Guard, tools: _Tools, report: DemoReport) -> None:
             break  # it failed again after the edit: the guard remembers it
 
 
+ANSWER = "The deploy is still running; I will tell you when it is done."
+
+
+def _said(scene: DemoScene, who: str, text: str, v: Verdict | None = None) -> None:
+    """A user's turn (`v` None) or an agent's message and the guard's verdict on it."""
+    outcome = "asked" if v is None else ("said" if v.allowed else "refused")
+    action, code = ("", "") if v is None else (str(v.action), str(v.code))
+    reason = "" if v is None or v.action == "allow" else v.reason
+    scene.steps.append(
+        DemoStep(len(scene.steps) + 1, who, repr(text), outcome, action, code, reason)
+    )
+
+
+def _scene_call(
+    scene: DemoScene, guard: Guard, tools: _Tools, tool: str, args: dict[str, Any]
+) -> None:
+    v = guard.before_call(tool, args)
+    after = v
+    if v.allowed:
+        assert v.call is not None
+        after = guard.after_call(v.call, result=tools.run(tool, args))
+    shown_v = after if after.action != "allow" else v
+    scene.steps.append(
+        DemoStep(
+            len(scene.steps) + 1,
+            tool,
+            ", ".join(f"{k}={a!r}" for k, a in args.items()),
+            "ok" if v.allowed else "refused",
+            str(shown_v.action),
+            str(shown_v.code),
+            shown_v.reason if shown_v.action != "allow" else "",
+        )
+    )
+
+
+def _pings(guard: Guard, tools: _Tools) -> DemoScene:
+    """The same answer to every "any update?" is a monologue: nudged, then blocked; the
+    agent that looks (a tool call) and answers is let through."""
+    scene = DemoScene("pings", "a user pings, the agent gives the same answer", guard.session_id)
+    question = "Is the deploy of v2.3 finished?"
+    guard.new_turn(question)
+    _said(scene, "user", question)
+    _said(scene, "agent", ANSWER, guard.on_message(ANSWER))
+    for _ in range(3):
+        guard.new_turn("any update?")
+        _said(scene, "user", "any update?")
+        _said(scene, "agent", ANSWER, guard.on_message(ANSWER))
+    _scene_call(scene, guard, tools, "deploy_status", {"release": "v2.3"})
+    done = "The deploy of v2.3 is done: all 3 hosts are healthy."
+    _said(scene, "agent", done, guard.on_message(done))
+    return scene
+
+
+def _walk(guard: Guard, tools: _Tools) -> DemoScene:
+    """The same query over five tables, each answering 0: a walk, every call allowed. The
+    same query on one table three times in a row is a repeat."""
+    scene = DemoScene("walk", "the same query over other tables", guard.session_id)
+    for table in ("orders", "refunds", "invoices", "customers", "payouts", "payouts", "payouts"):
+        _scene_call(scene, guard, tools, "sql", {"query": f"SELECT count(*) FROM {table}"})
+    return scene
+
+
+def _print_steps(steps: list[DemoStep], out: TextIO) -> None:
+    out.write(f"{'step':>4}  {'tool':<13} {'outcome':<8} {'guard':<6} {'code':<14} why\n")
+    for s in steps:
+        out.write(
+            f"{s.step:>4}  {s.tool:<13} {s.outcome:<8} {s.action:<6} {s.code:<14} "
+            f"{s.args}{'  ' + s.reason if s.reason else ''}\n"
+        )
+
+
 def print_report(report: DemoReport, out: TextIO) -> None:
     out.write(f"crs demo  run {report.run}  session={report.session_id}  home={report.home}\n")
     r = report.restored
@@ -235,12 +329,7 @@ def print_report(report: DemoReport, out: TextIO) -> None:
         )
     else:
         out.write("restored: nothing (first run on this data directory)\n")
-    out.write(f"{'step':>4}  {'tool':<10} {'outcome':<8} {'guard':<6} {'code':<14} why\n")
-    for s in report.steps:
-        out.write(
-            f"{s.step:>4}  {s.tool:<10} {s.outcome:<8} {s.action:<6} {s.code:<14} "
-            f"{s.args}{'  ' + s.reason if s.reason else ''}\n"
-        )
+    _print_steps(report.steps, out)
     out.write(f"remembered failures: {len(report.learned)}\n")
     for f in report.learned:
         out.write(f"  {f['id']}  {f['tool']} {f['preview']}: {f['error']}\n")
@@ -252,6 +341,9 @@ def print_report(report: DemoReport, out: TextIO) -> None:
     out.write(
         f"backup:  {b['size_bytes']} bytes, journal position {b['journal_position']}: {b['path']}\n"
     )
+    for scene in report.scenes:
+        out.write(f"\nscene: {scene.title}  session={scene.session_id}\n")
+        _print_steps(scene.steps, out)
     if report.learned and report.run % 2 == 1:
         out.write("run `crs demo` again: the next session remembers the failing build\n")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,5 +61,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
-    result: int = func(args)
+    try:
+        result: int = func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (`crs guard learned | head`): stop quietly, as `ls | head`
+        # does, without a traceback now or at exit's flush (red team 5)
+        _drop_stdout()
+        return 141  # 128 + SIGPIPE, what a shell reports for a writer the pipe stopped
     return result
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush writes nowhere."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # (not a file: nothing is flushed to a fd)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)

@@ -602,9 +602,10 @@ class LocalJournal(JournalBase):
             raise
         except OSError as exc:
             self._release()
-            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
                 raise JournalFullError(
-                    f"no space left to open journal {self._dir}: free disk space and retry"
+                    f"no space left to open journal {self._dir}: free disk space (or raise "
+                    "the file size limit, ulimit -f) and retry"
                 ) from exc
             if not config.allow_degraded:
                 raise JournalDegradedError(
@@ -1603,6 +1604,13 @@ class LocalJournal(JournalBase):
             return JournalFullError(
                 f"no space left to {what} journal {self._dir}; nothing was written: free disk "
                 "space and retry (the journal stays usable)"
+            )
+        if exc.errno == errno.EFBIG:  # the process's file size limit (ulimit -f, RLIMIT_FSIZE)
+            return JournalFullError(
+                f"cannot {what} journal {self._dir}: the file size limit of this process "
+                "(ulimit -f) is reached; nothing was written: raise the limit, or make "
+                "segments smaller (JournalConfig.segment_bytes), and retry (the journal stays "
+                "usable)"
             )
         return JournalError(f"cannot {what} journal {self._dir}: {exc}")
 

@@ -10,6 +10,7 @@ the image format is `crs._image`. `project_journal` opens a project's `LocalJour
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from dataclasses import replace
@@ -135,12 +136,19 @@ class Persistence:
                         last,
                         k.seq,
                     )
-        meta = pm.save_backup(project_hash, source, options)
         j = self._k.journal if journal is None else journal
-        if j is not None and callable(getattr(j, "checkpoint", None)):
-            pos = min(pm.journal_checkpoint_position(project_hash), j.stats().last_seq_num)
-            if pos > j.stats().checkpoint_seq:
-                j.checkpoint(pos)
+        # On a journal other processes write (a project's), the backup, the position it lets
+        # the journal drop and the checkpoint are one step under the journal's writer lock,
+        # after catching up: another process's backup of an older state rotated in between
+        # made this checkpoint drop records that backup needs, and the next process to
+        # catch up (or open the project) failed with a sequence gap (red team 5).
+        hold: Any = k.writing() if journal is None and k.shared else contextlib.nullcontext()
+        with hold:
+            meta = pm.save_backup(project_hash, source, options)
+            if j is not None and callable(getattr(j, "checkpoint", None)):
+                pos = min(pm.journal_checkpoint_position(project_hash), j.stats().last_seq_num)
+                if pos > j.stats().checkpoint_seq:
+                    j.checkpoint(pos)
         return meta
 
     def load_checkpoint(

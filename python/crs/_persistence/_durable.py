@@ -121,13 +121,39 @@ def file_lock(path: Path, exclusive: bool, timeout: float) -> Iterator[None]:
     Raises:
         BackupLockFailedError: The lock was not acquired within `timeout`.
     """
+    fd = _open_lock(path, exclusive)
+    if fd < 0:  # a read of a read-only file system that has no lock file: no writer
+        yield
+        return
+    with _locked(fd, path, exclusive, timeout):
+        yield
+
+
+def _open_lock(path: Path, exclusive: bool) -> int:
+    """The lock file `path` opened for `file_lock` (created 0600), or -1 when a shared lock
+    needs none: on a read-only file system (a mounted copy, a read-only home) a shared lock
+    is taken on the file opened for reading, and where there is no lock file no writer can
+    hold one (red team 5)."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
+        return os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW, FILE_MODE)
     except OSError as exc:  # a planted symlink (never followed), a directory, no access
-        raise BackupLockFailedError(
-            f"failed to acquire backup lock: cannot open {path}: {exc.strerror or exc}; "
-            "remove it if it is not a regular file of yours"
-        ) from exc
+        failed = exc
+        if not exclusive and exc.errno == errno.EROFS:
+            try:
+                return os.open(path, os.O_RDONLY | NOFOLLOW)
+            except FileNotFoundError:
+                return -1
+            except OSError as again:
+                failed = again
+    raise BackupLockFailedError(
+        f"failed to acquire backup lock: cannot open {path}: {failed.strerror or failed}; "
+        "remove it if it is not a regular file of yours"
+    ) from failed
+
+
+@contextlib.contextmanager
+def _locked(fd: int, path: Path, exclusive: bool, timeout: float) -> Iterator[None]:
+    """Hold an flock on the open `fd` (of `path`) for the block, then close it."""
     try:
         op = (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB
         deadline = time.monotonic() + timeout

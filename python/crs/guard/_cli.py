@@ -9,14 +9,16 @@ project's NATS JetStream stream). `status` and `learned` change nothing;
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import errno
 import json
 import os
 import sys
 import time
 from typing import Any, TextIO
 
-from crs._check import shown
-from crs._errors import CRSError
+from crs._check import brief, shown
+from crs._errors import CRSError, JournalError
 
 
 def register(sub: Any) -> None:
@@ -69,6 +71,13 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         # a typo: opening it would create the project's state (status and learned change nothing)
         print(f"crs guard: no such directory: {args.project}", file=sys.stderr)
         return 1
+    if not getattr(args, "nats", None) and _home_not_a_directory(args.home):
+        print(
+            f"crs guard: the data directory is not a directory: {shown(_home_of(args.home))}"
+            " (give --home or $CRS_HOME a directory)",
+            file=sys.stderr,
+        )
+        return 1
     if not getattr(args, "nats", None) and not _has_state(args.project, args.home):
         return _unguarded(args, out)  # never create a project's state to report on it
     try:
@@ -83,8 +92,26 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         else:
             g = Guard.open(args.project, "crs-cli", home=args.home, fingerprint=_cli_fp)
     except CRSError as exc:
-        print(f"crs guard: cannot open the project's guard: {exc}", file=sys.stderr)
-        return 1
+        if args.guard_action == "forget" or getattr(args, "nats", None) or not _read_only(exc):
+            hint = " (forget writes the journal)" if _read_only(exc) else ""
+            print(f"crs guard: cannot open the project's guard{hint}: {exc}", file=sys.stderr)
+            return 1
+        # a read-only home (a mounted copy, another user's data): status and learned
+        # change nothing, so they read it through a replica, which takes no lock
+        try:
+            g, replica = _replica_guard(args.project, args.home)
+        except CRSError as again:
+            print(f"crs guard: cannot read the project's guard: {again}", file=sys.stderr)
+            return 1
+        try:
+            with g:
+                return (
+                    _status(g, args, out)
+                    if args.guard_action == "status"
+                    else _learned(g, args, out)
+                )
+        finally:
+            replica.close()
     with g:
         try:
             if args.guard_action == "status":
@@ -97,15 +124,72 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             return 2
 
 
-def _has_state(project: str, home: str | None) -> bool:
-    """Whether the project has a data directory in the home (a guard ran there)."""
+def _read_only(exc: BaseException) -> bool:
+    """Whether opening failed because the data directory cannot be written."""
+    cause = exc.__cause__
+    return isinstance(cause, OSError) and cause.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def _replica_guard(project: str, home: str | None) -> tuple[Any, Any]:
+    """A guard reading the project's state without writing anything (its backup, then its
+    journal through a `ReadReplica`: read-only opens, no lock), and the replica to close."""
+    from pathlib import Path
+
+    from crs._journal._base import JournalConfig
+    from crs._journal._local import LocalJournal
+    from crs._persistence._load import compute_project_hash
+    from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
+    from crs._replica import ReadReplica
+    from crs._state._codec import DeltaCodec
+    from crs.guard._guard import Guard
+
+    key = compute_project_hash(str(Path(project).resolve()))
+    base_dir = _home_of(home)
+    journal = os.path.join(base_dir, key, "journal")
+    with PersistenceManager(
+        dataclasses.replace(DefaultPersistenceConfig(), base_dir=base_dir)
+    ) as pm:
+        image = pm.load_backup(key).image if pm.has_backup(key) else None
+    config = JournalConfig(path=journal, session_id="cli", read_only=True)
+    with LocalJournal(config, DeltaCodec()) as j:
+        end = j.stats().last_seq_num
+    replica = ReadReplica(journal, base=image, session_id="cli")
+    try:
+        if not replica.wait_for(end, timeout=10.0):
+            raise JournalError(
+                f"cannot read {journal} up to record {end}: {replica.error or 'timed out'}"
+            )
+        return Guard(fingerprint=_cli_fp, _crs=replica.crs, _owns=False), replica
+    except BaseException:
+        replica.close()
+        raise
+
+
+def _home_of(home: str | None) -> str:
+    """The data directory the command reads: `--home`, else `$CRS_HOME`, else ~/.crs."""
     from pathlib import Path
 
     from crs._home import default_home
+
+    return str(Path(home).expanduser() if home is not None else default_home())
+
+
+def _home_not_a_directory(home: str | None) -> bool:
+    """A data directory that exists as something else (a file): reading it finds nothing,
+    and saying "nothing was guarded" would hide the mistake (red team 5)."""
+    path = _home_of(home)
+    return os.path.lexists(path) and not os.path.isdir(path)
+
+
+def _has_state(project: str, home: str | None) -> bool:
+    """Whether the project has something in the home (a guard ran there). Anything at the
+    project's key counts, a file too: opening it then says what is wrong with it."""
+    from pathlib import Path
+
     from crs._persistence._load import compute_project_hash
 
-    base = Path(home).expanduser() if home is not None else default_home()
-    return (base / compute_project_hash(str(Path(project).resolve()))).is_dir()
+    key = compute_project_hash(str(Path(project).resolve()))
+    return os.path.lexists(os.path.join(_home_of(home), key))
 
 
 def _unguarded(args: argparse.Namespace, out: TextIO) -> int:
@@ -113,13 +197,13 @@ def _unguarded(args: argparse.Namespace, out: TextIO) -> int:
     action = args.guard_action
     if action == "forget":
         print(
-            f"crs guard forget: no learned failure {args.id!r} (nothing was guarded in "
+            f"crs guard forget: no learned failure {brief(args.id)} (nothing was guarded in "
             f"{args.project} yet)",
             file=sys.stderr,
         )
         return 1
     if action == "status" and args.session is not None:
-        print(f"crs guard status: no session {args.session!r}; known: []", file=sys.stderr)
+        print(f"crs guard status: no session {brief(args.session)}; known: []", file=sys.stderr)
         return 1
     if args.json:
         empty: Any = {"sessions": [], "learned_failures": 0} if action == "status" else []
@@ -137,7 +221,10 @@ def _status(g: Any, args: argparse.Namespace, out: TextIO) -> int:
         names = [n for n in g._part.sessions if n != "crs-cli"]
     if args.session is not None:
         if args.session not in names:
-            print(f"crs guard status: no session {args.session!r}; known: {names}", file=sys.stderr)
+            print(
+                f"crs guard status: no session {brief(args.session)}; known: {names}",
+                file=sys.stderr,
+            )
             return 1
         names = [args.session]
     rows = [g.with_session(n).status() for n in names]
@@ -194,6 +281,7 @@ def _forget(g: Any, args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"forgot {shown(args.id)}\n")
         return 0
     print(
-        f"crs guard forget: no learned failure {args.id!r} (see crs guard learned)", file=sys.stderr
+        f"crs guard forget: no learned failure {brief(args.id)} (see crs guard learned)",
+        file=sys.stderr,
     )
     return 1

@@ -427,6 +427,11 @@ class Guard:
         _check_path("project", project)
         if home is not None:
             _check_path("home", home)
+            if os.path.lexists(home) and not os.path.isdir(home):  # (a file: red team 5)
+                raise InvalidArgumentError(
+                    f"home: not a directory: {brief(os.fspath(home))} (nothing was created; "
+                    "give crs's data directory, or None for $CRS_HOME, else ~/.crs)"
+                )
         # every argument is checked before the project's state is opened (or created)
         policy = _check_args(policy, session, fingerprint)
         watchers = Observers(observers)
