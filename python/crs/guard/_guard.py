@@ -205,6 +205,8 @@ _new, _set = object.__new__, object.__setattr__
 
 
 _canon_flat = _core.canon_flat  # the one-pass call identity (see _canon.call_identity)
+# `field_key` of an argument name, remembered: the names repeat on every call
+_field_key_of = functools.lru_cache(maxsize=4096)(_field_key)
 _PATH_KEYS = _canon.PATH_KEYS
 _BEFORE, _AFTER = GuardEventKind.BEFORE_CALL, GuardEventKind.AFTER_CALL
 
@@ -387,8 +389,9 @@ class Guard:
         self._prefix = os.urandom(4).hex()
         self._closed = False
         # call_id -> (poll command, mutating, canonical args) until after_call
-        # per reserved call: (polls, mutates, canonical arguments, the Call handed out)
-        self._pending: dict[str, tuple[bool, bool, dict[str, Any], Call]] = {}
+        # per reserved call: (polls, mutates, canonical arguments, the Call handed out, the
+        # limits of its tool)
+        self._pending: dict[str, tuple[bool, bool, dict[str, Any], Call, Limits]] = {}
         # the call_ids of the last calls recorded (a Call reported twice is refused)
         self._recorded: dict[str, None] = {}
         self._sigs_cache: dict[str, bytes] = {}
@@ -580,11 +583,11 @@ class Guard:
             # a commentary field spelt another way (`Description`, `Reason`) is one too
             keys = lim.ignore_keys
             for k in args:
-                if type(k) is str and k not in drop and _field_key(k) in keys:
+                if type(k) is str and k not in drop and _field_key_of(k) in keys:
                     args = {
                         a: v
                         for a, v in args.items()
-                        if type(a) is not str or _field_key(a) not in keys
+                        if type(a) is not str or _field_key_of(a) not in keys
                     }
                     break
         got = None if args is None else _canon_flat(tool, args, drop, self._commands, _PATH_KEYS)
@@ -654,7 +657,7 @@ class Guard:
                     "step": step,
                 },
             )
-            pending[call_id] = (poll, mut, canon, call)
+            pending[call_id] = (poll, mut, canon, call, lim)
             if not decide:
                 return call
             v = self._decide(s, call, lim)
@@ -1047,12 +1050,13 @@ class Guard:
             )
         cid, step, sig = call.call_id, call.step, call.signature
         extra = self._pending.get(cid) if type(cid) is str else None
-        if (
+        # (the fields of the Call `before_call` handed out, its pending entry's, are valid:
+        # it made them, and a Call is frozen)
+        if (extra is None or extra[3] is not call) and (
             type(step) is not int
             or not 0 < step < _MAX_STEP
             or type(sig) is not str
-            # (the signature of the Call `before_call` handed out is one: it made it)
-            or ((extra is None or extra[3] is not call) and _SIGNATURE(sig) is None)
+            or _SIGNATURE(sig) is None
             or type(cid) is not str
             or type(call.tool) is not str
         ):
@@ -1065,11 +1069,11 @@ class Guard:
                 f"{brief(self.session_id)}; use the guard of that session (with_session)"
             )
         if pre is None:
-            lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
             if extra is not None:
                 del self._pending[cid]
-                poll, mut, canon, _ = extra
+                poll, mut, canon, _, lim = extra  # (the limits of its tool, as `_limits` has)
             else:
+                lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
                 poll, mut, canon = lim.polling, lim.mutating, {}
             kind, res, err, feat, views = self._outcome(canon, mut, result, error)
         else:  # computed before the caller took its lock (`_after_held`)
@@ -1106,12 +1110,14 @@ class Guard:
                 alias = self._near_duplicate(s, call, res, feat)
                 if alias:
                     p["a"] = alias
+            cluster = alias or call.signature
             if lim.creates and kind == OK and not polling:
                 v = self._created(s, call, res, lim, canon, result, p)
             else:
                 v = None
-            if v is None:
-                v = self._detect(s, call, kind, res, alias or call.signature, polling, lim, canon)
+            # (a new (call, result): `_detect` says nothing of it; not called)
+            if v is None and (kind != OK or f"{cluster}:{res}" in s.pairs):
+                v = self._detect(s, call, kind, res, cluster, polling, lim, canon)
             if v is not None and v.action is not _ALLOW:
                 p["v"] = str(v.code)
                 p["ev"] = list(v.evidence)
@@ -1131,7 +1137,7 @@ class Guard:
                     "preview": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160),
                 }
             elif kind == OK:
-                ids = self._part.by_sig.get(call.signature)
+                ids = part.by_sig.get(call.signature)
                 if ids:  # it ran and succeeded: what was learned about it no longer holds
                     p["fx"] = list(ids)
             # built here: the handler's check is for records read back (replay)
