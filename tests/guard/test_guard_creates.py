@@ -248,7 +248,12 @@ ARGS = st.fixed_dictionaries({"title": st.text(min_size=1, max_size=12)})
 @given(calls=st.lists(ARGS, min_size=1, max_size=15, unique_by=lambda a: a["title"]))
 def test_distinct_arguments_are_never_duplicates(calls: list[dict[str, str]]) -> None:
     g = Guard(GuardPolicy(tools={"create_issue": ToolPolicy(creates=True)}))
+    sigs: set[str] = set()
     for i, args in enumerate(calls):
+        sig = g._identify("create_issue", args)[2]
+        if sig in sigs:  # one call once canonical (titles of whitespace only: " ", "\r")
+            continue
+        sigs.add(sig)
         v, after = run(g, "create_issue", args, json.dumps({"id": i}))
         assert v.action is Action.ALLOW
         assert after is not None
