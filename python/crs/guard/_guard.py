@@ -392,8 +392,11 @@ class Guard:
         # per reserved call: (polls, mutates, canonical arguments, the Call handed out, the
         # limits of its tool)
         self._pending: dict[str, tuple[bool, bool, dict[str, Any], Call, Limits]] = {}
-        # the call_ids of the last calls recorded (a Call reported twice is refused)
-        self._recorded: dict[str, None] = {}
+        # the call_ids of the last calls recorded, in two generations of up to 4096 (a Call
+        # reported twice is refused; deleting a dict's oldest keys one by one makes finding
+        # the next oldest slow)
+        self._recorded: set[str] = set()
+        self._recorded_old: set[str] = set()
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         # Shared by every session of the engine (with_session); see crs.guard._observe.
@@ -1143,9 +1146,10 @@ class Guard:
             # built here: the handler's check is for records read back (replay)
             self._kernel.commit_op("guard.step", p, bump_generation=False, checked=part.apply_step)
             done = self._recorded
-            done[cid] = None
+            done.add(cid)
             if len(done) > 4096:
-                del done[next(iter(done))]
+                self._recorded_old = done
+                self._recorded = set()
             if v is None:
                 return allow_verdict(call)
             return v
@@ -1156,7 +1160,7 @@ class Guard:
         or its step was never reserved (a Call built or edited by hand: a step past every
         reserved one would be journaled, and every later step of the session would run past
         the largest step there is)."""
-        if call.call_id in self._recorded:
+        if call.call_id in self._recorded or call.call_id in self._recorded_old:
             raise InvalidArgumentError(
                 f"call: {brief(call.call_id)} was recorded already; after_call records a call "
                 "once (a call that runs again needs a new before_call)"
