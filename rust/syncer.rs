@@ -253,8 +253,8 @@ fn retract(w: &Worker, ticket: u64) -> Option<i32> {
     drop(slot);
     w.retracted.fetch_add(1, Ordering::Relaxed);
     let err = datasync(fd);
-    w.finish(ticket, err);
-    Some(w.lock().failed.remove(&ticket).unwrap_or(0))
+    w.finish(ticket, 0); // (its errno is this waiter's answer: none to keep for later)
+    Some(err)
 }
 
 /// (handed to the worker, taken back by their waiter, waits that parked) in this process.
