@@ -314,6 +314,25 @@ def wal_append_op(
     prefix)`: its results, and `(7, 0)` not plain JSON data (nothing written: the caller
     encodes it), `(8, len)` an encoding longer than `max_bytes` (nothing written)."""
 
+def wal_append_op_ahead(
+    lock_fd: int,
+    fd: int,
+    head: bytes,
+    pos: int,
+    seq: int,
+    prefix: bytes,
+    kind: str,
+    payload: Any,
+    bump: bool,
+    max_bytes: int,
+    room: int,
+    zero_tail: bool = False,
+    grow_to: int = 0,
+) -> tuple[int, int, int]:
+    """`wal_append_op`, then, once the record is written, its `fdatasync` handed to the
+    worker thread (`sync_start`) before the call returns: `(status, value, ticket)`, the
+    ticket 0 when nothing was written or the worker could not take it (sync inline then)."""
+
 def sync_start(fd: int) -> int:
     """Hand `fdatasync(fd)` to the worker thread: a ticket (> 0) for `sync_wait`, or 0 when
     the worker is busy with another sync or cannot run (sync inline then). `fd` must stay

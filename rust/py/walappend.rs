@@ -162,6 +162,43 @@ fn wal_append_shared(
     ))
 }
 
+/// The frame of one op record `{"op": kind, "payload": payload, "bump_generation": bump}`
+/// (`seq`, after `prefix`), byte for byte as `json_compact(doc, prefix)` encodes it; or
+/// `wal_append_op`'s status when nothing is to be written: `(7, 0)` not plain JSON data,
+/// `(8, len)` longer than `max_bytes`, `(2, 0)` longer than `room`.
+fn op_frame(
+    seq: u64,
+    prefix: &[u8],
+    kind: &str,
+    payload: &Bound<'_, PyAny>,
+    bump: bool,
+    max_bytes: u64,
+    room: u64,
+) -> PyResult<Result<Vec<u8>, (u8, i64)>> {
+    let mut data = Vec::with_capacity(prefix.len() + 320);
+    data.extend_from_slice(prefix);
+    data.extend_from_slice(b"{\"op\":");
+    push_str(&mut data, kind);
+    data.extend_from_slice(b",\"payload\":");
+    if !push_value(&mut data, payload, 1)? {
+        return Ok(Err((7, 0)));
+    }
+    data.extend_from_slice(if bump {
+        b",\"bump_generation\":true}".as_slice()
+    } else {
+        b",\"bump_generation\":false}".as_slice()
+    });
+    if data.len() as u64 > max_bytes {
+        return Ok(Err((8, i64::try_from(data.len()).unwrap_or(i64::MAX))));
+    }
+    let frame =
+        crate::wal::encode_unit(seq, &[&data]).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    if frame.len() as u64 > room {
+        return Ok(Err((2, 0)));
+    }
+    Ok(Ok(frame))
+}
+
 /// `wal_append_shared` of one op record `{"op": kind, "payload": payload,
 /// "bump_generation": bump}`, encoded in the same call, byte for byte as
 /// `json_compact(doc, prefix)` encodes it (the hot path of a durable guard: one call per
@@ -191,33 +228,61 @@ fn wal_append_op(
     zero_tail: bool,
     grow_to: u64,
 ) -> PyResult<(u8, i64)> {
-    let mut data = Vec::with_capacity(prefix.len() + 320);
-    data.extend_from_slice(prefix);
-    data.extend_from_slice(b"{\"op\":");
-    push_str(&mut data, kind);
-    data.extend_from_slice(b",\"payload\":");
-    if !push_value(&mut data, payload, 1)? {
-        return Ok((7, 0));
-    }
-    data.extend_from_slice(if bump {
-        b",\"bump_generation\":true}".as_slice()
-    } else {
-        b",\"bump_generation\":false}".as_slice()
-    });
-    if data.len() as u64 > max_bytes {
-        return Ok((8, i64::try_from(data.len()).unwrap_or(i64::MAX)));
-    }
-    let frame =
-        crate::wal::encode_unit(seq, &[&data]).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    if frame.len() as u64 > room {
-        return Ok((2, 0));
-    }
-    Ok(append_unit(
-        py, lock_fd, fd, head, pos, &frame, zero_tail, grow_to,
-    ))
+    Ok(
+        match op_frame(seq, prefix, kind, payload, bump, max_bytes, room)? {
+            Ok(frame) => append_unit(py, lock_fd, fd, head, pos, &frame, zero_tail, grow_to),
+            Err(status) => status,
+        },
+    )
+}
+
+/// `wal_append_op`, then, once the record is written, its `fdatasync` handed to the worker
+/// thread (`crate::syncer::start`) before this call returns: `(status, value, ticket)`,
+/// `ticket` the sync's (> 0; the caller waits for it with `sync_wait` before anything is
+/// acknowledged), or 0 when nothing was written or the worker could not take it (the caller
+/// syncs inline). The sync starts as soon as the write is done, not after the caller's
+/// bookkeeping (the durable guard's record: the hot path).
+#[pyfunction]
+#[pyo3(signature = (
+    lock_fd, fd, head, pos, seq, prefix, kind, payload, bump, max_bytes, room,
+    zero_tail=false, grow_to=0
+))]
+#[allow(clippy::too_many_arguments)]
+fn wal_append_op_ahead(
+    py: Python<'_>,
+    lock_fd: i32,
+    fd: i32,
+    head: &[u8],
+    pos: u64,
+    seq: u64,
+    prefix: &[u8],
+    kind: &str,
+    payload: &Bound<'_, PyAny>,
+    bump: bool,
+    max_bytes: u64,
+    room: u64,
+    zero_tail: bool,
+    grow_to: u64,
+) -> PyResult<(u8, i64, u64)> {
+    Ok(
+        match op_frame(seq, prefix, kind, payload, bump, max_bytes, room)? {
+            Ok(frame) => {
+                let (status, value) =
+                    append_unit(py, lock_fd, fd, head, pos, &frame, zero_tail, grow_to);
+                let ticket = if status == 0 {
+                    crate::syncer::start(fd)
+                } else {
+                    0
+                };
+                (status, value, ticket)
+            }
+            Err((status, value)) => (status, value, 0),
+        },
+    )
 }
 
 pub(super) fn register_walappend(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wal_append_shared, m)?)?;
-    m.add_function(wrap_pyfunction!(wal_append_op, m)?)
+    m.add_function(wrap_pyfunction!(wal_append_op, m)?)?;
+    m.add_function(wrap_pyfunction!(wal_append_op_ahead, m)?)
 }

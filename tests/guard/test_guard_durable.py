@@ -287,6 +287,7 @@ def test_a_failed_journal_append_changes_nothing(tmp_path: Path) -> None:
             m.setattr(os, "pwrite", full)
             # (the shared append's one-call write: it cuts a failed write back, as this says)
             m.setattr(_local, "_wal_append_op", lambda *a: (3, errno.ENOSPC))
+            m.setattr(_local, "_wal_append_op_ahead", lambda *a: (3, errno.ENOSPC, 0))
             v = g.before_call("read_file", {"path": "b.py"})
             assert v.call is not None
             with pytest.raises(crs.JournalFullError):

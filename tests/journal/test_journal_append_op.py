@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from crs import InvalidArgumentError, _core
 from crs._journal import _local
 from crs._journal._base import MAX_RECORD_BYTES, JournalConfig
-from crs._journal._local import LocalJournal, _append_op_py
+from crs._journal._local import LocalJournal, _append_op_ahead_py, _append_op_py
 from crs._state._codec import _JSON_HEAD, DeltaCodec
 
 _plain = st.recursive(
@@ -63,18 +63,30 @@ def test_the_rust_op_append_is_its_python_reference(
     base = Path(tmp_path_factory.mktemp("op"))
     log, after = b"log", bytes(64) if zero_tail else b""
     results = []
-    for name, fn in (("rust", _core.wal_append_op), ("python", _append_op_py)):
+    for name, fn in (
+        ("rust", _core.wal_append_op),
+        ("python", _append_op_py),
+        # the same, the record's sync handed to the worker once it is written (a ticket)
+        ("rust_ahead", _core.wal_append_op_ahead),
+        ("python_ahead", _append_op_ahead_py),
+    ):
         lock_fd, fd = wal_files(base / name, lock, log + after)
         try:
             got = fn(
                 lock_fd, fd, HEAD, len(log), 9, _JSON_HEAD, kind, payload, bump, max_bytes,
                 room, zero_tail, 0,
             )  # fmt: skip
+            if len(got) == 3:
+                ticket = got[2]
+                assert ticket == 0 or got[0] == 0  # (a sync only of a record written)
+                if ticket:
+                    assert _core.sync_wait(ticket, 1000) == 0  # (before the file closes)
+                got = got[:2]
         finally:
             os.close(lock_fd)
             os.close(fd)
         results.append((got, (base / name / "seg").read_bytes()))
-    assert results[0] == results[1]
+    assert results[0] == results[1] == results[2] == results[3]
     (status, value), seg = results[0]
     data = _core.json_compact({"op": kind, "payload": payload, "bump_generation": bump}, b"")
     if data is None:
@@ -100,20 +112,22 @@ def _journal(path: Path) -> LocalJournal:
 def test_a_journal_writes_the_codec_s_bytes_in_one_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[tuple[int, int]] = []
-    real = _local._wal_append_op
+    calls: list[tuple[int, ...]] = []
+    for name in ("_wal_append_op", "_wal_append_op_ahead"):  # (the second with the worker)
+        real = getattr(_local, name)
 
-    def counted(*args: Any) -> tuple[int, int]:
-        got = real(*args)
-        calls.append(got)
-        return got
+        def counted(*args: Any, _real: Any = real) -> tuple[int, ...]:
+            got: tuple[int, ...] = _real(*args)
+            calls.append(got)
+            return got
 
-    monkeypatch.setattr(_local, "_wal_append_op", counted)
+        monkeypatch.setattr(_local, name, counted)
     j = _journal(tmp_path / "j")
     payload = {"s": "sess", "n": 1, "t": "read_file", "pv": 'src/"a"\n.py', "ev": [1, 2]}
     seq = j._append_op_fast("guard.step", payload, False, j.last_seq())
+    j._settle()  # (the sync, if the worker took it)
     assert seq == 1
-    assert [status for status, _ in calls] == [0]
+    assert [got[0] for got in calls] == [0]
     j.close()
     again = _journal(tmp_path / "j")
     assert list(again.replay()) == [

@@ -130,13 +130,14 @@ def test_every_acknowledged_record_was_waited_for_while_the_journal_was_held(
     started: list[int] = []
     waited: list[int] = []
     held: list[bool] = []
-    real_start, real_wait = _local._sync_start, _local._sync_wait
+    real_append, real_wait = _local._wal_append_op_ahead, _local._sync_wait
     journal: list[Any] = []
 
-    def start(fd: int) -> int:
-        ticket = real_start(fd)  # type: ignore[misc]
-        started.append(ticket)
-        return ticket
+    def append(*args: Any) -> tuple[int, int, int]:  # (the write, then the sync handed on)
+        got = real_append(*args)
+        if got[0] == 0:
+            started.append(got[2])
+        return got
 
     def wait(ticket: int, spin_us: int, pickup_us: int = 50) -> int:
         # while the sync runs, no other thread gets the journal (nothing closes the segment)
@@ -150,7 +151,7 @@ def test_every_acknowledged_record_was_waited_for_while_the_journal_was_held(
         waited.append(ticket)
         return real_wait(ticket, spin_us, pickup_us)
 
-    monkeypatch.setattr(_local, "_sync_start", start)
+    monkeypatch.setattr(_local, "_wal_append_op_ahead", append)
     monkeypatch.setattr(_local, "_sync_wait", wait)
     with _open(tmp_path) as g:
         journal.append(g._kernel.journal)
@@ -176,7 +177,13 @@ def test_a_failed_worker_sync_fails_the_journal(
     assert v.call is not None
     g.after_call(v.call, result="a")
     # the worker syncs a descriptor that is not open: EBADF, as a failing disk would report EIO
-    monkeypatch.setattr(_local, "_sync_start", lambda fd: _core.sync_start(-1))
+    real_append = _local._wal_append_op
+
+    def append(*args: Any) -> tuple[int, int, int]:  # (the record written; a bad sync)
+        status, value = real_append(*args)
+        return status, value, (_core.sync_start(-1) if status == 0 else 0)
+
+    monkeypatch.setattr(_local, "_wal_append_op_ahead", append)
     v = g.before_call("read_file", {"path": "b.py"})
     assert v.call is not None
     with pytest.raises(crs.JournalError, match="cannot sync journal"):

@@ -73,6 +73,10 @@ _SYNC_PICKUP_US = 50
 _CPUS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 _sync_start = _core.sync_start if (_CPUS or 1) > 1 else None
 _sync_wait = _core.sync_wait
+# The op record's append with its sync handed to the worker in the same call, as soon as it
+# is written (`_core.wal_append_op_ahead`; used while `_sync_start` is set: its Python
+# reference `_append_op_ahead_py` starts the sync with `_sync_start`)
+_wal_append_op_ahead = _core.wal_append_op_ahead
 SEGMENT_HEADER = struct.Struct("<8sHHIQII")  # magic, version, header size, flags, first seq, 0, crc
 RECORD_HEADER = struct.Struct("<IIQIHH")  # header crc, length, seq, payload crc, flags, 0
 CHECKPOINT_MAGIC = b"CRSJCKP\n"
@@ -451,6 +455,43 @@ def _append_op_py(
     return _append_shared_py(lock_fd, fd, head, pos, seq, data, room, zero_tail, grow_to)
 
 
+def _append_op_ahead_py(
+    lock_fd: int,
+    fd: int,
+    head: bytes,
+    pos: int,
+    seq: int,
+    prefix: bytes,
+    kind: str,
+    payload: Any,
+    bump: bool,
+    max_bytes: int,
+    room: int,
+    zero_tail: bool = False,
+    grow_to: int = 0,
+) -> tuple[int, int, int]:
+    """The reference of `_core.wal_append_op_ahead`: `_append_op_py`, then, when the record
+    was written, `_sync_start(fd)` (the worker's ticket, 0 when it could not take it; 0 when
+    nothing was written)."""
+    status, value = _append_op_py(
+        lock_fd,
+        fd,
+        head,
+        pos,
+        seq,
+        prefix,
+        kind,
+        payload,
+        bump,
+        max_bytes,
+        room,
+        zero_tail,
+        grow_to,
+    )
+    start = _sync_start
+    return status, value, (start(fd) if status == 0 and start is not None else 0)
+
+
 _py_sync_results: dict[int, int] = {}
 _py_sync_tickets = [0]
 
@@ -805,21 +846,25 @@ class LocalJournal(JournalBase):
         if type(self._codec) is not DeltaCodec:
             return 0
         mid = (_JSON_HEAD, kind, payload, bump, MAX_RECORD_BYTES)
-        return self._fast(known, _OP_ROOM, _wal_append_op, mid, True)
+        if _sync_start is not None and self._policy is SyncPolicy.ALWAYS:
+            return self._fast(known, _OP_ROOM, _wal_append_op_ahead, mid, True)
+        return self._fast(known, _OP_ROOM, _wal_append_op, mid, False)
 
     def _fast(
         self,
         known: int,
         size: int,
-        append: Callable[..., tuple[int, int]],
+        append: Callable[..., tuple[int, ...]],
         mid: tuple[Any, ...],
         ahead: bool,
     ) -> int:
         """The one-call append: `append(lock_fd, fd, head, end, seq, *mid, room, zero_tail,
         grow_to)` (`wal_append_shared` or `wal_append_op`) of a record of at most `size`
         bytes (the space allocated ahead first) when nothing else needs doing, then the
-        sync (`ahead`: handed to the worker when it is free, `_settle` waits for it); its
-        sequence number, or 0 (nothing written)."""
+        sync; its sequence number, or 0 (nothing written). `ahead`: `append` is
+        `wal_append_op_ahead`, which hands the sync to the worker as soon as the record is
+        written and returns its ticket too (`_settle` waits for it; 0: the worker was busy,
+        the sync runs inline here)."""
         self._lock.acquire()
         kept = False
         try:
@@ -842,7 +887,7 @@ class LocalJournal(JournalBase):
             # (`_grow_to` is 0 while the record fits in what is allocated: the usual case)
             grow = self._grow_to(end, size) if self._zero_tail and end + size > self._alloc else 0
             t0 = time.monotonic()
-            status, value = append(
+            got = append(
                 self._lock_fd,
                 self._fd,
                 self._lock_head,
@@ -853,6 +898,13 @@ class LocalJournal(JournalBase):
                 self._zero_tail,
                 grow,
             )
+            if ahead:
+                status, value, ticket = got
+                if ticket:  # (its sync runs: `_settle` waits for it and releases the lock)
+                    self._inflight = ticket
+                    kept = True
+            else:
+                (status, value), ticket = got, 0
             if grow and (status == 0 or 2 < status < 7):  # (it allocated)
                 self._allocated(end, grow)
             if status:
@@ -878,19 +930,19 @@ class LocalJournal(JournalBase):
             self._written += value
             seq = self._next_seq
             self._next_seq = seq + 1
-            if self._policy is SyncPolicy.ALWAYS:
-                if ahead and _sync_start is not None:
-                    ticket = _sync_start(self._fd)
-                    if ticket:  # (0: the worker is busy with another journal's sync)
-                        self._inflight = ticket
-                        kept = True  # (`_settle` releases the lock)
-                        return seq
+            if self._policy is SyncPolicy.ALWAYS and not ticket:
                 try:  # (`_sync_or_fail`, inline)
                     os.fdatasync(self._fd)
                 except OSError as exc:
                     self._failed = f"fsync of journal {self._dir} failed ({exc})"
                     raise self._os_error(exc, "sync") from exc
             return seq
+        except BaseException:
+            if kept:  # (a sync in flight: it is waited for before the lock goes)
+                kept = False
+                ticket, self._inflight = self._inflight, 0
+                _sync_wait(ticket, _SYNC_SPIN_US, _SYNC_PICKUP_US)
+            raise
         finally:
             if not kept:
                 self._lock.release()
