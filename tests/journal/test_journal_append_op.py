@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _wal_files import HEAD, wal_files
+from _wal_files import HEAD, count_appends, wal_files
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,16 +112,7 @@ def _journal(path: Path) -> LocalJournal:
 def test_a_journal_writes_the_codec_s_bytes_in_one_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[tuple[int, ...]] = []
-    for name in ("_wal_append_op", "_wal_append_op_ahead"):  # (the second with the worker)
-        real = getattr(_local, name)
-
-        def counted(*args: Any, _real: Any = real) -> tuple[int, ...]:
-            got: tuple[int, ...] = _real(*args)
-            calls.append(got)
-            return got
-
-        monkeypatch.setattr(_local, name, counted)
+    calls = count_appends(monkeypatch)
     j = _journal(tmp_path / "j")
     payload = {"s": "sess", "n": 1, "t": "read_file", "pv": 'src/"a"\n.py', "ev": [1, 2]}
     seq = j._append_op_fast("guard.step", payload, False, j.last_seq())

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _wal_files import count_appends
 
 from crs._journal import _local
 from crs.guard import Guard
@@ -46,16 +47,7 @@ def test_a_durable_pair_is_one_append_call_and_one_fdatasync(
     # The append is one `_core.wal_append_op` call: the record's encoding, then flock, pread
     # of LOCK's stamp and generation, a pread past the log's end, pwrite, unlock (its
     # syscalls; test_journal_append_shared.py holds it to its Python reference).
-    appends: list[tuple[int, ...]] = []
-    for name in ("_wal_append_op", "_wal_append_op_ahead"):  # (the second with the worker)
-        real = getattr(_local, name)
-
-        def counted(*args: Any, _real: Any = real) -> tuple[int, ...]:
-            got: tuple[int, ...] = _real(*args)
-            appends.append(got)
-            return got
-
-        monkeypatch.setattr(_local, name, counted)
+    appends = count_appends(monkeypatch)
     with Guard.open(tmp_path, "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         for i in range(3):  # warm: the first commits may create files
             v = g.before_call("read_file", {"path": f"w{i}.py"})

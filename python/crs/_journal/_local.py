@@ -455,39 +455,11 @@ def _append_op_py(
     return _append_shared_py(lock_fd, fd, head, pos, seq, data, room, zero_tail, grow_to)
 
 
-def _append_op_ahead_py(
-    lock_fd: int,
-    fd: int,
-    head: bytes,
-    pos: int,
-    seq: int,
-    prefix: bytes,
-    kind: str,
-    payload: Any,
-    bump: bool,
-    max_bytes: int,
-    room: int,
-    zero_tail: bool = False,
-    grow_to: int = 0,
-) -> tuple[int, int, int]:
-    """The reference of `_core.wal_append_op_ahead`: `_append_op_py`, then, when the record
-    was written, `_sync_start(fd)` (the worker's ticket, 0 when it could not take it; 0 when
-    nothing was written)."""
-    status, value = _append_op_py(
-        lock_fd,
-        fd,
-        head,
-        pos,
-        seq,
-        prefix,
-        kind,
-        payload,
-        bump,
-        max_bytes,
-        room,
-        zero_tail,
-        grow_to,
-    )
+def _append_op_ahead_py(lock_fd: int, fd: int, *args: Any) -> tuple[int, int, int]:
+    """The reference of `_core.wal_append_op_ahead` (the arguments of `_append_op_py`):
+    `_append_op_py`, then, when the record was written, `_sync_start(fd)` (the worker's
+    ticket, 0 when it could not take it; 0 when nothing was written)."""
+    status, value = _append_op_py(lock_fd, fd, *args)
     start = _sync_start
     return status, value, (start(fd) if status == 0 and start is not None else 0)
 
