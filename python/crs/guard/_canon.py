@@ -536,6 +536,13 @@ def features(
                     idents.append((k, _one_spelling(w)))
                 else:
                     texts.append((k, w))
+        elif _NUMBER_TEXT(v) is not None:
+            # a number sent as a string (`"offset": "668"`, many models' JSON): the number,
+            # a parameter, or which one under a key that names the item (fresh8)
+            if k.lower() in IDENT_KEYS or _names_target(k) or _id_key(k) or _target_key(k):
+                idents.append((k, str(int(float(v)))))
+            else:
+                extra = True
         elif _is_ident(k, v) or _names_target(k) or _id_key(k):
             idents.append((k, _one_spelling(v)))
         elif v:
@@ -551,6 +558,11 @@ def features(
         if t not in _STOP
     }
     return ident + "|" + " ".join(sorted(toks))
+
+
+# A whole number as text (`"668"`, `"-3"`, `"30.0"`): not `"007"` (a code with its zeros)
+# nor `"3.10"` (a version), which stay words.
+_NUMBER_TEXT = re.compile(r"-?(?:0|[1-9]\d{0,17})(?:\.0+)?").fullmatch
 
 
 _TARGET_NUMBER_KEYS = frozenset(
