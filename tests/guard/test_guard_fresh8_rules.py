@@ -134,3 +134,48 @@ def test_an_answer_that_differed_once_for_the_same_call_is_no_evidence() -> None
         for k in (6, 7, 8, 9, 10, 11)
     ]
     assert any(f.startswith("nudge:") for f in flags(got))
+
+
+# ------------------------------------------- a run of rewordings is one run, whatever it matched
+
+PASSAGE = (
+    "Front Row (software) | a discontinued media center application for Mac OS X; it can be "
+    "controlled by an Apple Remote or the keyboard function keys."
+)
+REWORDINGS = [
+    "Front Row program Apple Remote",
+    "Front Row software controlled by devices",
+    "devices that can control Front Row software",
+    "Front Row media center control device besides Apple Remote",
+    "what controls Front Row besides the Apple Remote",
+    "Front Row software control keyboard function keys",
+]
+
+
+def test_rewordings_that_match_two_older_wordings_are_one_run() -> None:
+    """stanfordnlp/dspy#748: a ReAct program keeps searching after it found the answer,
+    rewording the query; each wording is close to one of two earlier ones (the first or the
+    second), so they made two clusters taking turns, and no rule saw three in a row. A
+    rewording that continues the run just before it joins that run."""
+    g = Guard()
+    got = [run(g, "Search", {"query": q}, PASSAGE) for q in REWORDINGS]
+    first = next(i for i, (b, a) in enumerate(got) if a is not None and a.action != "allow")
+    assert first <= 4
+    assert flags(got)[0] == "nudge:repeated_call"
+
+
+TOPICS = (
+    "refund policy for sale items",
+    "sale items refund policy",
+    "shipping times to Canada",
+    "gift card expiry rules",
+    "warranty for refurbished laptops",
+    "loyalty points conversion",
+)
+
+
+def test_a_walk_over_topics_with_the_same_empty_answer_after_a_rewording_is_no_run() -> None:
+    """One query reworded once (both empty), then other topics, each "No results": the
+    other topics share no words with the run, so they do not join it."""
+    g = Guard()
+    assert flags([run(g, "search_help", {"query": q}, "No results") for q in TOPICS]) == []

@@ -1345,6 +1345,9 @@ class Guard:
         if _THINKS(call.tool) is not None:
             return ""
         t = self.policy.near_duplicate
+        run = self._near_run(s, call, res, feat, t)  # the run just before, continued
+        if run:
+            return run
         for _, tool, cluster, r, other in reversed(texts):
             if (
                 r == res
@@ -1353,7 +1356,7 @@ class Guard:
                 and _canon.similar(feat, other, t)
             ):
                 return "" if self._answer_varies(s, call, res, feat, cluster) else cluster
-        return self._near_run(s, call, res, feat, t)
+        return ""
 
     def _answer_varies(
         self, s: SessionState, call: Call, res: str, feat: str, cluster: str
@@ -1390,21 +1393,22 @@ class Guard:
         if not mine:
             return ""
         words: set[str] = set()
-        cluster = ""
+        clusters: list[str] = []
         j = len(tail) - 1
         for n, tool, cl, r, other in reversed(texts):
             if j < 0 or n != tail[j][0] or r != res or tool != call.tool or cl == call.signature:
                 break
             oi, _, ot = other.partition("|")
-            if oi != ident or (cluster and cl != cluster):
+            if oi != ident:
                 break
-            cluster = cl
+            clusters.append(cl)
             words.update(ot.split())
             j -= 1
             if len(tail) - 1 - j >= self.policy.max_period:
                 break
-        if len(tail) - 1 - j < 2:
-            return ""
+        if len(clusters) < 2 or len(set(clusters)) == len(clusters):
+            return ""  # no run, or no two of its calls near-duplicates of each other
+        cluster = clusters[0]
         sa = set(mine.split())
         return cluster if len(sa & words) >= t * len(sa | words) else ""
 
