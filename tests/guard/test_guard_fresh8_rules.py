@@ -136,6 +136,30 @@ def test_an_answer_that_differed_once_for_the_same_call_is_no_evidence() -> None
     assert any(f.startswith("nudge:") for f in flags(got))
 
 
+def test_a_search_reworded_after_a_first_answer_of_its_own_is_still_one_call() -> None:
+    """bytedance/UI-TARS-desktop#698 (fresh7's shape): the first wording found a forum
+    post, every rewording after it finds nothing. Several words change between wordings,
+    so the first answer says nothing about which item is asked: the rewordings repeat."""
+    g = Guard()
+    qs = [
+        "etf_code.mst master file format specification",
+        "format of etf_code.mst file",
+        "etf_code.mst file layout fields",
+        "etf_code.mst master file column format",
+        "etf_code.mst file specification",
+    ]
+    got = [run(g, "web_search", {"query": "etf_code.mst file format"}, "1 result: a forum post")]
+    got += [run(g, "web_search", {"query": q}, "No results found") for q in qs]
+    assert "nudge:repeated_call" in flags(got)
+    assert _canon.one_word_apart(
+        _canon.features({"prompt": "Qualify lead_137 by the rubric"}, CMDS, str),
+        _canon.features({"prompt": "Qualify lead_174 by the rubric"}, CMDS, str),
+    )
+    assert not _canon.one_word_apart(
+        _canon.features({"query": qs[0]}, CMDS, str), _canon.features({"query": qs[1]}, CMDS, str)
+    )
+
+
 # ------------------------------------------- a run of rewordings is one run, whatever it matched
 
 PASSAGE = (

@@ -660,6 +660,20 @@ def similar(a: str, b: str, threshold: float) -> bool:
     return len(sa & sb) >= threshold * len(sa | sb)
 
 
+def one_word_apart(a: str, b: str) -> bool:
+    """Two calls by `features` with equal identifiers whose texts are equal (only
+    parameters differ) or differ in one word each (`Qualify lead_137 ...`, `Qualify
+    lead_174 ...`): the same request about another item or with another parameter."""
+    ia, _, ta = a.partition("|")
+    ib, _, tb = b.partition("|")
+    if ia != ib:
+        return False
+    if ta == tb:
+        return True
+    sa, sb = set(ta.split()), set(tb.split())
+    return len(sa) == len(sb) and len(sa - sb) == 1
+
+
 def short_digest(text: str) -> str:
     """8 hex digits of a digest of `text` (ids)."""
     return _blake_hex(text.encode("utf-8", "surrogatepass"), 4)

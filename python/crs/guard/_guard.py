@@ -1361,20 +1361,21 @@ class Guard:
     def _answer_varies(
         self, s: SessionState, call: Call, res: str, feat: str, cluster: str
     ) -> bool:
-        """Whether another near-duplicate of this call (of neither this signature nor the
-        candidate `cluster`) brought another answer in the session: what differs between
-        such calls (a lead's id in a prompt, a parameter) changed the answer, so it says
-        which item is asked, and calls that differ in it are a walk over items that some
-        answers happen to share (the same rubric for twelve leads, ACCEPT or REJECT), not
-        one call re-parameterised (fresh8). A loop's rewordings bring one answer."""
-        t = self.policy.near_duplicate
+        """Whether a call that differs from this one in one word or in parameters only
+        (`_canon.one_word_apart`; of neither this signature nor the candidate `cluster`)
+        brought another answer in the session: what differs between such calls (a lead's
+        id in a prompt, a parameter) changed the answer, so it says which item is asked,
+        and calls that differ in it are a walk over items that some answers happen to share
+        (the same rubric for twelve leads, ACCEPT or REJECT), not one call re-parameterised
+        (fresh8). Rewordings (several words changed) are not evidence: a search reworded
+        again and again after a first answer of its own is still one call."""
         for _, tool, cl, r, other in s.texts:
             if (
                 r != res
                 and tool == call.tool
                 and cl != cluster
                 and cl != call.signature
-                and _canon.similar(feat, other, t)
+                and _canon.one_word_apart(feat, other)
             ):
                 return True
         return False
