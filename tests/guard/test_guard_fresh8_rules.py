@@ -160,6 +160,21 @@ def test_a_search_reworded_after_a_first_answer_of_its_own_is_still_one_call() -
     )
 
 
+def test_a_parameter_that_changed_the_answer_once_is_still_a_parameter() -> None:
+    """Another window of the file brought other lines; the window at 668 re-read with
+    limit 30, 31, 32, ... brings the same lines each time: one read re-parameterised."""
+    g = Guard()
+    got = [run(g, "read_file", {"path": "src/w.py", "offset": 0, "limit": 30}, "lines 0-29")]
+    got += [
+        run(g, "read_file", {"path": "src/w.py", "offset": 668, "limit": 30 + k}, "668 ... 697")
+        for k in range(6)
+    ]
+    assert "nudge:repeated_call" in flags(got)
+    a = _canon.features({"path": "src/w.py", "offset": 0, "limit": 30}, CMDS, str)
+    b = _canon.features({"path": "src/w.py", "offset": 668, "limit": 31}, CMDS, str)
+    assert not _canon.one_word_apart(a, b)
+
+
 # ------------------------------------------- a run of rewordings is one run, whatever it matched
 
 PASSAGE = (

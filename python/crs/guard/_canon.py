@@ -536,7 +536,7 @@ def features(
                     idents.append((k, _one_spelling(w)))
                 else:
                     texts.append((k, w))
-        elif _NUMBER_TEXT(v) is not None:
+        elif v and v[0] in _NUMBER_START and _NUMBER_TEXT(v) is not None:
             # a number sent as a string (`"offset": "668"`, many models' JSON): the number,
             # a parameter, or which one under a key that names the item (fresh8)
             if k.lower() in IDENT_KEYS or _names_target(k) or _id_key(k) or _target_key(k):
@@ -563,6 +563,7 @@ def features(
 # A whole number as text (`"668"`, `"-3"`, `"30.0"`): not `"007"` (a code with its zeros)
 # nor `"3.10"` (a version), which stay words.
 _NUMBER_TEXT = re.compile(r"-?(?:0|[1-9]\d{0,17})(?:\.0+)?").fullmatch
+_NUMBER_START = frozenset("-0123456789")  # (most values are words: no regex for them)
 
 
 _TARGET_NUMBER_KEYS = frozenset(
@@ -661,15 +662,15 @@ def similar(a: str, b: str, threshold: float) -> bool:
 
 
 def one_word_apart(a: str, b: str) -> bool:
-    """Two calls by `features` with equal identifiers whose texts are equal (only
-    parameters differ) or differ in one word each (`Qualify lead_137 ...`, `Qualify
-    lead_174 ...`): the same request about another item or with another parameter."""
+    """Two calls by `features` with equal identifiers whose texts differ in one word each
+    (`Qualify lead_137 ...`, `Qualify lead_174 ...`): the same request about another item.
+    Not calls whose texts are equal: numbers and flags are parameters, and a parameter
+    that changed the answer once (another window of a file) does not make every value of
+    it another item (a window re-read with limit 30, 31, 32 is one read)."""
     ia, _, ta = a.partition("|")
     ib, _, tb = b.partition("|")
-    if ia != ib:
+    if ia != ib or ta == tb:
         return False
-    if ta == tb:
-        return True
     sa, sb = set(ta.split()), set(tb.split())
     return len(sa) == len(sb) and len(sa - sb) == 1
 

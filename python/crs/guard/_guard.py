@@ -1361,10 +1361,10 @@ class Guard:
     def _answer_varies(
         self, s: SessionState, call: Call, res: str, feat: str, cluster: str
     ) -> bool:
-        """Whether a call that differs from this one in one word or in parameters only
+        """Whether a call that differs from this one in one word of its text
         (`_canon.one_word_apart`; of neither this signature nor the candidate `cluster`)
         brought another answer in the session: what differs between such calls (a lead's
-        id in a prompt, a parameter) changed the answer, so it says which item is asked,
+        id in a prompt) changed the answer, so it says which item is asked,
         and calls that differ in it are a walk over items that some answers happen to share
         (the same rubric for twelve leads, ACCEPT or REJECT), not one call re-parameterised
         (fresh8). Rewordings (several words changed) are not evidence: a search reworded
