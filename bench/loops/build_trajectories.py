@@ -9613,6 +9613,1165 @@ def _triage_walk(tid: str) -> None:
 _triage_walk("f7-long-triage-walk")
 
 
+# ================================================================ fresh8 set
+# Written at 08:00 UTC (Dec 2) from sources no earlier split uses (checked against every
+# `source` of the file; a few are other issues or pull requests of repositories earlier
+# splits cite: langgraph, nanobot, hermes-agent, opencode, openclaw, browser-use, fastmcp).
+# Frameworks' recursion-limit and max-iterations reports (LangGraph, NeMo Agent Toolkit,
+# Haystack, DSPy, Agno, OpenRouter's agent SDK, forgecode), browser agents (Skyvern,
+# Stagehand, browser-use), SQL agents (lumen, chalie), MCP clients (mcp2cli, fastmcp,
+# vllm agentic-api) and the legitimate counterparts users asked loop detectors to leave
+# alone (process waits, 429 backoff, cursor walks, load-more clicks, retry-with-fix loops,
+# long iterative E2E work). Committed before crs was run on them. Split "fresh8".
+
+FRESH8_START = len(ALL)
+# ---- fresh8 loops
+
+_r8 = random.Random(8008)  # ids, timestamps and durations in results
+
+
+def _hex8(n: int) -> str:
+    return "".join(_r8.choice("0123456789abcdef") for _ in range(n))
+
+
+def _guid8() -> str:
+    return f"{_hex8(8)}-{_hex8(4)}-{_hex8(4)}-{_hex8(4)}-{_hex8(12)}"
+
+
+def _ts8(minute: int, second: int) -> str:
+    return f"2026-03-19T14:{minute:02d}:{second:02d}.{_r8.randint(100, 999)}Z"
+
+
+t = new(
+    "f8-deerflow-search-crawl-cycle",
+    "cycle",
+    True,
+    gh("bytedance/deer-flow", "issues", 55),
+    "The researcher node alternates a web search and a crawl of its top hit until the "
+    "recursion limit: the same query, the same page, each answer stamped with a new fetch "
+    "time.",
+)
+t.user("Research how the EU AI Act classifies general-purpose models and write a brief")
+t.call(
+    "web_search",
+    {"query": "EU AI Act general-purpose AI model obligations"},
+    '[{"url": "https://artificialintelligenceact.eu/article/53/", "title": "Article 53"}]',
+)
+t.call(
+    "crawl_tool",
+    {"url": "https://artificialintelligenceact.eu/article/51/"},
+    "Article 51: Classification of general-purpose AI models as models with systemic risk",
+)
+occ = []
+for k in range(4):
+    occ.append(
+        [
+            t.call(
+                "web_search",
+                {"query": "EU AI Act GPAI systemic risk classification"},
+                {
+                    "results": [
+                        {"url": "https://artificialintelligenceact.eu/article/53/", "rank": 1},
+                        {
+                            "url": "https://digital-strategy.ec.europa.eu/en/policies/ai-pact",
+                            "rank": 2,
+                        },
+                    ],
+                    "fetched_at": _ts8(10 + k, 7 * k),
+                },
+            ),
+            t.call(
+                "crawl_tool",
+                {"url": "https://artificialintelligenceact.eu/article/53/"},
+                f"[crawled {_ts8(10 + k, 7 * k + 3)}] Article 53: Obligations for providers of "
+                "general-purpose AI models: technical documentation, copyright policy, "
+                "training-content summary.",
+            ),
+        ]
+    )
+mark_cycle(t, occ)
+
+t = new(
+    "f8-langgraph-set-status-key-order",
+    "repeated_call",
+    True,
+    gh("langchain-ai/langgraph", "issues", 5548),
+    "A ReAct agent whose tool answers 'Call set_status again' keeps calling it with the same "
+    "status; the arguments come in either key order.",
+)
+t.user("Mark the nightly export as ready")
+idx = []
+for k in range(6):
+    args = (
+        {"status": "ready", "job": "nightly-export"}
+        if k % 2 == 0
+        else {"job": "nightly-export", "status": "ready"}
+    )
+    idx.append(t.call("set_status", args, "Call set_status again"))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-nemo-mixture-reworded-delegation",
+    "no_progress",
+    True,
+    gh("NVIDIA/NeMo-Agent-Toolkit", "pull", 1705),
+    "A mixture-of-agents router keeps calling a nested tool-calling agent instead of "
+    "answering: the same question reworded each time, the same answer back.",
+)
+t.user("What is the square root of 1764 plus 17?")
+ANS8 = "sqrt(1764) = 42; 42 + 17 = 59"
+idx = [
+    t.call("math_agent", {"input_message": q}, ANS8)
+    for q in [
+        "compute the square root of 1764 plus 17",
+        "what is sqrt(1764) + 17",
+        "calculate the square root of 1764, then add 17",
+        "square root of 1764 plus 17, please compute",
+        "compute sqrt of 1764 and add 17 to it",
+        "find the square root of 1764 and add 17",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-xalgorix-terminal-same-failure",
+    "error_loop",
+    True,
+    gh("xalgorix/xalgorix", "pull", 159),
+    "terminal_execute regenerated with identical arguments and an identical failing result, "
+    "each error carrying its own timestamp, until the iteration cap.",
+)
+t.user("Scan the staging host for open services")
+t.call("terminal_execute", {"command": "which nmap"}, "/usr/bin/nmap")
+NMAP = {"command": "nmap -sV -p- staging.internal", "timeout": 600}
+idx = [
+    t.call(
+        "terminal_execute",
+        NMAP,
+        error=f'[{_ts8(20 + k, 11)}] Failed to resolve "staging.internal".\n'
+        "WARNING: No targets were specified, so 0 hosts scanned.\nexit status 1",
+        kind="exit_code",
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-nanobot-env-var-mechanisms",
+    "no_progress",
+    True,
+    gh("HKUDS/nanobot", "pull", 5344),
+    "The agent checks one environment variable through half a dozen spellings of a shell "
+    "command; every one prints nothing.",
+)
+t.user("Which base URL is the OpenAI client configured with?")
+idx = [
+    t.call("exec", {"command": c}, "")
+    for c in [
+        'echo "$OPENAI_BASE_URL"',
+        "printenv OPENAI_BASE_URL || true",
+        "env | grep OPENAI_BASE_URL || true",
+        "bash -lc 'echo $OPENAI_BASE_URL'",
+        "printenv | grep -i openai_base_url || true",
+        "echo ${OPENAI_BASE_URL:-}",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-haystack-parallel-finish-ignored",
+    "cycle",
+    True,
+    gh("deepset-ai/haystack", "issues", 11392),
+    "The model emits search and finish together each round; the exit check sees only the "
+    "first, so the agent searches and finishes again and again until max_agent_steps.",
+)
+t.user("Which Python versions does the 2.x release support?")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "search",
+            "args": {"query": "supported Python versions 2.x release notes"},
+            "result": "Haystack 2.x supports Python 3.9 to 3.13.",
+        },
+        {
+            "tool": "finish",
+            "args": {"answer": "Python 3.9 to 3.13."},
+            "result": "Python 3.9 to 3.13.",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f8-egg-read-window-number-forms",
+    "repeated_call",
+    True,
+    gh("jwbron/egg", "issues", 3595),
+    "Twelve identical read_file calls against a window that never answers the question; "
+    "the offset and limit come as ints, strings and floats.",
+)
+t.user("Find where compute_window is defined and report the line number")
+WIN = "668    for seg in segments:\n669        acc += seg.weight\n...\n697    return acc"
+forms = [(668, 30), ("668", "30"), (668.0, 30), (668, 30.0), ("668", 30), (668, "30")]
+idx = [
+    t.call(
+        "read_file",
+        {"path": "src/pipeline/window.py", "offset": o, "limit": lim},
+        WIN,
+    )
+    for o, lim in forms
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-hermes-cronjob-list-streak",
+    "repeated_call",
+    True,
+    gh("NousResearch/hermes-agent", "pull", 84665),
+    "A mixed read/write cronjob tool called with action=list again and again, the same "
+    "jobs each time, each listing stamped with the server's time.",
+)
+t.user("Set up a daily 7am digest job")
+idx = [
+    t.call(
+        "cronjob",
+        {"action": "list"},
+        {
+            "jobs": [{"id": "job_3", "schedule": "0 9 * * 1", "name": "weekly-report"}],
+            "server_time": _ts8(30 + k, 2 * k),
+        },
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-dspy-react-search-after-answer",
+    "no_progress",
+    True,
+    gh("stanfordnlp/dspy", "issues", 748),
+    "A ReAct program that already found the answer keeps searching, rewording the query; "
+    "the retriever returns the same passages.",
+)
+t.user("Aside from the Apple Remote, what other device can control the program Front Row?")
+PASS8 = (
+    "Front Row (software) | Front Row is a discontinued media center application for Mac OS "
+    "X; it can be controlled by an Apple Remote or the keyboard function keys."
+)
+t.call("Search", {"query": "Front Row program Apple Remote"}, PASS8)
+idx = [
+    t.call("Search", {"query": q}, PASS8)
+    for q in [
+        "Front Row software controlled by devices",
+        "devices that can control Front Row software",
+        "Front Row media center control device besides Apple Remote",
+        "what controls Front Row besides the Apple Remote",
+        "Front Row software control keyboard function keys",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-lumen-sql-requoted-binder-error",
+    "error_loop",
+    True,
+    gh("holoviz/lumen", "issues", 1419),
+    "The SQL agent retries a failing query with the column quoted, spaced and cased "
+    "differently; the database gives the same binder error every time.",
+)
+t.user("Total revenue per region for 2024")
+t.call("describe_table", {"table": "sales"}, "region VARCHAR, amount DOUBLE, sold_on DATE")
+BIND = (
+    'Binder Error: Referenced column "revenue" not found in FROM clause!\n'
+    'Candidate bindings: "sales.region", "sales.amount"'
+)
+idx = [
+    t.call("execute_sql", {"query": q}, error=BIND, kind="invalid_args")
+    for q in [
+        "SELECT region, SUM(revenue) FROM sales WHERE year(sold_on) = 2024 GROUP BY region",
+        'SELECT region, SUM("revenue") FROM sales WHERE year(sold_on) = 2024 GROUP BY region',
+        "SELECT region,  SUM(revenue)  FROM sales  WHERE year(sold_on)=2024  GROUP BY region",
+        "select region, sum(revenue) from sales where year(sold_on) = 2024 group by region",
+        'SELECT "region", SUM("revenue") FROM "sales" WHERE year(sold_on) = 2024 GROUP BY 1',
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-chalie-db-query-insert-rejected",
+    "error_loop",
+    True,
+    gh("chalie-ai/chalie", "issues", 404),
+    "The executor retries the identical INSERT through a read-only db_query tool nine times; "
+    "each is rejected the same way.",
+)
+t.user("Record an uncertainty for the trait conflict between 'punctual' and 'often late'")
+INS = {
+    "sql": "INSERT INTO uncertainties (trait_a, trait_b, reason) VALUES "
+    "('punctual', 'often late', 'conflict')"
+}
+idx = [
+    t.call(
+        "db_query",
+        INS,
+        error="db_query is read-only: INSERT/UPDATE/DELETE statements are rejected",
+        kind="permission",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-skyvern-open-screenshot-cycle",
+    "cycle",
+    True,
+    gh("Skyvern-AI/skyvern", "issues", 400),
+    "On a news front page the agent opens the same page and takes a screenshot, again and "
+    "again; each screenshot comes back under a new artifact id.",
+)
+t.user("Find the latest news on nytimes.com")
+occ = []
+for _k in range(4):
+    occ.append(
+        [
+            t.call(
+                "goto_url",
+                {"url": "https://www.nytimes.com/"},
+                "Navigated to https://www.nytimes.com/ (status 200)",
+            ),
+            t.call(
+                "take_screenshot",
+                {"full_page": False},
+                {"artifact_id": f"a_{_guid8()}", "elements": 412, "title": "The New York Times"},
+            ),
+        ]
+    )
+mark_cycle(t, occ)
+
+t = new(
+    "f8-stagehand-click-step-varies",
+    "repeated_call",
+    True,
+    gh("browserbase/stagehand", "issues", 301),
+    "act clicks its own debug overlay's 'Next' button again and again: the same method and "
+    "element, only the step description and the why differ, the same answer each time.",
+)
+t.user("Close any popups, banners and terms that appear on the homepage")
+t.call("goto", {"url": "https://zip.co/us"}, "loaded https://zip.co/us")
+steps8 = [
+    ("Clicked on the 'Next' button to potentially close a popup", "might be part of a popup"),
+    ("Clicked the 'Next' button to move past the carousel", "may dismiss the overlay"),
+    ("Clicking 'Next' again to close the popup", "the popup may still be open"),
+    ("Click 'Next' to advance the banner", "banner might close after the last slide"),
+    ("Pressed 'Next' on the overlay", "to reach the close control"),
+    ("Clicked the Next button once more", "the overlay is still visible"),
+]
+idx = [
+    t.call(
+        "act",
+        {"method": "click", "element": 0, "args": [], "step": s, "why": w, "completed": False},
+        "clicked element 0 <button>Next</button>",
+    )
+    for s, w in steps8
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-browser-use-scroll-down-forever",
+    "repeated_call",
+    True,
+    gh("browser-use/browser-use", "issues", 191),
+    "Step after step the agent scrolls down by one page, evaluates 'Success' and sets the "
+    "next goal to scroll down again; the page is at its end and nothing changes.",
+)
+t.user("Find the pricing of the team plan on the page")
+t.call("go_to_url", {"url": "https://example-saas.io/"}, "Navigated to https://example-saas.io/")
+t.call("scroll_down", {}, "Scrolled down the page by one page")
+idx = [
+    t.call(
+        "scroll_down",
+        {},
+        "Scrolled down the page by one page",
+        thought=f"Memory: Scrolled down the page ({k + 2} times). Next goal: scroll down again.",
+    )
+    for k in range(6)
+]
+t.mark(idx[0], idx[0])
+
+t = new(
+    "f8-agno-glob-unicode-pattern",
+    "repeated_call",
+    True,
+    gh("agno-agi/agno", "issues", 6984),
+    "A Qwen agent calls glob_file with the same non-ASCII pattern over and over past its "
+    "soft tool-call limit; the listing never changes.",
+)
+t.user("汇总 data/数据 目录下的所有季度报表")
+t.call("list_skills", {}, '["vfs", "excel"]')
+LST8 = "data/数据/2025Q1.xlsx\ndata/数据/2025Q2.xlsx\ndata/数据/2025Q3.xlsx"
+idx = [t.call("glob_file", {"pattern": "data/数据/*"}, LST8) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-openrouter-empty-args-invalid",
+    "error_loop",
+    True,
+    gh("OpenRouterTeam/typescript-agent", "pull", 73),
+    "Repeated empty {} calls that fail validation before they reach execute, round after round.",
+)
+t.user("What's the weather where our Lisbon office is?")
+idx = [
+    t.call(
+        "get_weather",
+        {},
+        error="Invalid arguments for get_weather: 'location' is required",
+        kind="invalid_args",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-openrouter-fanout-repeated",
+    "cycle",
+    True,
+    gh("OpenRouterTeam/typescript-agent", "pull", 89),
+    "The same fan-out of two parallel sh calls reissued round after round, the same "
+    "outputs each time.",
+)
+t.user("Is my branch ahead of main?")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "sh",
+            "args": {"cmd": "git rev-list --count main..HEAD"},
+            "result": "3",
+        },
+        {
+            "tool": "sh",
+            "args": {"cmd": "git log --oneline -3"},
+            "result": "a1c9e02 fix parser\n77b1d3e add tests\n0e4f5aa bump deps",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f8-forgecode-read-patch-test-cycle",
+    "cycle",
+    True,
+    gh("tailcallhq/forgecode", "pull", 2368),
+    "A period-3 doom loop: read the file, a patch whose search text is not in it, the same "
+    "failing test; round after round.",
+)
+t.user("Fix the off-by-one in paginate()")
+SRC8 = (
+    "def paginate(items, size):\n    return [items[i:i+size] for i in range(0, len(items)-1, size)]"
+)
+TFAIL8 = "FAILED tests/test_pages.py::test_last_page - assert 2 == 3\n1 failed, 11 passed"
+occ = repeat_block(
+    t,
+    [
+        {"tool": "read", "args": {"path": "src/pages.py"}, "result": SRC8},
+        {
+            "tool": "patch",
+            "args": {
+                "path": "src/pages.py",
+                "search": "range(0, len(items) - 1, size)",
+                "replace": "range(0, len(items), size)",
+            },
+            "error": "search text not found in src/pages.py",
+            "kind": "not_found",
+        },
+        {
+            "tool": "shell",
+            "args": {"command": "pytest -q tests/test_pages.py"},
+            "error": TFAIL8,
+            "kind": "exit_code",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f8-opencode-failed-edit-then-read",
+    "cycle",
+    True,
+    gh("anomalyco/opencode", "issues", 25254),
+    "A failed edit, a read of the file, the identical failed edit, the same read: the "
+    "pattern crosses messages so a detector of three identical calls in a row never fires.",
+)
+t.user("Rename the config key retries to max_retries in config.ts")
+CFG8 = "export const config = {\n  retries: 3,\n  timeoutMs: 5000,\n}"
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "edit",
+            "args": {
+                "filePath": "src/config.ts",
+                "oldString": "  retries: 3,\n  timeout: 5000,",
+                "newString": "  max_retries: 3,\n  timeout: 5000,",
+            },
+            "error": "oldString not found in content",
+            "kind": "not_found",
+        },
+        {"tool": "read", "args": {"filePath": "src/config.ts"}, "result": CFG8},
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f8-openclaw-exec-tail-unchanged",
+    "repeated_call",
+    True,
+    gh("openclaw/openclaw", "issues", 128855),
+    "Told to follow a backgrounded scan through the process tool, the agent tails the log "
+    "through exec instead, again and again with no wait, the same last lines each time.",
+)
+t.user("Run the nightly scan and report the findings")
+t.call(
+    "exec",
+    {"command": "bash run_scan.sh", "timeoutSeconds": 300},
+    "Command still running (session neat-cloud, pid 179249). Use process "
+    "(list/poll/log/write/kill) for follow-up.",
+)
+LOG8 = "[scan] 1204/3310 hosts\n[scan] rate limited by upstream, backing off"
+idx = [t.call("exec", {"command": "tail -n 2 /tmp/scan.log"}, LOG8) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-vllm-repeated-cursor",
+    "repeated_call",
+    True,
+    gh("vllm-project/agentic-api", "pull", 311),
+    "tools/list returns the cursor it was given; the client keeps asking for the same page "
+    "with the same cursor.",
+)
+t.user("Connect the docs MCP server and list its tools")
+t.call("mcp_list_tools", {"server": "docs"}, '{"tools": ["search", "fetch"], "nextCursor": "p2"}')
+PG8 = '{"tools": ["outline", "cite"], "nextCursor": "p2"}'
+idx = [t.call("mcp_list_tools", {"server": "docs", "cursor": "p2"}, PG8) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-o8-failing-build-next-session",
+    "known_failure",
+    True,
+    gh("hurttlocker/o8", "issues", 2448),
+    "The same failing command five times in one packet; the next packet on the unchanged "
+    "tree starts with it again.",
+)
+TSC8 = "src/lane.ts(41,7): error TS2322: Type 'string' is not assignable to type 'LaneId'."
+BLD8 = {"command": "pnpm -C packages/lane build"}
+t.user("Build the lane package")
+t.call("bash", BLD8, error=TSC8, kind="exit_code")
+t.call("read", {"path": "packages/lane/src/lane.ts"}, "41  const id: LaneId = raw.id")
+t.msg("The build fails on a type error in lane.ts line 41; it needs a LaneId parse.")
+t.session("s2")
+t.user("Build the lane package")
+rep = t.call("bash", BLD8, error=TSC8, kind="exit_code")
+t.call("bash", BLD8, error=TSC8, kind="exit_code")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f8-kernel-claude-after-compaction",
+    "known_failure",
+    True,
+    gh("ariaxhan/kernel-claude", "issues", 25),
+    "After context compaction (a new session) the agent retries the exact broken migration "
+    "it had already seen fail, on the same tree.",
+)
+ALE8 = {"command": "alembic upgrade head"}
+ALERR8 = "alembic.util.exc.CommandError: Can't locate revision identified by 'a41f0c2b9e11'"
+t.user("Apply the pending migrations")
+t.call("bash", {"command": "alembic current"}, "7d3e2a1b90f4")
+t.call("bash", ALE8, error=ALERR8, kind="exit_code")
+t.msg("The head revision points at a missing file; the migration chain is broken.")
+t.session("s2")
+t.user("Continue: apply the pending migrations")
+rep = t.call("bash", ALE8, error=ALERR8, kind="exit_code")
+t.call("bash", ALE8, error=ALERR8, kind="exit_code")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f8-openrouter-identical-text",
+    "monologue",
+    True,
+    gh("OpenRouterTeam/typescript-agent", "pull", 73),
+    "Byte-identical assistant text across consecutive steps, no tool call in between.",
+)
+t.user("Summarise the release notes for 4.2")
+t.call("fetch_url", {"url": "https://example.dev/releases/4.2"}, "4.2: streaming tools; ...")
+TXT8 = "Release 4.2 adds streaming tool results and drops Node 16. Anything else?"
+idx = [t.msg(TXT8) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f8-autogpt-next-web-repeating-answers",
+    "monologue",
+    True,
+    gh("ElricLiu/AutoGPT-Next-Web", "issues", 91),
+    "With looping set high the agent repeats the same steps and answers in slightly other "
+    "words, never calling a tool.",
+)
+t.user("Plan a 3-day trip to Kyoto")
+idx = [
+    t.msg(s)
+    for s in [
+        "Task: research Kyoto attractions. Day 1: Fushimi Inari and Gion; "
+        "Day 2: Arashiyama; Day 3: Kinkaku-ji.",
+        "Executing task: research Kyoto attractions. Day 1 Fushimi Inari, Gion; "
+        "Day 2 Arashiyama; Day 3 Kinkaku-ji.",
+        "Task research Kyoto attractions: Day 1: Gion and Fushimi Inari, Day 2: Arashiyama, "
+        "Day 3: Kinkaku-ji.",
+        "Researching Kyoto attractions. Day 1: Fushimi Inari and Gion. Day 2: Arashiyama. "
+        "Day 3: Kinkaku-ji.",
+        "Task: research Kyoto attractions; Day 1 Fushimi Inari and Gion, Day 2 Arashiyama, "
+        "Day 3 Kinkaku-ji.",
+        "Executing: research Kyoto attractions. Day 1: Gion, Fushimi Inari; Day 2: Arashiyama; "
+        "Day 3: Kinkaku-ji.",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+# ---- fresh8 legitimate
+
+t = new(
+    "f8-hermes-process-wait-polling",
+    "polling",
+    False,
+    gh("NousResearch/hermes-agent", "pull", 823),
+    "A long build started in the background is followed through process wait: the same "
+    "wait answers 'still running, no new output' four times, then the output, then exit 0.",
+)
+t.user("Build the docs site and tell me if it has broken links")
+t.call(
+    "terminal",
+    {"command": "npm run build:docs", "background": True},
+    '{"session_id": "proc_7f2a", "status": "started"}',
+)
+PW8 = {"action": "wait", "session_id": "proc_7f2a", "timeout": 60}
+for _ in range(4):
+    t.call("process", PW8, '{"status": "running", "new_output": ""}')
+t.call("process", PW8, '{"status": "running", "new_output": "built 412 pages"}')
+t.call(
+    "process",
+    PW8,
+    '{"status": "exited", "exit_code": 0, "new_output": "link check: 0 broken links"}',
+)
+t.msg("The docs built (412 pages) with no broken links.")
+
+t = new(
+    "f8-rocketride-apify-429-then-ok",
+    "retry_transient",
+    False,
+    gh("rocketride-org/rocketride-server", "pull", 1224),
+    "An Apify actor call is rate limited twice and succeeds on the third try; a second "
+    "actor later gets one 503 and then succeeds.",
+)
+t.user("Scrape the top 20 listings from the two marketplaces")
+A1 = {"actor": "apify/web-scraper", "input": {"startUrls": ["https://market-a.example/top"]}}
+A2 = {"actor": "apify/web-scraper", "input": {"startUrls": ["https://market-b.example/top"]}}
+t.call("run_actor", A1, error="429 Too Many Requests: rate limit exceeded", kind="rate_limit")
+t.call("run_actor", A1, error="429 Too Many Requests: rate limit exceeded", kind="rate_limit")
+t.call("run_actor", A1, '{"datasetId": "ds_81", "items": 20}')
+t.call("get_dataset_items", {"datasetId": "ds_81", "limit": 20}, "[20 listings from market A]")
+t.call("run_actor", A2, error="503 Service Unavailable", kind="server_error")
+t.call("run_actor", A2, '{"datasetId": "ds_82", "items": 20}')
+t.call("get_dataset_items", {"datasetId": "ds_82", "limit": 20}, "[20 listings from market B]")
+t.msg("Both marketplaces scraped: 40 listings.")
+
+t = new(
+    "f8-wave-agent-backoff-then-ok",
+    "retry_transient",
+    False,
+    gh("netease-lcap/wave-agent", "pull", 291),
+    "Backoff after 429s: the same completion request retried after 1 s and 2 s, the third "
+    "try succeeds; the session goes on.",
+)
+t.user("Translate the changelog into Japanese")
+t.call("read_file", {"path": "CHANGELOG.md"}, "## 3.1.0\n- faster startup\n- fix tray icon")
+TR8 = {"text": "## 3.1.0\n- faster startup\n- fix tray icon", "target": "ja"}
+t.call("translate", TR8, error="429 Too Many Requests", kind="rate_limit")
+t.call("wait", {"seconds": 1}, "waited 1s")
+t.call("translate", TR8, error="429 Too Many Requests", kind="rate_limit")
+t.call("wait", {"seconds": 2}, "waited 2s")
+t.call("translate", TR8, "## 3.1.0\n- 起動の高速化\n- トレイアイコンの修正")
+t.call(
+    "write_file",
+    {"path": "CHANGELOG.ja.md", "content": "## 3.1.0\n- 起動の高速化\n- トレイアイコンの修正"},
+    "wrote 2 lines",
+    mutates=True,
+)
+t.msg("Wrote CHANGELOG.ja.md.")
+
+t = new(
+    "f8-hermes-webui-429-separate-calls",
+    "retry_transient",
+    False,
+    gh("nesquena/hermes-webui", "issues", 4980),
+    "A research chat where two different searches each hit one 429 and succeed on the retry.",
+)
+t.user("Compare the battery life of the two laptops I mentioned")
+for q in ["ThinkPad X1 Carbon Gen 13 battery life test", "MacBook Air M4 battery life test"]:
+    t.call("web_search", {"query": q}, error="HTTP 429: rate limit reached", kind="rate_limit")
+    t.call("web_search", {"query": q}, f"[5 results for {q}]")
+    t.call("web_fetch", {"url": f"https://reviews.example/{q.split()[0].lower()}"}, "14h video")
+t.msg("Both last about 14 hours of video playback; the MacBook a little longer on web use.")
+
+t = new(
+    "f8-mcp2cli-tools-list-pages",
+    "distinct_reads",
+    False,
+    gh("knowsuchagency/mcp2cli", "issues", 64),
+    "A Craft CMS MCP server pages tools/list; the client follows nextCursor through six "
+    "pages, each with other tools.",
+)
+t.user("List every tool the craft server exposes")
+cur = None
+for p in range(6):
+    args: dict[str, Any] = {"server": "craft"}
+    if cur is not None:
+        args["cursor"] = cur
+    nxt = None if p == 5 else _hex8(16)
+    tools = [f"tool_{p * 9 + k}" for k in range(9)]
+    t.call("list_tools", args, {"tools": tools, "nextCursor": nxt})
+    cur = nxt
+t.msg("54 tools across 6 pages, including get_entry and create_entry on the last page.")
+
+t = new(
+    "f8-fastmcp-empty-cursor-continues",
+    "distinct_reads",
+    False,
+    gh("PrefectHQ/fastmcp", "pull", 5026),
+    "A server returns an empty-string continuation cursor: the first page, then the page "
+    "asked with cursor '', then the tools read one by one.",
+)
+t.user("What can the reports server do?")
+t.call("list_tools", {"server": "reports"}, {"tools": ["daily", "weekly"], "nextCursor": ""})
+t.call(
+    "list_tools",
+    {"server": "reports", "cursor": ""},
+    {"tools": ["monthly", "export"], "nextCursor": None},
+)
+for nm in ["daily", "weekly", "monthly", "export"]:
+    t.call("describe_tool", {"server": "reports", "name": nm}, f"{nm}: builds the {nm} report")
+t.msg("Four tools: daily, weekly and monthly reports, and an export.")
+
+t = new(
+    "f8-egg-find-compute-window",
+    "research",
+    False,
+    gh("jwbron/egg", "issues", 3595),
+    "The counterpart: reading successive windows of a long file, then a grep, finds the "
+    "definition; one window is re-read after the grep to quote it.",
+)
+t.user("Find where compute_window is defined and report the line number")
+for off in [600, 630, 660, 690]:
+    t.call(
+        "read_file",
+        {"path": "src/pipeline/window.py", "offset": off, "limit": 30},
+        f"{off}    ... lines {off}-{off + 29} (no def compute_window)",
+    )
+t.call(
+    "grep",
+    {"pattern": "def compute_window", "path": "src/"},
+    "src/pipeline/windows/core.py:212:def compute_window(segments, size):",
+)
+t.call(
+    "read_file",
+    {"path": "src/pipeline/windows/core.py", "offset": 205, "limit": 20},
+    "212 def compute_window(segments, size):\n213     acc = 0.0",
+)
+t.msg("compute_window is defined in src/pipeline/windows/core.py at line 212.")
+
+t = new(
+    "f8-umbra-load-more-clicks",
+    "distinct_reads",
+    False,
+    gh("internetarchive/umbra", "pull", 43),
+    "A site reuses one load-more button: the same click answered 'clicked' each time, and "
+    "each following extract returns the newly loaded posts, until the button is disabled.",
+)
+t.user("Archive every post on the department news page")
+t.call("navigate", {"url": "https://news.dept.example.edu/"}, "loaded; 10 posts")
+for k in range(7):
+    t.call("click", {"selector": "a#load-more"}, "clicked")
+    t.call(
+        "extract",
+        {"selector": "article.post h2"},
+        json.dumps([f"Post {10 * (k + 1) + j}" for j in range(10)]),
+    )
+t.call("click", {"selector": "a#load-more"}, "element is disabled (class=disabled)")
+t.msg("Archived 80 posts; the load-more button is now disabled.")
+
+t = new(
+    "f8-browser-use-varied-actions",
+    "distinct_reads",
+    False,
+    gh("browser-use/browser-use", "pull", 3979),
+    "Each step performs a different action (search, click, input, scroll to read); three "
+    "scrolls in a row each show new content.",
+)
+t.user("Find the return policy for sale items on the shop")
+t.call("go_to_url", {"url": "https://shop.example/"}, "Navigated to https://shop.example/")
+t.call("click_element", {"index": 14}, "Clicked 'Help'")
+t.call("input_text", {"index": 3, "text": "returns sale"}, "Input 'returns sale' into index 3")
+t.call("click_element", {"index": 4}, "Clicked 'Search'")
+t.call("click_element", {"index": 21}, "Clicked 'Returns & refunds'")
+for part in [
+    "Returns within 30 days of delivery...",
+    "Items bought in a sale can be returned for store credit...",
+    "Final-sale items (marked) cannot be returned...",
+]:
+    t.call("scroll_down", {}, f"Scrolled down the page by one page; visible: {part}")
+t.msg("Sale items can be returned within 30 days for store credit, except final-sale items.")
+
+t = new(
+    "f8-haystack-chat-text-exits",
+    "conversation",
+    False,
+    gh("deepset-ai/haystack", "pull", 12074),
+    "A support chat: each user question ends in a plain text reply (exit_reason 'text'), "
+    "some after one docs search; the replies share phrasing.",
+)
+QS8 = [
+    ("How do I install the package?", "install", "pip install haystack-ai"),
+    ("Does it support async pipelines?", "async pipelines", "AsyncPipeline exists since 2.6"),
+    ("How do I add a custom component?", "custom component", "use the @component decorator"),
+    ("Can the Agent stop on a tool call?", "exit_conditions", "set exit_conditions=['tool']"),
+    ("What does max_agent_steps default to?", "max_agent_steps", "100"),
+    ("Where are the release notes?", "release notes", "docs/releasenotes"),
+]
+for q, s, a in QS8:
+    t.user(q)
+    t.call("search_docs", {"query": s}, f"[docs] {a}")
+    t.msg(f"According to the docs: {a}. Let me know if you need more detail on this.")
+
+t = new(
+    "f8-vibe-check-healthy-plan",
+    "conversation",
+    False,
+    gh("kesslerio/vibe-check-mcp", "issues", 251),
+    "An agent writes out an implementation plan step by step in several messages, each "
+    "about a new part (OAuth, sessions, tests, timeline); healthy content, not a loop.",
+)
+t.user("Plan the user authentication work for this week")
+for s in [
+    "Step 1: set up OAuth with Google using their official SDK; register the redirect URI.",
+    "Step 2: create session management: signed cookies, a 14-day refresh token, rotation.",
+    "Step 3: add the account page: linked providers, sign-out of all devices.",
+    "Step 4: tests: the OAuth callback with a stubbed provider, session expiry, CSRF checks.",
+    "Step 5: rollout behind a flag to staff first, then 10% of users, watching error rates.",
+    "Timeline: steps 1-2 by Wednesday, 3-4 by Friday; iterate on user feedback next week.",
+]:
+    t.msg(s)
+
+t = new(
+    "f8-dspy-go-optimizer-research",
+    "research",
+    False,
+    gh("XiaoConstantine/dspy-go", "issues", 159),
+    "Seven iterations of exploration: list the optimizers directory, read several files, "
+    "grep for usages, then answer.",
+)
+t.user("How do I implement prompt optimization with dspy-go?")
+t.call("list_dir", {"path": "pkg/optimizers"}, "copro.go\nmipro.go\nbootstrap_fewshot.go\nsimba.go")
+for f in ["copro.go", "mipro.go", "bootstrap_fewshot.go"]:
+    t.call("read_file", {"path": f"pkg/optimizers/{f}"}, f"// {f}: type ... struct; func New...")
+t.call("grep", {"pattern": "optimizers.NewCOPRO", "path": "examples/"}, "examples/copro/main.go:31")
+t.call("read_file", {"path": "examples/copro/main.go"}, "opt := optimizers.NewCOPRO(metric, ...)")
+t.call("grep", {"pattern": "Compile(", "path": "pkg/optimizers/"}, "copro.go:88\nmipro.go:140")
+t.msg("Create an optimizer (NewCOPRO or NewMIPRO) with a metric, then call Compile on it.")
+
+t = new(
+    "f8-fusion-e2e-fix-test",
+    "edit_test_cycle",
+    False,
+    gh("Runfusion/Fusion", "pull", 2404),
+    "Long single-step E2E debugging: edit, run the same e2e spec, read the trace, edit "
+    "again; the failure moves, once stays the same after an edit, then passes; the same "
+    "git status between edits of files already modified.",
+)
+t.user("Make the checkout e2e spec pass")
+E2E8 = {"command": "pnpm exec playwright test e2e/checkout.spec.ts"}
+GS8 = {"command": "git status --short"}
+fails = [
+    "1 failed: checkout > pays with card — locator('#pay') not found (12.4s)",
+    "1 failed: checkout > pays with card — expected 'Paid' got 'Pending' (11.9s)",
+    "1 failed: checkout > pays with card — expected 'Paid' got 'Pending' (12.2s)",
+    "1 failed: checkout > shows receipt — timeout 5000ms waiting for receipt (14.0s)",
+]
+t.call("shell", E2E8, error=fails[0], kind="exit_code")
+files8 = ["src/checkout/Pay.tsx", "src/checkout/api.ts", "src/checkout/api.ts", "src/receipt.tsx"]
+for k, f in enumerate(files8):
+    t.call("read_file", {"path": f}, f"// {f} (v{k})")
+    t.call(
+        "edit_file",
+        {"path": f, "old": f"v{k} line", "new": f"v{k + 1} line"},
+        "edited 1 hunk",
+        mutates=True,
+    )
+    t.call("shell", GS8, " M src/checkout/Pay.tsx\n M src/checkout/api.ts\n M src/receipt.tsx")
+    if k + 1 < len(fails):
+        t.call("shell", E2E8, error=fails[k + 1], kind="exit_code")
+    else:
+        t.call("shell", E2E8, "4 passed (38.1s)")
+t.msg("The checkout spec passes: the pay button id, the webhook status and the receipt wait.")
+
+t = new(
+    "f8-o8-retry-with-fix",
+    "edit_test_cycle",
+    False,
+    gh("hurttlocker/o8", "issues", 2448),
+    "A legitimate retry-with-fix loop: the same failing command after each fix, its error "
+    "changing each time, until it builds.",
+)
+t.user("Get the lane package building")
+BLDL = {"command": "pnpm -C packages/lane build"}
+errs8 = [
+    "src/lane.ts(41,7): error TS2322: Type 'string' is not assignable to type 'LaneId'.",
+    "src/lane.ts(58,3): error TS2345: Argument of type 'number' is not assignable.",
+    "src/route.ts(12,1): error TS2304: Cannot find name 'parseLane'.",
+]
+t.call("bash", BLDL, error=errs8[0], kind="exit_code")
+for k in range(3):
+    t.call(
+        "edit",
+        {"path": "packages/lane/src/lane.ts", "patch": f"fix {k}"},
+        "applied",
+        mutates=True,
+    )
+    if k < 2:
+        t.call("bash", BLDL, error=errs8[k + 1], kind="exit_code")
+    else:
+        t.call("bash", BLDL, "built packages/lane in 3.2s")
+t.msg("The lane package builds.")
+
+t = new(
+    "f8-kernel-claude-fixed-then-rerun",
+    "session_memory",
+    False,
+    gh("ariaxhan/kernel-claude", "issues", 25),
+    "The migration fails in session 1; the user restores the missing revision file; in "
+    "session 2 the same command succeeds.",
+)
+t.user("Apply the pending migrations")
+t.call("bash", {"command": "alembic upgrade head"}, error=ALERR8, kind="exit_code")
+t.msg("A revision file is missing (a41f0c2b9e11); restore it and I will retry.")
+t.workspace("the user restored migrations/versions/a41f0c2b9e11_add_orders.py")
+t.session("s2")
+t.user("Restored it, go ahead")
+t.call("bash", {"command": "alembic upgrade head"}, "Running upgrade 7d3e2a1b90f4 -> a41f0c2b9e11")
+t.call("bash", {"command": "alembic current"}, "a41f0c2b9e11 (head)")
+
+t = new(
+    "f8-chalie-write-granted-next-session",
+    "session_memory",
+    False,
+    gh("chalie-ai/chalie", "issues", 404),
+    "The INSERT is rejected by the read-only tool in session 1; the operator grants write "
+    "access; session 2 runs the same statement and it succeeds.",
+)
+t.user("Record an uncertainty for the trait conflict")
+t.call(
+    "db_query",
+    INS,
+    error="db_query is read-only: INSERT/UPDATE/DELETE statements are rejected",
+    kind="permission",
+)
+t.msg("The database tool is read-only; it needs write access to record this.")
+t.workspace("the operator enabled writes for db_query in tools.yaml")
+t.session("s2")
+t.user("Writes are enabled now, record it")
+t.call("db_query", INS, "INSERT 0 1")
+t.call("db_query", {"sql": "SELECT count(*) FROM uncertainties"}, "[[1]]")
+
+t = new(
+    "f8-loom-background-task-output",
+    "polling",
+    False,
+    gh("rjwalters/loom", "issues", 5013),
+    "Three background subagents are dispatched; their outputs are checked after each sleep "
+    "until all report completion.",
+)
+t.user("Run the three audits in the background and summarise them")
+for nm in ["deps", "licenses", "secrets"]:
+    t.call("Agent", {"prompt": f"Audit {nm}", "run_in_background": True}, f"started task_{nm}")
+for k in range(4):
+    t.call("Bash", {"command": "sleep 20"}, "")
+    for nm in ["deps", "licenses", "secrets"]:
+        done = (nm == "deps" and k >= 1) or (nm == "licenses" and k >= 2) or k >= 3
+        t.call(
+            "TaskOutput",
+            {"task_id": f"task_{nm}", "block": False},
+            f"completed: {nm} audit found {len(nm)} issues" if done else "status: running",
+        )
+t.msg("All three audits finished: deps 4, licenses 8, secrets 7 findings.")
+
+t = new(
+    "f8-autocorrode-check-status-polls",
+    "polling",
+    False,
+    gh("awslabs/AutoCorrode", "pull", 270),
+    "A proof check runs for minutes; its reduced status is polled after each sleep, the "
+    "same long-running command named three times, then the check completes.",
+)
+t.user("Check the theory file and report the result")
+t.call("ic2_check", {"file": "Memory.thy"}, '{"check_id": "c_41", "status": "started"}')
+for k in range(5):
+    t.call("shell", {"command": "sleep 15"}, "")
+    st = (
+        '{"status": "running", "done": 31, "total": 40, "long_running": "by (auto simp: mem_def)"}'
+        if 1 <= k <= 3
+        else '{"status": "running", "done": 12, "total": 40}'
+        if k == 0
+        else '{"status": "ok", "done": 40, "total": 40}'
+    )
+    t.call("ic2_status", {"check_id": "c_41"}, st)
+t.msg("Memory.thy checks: 40/40 commands; command 32 took a long time (auto simp).")
+
+t = new(
+    "f8-openrouter-weather-batch",
+    "distinct_reads",
+    False,
+    gh("OpenRouterTeam/typescript-agent", "pull", 73),
+    "The legitimate side of a declared call identity: one tool for eight office cities, "
+    "three of them answered with the same 'no station data'.",
+)
+t.user("Weather at each of our offices today?")
+for city in ["Lisbon", "Porto", "Madrid", "Valencia", "Bilbao", "Seville", "Faro", "Braga"]:
+    res = (
+        '{"error": "no station data for this location"}'
+        if city in ("Faro", "Braga", "Valencia")
+        else f'{{"location": "{city}", "temp_c": {_r8.randint(14, 24)}}}'
+    )
+    t.call("get_weather", {"location": city, "units": "metric"}, res)
+t.msg("Five offices have readings; Faro, Braga and Valencia have no station data today.")
+
+t = new(
+    "f8-agent-afk-qualify-fanout",
+    "distinct_reads",
+    False,
+    gh("griffinwork40/agent-afk", "pull", 427),
+    "An orchestrator's qualify loop sends one subagent per candidate with the same rubric; "
+    "several come back with the same verdict text.",
+)
+t.user("Qualify the twelve inbound leads")
+leads = [f"lead_{n}" for n in _r8.sample(range(100, 999), 12)]
+for ld in leads:
+    verdict = "ACCEPT: fits ICP" if _r8.random() < 0.5 else "REJECT: outside ICP"
+    t.call(
+        "Task",
+        {"subagent_type": "qualifier", "prompt": f"Qualify {ld} against the ICP rubric"},
+        verdict,
+    )
+t.msg("Qualified all twelve leads.")
+
+
+def _nemo_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("NVIDIA/NeMo-Agent-Toolkit", "issues", 1720),
+        "A DABstep-style data agent over many files: list, inspect, run code per question, "
+        "write answers; 100+ calls, some code outputs identical (the same 'True').",
+    )
+    r = random.Random(tid)
+    t.user("Answer the 20 DABstep questions in questions.jsonl using the payments data")
+    t.call(
+        "list_files", {"path": "data/"}, "payments.csv\nfees.json\nmerchant_data.json\nmanual.md"
+    )
+    t.call("read_file", {"path": "data/manual.md"}, "# Payments manual ... fee rules ...")
+    for q in range(20):
+        t.call("read_file", {"path": "questions.jsonl", "line": q + 1}, f"Q{q + 1}: ...")
+        for s in range(r.randint(2, 4)):
+            code = (
+                f"df = load('payments.csv')\nans_{q}_{s} = step{s}(df, q={q})\nprint(ans_{q}_{s})"
+            )
+            out = "True" if r.random() < 0.2 else f"{r.uniform(0, 1000):.2f}"
+            t.call("python", {"code": code}, out)
+        t.call(
+            "write_file",
+            {"path": f"answers/q{q + 1}.txt", "content": f"{r.randint(0, 999)}"},
+            "ok",
+            mutates=True,
+        )
+    t.msg("All 20 answers written to answers/.")
+
+
+_nemo_long("f8-nemo-dabstep-long-analysis")
+
+
+def _refactor_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("Runfusion/Fusion", "pull", 2404),
+        "A long refactor over 24 files: read, edit, the same git status between edits of "
+        "files already modified, a test run every few files.",
+    )
+    r = random.Random(tid)
+    t.user("Rename Task.status to Task.state across the engine")
+    files = [
+        f"src/engine/{n}.ts"
+        for n in r.sample(
+            [
+                "executor",
+                "queue",
+                "step",
+                "session",
+                "logger",
+                "store",
+                "api",
+                "cli",
+                "retry",
+                "lock",
+                "timer",
+                "events",
+                "graph",
+                "plan",
+                "cache",
+                "bus",
+                "worker",
+                "report",
+                "config",
+                "hooks",
+                "metrics",
+                "scheduler",
+                "router",
+                "index",
+            ],
+            24,
+        )
+    ]
+    t.call("grep", {"pattern": "\\.status\\b", "path": "src/engine"}, "\n".join(files))
+    passed = 300
+    for k, f in enumerate(files):
+        t.call("read_file", {"path": f}, f"// {f}: ... task.status ...")
+        t.call(
+            "edit_file", {"path": f, "old": "task.status", "new": "task.state"}, "ok", mutates=True
+        )
+        t.call("bash", {"command": "git status --short"}, f"{k + 1} files modified")
+        if k % 4 == 3:
+            passed += r.randint(0, 3)
+            t.call("bash", {"command": "pnpm test --filter engine"}, f"{passed} passed")
+    t.msg("Renamed status to state in 24 files; the engine tests pass.")
+
+
+_refactor_long("f8-fusion-long-rename-refactor")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -9637,8 +10796,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh5"
     for it in items[FRESH6_START:FRESH7_START]:
         split[it.tid] = "fresh6"
-    for it in items[FRESH7_START:]:
+    for it in items[FRESH7_START:FRESH8_START]:
         split[it.tid] = "fresh7"
+    for it in items[FRESH8_START:]:
+        split[it.tid] = "fresh8"
     return split
 
 

@@ -126,6 +126,7 @@ SPLIT_ORDER = (
     "fresh5",
     "fresh6",
     "fresh7",
+    "fresh8",
 )
 
 

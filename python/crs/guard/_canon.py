@@ -536,6 +536,13 @@ def features(
                     idents.append((k, _one_spelling(w)))
                 else:
                     texts.append((k, w))
+        elif v and v[0] in _NUMBER_START and _NUMBER_TEXT(v) is not None:
+            # a number sent as a string (`"offset": "668"`, many models' JSON): the number,
+            # a parameter, or which one under a key that names the item (fresh8)
+            if k.lower() in IDENT_KEYS or _names_target(k) or _id_key(k) or _target_key(k):
+                idents.append((k, str(int(float(v)))))
+            else:
+                extra = True
         elif _is_ident(k, v) or _names_target(k) or _id_key(k):
             idents.append((k, _one_spelling(v)))
         elif v:
@@ -551,6 +558,12 @@ def features(
         if t not in _STOP
     }
     return ident + "|" + " ".join(sorted(toks))
+
+
+# A whole number as text (`"668"`, `"-3"`, `"30.0"`): not `"007"` (a code with its zeros)
+# nor `"3.10"` (a version), which stay words.
+_NUMBER_TEXT = re.compile(r"-?(?:0|[1-9]\d{0,17})(?:\.0+)?").fullmatch
+_NUMBER_START = frozenset("-0123456789")  # (most values are words: no regex for them)
 
 
 _TARGET_NUMBER_KEYS = frozenset(
@@ -646,6 +659,20 @@ def similar(a: str, b: str, threshold: float) -> bool:
             >= threshold
         )
     return len(sa & sb) >= threshold * len(sa | sb)
+
+
+def one_word_apart(a: str, b: str) -> bool:
+    """Two calls by `features` with equal identifiers whose texts differ in one word each
+    (`Qualify lead_137 ...`, `Qualify lead_174 ...`): the same request about another item.
+    Not calls whose texts are equal: numbers and flags are parameters, and a parameter
+    that changed the answer once (another window of a file) does not make every value of
+    it another item (a window re-read with limit 30, 31, 32 is one read)."""
+    ia, _, ta = a.partition("|")
+    ib, _, tb = b.partition("|")
+    if ia != ib or ta == tb:
+        return False
+    sa, sb = set(ta.split()), set(tb.split())
+    return len(sa) == len(sb) and len(sa - sb) == 1
 
 
 def short_digest(text: str) -> str:

@@ -91,22 +91,29 @@ _camel_split = functools.partial(re.compile(r"(?<=[a-z0-9])(?=[A-Z])").sub, "_")
 # Code that sleeps a positive time before it looks again (`time.sleep(30)`,
 # `await asyncio.sleep(5)`, `Start-Sleep -Seconds 10`): a code interpreter's poll.
 _CODE_KEYS = frozenset(("code", "source", "python", "program", "cell", "snippet"))
+# Arguments that name what a multi-action tool does (`process(action="wait")`)
+_ACTION_KEYS = frozenset(("action", "op", "operation", "method", "mode", "verb", "subcommand"))
 _CODE_SLEEP = re.compile(
     r"(?<![\w])(?:\w+\.)?sleep\s*\(\s*(?:[1-9]|0?\.\d*[1-9])|(?i:\bStart-Sleep\b)"
 )
 
 
-def _waits(canon: Mapping[str, Any]) -> bool:
+def _waits(canon: Mapping[str, Any], poll: Callable[[str], Any]) -> bool:
     """A call that sends nothing (no free text: empty or identifiers only) and asks to wait
     for a positive time (`write_stdin(session_id=7, chars="", yield_time_ms=30000)`): it
     reads what a running process printed meanwhile, a poll whatever the tool's name. Code
-    that sleeps before it looks again (`_CODE_SLEEP`) is one too."""
+    that sleeps before it looks again (`_CODE_SLEEP`) is one too, and so is a call whose
+    action says it waits (`process(action="wait", session_id=...)`, `op: "poll"`: the words
+    of `poll_pattern`, the action's value matched as a tool name is; fresh8)."""
     for k, v in canon.items():  # cheap first: most calls have no number to wait on
         t = type(v)
         if (t is int or t is float) and v > 0 and _WAIT_KEY.search(_camel_split(k)) is not None:
             break  # (`yield_time_ms`, `yieldTimeMs`, `wait-seconds`)
-        if t is str and k in _CODE_KEYS and _CODE_SLEEP.search(v) is not None:
-            return True
+        if t is str:
+            if k in _CODE_KEYS and _CODE_SLEEP.search(v) is not None:
+                return True
+            if k in _ACTION_KEYS and len(v) <= 64 and poll(v) is not None:
+                return True
     else:
         return False
     for k, v in canon.items():
@@ -599,7 +606,7 @@ class Guard:
         sig, canon, cmd = got
         poll = lim.polling
         mut = lim.mutating
-        if not poll and not cmd and canon and _waits(canon):
+        if not poll and not cmd and canon and _waits(canon, self._poll_re.search):
             poll = True
         if cmd:
             kinds = self._cmd_kinds.get(cmd)
@@ -1338,6 +1345,9 @@ class Guard:
         if _THINKS(call.tool) is not None:
             return ""
         t = self.policy.near_duplicate
+        run = self._near_run(s, call, res, feat, t)  # the run just before, continued
+        if run:
+            return run
         for _, tool, cluster, r, other in reversed(texts):
             if (
                 r == res
@@ -1345,8 +1355,30 @@ class Guard:
                 and cluster != call.signature
                 and _canon.similar(feat, other, t)
             ):
-                return cluster
-        return self._near_run(s, call, res, feat, t)
+                return "" if self._answer_varies(s, call, res, feat, cluster) else cluster
+        return ""
+
+    def _answer_varies(
+        self, s: SessionState, call: Call, res: str, feat: str, cluster: str
+    ) -> bool:
+        """Whether a call that differs from this one in one word of its text
+        (`_canon.one_word_apart`; of neither this signature nor the candidate `cluster`)
+        brought another answer in the session: what differs between such calls (a lead's
+        id in a prompt) changed the answer, so it says which item is asked,
+        and calls that differ in it are a walk over items that some answers happen to share
+        (the same rubric for twelve leads, ACCEPT or REJECT), not one call re-parameterised
+        (fresh8). Rewordings (several words changed) are not evidence: a search reworded
+        again and again after a first answer of its own is still one call."""
+        for _, tool, cl, r, other in s.texts:
+            if (
+                r != res
+                and tool == call.tool
+                and cl != cluster
+                and cl != call.signature
+                and _canon.one_word_apart(feat, other)
+            ):
+                return True
+        return False
 
     def _near_run(self, s: SessionState, call: Call, res: str, feat: str, t: float) -> str:
         """The cluster of the run of calls just before this one (at least two, in a row:
@@ -1362,21 +1394,22 @@ class Guard:
         if not mine:
             return ""
         words: set[str] = set()
-        cluster = ""
+        clusters: list[str] = []
         j = len(tail) - 1
         for n, tool, cl, r, other in reversed(texts):
             if j < 0 or n != tail[j][0] or r != res or tool != call.tool or cl == call.signature:
                 break
             oi, _, ot = other.partition("|")
-            if oi != ident or (cluster and cl != cluster):
+            if oi != ident:
                 break
-            cluster = cl
+            clusters.append(cl)
             words.update(ot.split())
             j -= 1
             if len(tail) - 1 - j >= self.policy.max_period:
                 break
-        if len(tail) - 1 - j < 2:
-            return ""
+        if len(clusters) < 2 or len(set(clusters)) == len(clusters):
+            return ""  # no run, or no two of its calls near-duplicates of each other
+        cluster = clusters[0]
         sa = set(mine.split())
         return cluster if len(sa & words) >= t * len(sa | words) else ""
 
