@@ -910,10 +910,9 @@ class LocalJournal(JournalBase):
                     raise self._os_error(exc, "sync") from exc
             return seq
         except BaseException:
-            if kept:  # (a sync in flight: it is waited for before the lock goes)
-                kept = False
-                ticket, self._inflight = self._inflight, 0
-                _sync_wait(ticket, _SYNC_SPIN_US, _SYNC_PICKUP_US)
+            if kept:  # (a sync in flight: `_settle` waits for it, then releases the lock)
+                with contextlib.suppress(JournalError):  # (a failed sync fails the journal)
+                    self._settle()
             raise
         finally:
             if not kept:
