@@ -10772,6 +10772,1194 @@ def _refactor_long(tid: str) -> None:
 _refactor_long("f8-fusion-long-rename-refactor")
 
 
+# ================================================================ fresh9 set
+# Written at 20:00 UTC (Dec 2) from sources no earlier split uses (checked against every
+# `source` of the file; a few are other issues of repositories earlier splits cite:
+# openclaw, opencode, earendil-works/pi, hermes-agent, gemini-cli). CAMEL and OWL
+# workforce reports, MCP clients (IBM mcp-cli, LM Studio, mcp-go, freebuff), PowerShell
+# and git loops, cross-turn and cross-session failures, and the legitimate counterparts
+# users asked for: deployment polls (DigitalOcean Gradient, azure-dev, agentic-hosting,
+# agentregistry, notte), retries after transient errors (RA.Aid, vercel, kodeagent),
+# checkpointed batches (RepoSweep, LLMs-Generator, iloveAgents, openlegion) and long
+# migrations (konveyor/kai). Committed before crs was run on them. Split "fresh9".
+
+FRESH9_START = len(ALL)
+# ---- fresh9 loops
+
+_r9 = random.Random(9009)  # ids, timestamps and durations in results
+
+
+def _hex9(n: int) -> str:
+    return "".join(_r9.choice("0123456789abcdef") for _ in range(n))
+
+
+def _ts9(minute: int, second: int) -> str:
+    return f"2026-05-07T09:{minute:02d}:{second:02d}.{_r9.randint(100, 999)}Z"
+
+
+t = new(
+    "f9-camel-workforce-search-error",
+    "error_loop",
+    True,
+    gh("camel-ai/camel", "issues", 1366),
+    "A workforce worker calls search_google again and again with the same query; every "
+    "call fails the same way (the API key is not enabled for the Custom Search API).",
+)
+t.user("Extract the scene headings of script.txt and look up the film's release year")
+t.call("read_file", {"path": "script.txt"}, "INT. DINER - NIGHT\n...\nEXT. HIGHWAY - DAWN")
+GQ9 = {"query": "Night Diner screenplay film release year", "num_result_pages": 5}
+GERR9 = (
+    "Error: 403 Forbidden - Custom Search JSON API has not been used in project 4127 "
+    "before or it is disabled."
+)
+idx = [t.call("search_google", GQ9, error=GERR9, kind="permission") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-camel-chatagent-tools-after-answer",
+    "cycle",
+    True,
+    gh("camel-ai/camel", "issues", 3362),
+    "A ChatAgent told to write five candidate answers keeps calling its browser search and "
+    "document search in turn after both have answered, the same two results each round.",
+)
+t.user("What is the warranty period of the X200 router?")
+BR9 = {"tool": "browser_search", "args": {"query": "X200 router warranty period"}}
+DS9 = {"tool": "search_documents", "args": {"query": "X200 warranty", "top_k": 3}}
+occ = repeat_block(
+    t,
+    [
+        {**BR9, "result": "X200 product page: 2-year limited warranty (support.example.com)"},
+        {**DS9, "result": '[{"doc": "x200_manual.pdf", "page": 41, "text": "24 months"}]'},
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f9-camel-humantoolkit-repeated-messages",
+    "monologue",
+    True,
+    gh("camel-ai/camel", "issues", 2879),
+    "After the human answers, the agent keeps printing the result and 'I have completed "
+    "your request.' in turn, with no tool call.",
+)
+t.user("Ask me for one arithmetic operation and compute it")
+t.call(
+    "ask_human_via_console",
+    {"question": "Please provide one mathematical operation you'd like to perform."},
+    "56 * 78",
+)
+t.msg("You provided the operation: 56 * 78. I will calculate the result.")
+idx = []
+for _ in range(4):
+    idx.append(t.msg("The result of 56 * 78 is 4368."))
+    idx.append(t.msg("I have completed your request."))
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "f9-owl-search-visit-extract-cycle",
+    "cycle",
+    True,
+    gh("camel-ai/owl", "issues", 125),
+    "After a few reasoning steps the OWL agent repeats a search, a page visit and a "
+    "find-in-page, with the same results each round.",
+)
+t.user("Find the population of Reykjavik in the 2024 census")
+t.call("search_wiki", {"entity": "Reykjavik"}, "Reykjavik is the capital of Iceland ...")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "search_duckduckgo",
+            "args": {"query": "Reykjavik population 2024 census"},
+            "result": '[{"title": "Statistics Iceland", "href": "https://statice.is/pop"}]',
+        },
+        {
+            "tool": "browse_url",
+            "args": {"url": "https://statice.is/pop"},
+            "result": "Population by municipality, 1 January 2024 (table, 64 rows)",
+        },
+        {
+            "tool": "find_in_page",
+            "args": {"url": "https://statice.is/pop", "text": "Reykjavík"},
+            "result": "no match for 'Reykjavík' on the visible page",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f9-mcp-cli-navigate-is-error",
+    "error_loop",
+    True,
+    gh("IBM/mcp-cli", "issues", 9),
+    "A Puppeteer MCP tool answers isError for a URL without a scheme; the chat loop calls "
+    "puppeteer_navigate with the same arguments again and again.",
+)
+t.user("visit google.com")
+idx = [
+    t.call(
+        "puppeteer_navigate",
+        {"url": "google.com"},
+        error="Navigation failed: Protocol error (Page.navigate): Cannot navigate to invalid URL",
+        kind="invalid_args",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-mcp-cli-tool-on-wrong-server",
+    "error_loop",
+    True,
+    gh("IBM/mcp-cli", "pull", 44),
+    "With several MCP servers configured, a call to a tool of the second server is sent to "
+    "the first; the model repeats the call on each 'unknown tool' answer.",
+)
+t.user("List the tables in the sqlite database")
+idx = [
+    t.call(
+        "list_tables",
+        {},
+        error="MCP error -32601: Tool 'list_tables' not found on server 'filesystem'",
+        kind="not_found",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-mcp-cli-denied-path-next-session",
+    "known_failure",
+    True,
+    gh("IBM/mcp-cli", "pull", 26),
+    "The filesystem server refuses a path outside its allowed directories; in the next "
+    "session, nothing changed, the agent asks for the same file first.",
+)
+RD9 = {"path": "/etc/nginx/nginx.conf"}
+DEN9 = "Access denied - path outside allowed directories: /etc/nginx/nginx.conf not in /srv/app"
+t.user("Show me the nginx config")
+t.call("read_file", RD9, error=DEN9, kind="permission")
+t.msg("The filesystem server only allows /srv/app; /etc/nginx is outside it.")
+t.session("s2")
+t.user("Show me the nginx config")
+rep = t.call("read_file", RD9, error=DEN9, kind="permission")
+t.call("read_file", RD9, error=DEN9, kind="permission")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f9-lmstudio-firecrawl-repeat",
+    "repeated_call",
+    True,
+    gh("lmstudio-ai/lmstudio-bug-tracker", "issues", 1362),
+    "A Firecrawl MCP scrape succeeds, and the model calls it again and again with the same "
+    "URL; each answer carries a new scrape id and cache time.",
+)
+t.user("Summarise https://docs.example.org/changelog")
+SCR9 = {"url": "https://docs.example.org/changelog", "formats": ["markdown"]}
+idx = []
+for k in range(6):
+    idx.append(
+        t.call(
+            "firecrawl_scrape",
+            SCR9,
+            {
+                "markdown": "# Changelog\n## 3.2.0\n- new export API\n## 3.1.4\n- fixes",
+                "metadata": {
+                    "scrapeId": f"{_hex9(8)}-{_hex9(4)}-{_hex9(4)}-{_hex9(4)}-{_hex9(12)}",
+                    "cachedAt": _ts9(10 + k, 3 * k),
+                    "statusCode": 200,
+                },
+            },
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-mcp-go-limit-number-forms",
+    "repeated_call",
+    True,
+    gh("mark3labs/mcp-go", "issues", 496),
+    "A locally served model calls the same MCP tool repeatedly; the limit comes as 10, "
+    "'10' and 10.0, the same answer each time.",
+)
+t.user("What are the latest alerts on cluster prod-eu?")
+ALR9 = '[{"id": "a-311", "severity": "warning", "summary": "disk 81% on node-7"}]'
+idx = [
+    t.call("list_alerts", {"cluster": "prod-eu", "limit": lim}, ALR9)
+    for lim in [10, "10", 10.0, 10, "10", 10.0]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-gemini-web-search-reworded-korean",
+    "no_progress",
+    True,
+    gh("google-gemini/gemini-cli", "issues", 28037),
+    "google_web_search finds nothing for a file format; the agent rewords the Korean query "
+    "again and again, the same empty answer each time.",
+)
+t.user("한국투자증권 etf_code.mst 파일 형식을 웹에서 찾아줘")
+NOWEB9 = 'No search results or information found for query: "{q}"'
+idx = [
+    t.call("google_web_search", {"query": q}, NOWEB9.format(q=q))
+    for q in [
+        "한국투자증권 etf_code.mst file format",
+        "한국투자증권 etf_code.mst 파일 형식",
+        "etf_code.mst 파일 구조 한국투자증권",
+        "KIS etf_code.mst format specification",
+        "한국투자증권 마스터파일 etf_code.mst 레이아웃",
+        "etf_code.mst 필드 정의",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-genericagent-blank-responses",
+    "monologue",
+    True,
+    gh("lsdefine/GenericAgent", "pull", 225),
+    "The model keeps answering with empty content (whitespace only) and no tool call; the "
+    "handler retries until the turn cap.",
+)
+t.user("Tidy up the downloads folder")
+t.call("list_dir", {"path": "~/Downloads"}, "setup.exe\nreport (1).pdf\nreport.pdf")
+idx = [t.msg(s) for s in ["", " ", "\n", "", " \n", ""]]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-pi-commit-hook-task-cycle",
+    "cycle",
+    True,
+    gh("earendil-works/pi", "issues", 3960),
+    "The commit at the end of a task fails in the pre-commit hook; the agent re-reads the "
+    "task list, re-runs the task's check and commits again, the same hook failure each "
+    "round.",
+)
+t.user("Finish Task 2 of the plan and commit")
+t.call(
+    "edit",
+    {"path": "config/route.go", "old": "Backend string", "new": "Group string"},
+    "ok",
+    mutates=True,
+)
+CMT9 = {"command": 'git commit -am "config: wire group fields"'}
+HOOK9 = "golangci-lint....Failed\nconfig/route.go:31:2: field Group is unused (unused)"
+occ = repeat_block(
+    t,
+    [
+        {"tool": "read", "args": {"path": "docs/plan.md"}, "result": "Task 2: Config ..."},
+        {"tool": "bash", "args": {"command": "go build ./..."}, "result": ""},
+        {"tool": "bash", "args": CMT9, "error": HOOK9, "kind": "exit_code"},
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f9-pi-ls-then-ls-la",
+    "repeated_call",
+    True,
+    gh("earendil-works/pi", "issues", 6158),
+    "The agent lists one directory six times, then the same directory with -la five times; "
+    "the output within each group is identical.",
+)
+t.user("Add a custom.css to the Jupyter custom folder")
+idx = [t.call("bash", {"command": "ls /home/dev/.jupyter/custom/"}, "custom.js") for _ in range(6)]
+for _ in range(5):
+    t.call(
+        "bash",
+        {"command": "ls -la /home/dev/.jupyter/custom/"},
+        "total 12\ndrwxr-xr-x 2 dev dev 4096 .\ndrwxr-xr-x 5 dev dev 4096 ..\n"
+        "-rw-r--r-- 1 dev dev  118 custom.js",
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-freebuff-arg-tools-invalid-type",
+    "cycle",
+    True,
+    gh("CodebuffAI/freebuff", "issues", 1353),
+    "Every MCP tool that takes arguments is rejected by the client's schema check; the "
+    "agent alternates the two tools it needs, the same invalid_type errors each time.",
+)
+t.user("Index the repo folder and run the size script")
+t.call("tokennuke__list_repos", {}, '{"repos": 34}')
+ZIDX9 = (
+    'Invalid arguments: [{"code": "invalid_type", "expected": "string", '
+    '"received": "undefined", "path": ["path"]}] Original tool call input: {}'
+)
+ZEXE9 = (
+    'Invalid arguments: [{"code": "invalid_type", "expected": "string", '
+    '"received": "undefined", "path": ["language"]}] Original tool call input: {}'
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "tokennuke__index_folder",
+            "args": {"path": "/home/dev/repo"},
+            "error": ZIDX9,
+            "kind": "invalid_args",
+        },
+        {
+            "tool": "ctx_execute",
+            "args": {"language": "python", "code": "print(sum(1 for _ in open('a')))"},
+            "error": ZEXE9,
+            "kind": "invalid_args",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f9-openclaw-memory-ping-pong",
+    "cycle",
+    True,
+    gh("openclaw/openclaw", "issues", 64500),
+    "A heartbeat agent with memory citations on alternates memory_search and memory_get "
+    "for the same note, the same two answers, until the circuit breaker.",
+)
+t.user("[heartbeat] check for pending reminders")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "memory_search",
+            "args": {"query": "pending reminders"},
+            "result": '[{"id": "mem_0193", "score": 0.82, "snippet": "remind Ana: invoice"}]',
+        },
+        {
+            "tool": "memory_get",
+            "args": {"id": "mem_0193"},
+            "result": '{"id": "mem_0193", "text": "remind Ana: invoice #88 due Friday"}',
+        },
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f9-openclaw-powershell-aliases",
+    "no_progress",
+    True,
+    gh("openclaw/openclaw", "issues", 68923),
+    "The agent lists one static directory again and again through PowerShell spellings of "
+    "the same command (Get-ChildItem, -Path, gci, dir, ls), the same listing each time.",
+)
+t.user("Check the D:\\OpenClaw-Agents directory structure")
+LST9 = (
+    "Mode  LastWriteTime  Name\nd----  4/19/2026  agents\nd----  4/19/2026  logs\n"
+    "-a---  config.json"
+)
+idx = [
+    t.call("exec", {"command": c, "shell": "powershell"}, LST9)
+    for c in [
+        "Get-ChildItem D:\\OpenClaw-Agents",
+        'Get-ChildItem -Path "D:\\OpenClaw-Agents"',
+        "gci D:\\OpenClaw-Agents",
+        "dir D:\\OpenClaw-Agents",
+        "Get-ChildItem -LiteralPath 'D:\\OpenClaw-Agents'",
+        "ls D:\\OpenClaw-Agents",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-opencode-commit-nothing-to-commit",
+    "repeated_call",
+    True,
+    gh("anomalyco/opencode", "issues", 43800),
+    "After the phase's work is committed the agent re-issues the same git add and commit "
+    "again and again; git answers 'nothing to commit' each time.",
+)
+t.user("Commit phase 3 and move on to phase 4")
+t.call(
+    "bash",
+    {"command": "git add -A && git commit -m 'phase 3: parser'"},
+    "[main 4e1c2a9] phase 3: parser\n 3 files changed, 120 insertions(+)",
+    mutates=True,
+)
+CMT9B = {"command": "git add -A && git commit -m 'phase 3: parser'"}
+idx = [
+    t.call(
+        "bash",
+        CMT9B,
+        error="On branch main\nnothing to commit, working tree clean\nexit status 1",
+        kind="exit_code",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-hermes-ssh-unverified-alternatives",
+    "no_progress",
+    True,
+    gh("NousResearch/hermes-agent", "issues", 24012),
+    "An SSH command to a Windows host times out; the agent tries one guessed variant after "
+    "another (other flags, a sleep, a tar pipe), each failing with the same timeout.",
+)
+t.user("Copy the build log from the Windows box")
+SSHERR9 = "ssh: connect to host win-build port 22: Connection timed out\nexit status 255"
+idx = [
+    t.call("terminal", {"command": c}, error=SSHERR9, kind="exit_code")
+    for c in [
+        "ssh win-build 'wsl.exe cat /build/log.txt'",
+        "ssh -o ConnectTimeout=30 win-build 'wsl.exe cat /build/log.txt'",
+        "sleep 5 && ssh win-build 'wsl.exe cat /build/log.txt'",
+        "ssh win-build 'wsl.exe tar cf - /build/log.txt' | tar xf -",
+        "ssh -4 win-build 'wsl.exe cat /build/log.txt'",
+        "ssh -o ServerAliveInterval=10 win-build wsl.exe cat /build/log.txt",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-hermes-ssh-broken-next-session",
+    "known_failure",
+    True,
+    gh("NousResearch/hermes-agent", "issues", 71566),
+    "The SSH backend cannot reach the VPS; the agent concluded so in session 1, and in the "
+    "next session, nothing fixed, it runs the same command first.",
+)
+JRN9 = {"command": "journalctl -u gateway --since today | tail -50"}
+SSHB9 = "SSH backend error: ssh: Could not resolve hostname vps-main: Name or service not known"
+t.user("Why did the gateway restart this morning?")
+t.call("terminal", JRN9, error=SSHB9, kind="exit_code")
+t.msg("The terminal backend is SSH to vps-main and that host does not resolve from here.")
+t.session("s2")
+t.user("Why did the gateway restart this morning?")
+rep = t.call("terminal", JRN9, error=SSHB9, kind="exit_code")
+t.call("terminal", JRN9, error=SSHB9, kind="exit_code")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f9-kodeagent-rate-limit-multiplied",
+    "error_loop",
+    True,
+    gh("barun-saha/kodeagent", "issues", 95),
+    "Both the agent and its LLM client retry on error, so one rate-limited search is "
+    "retried at once, again and again, the same 429 each time.",
+)
+t.user("Find three recent papers on speculative decoding")
+idx = [
+    t.call(
+        "search_arxiv",
+        {"query": "speculative decoding", "max_results": 3},
+        error="429 Too Many Requests: rate limit exceeded, retry later",
+        kind="rate_limit",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f9-iterate-persistent-llm-failure",
+    "error_loop",
+    True,
+    gh("iterate/iterate", "pull", 1729),
+    "A failed model request is fed back as input and retried; with a bad API key every "
+    "retry fails the same way.",
+)
+t.user("Draft the weekly update for the #eng channel")
+idx = [
+    t.call(
+        "llm_request",
+        {"model": "gpt-5-mini", "messages": 14},
+        error="401 Unauthorized: Incorrect API key provided: sk-...Qx7f",
+        kind="permission",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f9-openlegion-empty-response-heartbeats",
+    "error_loop",
+    True,
+    gh("openlegion-ai/openlegion", "pull", 971),
+    "A translator worker's model call answers 'empty response' under a subscription "
+    "throttle; the same locale task is retried at once, again and again.",
+)
+t.user("Translate strings/en.json into German")
+t.call("read_file", {"path": "strings/en.json"}, '{"greeting": "Hello", "bye": "Goodbye"}')
+idx = [
+    t.call(
+        "translate_locale",
+        {"locale": "de", "source": "strings/en.json"},
+        error="Anthropic OAuth error: model claude-sonnet returned empty response",
+        kind="server_error",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f9-kai-fix-revert-cycle",
+    "cycle",
+    True,
+    gh("konveyor/kai", "pull", 437),
+    "A migration fix loop: read the class, apply the same javax-to-jakarta patch, compile "
+    "with the same error, revert, until max_iterations.",
+)
+t.user("Fix the migration issue in OrderResource.java")
+JV9 = "src/main/java/com/acme/OrderResource.java"
+MVN9 = (
+    "[ERROR] OrderResource.java:[12,19] package jakarta.ws.rs does not exist\n[INFO] BUILD FAILURE"
+)
+occ = repeat_block(
+    t,
+    [
+        {"tool": "read_file", "args": {"path": JV9}, "result": "import javax.ws.rs.GET; ..."},
+        {
+            "tool": "apply_patch",
+            "args": {"path": JV9, "old": "javax.ws.rs", "new": "jakarta.ws.rs"},
+            "result": "patched 4 lines",
+            "mutates": True,
+        },
+        {"tool": "bash", "args": {"command": "mvn -q compile"}, "error": MVN9, "kind": "exit_code"},
+        {
+            "tool": "bash",
+            "args": {"command": f"git checkout -- {JV9}"},
+            "result": "",
+            "mutates": True,
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+# ---- fresh9 legitimate
+
+t = new(
+    "f9-gradient-agent-deploy-poll",
+    "polling",
+    False,
+    gh("digitalocean/gradient-python", "issues", 40),
+    "A freshly started agent takes a while to deploy; its status is polled after each "
+    "sleep, STATUS_DEPLOYING several times, then STATUS_RUNNING.",
+)
+t.user("Create the support agent and tell me when it is live")
+t.call(
+    "agents_create",
+    {"name": "support-bot", "model": "llama3.3-70b"},
+    '{"uuid": "5f0c6e2a-1d", "deployment": {"status": "STATUS_WAITING_FOR_DEPLOYMENT"}}',
+    mutates=True,
+)
+for st in ["STATUS_DEPLOYING"] * 4 + ["STATUS_RUNNING"]:
+    t.call("bash", {"command": "sleep 10"}, "")
+    t.call("agents_retrieve", {"uuid": "5f0c6e2a-1d"}, f'{{"deployment": {{"status": "{st}"}}}}')
+t.msg("support-bot is running.")
+
+t = new(
+    "f9-azure-dev-active-confirmed-twice",
+    "polling",
+    False,
+    gh("Azure/azure-dev", "pull", 8175),
+    "After an agent deploy the version's state is polled every 10 s; 'active' must be seen "
+    "twice in a row to count, so the last two polls answer the same.",
+)
+t.user("Deploy the agent and wait until it is active")
+t.call("azd_deploy", {"service": "agent"}, "Deploying service agent (version 7)", mutates=True)
+for st in ["creating", "creating", "activating", "active", "active"]:
+    t.call("bash", {"command": "sleep 10"}, "")
+    t.call("agent_version_show", {"agent": "triage", "version": 7}, f'{{"status": "{st}"}}')
+t.msg("Version 7 is active (confirmed twice).")
+
+t = new(
+    "f9-agentic-hosting-long-deploy-poll",
+    "polling",
+    False,
+    gh("dennisonbertram/agentic-hosting", "issues", 16),
+    "A Nixpacks build takes minutes: the service status is polled every 5 s with the same "
+    "'deploying' answer nine times, then 'running'.",
+)
+t.user("Deploy the api service and confirm it is up")
+t.call(
+    "http_post",
+    {"url": "/v1/services", "body": {"name": "api", "repo": "acme/api"}},
+    '{"id": "svc_81", "status": "deploying"}',
+    mutates=True,
+)
+for st in ["deploying"] * 9 + ["running"]:
+    t.call("bash", {"command": "sleep 5"}, "")
+    t.call("http_get", {"url": "/v1/services/svc_81"}, f'{{"id": "svc_81", "status": "{st}"}}')
+t.call("http_get", {"url": "https://api-svc81.apps.example.net/health"}, "ok")
+t.msg("api is running and healthy.")
+
+t = new(
+    "f9-agentregistry-mcp-deploy-wait",
+    "polling",
+    False,
+    gh("agentregistry-dev/agentregistry", "pull", 296),
+    "mcp deploy --wait polls the deployment until a terminal state; the agent then checks "
+    "the tools it exposes.",
+)
+t.user("Deploy the weather MCP server to the staging provider")
+t.call(
+    "bash",
+    {"command": "arctl mcp deploy weather --provider staging --wait"},
+    "Waiting for deployment weather-7c2 ...",
+    mutates=True,
+)
+for st in ["Pending", "Pending", "Progressing", "Progressing", "Ready"]:
+    t.call("bash", {"command": "arctl deployment status weather-7c2"}, f"weather-7c2  {st}")
+t.call("bash", {"command": "arctl mcp tools weather"}, "get_forecast\nget_alerts")
+t.msg("weather is Ready with two tools.")
+
+t = new(
+    "f9-notte-agent-status-steps",
+    "polling",
+    False,
+    gh("nottelabs/notte", "pull", 340),
+    "A browser agent runs remotely; its status is fetched after a wait each time, the step "
+    "count growing until it is done.",
+)
+t.user("Run the price-check agent on the three shops and give me the results")
+t.call(
+    "agent_start",
+    {"task": "compare the price of the Acme kettle on 3 shops"},
+    '{"agent_id": "ag_4410", "status": "active"}',
+    mutates=True,
+)
+for k in range(1, 7):
+    t.call("wait", {"seconds": 5}, "")
+    st = "closed" if k == 6 else "active"
+    t.call(
+        "agent_status",
+        {"agent_id": "ag_4410"},
+        f'{{"status": "{st}", "steps": {3 * k}, "last_action": "step {3 * k}"}}',
+    )
+t.call("agent_result", {"agent_id": "ag_4410"}, "shop A 39.90, shop B 42.00, shop C 37.50")
+
+t = new(
+    "f9-raaid-llm-retry-with-delay",
+    "retry_transient",
+    False,
+    gh("ai-christianson/RA.Aid", "issues", 167),
+    "A tool's backend answers a temporary 'overloaded' error; the agent waits and retries, "
+    "and the third attempt succeeds.",
+)
+t.user("Summarise the failing test output in ci.log")
+t.call("read_file", {"path": "ci.log"}, "FAILED tests/test_io.py::test_read - OSError")
+SUM9 = {"text_ref": "ci.log", "style": "bullet"}
+t.call("summarise", SUM9, error="529 Overloaded: the model is overloaded", kind="server_error")
+t.call("bash", {"command": "sleep 20"}, "")
+t.call("summarise", SUM9, error="529 Overloaded: the model is overloaded", kind="server_error")
+t.call("bash", {"command": "sleep 40"}, "")
+t.call("summarise", SUM9, "- test_read fails: OSError opening fixtures/missing.bin")
+t.msg("One failure: test_read cannot open fixtures/missing.bin.")
+
+t = new(
+    "f9-vercel-412-not-ready-then-ready",
+    "retry_transient",
+    False,
+    gh("vercel/vercel", "pull", 1501),
+    "Reading a new deployment's URL answers 412 'not ready' twice; retried after a longer "
+    "interval, it answers READY.",
+)
+t.user("Deploy the docs site and give me the URL")
+t.call(
+    "bash",
+    {"command": "vercel deploy --prebuilt"},
+    "https://docs-9x2k.vercel.app (queued)",
+    mutates=True,
+)
+DPL9 = {"id": "dpl_9x2k"}
+t.call(
+    "get_deployment",
+    DPL9,
+    error="412 Precondition Failed: deployment not ready",
+    kind="server_error",
+)
+t.call("bash", {"command": "sleep 5"}, "")
+t.call(
+    "get_deployment",
+    DPL9,
+    error="412 Precondition Failed: deployment not ready",
+    kind="server_error",
+)
+t.call("bash", {"command": "sleep 15"}, "")
+t.call("get_deployment", DPL9, '{"readyState": "READY", "url": "docs-9x2k.vercel.app"}')
+t.msg("Live at https://docs-9x2k.vercel.app.")
+
+t = new(
+    "f9-kodeagent-backoff-success",
+    "retry_transient",
+    False,
+    gh("barun-saha/kodeagent", "pull", 96),
+    "With one retry budget and backoff, a rate-limited search waits, retries twice and "
+    "then succeeds; the agent goes on with the results.",
+)
+t.user("Find three recent papers on speculative decoding")
+AX9 = {"query": "speculative decoding", "max_results": 3}
+t.call("search_arxiv", AX9, error="429 Too Many Requests", kind="rate_limit")
+t.call("wait", {"seconds": 4}, "")
+t.call("search_arxiv", AX9, error="429 Too Many Requests", kind="rate_limit")
+t.call("wait", {"seconds": 8}, "")
+t.call("search_arxiv", AX9, "2502.01234 EAGLE-3; 2501.0932 Medusa-2; 2412.7781 SpecBench")
+for pid in ["2502.01234", "2501.0932", "2412.7781"]:
+    t.call("fetch_abstract", {"id": pid}, f"{pid}: abstract ...")
+t.msg("Three papers: EAGLE-3, Medusa-2 and SpecBench.")
+
+t = new(
+    "f9-hermes-ssh-timeout-then-ok",
+    "retry_transient",
+    False,
+    gh("NousResearch/hermes-agent", "issues", 24012),
+    "The SSH command times out once while the box wakes from sleep; the same command after "
+    "a wait succeeds (the known workflow, no guessed variants).",
+)
+t.user("Copy the build log from the Windows box")
+SSHC9 = {"command": "ssh win-build 'wsl.exe cat /build/log.txt'"}
+t.call(
+    "terminal",
+    SSHC9,
+    error="ssh: connect to host win-build port 22: Connection timed out",
+    kind="timeout",
+)
+t.call("terminal", {"command": "wakeonlan 3c:52:82:11:aa:07"}, "Sending magic packet")
+t.call("terminal", {"command": "sleep 30"}, "")
+t.call("terminal", SSHC9, "[build] 2026-05-07 09:12 ok: 412 targets, 0 failed")
+t.msg("The build log shows 412 targets, none failed.")
+
+t = new(
+    "f9-kai-edit-compile-cycle",
+    "edit_test_cycle",
+    False,
+    gh("konveyor/kai", "issues", 437),
+    "Each fix changes the file and the compile output moves on: a missing dependency, then "
+    "an API rename, then a clean build.",
+)
+t.user("Fix the migration issues in OrderResource.java")
+t.call("read_file", {"path": JV9}, "import javax.ws.rs.GET; ...")
+t.call(
+    "apply_patch",
+    {"path": JV9, "old": "javax.ws.rs", "new": "jakarta.ws.rs"},
+    "patched 4 lines",
+    mutates=True,
+)
+t.call("bash", {"command": "mvn -q compile"}, error=MVN9, kind="exit_code")
+t.call(
+    "apply_patch",
+    {
+        "path": "pom.xml",
+        "old": "</dependencies>",
+        "new": "<dependency>jakarta.ws.rs-api</dependency></dependencies>",
+    },
+    "patched 1 line",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": "mvn -q compile"},
+    error="[ERROR] OrderResource.java:[40,9] cannot find symbol: method getEntityTag()",
+    kind="exit_code",
+)
+t.call(
+    "apply_patch",
+    {"path": JV9, "old": "getEntityTag()", "new": "getEntityTagValue()"},
+    "patched 1 line",
+    mutates=True,
+)
+t.call("bash", {"command": "mvn -q compile"}, "")
+t.call("bash", {"command": "mvn -q test"}, "Tests run: 31, Failures: 0")
+
+t = new(
+    "f9-mcp-go-reinit-client-per-call",
+    "research",
+    False,
+    gh("mark3labs/mcp-go", "issues", 326),
+    "A stdio MCP server answers one call per client, so the agent re-initialises the "
+    "client before each query: the same initialize call, a new session each time, and "
+    "different queries after it.",
+)
+t.user("Look up the owners of the three services")
+for svc in ["billing", "search", "auth"]:
+    t.call(
+        "mcp_initialize",
+        {"server": "catalog", "transport": "stdio"},
+        f'{{"sessionId": "{_hex9(16)}", "serverInfo": {{"name": "catalog"}}}}',
+    )
+    t.call(
+        "mcp_call_tool",
+        {"server": "catalog", "tool": "owner_of", "args": {"service": svc}},
+        f'{{"service": "{svc}", "owner": "team-{svc}"}}',
+    )
+t.msg("billing: team-billing, search: team-search, auth: team-auth.")
+
+t = new(
+    "f9-reposweep-checkpointed-batches",
+    "long_productive",
+    False,
+    gh("Andesha/RepoSweep", "issues", 16),
+    "A judgment pass over a backlog in checkpointed batches: the same `review.sh next` "
+    "call hands out the next batch each time, each item gets a verdict, then `apply`.",
+)
+t.user("Run the agent judgment pass over the flagged backlog")
+num = 100
+for b in range(6):
+    items = list(range(num, num + 12))
+    num += 12
+    t.call(
+        "bash",
+        {"command": "./review.sh next"},
+        f"batch {b + 1}: " + " ".join(f"#{i}" for i in items),
+    )
+    for i in items:
+        t.call("gh_issue_view", {"number": i}, f"#{i}: title {i}; last activity 2024")
+    t.call(
+        "bash",
+        {"command": "./review.sh apply verdicts.jsonl"},
+        f"checkpoint {b + 1}: 12 rows filled",
+        mutates=True,
+    )
+t.call("bash", {"command": "./review.sh next"}, "no rows left")
+t.msg("All 72 flagged rows have a bin and a rationale.")
+
+t = new(
+    "f9-llms-generator-batch-selector",
+    "polling",
+    False,
+    gh("derailed-dash/LLMs-Generator", "pull", 3),
+    "A LoopAgent's batch selector is called with the same arguments each round and hands "
+    "out the next batch (the iteration and the remaining count change) until none is left.",
+)
+t.user("Summarise every doc in the repository for llms.txt")
+t.call("list_files", {"path": "docs"}, "41 markdown files")
+rem = 5
+for k in range(1, 7):
+    if rem > 0:
+        t.call(
+            "process_batch_selection",
+            {},
+            f'{{"status": "batch_selected", "loop_iteration": {k}, '
+            f'"files_in_batch": {8 if rem > 1 else 1}, "remaining_batches": {rem - 1}}}',
+        )
+        t.call("summarise_batch", {"iteration": k}, f"summaries for batch {k} written")
+        rem -= 1
+    else:
+        t.call("process_batch_selection", {}, '{"status": "done"}')
+t.call("write_file", {"path": "llms.txt", "content": "# Docs\n..."}, "ok", mutates=True)
+
+t = new(
+    "f9-iloveagents-batch-resumes",
+    "distinct_reads",
+    False,
+    gh("AditthyaSS/iloveAgents", "issues", 612),
+    "Batch mode: one screening agent over twenty resumes, one read and one score per "
+    "file; several scores are the same.",
+)
+t.user("Screen the 20 resumes in inbox/ for the backend role")
+for k in range(20):
+    f = f"inbox/candidate_{k + 1:02d}.pdf"
+    t.call("read_pdf", {"path": f}, f"Candidate {k + 1}: {3 + k % 6} years, Go, Postgres")
+    t.call(
+        "score_resume",
+        {"path": f, "role": "backend"},
+        f'{{"score": {[7, 6, 8, 7][k % 4]}, "verdict": "{["yes", "maybe"][k % 2]}"}}',
+    )
+t.msg("12 yes, 8 maybe; table in screening.csv.")
+
+t = new(
+    "f9-openlegion-locale-fanout",
+    "distinct_reads",
+    False,
+    gh("openlegion-ai/openlegion", "pull", 971),
+    "A translator fans out over twelve locales: translate, validate, write, each with the "
+    "same 'ok' and the same validation answer.",
+)
+t.user("Translate strings/en.json into our 12 locales")
+t.call("read_file", {"path": "strings/en.json"}, '{"greeting": "Hello", "bye": "Goodbye"}')
+for loc in ["de", "fr", "es", "it", "pt", "nl", "pl", "sv", "ja", "ko", "zh", "tr"]:
+    t.call(
+        "translate_locale",
+        {"locale": loc, "source": "strings/en.json"},
+        f'{{"greeting": "<{loc}>", "bye": "<{loc}>"}}',
+    )
+    t.call("validate_json", {"path": f"strings/{loc}.json"}, "valid: 2 keys")
+    t.call("write_file", {"path": f"strings/{loc}.json", "content": f"<{loc}>"}, "ok", mutates=True)
+t.msg("12 locale files written and validated.")
+
+t = new(
+    "f9-camel-human-toolkit-interview",
+    "conversation",
+    False,
+    gh("camel-ai/camel", "issues", 2879),
+    "The agent asks the human a series of different questions through the console tool "
+    "and computes each answer once.",
+)
+t.user("Quiz me: ask for five operations one by one and compute each")
+for op, res in [
+    ("56 * 78", 4368),
+    ("91 - 17", 74),
+    ("144 / 12", 12),
+    ("7 ** 3", 343),
+    ("15 + 27", 42),
+]:
+    t.call("ask_human_via_console", {"question": "Next operation?"}, op)
+    t.call("calculator", {"expression": op}, str(res))
+    t.msg(f"{op} = {res}.")
+t.msg("That was five; all computed.")
+
+t = new(
+    "f9-gemini-web-search-refined",
+    "research",
+    False,
+    gh("google-gemini/gemini-cli", "issues", 28037),
+    "Three searches for a sparse topic: the first finds nothing, the reworded ones find "
+    "different pages that the agent then reads.",
+)
+t.user("Find the file format of the KIS etf_code.mst master file")
+t.call(
+    "google_web_search",
+    {"query": "한국투자증권 etf_code.mst file format"},
+    'No search results or information found for query: "한국투자증권 etf_code.mst file format"',
+)
+t.call(
+    "google_web_search",
+    {"query": "KIS Developers master file layout etf"},
+    "1. apiportal.koreainvestment.com/intro (master files)",
+)
+t.call(
+    "web_fetch",
+    {"url": "https://apiportal.koreainvestment.com/intro"},
+    "Master files: kospi_code.mst, etf_code.mst ... see sample code on GitHub",
+)
+t.call(
+    "google_web_search",
+    {"query": "koreainvestment open-trading-api etf_code.mst github"},
+    "1. github.com/koreainvestment/open-trading-api stocks_info/etf_code.py",
+)
+t.call(
+    "web_fetch",
+    {"url": "https://github.com/koreainvestment/open-trading-api/stocks_info/etf_code.py"},
+    "fixed-width fields: code(9) std_code(12) name(...) ...",
+)
+t.msg("etf_code.mst is fixed-width; the field widths are in etf_code.py of the KIS repo.")
+
+t = new(
+    "f9-mcp-cli-allowed-dir-fixed",
+    "session_memory",
+    False,
+    gh("IBM/mcp-cli", "pull", 26),
+    "The read is refused in session 1; the user adds /etc/nginx to the server's allowed "
+    "directories; in session 2 the same read succeeds.",
+)
+t.user("Show me the nginx config")
+t.call("read_file", RD9, error=DEN9, kind="permission")
+t.msg("The filesystem server only allows /srv/app; add /etc/nginx to its arguments.")
+t.workspace("the user restarted the filesystem server with /etc/nginx allowed")
+t.session("s2")
+t.user("Allowed it now")
+t.call("read_file", RD9, "worker_processes auto;\nevents { worker_connections 1024; }")
+t.msg("nginx runs auto worker processes with 1024 connections each.")
+
+t = new(
+    "f9-lmstudio-firecrawl-many-pages",
+    "distinct_reads",
+    False,
+    gh("lmstudio-ai/lmstudio-bug-tracker", "issues", 1362),
+    "Twelve different changelog pages scraped once each; the answers share their layout "
+    "and differ in their entries.",
+)
+t.user("Collect the 3.x changelog entries from the docs site")
+for k in range(12):
+    t.call(
+        "firecrawl_scrape",
+        {"url": f"https://docs.example.org/changelog/3.{k}", "formats": ["markdown"]},
+        {
+            "markdown": f"# 3.{k}\n- change {k}a\n- change {k}b",
+            "metadata": {"scrapeId": f"{_hex9(8)}", "statusCode": 200},
+        },
+    )
+t.msg("Collected 24 entries from 3.0 to 3.11.")
+
+t = new(
+    "f9-pi-ls-many-dirs",
+    "distinct_reads",
+    False,
+    gh("earendil-works/pi", "issues", 6158),
+    "Listing the Jupyter config tree folder by folder before writing a file; two folders "
+    "are empty.",
+)
+t.user("Add a custom.css to the Jupyter custom folder")
+for d, out in [
+    ("/home/dev/.jupyter", "custom\nlab\nnbconfig\njupyter_server_config.py"),
+    ("/home/dev/.jupyter/custom", "custom.js"),
+    ("/home/dev/.jupyter/lab", "user-settings\nworkspaces"),
+    ("/home/dev/.jupyter/lab/user-settings", ""),
+    ("/home/dev/.jupyter/lab/workspaces", ""),
+    ("/home/dev/.jupyter/nbconfig", "notebook.json"),
+]:
+    t.call("bash", {"command": f"ls {d}"}, out)
+t.call(
+    "write",
+    {"path": "/home/dev/.jupyter/custom/custom.css", "content": ".cell{}"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", {"command": "ls /home/dev/.jupyter/custom"}, "custom.css\ncustom.js")
+
+t = new(
+    "f9-openclaw-memory-heartbeat-distinct",
+    "polling",
+    False,
+    gh("openclaw/openclaw", "issues", 64500),
+    "Each heartbeat searches memory and fetches the note it found; the notes differ from "
+    "one heartbeat to the next as reminders are added and done.",
+)
+for k, (mid, txt) in enumerate(
+    [
+        ("mem_0193", "remind Ana: invoice #88"),
+        ("mem_0197", "call the plumber"),
+        ("mem_0201", "renew the domain"),
+        ("mem_0204", "book the dentist"),
+    ]
+):
+    t.user(f"[heartbeat {k + 1}] check for pending reminders")
+    t.call(
+        "memory_search", {"query": "pending reminders"}, f'[{{"id": "{mid}", "snippet": "{txt}"}}]'
+    )
+    t.call("memory_get", {"id": mid}, f'{{"id": "{mid}", "text": "{txt}"}}')
+    t.call("send_message", {"to": "owner", "text": f"Reminder: {txt}"}, "sent")
+
+t = new(
+    "f9-opencode-phases-commits",
+    "edit_test_cycle",
+    False,
+    gh("anomalyco/opencode", "issues", 43800),
+    "A multi-phase task: edit, test, commit each phase; the same clean `git status` after "
+    "every commit.",
+)
+t.user("Implement phases 1-4 of PLAN.md, committing after each")
+for ph, f in enumerate(["lexer", "parser", "checker", "emitter"], start=1):
+    t.call("read", {"path": f"src/{f}.ts"}, f"// {f} stub")
+    t.call(
+        "edit",
+        {"path": f"src/{f}.ts", "old": "// stub", "new": f"export function {f}()"},
+        "ok",
+        mutates=True,
+    )
+    t.call("bash", {"command": "pnpm test"}, f"{10 * ph} passed")
+    t.call(
+        "bash",
+        {"command": f"git add -A && git commit -m 'phase {ph}: {f}'"},
+        f"[main {_hex9(7)}] phase {ph}: {f}",
+        mutates=True,
+    )
+    t.call("bash", {"command": "git status --short"}, "")
+t.msg("Phases 1-4 are committed; 40 tests pass.")
+
+t = new(
+    "f9-mcp-cli-puppeteer-browse",
+    "distinct_reads",
+    False,
+    gh("IBM/mcp-cli", "issues", 9),
+    "With full URLs the Puppeteer tools work: navigate, screenshot and read text on four "
+    "pages, one each.",
+)
+t.user("Visit the four status pages and tell me which are degraded")
+for site in ["github", "npm", "pypi", "docker"]:
+    u = f"https://status.{site}.example"
+    t.call("puppeteer_navigate", {"url": u}, f"Navigated to {u}")
+    t.call("puppeteer_screenshot", {"name": f"{site}-status"}, f"Screenshot '{site}-status' taken")
+    t.call(
+        "puppeteer_evaluate",
+        {"script": "document.body.innerText.slice(0, 80)"},
+        "All systems operational" if site != "npm" else "Degraded: package publishing",
+    )
+t.msg("Only npm is degraded (package publishing).")
+
+
+def _kai_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("konveyor/kai", "pull", 437),
+        "A long javax-to-jakarta migration over 20 classes: read, patch, compile, with the "
+        "same clean compile answer after most files and a test run every five.",
+    )
+    r = random.Random(tid)
+    t.user("Migrate the order service from javax to jakarta")
+    t.call("bash", {"command": "grep -rl 'javax\\.' src/main/java"}, "20 files")
+    names = r.sample(
+        [
+            "Order",
+            "Invoice",
+            "Customer",
+            "Cart",
+            "Payment",
+            "Refund",
+            "Shipment",
+            "Stock",
+            "Price",
+            "Tax",
+            "Coupon",
+            "Review",
+            "Address",
+            "Vendor",
+            "Report",
+            "Audit",
+            "Session",
+            "Token",
+            "Webhook",
+            "Export",
+        ],
+        20,
+    )
+    for k, n in enumerate(names):
+        p = f"src/main/java/com/acme/{n}Resource.java"
+        t.call("read_file", {"path": p}, f"import javax.ws.rs.*; // {n}")
+        t.call(
+            "apply_patch",
+            {"path": p, "old": "javax.", "new": "jakarta."},
+            f"patched {r.randint(2, 9)} lines",
+            mutates=True,
+        )
+        t.call("bash", {"command": "mvn -q compile"}, "")
+        if k % 5 == 4:
+            t.call("bash", {"command": "mvn -q test"}, f"Tests run: {100 + 7 * k}, Failures: 0")
+    t.call("bash", {"command": "grep -rl 'javax\\.' src/main/java"}, "")
+    t.msg("All 20 resources are on jakarta; the tests pass.")
+
+
+_kai_long("f9-kai-long-jakarta-migration")
+
+
+def _camel_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("camel-ai/camel", "issues", 1366),
+        "A workforce over 15 scripts: a worker extracts the scene headings of each, another "
+        "searches for the film, a third writes the record; some searches find nothing.",
+    )
+    r = random.Random(tid)
+    t.user("Build the catalogue entry for each of the 15 scripts in scripts/")
+    t.call("list_dir", {"path": "scripts"}, "15 files")
+    for k in range(15):
+        f = f"scripts/film_{k + 1:02d}.txt"
+        t.call("read_file", {"path": f}, f"INT. ROOM {k} - DAY ... EXT. STREET {k} - NIGHT")
+        t.call("extract_scene_headings", {"path": f}, f"{r.randint(20, 90)} headings")
+        t.call(
+            "search_google",
+            {"query": f"film {k + 1} screenplay release year"},
+            "[]" if r.random() < 0.3 else f'[{{"title": "Film {k + 1} ({1990 + k})"}}]',
+        )
+        t.call("write_record", {"id": k + 1, "path": f}, "ok", mutates=True)
+    t.msg("15 records written; 4 films had no release year online.")
+
+
+_camel_long("f9-camel-workforce-long-catalogue")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -10798,8 +11986,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh6"
     for it in items[FRESH7_START:FRESH8_START]:
         split[it.tid] = "fresh7"
-    for it in items[FRESH8_START:]:
+    for it in items[FRESH8_START:FRESH9_START]:
         split[it.tid] = "fresh8"
+    for it in items[FRESH9_START:]:
+        split[it.tid] = "fresh9"
     return split
 
 

@@ -127,6 +127,7 @@ SPLIT_ORDER = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
 )
 
 
