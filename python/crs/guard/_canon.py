@@ -70,7 +70,12 @@ _TRANSIENT = re.compile(
     r"overloaded|unavailable|throttl|internal ?server ?error|upstream (connect|request|timed)|"
     r"resource_?exhausted|\bslow ?down\b|socket hang up|remote ?(end closed|disconnected)|"
     r"server (is )?busy|database is locked|deadlock|\benotfound\b|getaddrinfo|name resolution|"
-    r"incomplete ?read|unexpected_?eof|please retry|retry later)"
+    r"incomplete ?read|unexpected_?eof|please retry|retry later|"
+    # a model or upstream that answered nothing (a throttled subscription, a dropped
+    # stream): the request is retried as a 5xx is (fresh9; not an empty body of one's own)
+    r"\b(model|llm|provider|upstream|server|api)\b[^\n]{0,60}\b(returned|sent|gave) (an )?"
+    r"empty (response|reply|completion)|empty (response|reply) from (the )?"
+    r"(model|llm|provider|upstream|server|api)\b)"
 )
 
 
@@ -528,9 +533,20 @@ def features(
         if k in commands:
             words = v.split()
             if words:
-                idents.append((k, words[0]))
+                prog = _program(words[0])
+                idents.append((k, prog))
+                # a respelt program (an alias) is a parameter too: another spelling of the
+                # same call may be its near-duplicate (fresh9)
+                extra = extra or prog != words[0]
             for w in words[1:]:
                 if w.startswith("-") or w.isdigit():
+                    continue
+                if len(w) > 2 and w[0] == w[-1] and w[0] in "'\"":
+                    w = w[1:-1]  # the shell removes the quotes: `"D:\x"` is `D:\x` (fresh9)
+                if _DRIVE(w) is not None:
+                    # a Windows path (`D:\Agents`; a POSIX split of the command drops its
+                    # backslashes, `D:Agents`): the same folder in any case (fresh9)
+                    idents.append((k, _DRIVE_SEP("", w).lower()))
                     continue
                 if _pathlike(w):
                     idents.append((k, _one_spelling(w)))
@@ -611,6 +627,30 @@ def _id_key(key: str) -> bool:
 @lru_cache(maxsize=4096)
 def _names_target(key: str) -> bool:
     return key.lower().replace("_", "").replace("-", "") in _TARGET_TEXT_KEYS
+
+
+# PowerShell's built-in aliases of the cmdlets that list and read (`gci`, `dir`, `ls` are
+# `Get-ChildItem`; `gc`, `cat` are `Get-Content`), the same programs whatever the spelling;
+# a cmdlet's name is case-insensitive. `dir`/`ls` and `cat` do the same in a POSIX shell.
+# (`type` is left out: a POSIX shell's `type` says what a command is.) (fresh9)
+_SHELL_ALIASES = {
+    "gci": "get-childitem",
+    "dir": "get-childitem",
+    "ls": "get-childitem",
+    "gc": "get-content",
+    "cat": "get-content",
+}
+_CMDLET = re.compile(r"[A-Za-z]+-[A-Za-z]+").fullmatch
+_DRIVE = re.compile(r"[A-Za-z]:[\\/\w.~-]").match
+_DRIVE_SEP = re.compile(r"[\\/]+").sub
+
+
+def _program(word: str) -> str:
+    """A command's program as near-duplicate checks compare it (see `_SHELL_ALIASES`)."""
+    low = word.lower()
+    if low in _SHELL_ALIASES:
+        return _SHELL_ALIASES[low]
+    return low if _CMDLET(word) is not None else word
 
 
 def _one_spelling(path: str) -> str:
@@ -918,6 +958,30 @@ def error_text(error: BaseException | str) -> str:
         # cannot decode it differently, so it is kept as Python shows it, `\udcff`.
         text = text.encode("utf-8", "backslashreplace").decode()
     return text
+
+
+# A status that says the work is still under way (a deploy, a build, a job): an unchanged
+# answer of this kind is what waiting looks like, not a loop (fresh9). "running" is left
+# out: for a service it is the end state.
+_IN_PROGRESS = re.compile(
+    r"(?i)(?<![a-z])(pending|queued|deploying|provisioning|creating|starting|building|"
+    r"activating|initiali[sz]ing|progressing|in[_ -]?progress|waiting(?! for input)|"
+    r"not[_ -]ready)(?![a-z])"
+)
+_TERMINAL = re.compile(
+    r"(?i)(?<![a-z])(fail(ed|ure)?|errored|error|succeeded|success|completed?|done|"
+    r"(?<!not )(?<!not_)(?<!not-)ready|"
+    r"active|cancell?ed|stopped|terminated|aborted|timed[_ -]?out)(?![a-z])"
+)
+
+
+def in_progress(result: Any) -> bool:
+    """A short answer that reports a state still under way and no end state (`{"status":
+    "deploying"}`, `weather-7c2  Pending`): a waiting poll gets more patience with it."""
+    text = result if type(result) is str else "" if result is None else str(result)[:401]
+    if not text or len(text) > 400:
+        return False
+    return _IN_PROGRESS.search(text) is not None and _TERMINAL.search(text) is None
 
 
 def is_transient(error: BaseException | str, text: str) -> bool:

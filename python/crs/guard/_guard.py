@@ -80,7 +80,11 @@ _READONLY_SHELL = re.compile(
     r"^\s*(cat|ls|ll|grep|rg|ag|find|fd|head|tail|less|more|wc|pwd|echo|printf|which|whoami|"
     r"file|stat|tree|du|df|env|printenv|date|uname|id|ps|diff|cmp|sort|uniq|cut|awk|jq|"
     r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
-    r"sed\s+-n)\b(?![^|;&]*(>|\btee\b|-i\b))"
+    r"sed\s+-n|"
+    # PowerShell's reads (cmdlet names are case-insensitive) and their aliases (fresh9)
+    r"dir|gci|gc|sls|(?i:get-(childitem|content|item|itemproperty|location|process|service|"
+    r"command|date)|select-string|test-path|resolve-path|measure-object))"
+    r"\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
 # An argument asking the tool to wait before it answers (a wait, sleep, poll or yield time),
 # its camelCase words split (`yieldTimeMs` is `yield_Time_Ms`).
@@ -1127,7 +1131,7 @@ class Guard:
                 v = None
             # (a new (call, result): `_detect` says nothing of it; not called)
             if v is None and (kind != OK or f"{cluster}:{res}" in s.pairs):
-                v = self._detect(s, call, kind, res, cluster, polling, lim, canon)
+                v = self._detect(s, call, kind, res, cluster, polling, lim, canon, result)
             if v is not None and v.action is not _ALLOW:
                 p["v"] = str(v.code)
                 p["ev"] = list(v.evidence)
@@ -1423,6 +1427,7 @@ class Guard:
         polling: bool,
         lim: Limits,
         canon: dict[str, Any],
+        result: Any = None,
     ) -> Verdict | None:
         pol = self.policy
         if kind == TRANSIENT:
@@ -1455,7 +1460,14 @@ class Guard:
                 break
             run += 1
             steps.append(tail[i][0])
-        need = lim.poll_repeat if polling else lim.repeat_nudge
+        # A waiting poll's patience: `poll_repeat` identical answers, twice that while the
+        # answer says the work is still under way ("deploying", "Pending": a build or a
+        # deploy takes minutes, polled every few seconds; fresh9). An end state ("ready",
+        # "failed") or any other answer keeps `poll_repeat`.
+        patience = lim.poll_repeat
+        if kind == OK and _canon.in_progress(result):
+            patience = min(2 * patience, HARD_MAX_REPEATS)
+        need = patience if polling else lim.repeat_nudge
         if run >= need and not polling and self._watches_outside(s, call, canon):
             # its answer already changed with the workspace unchanged, and it names no
             # workspace path: it reads something outside (a CI run, a job, a service) that
@@ -1495,8 +1507,12 @@ class Guard:
             if polling or any(getattr(s.sigs.get(g), "waits", False) for g in sigs):
                 # a cycle with a wait in it (sleep, then check) is polling: reported once
                 # the block came back `poll_repeat` times, as a polled call in a row is
+                if polling and not all(getattr(s.sigs.get(g), "waits", False) for g in sigs):
+                    # judged at the look, not at the wait: the look's answer tells whether
+                    # the work is still under way (`patience`; fresh9)
+                    continue
                 reps = _cycle_reps(tail, pair, per, fence)
-                if reps < lim.poll_repeat:
+                if reps < patience:
                     continue
             ev = (*(tail[k][0] for k in range(m - 2 * per + 1, m)), n)
             return self._nudge(
@@ -1526,7 +1542,7 @@ class Guard:
             # the agent waited before it looked again (sleep 60, then the job's status):
             # the pair is polled, as a cycle with a wait in it is (rule 2), so it gets a
             # poll's patience, `poll_repeat` runs (fresh7)
-            need = max(need, lim.poll_repeat)
+            need = max(need, patience)
         if (
             stale
             and not polling
@@ -1554,10 +1570,20 @@ class Guard:
             )
         # 4. nothing new for a while
         window = pol.no_progress_window
+        recent = {t[2] for t in list(tail)[-(window - 1) :]} | {call.signature}
         if (
             stale
             and s.stale + 1 >= window
-            and len({t[2] for t in list(tail)[-(window - 1) :]} | {call.signature}) > 1
+            and any(getattr(s.sigs.get(g), "waits", False) for g in recent)
+        ):
+            # waits and looks: a poll, judged at the look, with a poll's patience per call of
+            # the cycle while the look says the work is under way (fresh9)
+            if polling:
+                recent = set()
+            elif patience > lim.poll_repeat:
+                window = max(window, patience * len(recent))
+        if (
+            stale and s.stale + 1 >= window and len(recent) > 1
         ):  # (one call repeating is the rules above, with its own thresholds)
             ev = (*(t[0] for t in list(tail)[-(window - 1) :]), n)
             return self._nudge(
