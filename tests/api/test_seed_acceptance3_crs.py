@@ -174,9 +174,11 @@ def test_cycle_analysis_json_uses_the_seed_tags() -> None:
         "analysis_time",
         "analysis_duration_ns",
     }
-    assert isinstance(doc["analysis_duration_ns"], int) and doc["analysis_duration_ns"] > 0
+    assert isinstance(doc["analysis_duration_ns"], int)
+    assert doc["analysis_duration_ns"] > 0
     assert doc["analysis_duration_ns"] == a.analysis_duration_ns
-    assert doc["largest_scc_size"] == 2 and doc["total_sccs"] >= 1
+    assert doc["largest_scc_size"] == 2
+    assert doc["total_sccs"] >= 1
     assert crs.CycleAnalysis.from_dict(doc) == a
     with pytest.raises(crs.InvalidArgumentError, match="analysis_duration_ns"):
         crs.CycleAnalysis.from_dict({**doc, "analysis_duration_ns": -1})
@@ -212,7 +214,8 @@ def test_merge_of_same_hardness_proof_deltas_is_a_union() -> None:
     )
     m = a.merge(b)
     assert isinstance(m, crs.ProofDelta)
-    assert m.updates["x"].proof == 9 and m.updates["y"].proof == 2
+    assert m.updates["x"].proof == 9
+    assert m.updates["y"].proof == 2
     s1 = crs.ProofDelta(SOFT, {"x": crs.ProofNumber(proof=1)})
     s2 = crs.ProofDelta(SOFT, {"z": crs.ProofNumber(proof=3)})
     assert isinstance(s1.merge(s2), crs.ProofDelta)
@@ -227,8 +230,10 @@ def test_merge_of_soft_and_hard_without_disproof_applies_both() -> None:
     c.apply(soft.merge(hard))
     assert c.generation() == 1
     a, b = c.get_proof_status("a"), c.get_proof_status("b")
-    assert a is not None and a.status == crs.ProofStatus.PROVEN
-    assert b is not None and b.status == crs.ProofStatus.DISPROVEN
+    assert a is not None
+    assert b is not None
+    assert a.status == crs.ProofStatus.PROVEN
+    assert b.status == crs.ProofStatus.DISPROVEN
 
 
 def test_soft_disproof_is_refused_directly() -> None:
@@ -238,3 +243,38 @@ def test_soft_disproof_is_refused_directly() -> None:
     with pytest.raises(crs.DeltaValidationError):
         c.apply(crs.ProofDelta(SOFT, {"n": _disproven()}))
     assert c.generation() == 0
+
+
+# ------------------------------------------------------------------ zero values, merges
+
+
+def test_zero_values_of_plain_structs() -> None:
+    """Spec README §2: plain Go structs default to Go's zero value."""
+    assert crs.ProofNumber() == crs.ProofNumber(
+        proof=0, disproof=0, status=crs.ProofStatus.UNKNOWN, source=crs.SignalSource.UNKNOWN
+    )
+    c = crs.Constraint()
+    assert (c.id, c.nodes, c.expression, c.active, c.created_at) == ("", (), "", False, 0)
+    assert crs.ReasoningSummary().confidence_score == 0.0
+    assert crs.CycleAnalysis().analysis_duration_ns == 0
+
+
+def test_index_mask_from_strings_ignores_unknown_names() -> None:
+    """IndexMaskFromStrings "converts string names to IndexMask": an analytics delta affects
+    ["analytics", "proof"], its mask is the proof index only."""
+    assert crs.index_mask_from_strings(["analytics", "proof"]) == crs.IndexMask.PROOF
+    delta = crs.ProofDelta(HARD, {"n": crs.ProofNumber(proof=1)})
+    assert crs.index_mask_from_delta(delta) == crs.IndexMask.PROOF
+
+
+def test_merge_with_another_type_is_a_composite() -> None:
+    """Merge of different delta types: a CompositeDelta of both, in order."""
+    p = crs.ProofDelta(HARD, {"n": crs.ProofNumber(proof=1)})
+    k = crs.ConstraintDelta(HARD, add=[crs.Constraint(id="c", nodes=("n",), active=True)])
+    m = p.merge(k)
+    assert m.type() == crs.DeltaType.COMPOSITE
+    assert set(m.indexes_affected()) >= {"proof", "constraint"}
+    c = crs.CRS()
+    c.apply(m)
+    assert c.generation() == 1
+    assert crs.Serializer().compute_summary(c.snapshot()).constraints_applied == 1

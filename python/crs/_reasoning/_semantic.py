@@ -9,8 +9,8 @@ estimated from the two signatures.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 import re
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -36,7 +36,7 @@ _JOINER = re.compile(r"[-_]+")
 
 def _joined(m: re.Match[str]) -> str:
     s, a, b = m.string, m.start(), m.end()
-    return "_" if 0 < a and b < len(s) and s[a - 1].isalnum() and s[b].isalnum() else " "
+    return "_" if a > 0 and b < len(s) and s[a - 1].isalnum() and s[b].isalnum() else " "
 
 
 def signed_text(key: str) -> str:
