@@ -278,3 +278,35 @@ def test_merge_with_another_type_is_a_composite() -> None:
     c.apply(m)
     assert c.generation() == 1
     assert crs.Serializer().compute_summary(c.snapshot()).constraints_applied == 1
+
+
+def test_proof_delta_conflicts_when_nodes_overlap() -> None:
+    """ProofDelta.ConflictsWith: true when the other ProofDelta touches a shared node (either
+    side); other types never conflict with it."""
+    a = crs.ProofDelta(HARD, {"n": crs.ProofNumber(proof=1)})
+    b = crs.ProofDelta(SOFT, {"n": crs.ProofNumber(proof=2), "m": crs.ProofNumber()})
+    d = crs.ProofDelta(HARD, {"z": crs.ProofNumber()})
+    assert a.conflicts_with(b)
+    assert b.conflicts_with(a)
+    assert not a.conflicts_with(d)
+    k = crs.ConstraintDelta(HARD, add=[crs.Constraint(id="c", nodes=("n",))])
+    assert not a.conflicts_with(k)
+
+
+@pytest.mark.parametrize(
+    ("member", "value"),
+    [
+        (crs.DeltaType.UNKNOWN, 0),
+        (crs.DeltaType.PROOF, 1),
+        (crs.DeltaType.CONSTRAINT, 2),
+        (crs.DeltaType.SIMILARITY, 3),
+        (crs.DeltaType.DEPENDENCY, 4),
+        (crs.DeltaType.HISTORY, 5),
+        (crs.DeltaType.STREAMING, 6),
+        (crs.DeltaType.COMPOSITE, 7),
+        (crs.DeltaType.ANALYTICS, 8),
+    ],
+)
+def test_delta_type_values(member: crs.DeltaType, value: int) -> None:
+    """DeltaType constants keep the Go values (iota order)."""
+    assert int(member) == value
