@@ -139,7 +139,7 @@ def test_summary_and_limits() -> None:
         nodes_explored=2,
         nodes_proven=1,
         nodes_unknown=1,
-        constraints_applied=1,
+        constraints_applied=0,  # the seed: "the number of active constraints"; "k" is inactive
         exploration_depth=1,
         confidence_score=0.5,
     )

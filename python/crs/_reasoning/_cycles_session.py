@@ -11,7 +11,7 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Self
 
 from crs import _core
 from crs._check import brief, check, fail, require_instance
@@ -200,7 +200,8 @@ def build_decision_graph(
 class CycleAnalysis(_Record):
     """Post-session cycle analysis (Tarjan SCC over the decision graph).
 
-    `analysis_time` is Unix ms; `analysis_duration` is seconds.
+    `analysis_time` is Unix ms; `analysis_duration` is seconds (`analysis_duration_ns`: the
+    seed's JSON tag, integer nanoseconds, also the key of the dict form).
     """
 
     session_id: str = ""
@@ -209,6 +210,31 @@ class CycleAnalysis(_Record):
     largest_scc_size: int = 0
     analysis_time: int = 0
     analysis_duration: float = 0.0
+
+    @property
+    def analysis_duration_ns(self) -> int:
+        """`analysis_duration` in integer nanoseconds (the seed's `analysis_duration_ns`)."""
+        return round(self.analysis_duration * 1e9)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The seed's JSON tags; `analysis_duration_ns` in integer nanoseconds."""
+        d = _Record.to_dict(self)
+        del d["analysis_duration"]
+        d["analysis_duration_ns"] = self.analysis_duration_ns
+        return d
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """Inverse of `to_dict` (`analysis_duration` also accepted, in seconds)."""
+        d = dict(data)
+        if "analysis_duration_ns" in d:
+            ns = d.pop("analysis_duration_ns")
+            if isinstance(ns, bool) or not isinstance(ns, int) or ns < 0:
+                raise InvalidArgumentError(
+                    f"analysis_duration_ns: must be an int >= 0, got {brief(ns)}"
+                )
+            d["analysis_duration"] = ns / 1e9
+        return super(CycleAnalysis, cls).from_dict(d)
 
 
 def strongly_connected_components(graph: DecisionGraph) -> list[list[str]]:
@@ -227,6 +253,11 @@ def strongly_connected_components(graph: DecisionGraph) -> list[list[str]]:
     return [[graph.nodes[i] for i in scc] for scc in g.tarjan_scc()]
 
 
+def _elapsed(started: float) -> float:
+    """Seconds since `started`, whole nanoseconds (so the dict form reads back equal)."""
+    return round((time.perf_counter() - started) * 1e9) / 1e9
+
+
 def analyze_session_cycles(
     crs: CRS, session_id: str, *, key: StateKeyFunction = get_state_key
 ) -> CycleAnalysis:
@@ -242,7 +273,11 @@ def analyze_session_cycles(
     at = now_ms()
     steps = guards.get_step_history(session_id)
     if not steps:
-        return CycleAnalysis(session_id=session_id, analysis_time=at)
+        return CycleAnalysis(
+            session_id=session_id,
+            analysis_time=at,
+            analysis_duration=_elapsed(started),
+        )
     sccs = strongly_connected_components(build_decision_graph(steps, key=key))
     cyclic = tuple(tuple(c) for c in sccs if len(c) > 1)
     return CycleAnalysis(
@@ -251,5 +286,5 @@ def analyze_session_cycles(
         cyclic_sccs=cyclic,
         largest_scc_size=max((len(c) for c in cyclic), default=0),
         analysis_time=at,
-        analysis_duration=time.perf_counter() - started,
+        analysis_duration=_elapsed(started),
     )

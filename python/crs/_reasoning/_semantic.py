@@ -9,6 +9,7 @@ estimated from the two signatures.
 from __future__ import annotations
 
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +25,25 @@ MAX_QUERIES_PER_SESSION: int = 10_000
 
 def query_key(tool: str, query: str) -> str:
     return f"{tool}:{query}"
+
+
+# `_` and `-` join the parts of one identifier (`read_file`, `read-file`): a run of them
+# between two word characters is one `_`, so every spelling of an identifier is the same
+# token; a run at a word's edge (`--all`, a lone `-`) separates. The Rust shingler keeps
+# `_` inside tokens and splits at `-`, so keys are normalised before they are signed.
+_JOINER = re.compile(r"[-_]+")
+
+
+def _joined(m: re.Match[str]) -> str:
+    s, a, b = m.string, m.start(), m.end()
+    return "_" if a > 0 and b < len(s) and s[a - 1].isalnum() and s[b].isalnum() else " "
+
+
+def signed_text(key: str) -> str:
+    """The text whose shingles sign `key`: identifier joiners normalised (above)."""
+    if "-" not in key and "_" not in key:
+        return key
+    return _JOINER.sub(_joined, key)
 
 
 class _SessionQueries:
@@ -48,7 +68,7 @@ class SemanticMemory:
         s = self._sessions.get(session_id)
         if s is None:
             return []
-        sig = _core.minhash_signature(key)
+        sig = _core.minhash_signature(signed_text(key))
         found: dict[str, float] = {}
         for qid in s.index.query(sig):
             other, other_sig = s.queries[qid]
@@ -74,7 +94,7 @@ class SemanticMemory:
                 self.max_per_session,
                 self.evicted,
             )
-        sig = _core.minhash_signature(key)
+        sig = _core.minhash_signature(signed_text(key))
         s.index.insert(s.next_id, sig)
         s.queries[s.next_id] = (key, sig)
         s.next_id += 1

@@ -333,6 +333,10 @@ class ProofDelta(Delta):
         return [(OpKind.PROOF, self._rows)]
 
     def _merge_same(self, other: ProofDelta) -> Delta:
+        if self._src.is_hard() != other._src.is_hard():
+            # One union under one source would launder the soft side's DISPROVEN entries
+            # through the hard side's source: each keeps its own source in a composite.
+            return CompositeDelta(self, other)
         merged = dict(self.updates)
         for k, v in other.updates.items():
             if k not in merged or v.updated_at > merged[k].updated_at:

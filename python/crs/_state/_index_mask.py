@@ -42,8 +42,13 @@ class IndexMask(enum.IntFlag):
 
     @classmethod
     def from_json(cls, value: Any) -> IndexMask:
-        """Inverse of `to_json`; also accepts the numeric bitmask."""
+        """Inverse of `to_json`; also accepts the numeric bitmask (a uint8, 0-255, as in Go;
+        bits above the six indexes are dropped)."""
         if isinstance(value, int) and not isinstance(value, bool):
+            if not 0 <= value <= 255:
+                raise InvalidArgumentError(
+                    f"value: an IndexMask bitmask is a uint8 (0-255), got {value}"
+                )
             return cls(value & 63)
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return cls.from_strings(value)
@@ -72,10 +77,12 @@ class IndexMask(enum.IntFlag):
     def unmarshal_json(cls, data: bytes | str) -> IndexMask:
         """The seed's `UnmarshalJSON`: a JSON array of index names or a JSON number (bitmask).
 
-        Unknown names are ignored, as in `from_strings`.
+        Unknown names are ignored, as in `from_strings`. A number must fit the Go type, uint8
+        (0-255); bits above the six indexes are dropped.
 
         Raises:
-            InvalidArgumentError: `data` is not JSON, or neither an array of strings nor an int.
+            InvalidArgumentError: `data` is not JSON, neither an array of strings nor an int,
+                or a number outside 0-255.
         """
         if not isinstance(data, bytes | bytearray | str):
             raise InvalidArgumentError(f"data: must be JSON bytes or str, got {brief(data)}")

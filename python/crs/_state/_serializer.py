@@ -347,7 +347,12 @@ def _check_claims(
             statuses.count(2),
             "disproven nodes",
         )
-        claim("summary.constraints_applied", summary.constraints_applied, len(cons), "constraints")
+        claim(
+            "summary.constraints_applied",
+            summary.constraints_applied,
+            sum(1 for c in cons.values() if c.active),
+            "active constraints",
+        )
 
 
 def _snap(snapshot: Any) -> Snapshot:
@@ -383,7 +388,8 @@ class Serializer:
             nodes_proven=proven,
             nodes_disproven=disproven,
             nodes_unknown=explored - proven - disproven,
-            constraints_applied=core.constraint_len(),
+            # The seed: "ConstraintsApplied is the number of active constraints".
+            constraints_applied=sum(1 for r in core.constraint_all() if r[4]),
             exploration_depth=core.history_len(),
             confidence_score=proven / explored if explored else 0.0,
         )
