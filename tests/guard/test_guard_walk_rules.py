@@ -6,7 +6,7 @@ stay near-duplicates, and an exact repeat is still a repeat."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from crs.guard import Action, Guard, Verdict
@@ -96,6 +96,7 @@ _word = st.text("abcdefghijklmnopqrstuvwxyz", min_size=5, max_size=9)
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(_word, min_size=4, max_size=8, unique_by=lambda w: w[:4]), st.booleans())
+@example(["aaaaa", "aaaca", "total", "aaaba"], False)  # a table named as its column
 def test_a_walk_over_distinct_items_is_never_flagged(items: list[str], empty: bool) -> None:
     answer = "" if empty else "0 rows"
     calls = [("query_db", {"sql": f"select total from {w} where open"}, answer) for w in items]

@@ -566,13 +566,18 @@ def features(
     if not texts and not extra:
         return ""
     ident = _blake_hex(repr(sorted(idents)).encode("utf-8", "surrogatepass"), 8)
-    toks = {
-        f"{k}:{t}"
-        for k, v in texts
-        if not _secret_key(k)  # the value alone does not say it is a secret: its key does
-        for t in _tokens(sanitize(v))
-        if t not in _STOP
-    }
+    # A word said twice is two tokens (`total#2`): `select total from total` and `select
+    # total from orders` differ in one word, a table named as its column being another table.
+    said: dict[str, int] = {}
+    toks: set[str] = set()
+    for k, v in texts:
+        if _secret_key(k):  # the value alone does not say it is a secret: its key does
+            continue
+        for t in _tokens(sanitize(v)):
+            if t not in _STOP:
+                tok = f"{k}:{t}"
+                n = said[tok] = said.get(tok, 0) + 1
+                toks.add(tok if n == 1 else f"{tok}#{n}")
     return ident + "|" + " ".join(sorted(toks))
 
 
