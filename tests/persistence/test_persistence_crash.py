@@ -2,7 +2,8 @@
 
 After every kill the parent loads the project's backup: it must load and verify (the current
 or the previous pair), hold exactly an image the child wrote, and be no older than the last
-save the child saw acknowledged. `CRS_CRASH_RUNS` raises the number of runs (default 200).
+save the child saw acknowledged. `CRS_CRASH_RUNS` raises the number of runs (default 60;
+200 or more for a release).
 A second test stops the child exactly before each file-system step of one save.
 """
 
@@ -25,7 +26,7 @@ from crs import PersistenceManager
 from persist_state import ProofState
 
 KEY = "c0ffee00c0ffee00"
-RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))
+RUNS = int(os.environ.get("CRS_CRASH_RUNS", "60"))
 
 
 def image_for(seq: int) -> ProofState:

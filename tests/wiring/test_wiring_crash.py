@@ -7,7 +7,7 @@ every few changes. After each kill the parent opens the project as the next sess
 (latest backup + journal tail) and checks that every acknowledged change is there, that what
 is there is exactly a prefix of the changes (the one in flight at most in addition, never a
 part of one), and that the generation counts exactly those changes. The next child carries on
-from there. `CRS_CRASH_RUNS` raises the number of runs (default 200).
+from there. `CRS_CRASH_RUNS` raises the number of runs (default 60; 200 or more for a release).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import pytest
 import crs
 from crash_helpers import ACK, kill_at_random
 
-RUNS = int(os.environ.get("CRS_CRASH_RUNS", "200"))
+RUNS = int(os.environ.get("CRS_CRASH_RUNS", "60"))
 BACKUP_EVERY = 7
 
 
