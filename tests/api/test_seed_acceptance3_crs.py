@@ -10,6 +10,7 @@ import json
 import pytest
 
 import crs
+from steps import tool_step
 
 HARD, SOFT = crs.SignalSource.HARD, crs.SignalSource.SOFT
 
@@ -155,15 +156,7 @@ def test_cycle_analysis_json_uses_the_seed_tags() -> None:
     analysis_time, analysis_duration_ns (integer nanoseconds); the dict reads back."""
     c = crs.CRS()
     for tool in ["a", "b", "a", "b", "a"]:
-        c.record_step(
-            crs.StepRecord(
-                session_id="s",
-                actor=crs.Actor.MAIN_AGENT,
-                decision=crs.Decision.EXECUTE_TOOL,
-                tool=tool,
-                outcome=crs.Outcome.SUCCESS,
-            )
-        )
+        c.record_step(tool_step(tool))
     a = crs.analyze_session_cycles(c, "s")
     doc = json.loads(json.dumps(a.to_dict()))
     assert set(doc) == {

@@ -10,18 +10,9 @@ from pathlib import Path
 import pytest
 
 import crs
+from steps import tool_step
 
 HARD, SOFT, SAFETY = crs.SignalSource.HARD, crs.SignalSource.SOFT, crs.SignalSource.SAFETY
-
-
-def _step(tool: str) -> crs.StepRecord:
-    return crs.StepRecord(
-        session_id="s",
-        actor=crs.Actor.MAIN_AGENT,
-        decision=crs.Decision.EXECUTE_TOOL,
-        tool=tool,
-        outcome=crs.Outcome.SUCCESS,
-    )
 
 
 def _clause() -> crs.Clause:
@@ -41,7 +32,7 @@ def test_a_blocking_check_counts_a_use_without_a_new_generation(tmp_path: Path) 
     before the check keeps the old count, and the count survives a reopen of the journal."""
     c = crs.CRS.open(tmp_path / "j")
     c.add_clause(_clause())
-    c.record_step(_step("ls"))
+    c.record_step(tool_step("ls"))
     gen, before = c.generation(), c.snapshot()
     for _ in range(3):
         assert not c.check_decision_allowed("s", "rm").allowed
@@ -63,7 +54,7 @@ def test_an_allowed_check_counts_no_use() -> None:
     """UseCount counts blocks only: an allowed decision leaves it at 0."""
     c = crs.CRS()
     c.add_clause(_clause())
-    c.record_step(_step("ls"))
+    c.record_step(tool_step("ls"))
     assert c.check_decision_allowed("s", "cat").allowed
     assert _use_count(c) == 0
 
@@ -73,7 +64,7 @@ def test_a_blocking_check_does_not_make_a_base_snapshot_stale() -> None:
     guard's checks (no new generation) leave a held base usable."""
     c = crs.CRS()
     c.add_clause(_clause())
-    c.record_step(_step("ls"))
+    c.record_step(tool_step("ls"))
     base = c.snapshot()
     for _ in range(crs.DEFAULT_SNAPSHOT_EPOCH_LIMIT + 5):
         c.check_decision_allowed("s", "rm")
@@ -149,7 +140,7 @@ def test_checkpoint_restore_keeps_clause_use_counts() -> None:
     time comes back; the generation moves forward (spec §5.2)."""
     c = crs.CRS()
     c.add_clause(_clause())
-    c.record_step(_step("ls"))
+    c.record_step(tool_step("ls"))
     c.check_decision_allowed("s", "rm")
     cp = c.checkpoint()
     c.check_decision_allowed("s", "rm")

@@ -22,6 +22,7 @@ import pytest
 import crs
 from crs import JournalConfig, LocalJournal, _core
 from crs.guard import Guard
+from steps import tool_step
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
@@ -154,23 +155,13 @@ c.close()
 """
 
 
-def step(tool: str) -> crs.StepRecord:
-    return crs.StepRecord(
-        session_id="s",
-        actor=crs.Actor.MAIN_AGENT,
-        decision=crs.Decision.EXECUTE_TOOL,
-        tool=tool,
-        outcome=crs.Outcome.SUCCESS,
-    )
-
-
 def test_a_foreign_commit_is_applied_before_the_next_commit(tmp_path: Path) -> None:
     home, proj = tmp_path / "home", tmp_path / "proj"
     proj.mkdir()
     with crs.open_project(proj, home, session_id="here") as c:
-        assert c.record_step(step("read")).step_number == 1
+        assert c.record_step(tool_step("read")).step_number == 1
         assert run(RECORD, str(home), str(proj), "build").strip() == "2"
-        assert c.record_step(step("edit")).step_number == 3
+        assert c.record_step(tool_step("edit")).step_number == 3
         assert [s.tool for s in c.get_step_history("s")] == ["read", "build", "edit"]
 
 
