@@ -34,7 +34,7 @@ from crs import _core
 from crs._check import brief
 from crs._errors import CRSClosedError, InvalidArgumentError, JournalClosedError, JournalError
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
-from crs.guard import _canon, _turns
+from crs.guard import _canon, _repeat, _turns
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import (
     CREATES,
@@ -1797,6 +1797,14 @@ class Guard:
                     f"the agent said the same thing in other words {restated + 1} "
                     "times in a row without acting"
                 )
+            if found is None and len(text) >= _repeat.MIN_SPAN:
+                # one message stuck on a passage it says over and over (crs.guard._repeat)
+                rep = _repeat.repetition(text)
+                if rep is not None:
+                    found = (
+                        f"the agent's message says the same {rep[0]}-character passage "
+                        f"{rep[1]} times over"
+                    )
             payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
             if sk:
                 payload["h"] = sk
