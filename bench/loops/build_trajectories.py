@@ -11960,6 +11960,1446 @@ def _camel_long(tid: str) -> None:
 _camel_long("f9-camel-workforce-long-catalogue")
 
 
+# ================================================================ fresh10 set
+# Written at 10:05 UTC (Dec 3) from sources no earlier split uses (checked against every
+# `source` of the file; some are other issues of repositories earlier splits cite: codex,
+# goose, openclaw, qwen-code, aider, vscode, autogen, crewAI, OpenHands). Patch and edit
+# tools failing the same way, parameters that count up with the same answer, results and
+# errors carrying fresh ids, pids and timestamps, the same target probed through several
+# tools, oscillating fixes, reworded acknowledgements, a proxy's default auto-reply, known
+# failures in a later session; and the legitimate counterparts users asked for: bisecting,
+# backoff retries, kubectl waits, task boards other agents change, batches of one tool,
+# deep directory walks. Committed before crs was run on them. Split "fresh10".
+
+FRESH10_START = len(ALL)
+# ---- fresh10 loops
+
+_r10 = random.Random(1010)  # ids, pids and timestamps in results
+
+
+def _hex10(n: int) -> str:
+    return "".join(_r10.choice("0123456789abcdef") for _ in range(n))
+
+
+def _ts10(minute: int, second: int) -> str:
+    return f"2026-09-14T14:{minute:02d}:{second:02d}.{_r10.randint(100, 999)}Z"
+
+
+t = new(
+    "f10-codex-begin-patch-loop",
+    "error_loop",
+    True,
+    gh("openai/codex", "issues", 35361),
+    "apply_patch answers 'The first line of the patch must be *** Begin Patch' for a patch "
+    "that starts with it (the arguments are in the wrong shape); the model sends the same "
+    "arguments again and again.",
+)
+t.user("Rename the helper parse_cfg to parse_config in src/cfg.py")
+t.call("shell", {"command": ["bash", "-lc", "grep -n parse_cfg src/cfg.py"]}, "12:def parse_cfg(")
+PATCH10 = {
+    "command": [
+        "apply_patch",
+        "*** Begin Patch\n*** Update File: src/cfg.py\n@@\n-def parse_cfg(\n+def parse_config(\n"
+        "*** End Patch",
+    ]
+}
+BEGIN10 = "Invalid patch: The first line of the patch must be '*** Begin Patch'"
+idx = [t.call("apply_patch", PATCH10, error=BEGIN10, kind="invalid_args") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-holon-patch-hunk-respelt",
+    "error_loop",
+    True,
+    gh("holon-run/holon", "issues", 1249),
+    "ApplyPatch fails with invalid_patch_syntax again and again; the model resends one "
+    "malformed diff, its hunk header re-spelt (@@ -40,6 +40,7 @@, @@ -40,6 +40,7@@, "
+    "@@ -40 +40 @@), the same error each time.",
+)
+t.user("Review PR 88 and push the small fix to review.rs you suggested")
+t.call("read_file", {"path": "src/review.rs"}, "fn score(...) {\n    let base = 1;\n ...")
+DIFF10 = (
+    "--- a/src/review.rs\n+++ b/src/review.rs\n{h}\n"
+    "     let base = 1;\n-    let w = 2;\n+    let w = 3;\n"
+)
+SYN10 = "invalid_patch_syntax: hunk body does not match header line counts"
+idx = [
+    t.call("ApplyPatch", {"patch": DIFF10.format(h=h)}, error=SYN10, kind="syntax")
+    for h in [
+        "@@ -40,6 +40,7 @@",
+        "@@ -40,6 +40,7@@",
+        "@@ -40 +40 @@",
+        "@@ -40,6 +40,7 @@",
+        "@@ -40,6 +40,7 @@ fn score",
+        "@@ -40 +40 @@",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-goose-analyze-depth-creep",
+    "no_progress",
+    True,
+    gh("aaif-goose/goose", "issues", 5155),
+    "The developer extension's analyze is called on the project root with max_depth 2, 3, "
+    "4, ... forever; the project is two levels deep, so every answer is the same tree.",
+)
+t.user("inspect the project")
+TREE10 = "radioquebrada/\n  index.html\n  css/ (2 files)\n  js/ (3 files)\n  assets/ (14 files)"
+idx = [
+    t.call(
+        "analyze",
+        {
+            "path": "/Users/dor/radioquebrada",
+            "focus": "",
+            "follow_depth": 2,
+            "force": False,
+            "max_depth": d,
+        },
+        TREE10,
+    )
+    for d in range(2, 9)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-openclaw-message-send-ids",
+    "repeated_call",
+    True,
+    gh("openclaw/openclaw", "pull", 89109),
+    "A model stuck in a tool loop sends the same message to the same channel again and "
+    "again; each delivery answers with a new messageId, receipt and runId.",
+)
+t.user("Tell the #ops channel that the backup finished")
+MSG10 = {"action": "send", "channel": "#ops", "text": "Nightly backup finished (412 GB, 0 errors)"}
+idx = []
+for k in range(7):
+    idx.append(
+        t.call(
+            "message",
+            MSG10,
+            {
+                "ok": True,
+                "messageId": f"msg_{_hex10(16)}",
+                "receipt": {"deliveredAt": _ts10(2, 5 * k), "id": f"rcpt-{_hex10(10)}"},
+                "runId": f"{_hex10(8)}-{_hex10(4)}-{_hex10(4)}",
+            },
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-pawwork-one-url-three-tools",
+    "cycle",
+    True,
+    gh("Astro-Han/pawwork", "pull", 264),
+    "The same blocked URL is probed through web_fetch, a curl in bash and the browser in "
+    "turn; each answers the same 403, round after round.",
+)
+t.user("Get the pricing table from https://vendor.example.com/pricing")
+URL10 = "https://vendor.example.com/pricing"
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "web_fetch",
+            "args": {"url": URL10},
+            "error": "HTTP 403 Forbidden (cf-mitigated: challenge)",
+            "kind": "permission",
+        },
+        {
+            "tool": "bash",
+            "args": {"command": f"curl -sL {URL10} | head -c 300"},
+            "result": "<!DOCTYPE html><title>Just a moment...</title> (403)",
+        },
+        {
+            "tool": "browser_navigate",
+            "args": {"url": URL10},
+            "result": "Page title: Just a moment... | status 403 | Verify you are human",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f10-agenc-same-file-rewritten",
+    "repeated_call",
+    True,
+    gh("tetsuo-ai/agenc-core", "pull", 78),
+    "The model writes the same file with the same content again and again; every write "
+    "succeeds, so a counter that only counted failures never stopped it.",
+)
+t.user("Add a .nvmrc pinning node 20")
+NVM10 = {"path": ".nvmrc", "content": "20\n"}
+idx = [t.call("write_file", NVM10, "Wrote 3 bytes to .nvmrc", mutates=True) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-convex-generate-image-again",
+    "repeated_call",
+    True,
+    gh("get-convex/agent", "issues", 167),
+    "generateImage succeeds, and the agent calls it again with the same prompt and size, "
+    "over and over; each answer is a new storage id and URL.",
+)
+t.user("Make me a banner for the spring sale")
+t.call(
+    "promptBuilder",
+    {"idea": "spring sale banner"},
+    "Pastel flowers framing the words SPRING SALE, flat illustration, 3:1",
+)
+GEN10 = {
+    "prompt": "Pastel flowers framing the words SPRING SALE, flat illustration, 3:1",
+    "size": "1536x512",
+}
+idx = []
+for _ in range(6):
+    sid = _hex10(24)
+    idx.append(
+        t.call(
+            "generateImage",
+            GEN10,
+            {"storageId": sid, "url": f"https://cdn.example.convex.cloud/api/storage/{sid}"},
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-qwen-shell-error-pgid",
+    "error_loop",
+    True,
+    gh("QwenLM/qwen-code", "pull", 10916),
+    "The same shell command fails the same way again and again; each failure block names a "
+    "new process group id.",
+)
+t.user("Start the dev database")
+idx = []
+for _ in range(6):
+    pgid = _r10.randint(30000, 60000)
+    idx.append(
+        t.call(
+            "run_shell_command",
+            {"command": "docker compose up -d db", "directory": "."},
+            error=(
+                "Command: docker compose up -d db\nDirectory: (root)\n"
+                "Error: Cannot connect to the Docker daemon at unix:///var/run/docker.sock. "
+                f"Is the docker daemon running?\nExit Code: 1\nProcess Group PGID: {pgid}"
+            ),
+            kind="exit_code",
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-soc-open-browser-cycle",
+    "cycle",
+    True,
+    gh("OthersideAI/self-operating-computer", "issues", 18),
+    "A computer-use agent opens the browser through Spotlight again and again: the hotkey, "
+    "typing the app name, Enter and a screenshot, the same screen each round.",
+)
+t.user("Go to google.com and search for the weather in Lisbon")
+occ = repeat_block(
+    t,
+    [
+        {"tool": "press", "args": {"keys": ["command", "space"]}, "result": "ok"},
+        {"tool": "write", "args": {"text": "Google Chrome"}, "result": "ok"},
+        {"tool": "press", "args": {"keys": ["enter"]}, "result": "ok"},
+        {
+            "tool": "screenshot",
+            "args": {},
+            "result": "Chrome window, New Tab page, address bar empty",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f10-autogen-continue-offers",
+    "monologue",
+    True,
+    gh("microsoft/autogen", "issues", 1406),
+    "After answering, the agents keep talking: the assistant offers further help again and "
+    "again in other words, with no tool call and no user turn.",
+)
+t.user("What kind of steel fittings should I use for Trichloroethane?")
+t.call(
+    "search_catalog",
+    {"query": "Trichloroethane compatible fittings"},
+    "Stainless steel (316) fittings rated for chlorinated solvents",
+)
+t.msg("Stainless steel fittings are recommended for Trichloroethane. Source: Parker Catalog.")
+idx = [
+    t.msg(s)
+    for s in [
+        "I'm here to assist you further. How may I help you with Parker products or any "
+        "other inquiries you might have?",
+        "It seems there might be a misunderstanding. If you have any more questions about "
+        "Parker products, please let me know how I can help you.",
+        "I'm here to help. If you have further questions about Parker products or anything "
+        "else, just let me know.",
+        "If there is anything else I can help you with regarding Parker products, please "
+        "let me know.",
+        "I'm here to assist with any further questions about Parker products or other "
+        "inquiries you may have.",
+        "Please let me know if there's anything else I can assist you with regarding "
+        "Parker products.",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-autogen-default-auto-reply",
+    "monologue",
+    True,
+    gh("microsoft/autogen", "issues", 391),
+    "The user proxy answers every message with its default auto-reply; the solver answers "
+    "each with the same solution ending in TERMINATE, until the reply cap.",
+)
+t.user(
+    "There are 10 people in a room. Each person shakes hands with every other person "
+    "exactly once. How many handshakes are there in total?"
+)
+SOL10 = (
+    "The number of handshakes is C(10, 2) = 10! / (2! * 8!) = 45. So there are 45 "
+    "handshakes in total. TERMINATE"
+)
+t.msg(SOL10)
+idx = []
+for _ in range(6):
+    t.user("default_auto_reply")
+    idx.append(t.msg(SOL10))
+t.mark(idx[0], idx[0])
+
+t = new(
+    "f10-surf-spot-search-visit-stamped",
+    "cycle",
+    True,
+    gh("mozilla-ai/surf-spot-finder", "issues", 28),
+    "A single agent searches for surf spots and visits the same page in turn until the "
+    "recursion limit; the search answer carries its fetch time and the page its load time.",
+)
+t.user("Find the best surf spot near Lisbon for Saturday morning")
+idx_occ = []
+for k in range(5):
+    a = t.call(
+        "search_web",
+        {"query": "best surf spots near Lisbon"},
+        {
+            "fetched_at": _ts10(20 + k, 7 * k % 60),
+            "results": [
+                {"title": "Surfing in Lisbon: Carcavelos, Costa da Caparica, Ericeira"},
+                {"title": "Guincho beach surf guide"},
+            ],
+        },
+    )
+    b = t.call(
+        "visit_webpage",
+        {"url": "https://surf.example.com/lisbon"},
+        f"# Lisbon surf spots\nCarcavelos: beach break ... (loaded in {_r10.randint(180, 900)} ms)",
+    )
+    idx_occ.append([a, b])
+mark_cycle(t, idx_occ)
+
+t = new(
+    "f10-langchain-quickstart-weather-cycle",
+    "cycle",
+    True,
+    gh("langchain-ai/docs", "issues", 2014),
+    "The quickstart agent calls get_user_location and get_weather_for_location in turn, "
+    "the same answers each round, until GRAPH_RECURSION_LIMIT.",
+)
+t.user("what is the weather outside?")
+occ = repeat_block(
+    t,
+    [
+        {"tool": "get_user_location", "args": {}, "result": "Florida"},
+        {
+            "tool": "get_weather_for_location",
+            "args": {"city": "Florida"},
+            "result": "It's always sunny in Florida!",
+        },
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f10-hermes-503-terminal-probes",
+    "no_progress",
+    True,
+    gh("Lexus2016/hermes-agent-evolution", "issues", 349),
+    "The model provider answers 503; the agent probes the endpoint from the terminal with "
+    "one curl spelling after another, each printing the same 503.",
+)
+t.user("Why did the last answer fail?")
+EP10 = "https://llm.example.net/v1/models"
+idx = [
+    t.call("terminal", {"command": c}, "HTTP/2 503")
+    for c in [
+        f"curl -sI {EP10} | head -1",
+        f"curl -s -o /dev/null -w 'HTTP/2 %{{http_code}}' {EP10}",
+        f"curl -sI {EP10} | grep HTTP",
+        f"curl -sI -m 10 {EP10} | head -n1",
+        f"curl --head --silent {EP10} | head -1",
+        f"curl -sI {EP10} | sed -n 1p",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-kubectl-rollout-crashloop-cycle",
+    "cycle",
+    True,
+    gh("kubernetes/kubectl", "issues", 738),
+    "rollout status times out while the pod is in CrashLoopBackOff; the agent waits on the "
+    "rollout and lists the pods in turn, the same timeout each round, only the restart "
+    "count and age moving.",
+)
+t.user("Deploy api v2 and wait for it to be ready")
+t.call(
+    "bash",
+    {"command": "kubectl apply -f k8s/api.yaml"},
+    "deployment.apps/api configured",
+    mutates=True,
+)
+idx_occ = []
+for k in range(5):
+    a = t.call(
+        "bash",
+        {"command": "kubectl rollout status deployment/api --timeout=60s"},
+        error=(
+            'Waiting for deployment "api" rollout to finish: 0 of 1 updated replicas are '
+            "available...\nerror: timed out waiting for the condition"
+        ),
+        kind="exit_code",
+    )
+    b = t.call(
+        "bash",
+        {"command": "kubectl get pods -l app=api"},
+        "NAME                   READY   STATUS             RESTARTS      AGE\n"
+        f"api-7d9c6b5f4-x2k8q   0/1     CrashLoopBackOff   {k + 3} ({k + 1}m ago)   {2 * k + 4}m",
+    )
+    idx_occ.append([a, b])
+mark_cycle(t, idx_occ)
+
+t = new(
+    "f10-meridian-missing-message-next-session",
+    "known_failure",
+    True,
+    gh("rynfar/meridian", "pull", 807),
+    "Resuming a conversation fails because a message inside it is gone (an identical "
+    "attempt fails identically); in the next session the agent tries the same resume first.",
+)
+RES10 = {"session_id": "5b1e0c7a-3f", "resume": True}
+MISS10 = (
+    "Resume failed: message 0192 referenced by session 5b1e0c7a-3f is missing from the transcript"
+)
+t.user("Continue the refactor conversation from yesterday")
+t.call("claude_resume", RES10, error=MISS10, kind="not_found")
+t.msg("That conversation cannot be resumed: a message in its transcript is missing.")
+t.session("s2")
+t.user("Continue the refactor conversation from yesterday")
+rep = t.call("claude_resume", RES10, error=MISS10, kind="not_found")
+t.call("claude_resume", RES10, error=MISS10, kind="not_found")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f10-codex-apply-patch-not-found-next-session",
+    "known_failure",
+    True,
+    gh("openai/codex", "issues", 45415),
+    "apply_patch is not reachable as a PowerShell command; the failure comes back at the "
+    "start of every task, the next session trying the same command first.",
+)
+APW10 = {"command": "apply_patch ./patch.diff", "shell": "powershell"}
+APE10 = (
+    "apply_patch : The term 'apply_patch' is not recognized as the name of a cmdlet, "
+    "function, script file, or operable program."
+)
+t.user("Work on issue 41: fix the date format in the footer")
+t.call("read_file", {"path": "src/Footer.tsx"}, "export const Footer = () => ...")
+t.call("shell", APW10, error=APE10, kind="not_found")
+t.call("write_file", {"path": "src/Footer.tsx", "content": "..."}, "ok", mutates=True)
+t.msg("Fixed the footer; apply_patch was not available, so I wrote the file directly.")
+t.session("s2")
+t.user("Work on issue 42: the header logo is blurry")
+t.call("read_file", {"path": "src/Header.tsx"}, "export const Header = () => ...")
+rep = t.call("shell", APW10, error=APE10, kind="not_found")
+t.call("shell", APW10, error=APE10, kind="not_found")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f10-squiggle-identical-search-replace",
+    "error_loop",
+    True,
+    gh("quantified-uncertainty/squiggle", "pull", 4144),
+    "The edit tool refuses a block whose search and replace texts are identical; the model "
+    "sends the same block again and again.",
+)
+t.user("Make the mean of cost a lognormal from 10 to 30")
+t.call("read_code", {}, "cost = normal(20, 5)\ntotal = cost * 12")
+SR10 = {"search": "cost = normal(20, 5)", "replace": "cost = normal(20, 5)"}
+SRE10 = "Search and Replace Failed: Error: Search and replace texts are identical"
+idx = [t.call("edit_code", SR10, error=SRE10, kind="invalid_args") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f10-synergy-edit-read-cycle",
+    "cycle",
+    True,
+    gh("SII-Holos/synergy", "pull", 4),
+    "An edit fails because its old string is not in the file; the agent re-reads the file "
+    "and sends the identical edit again, round after round.",
+)
+t.user("Set the retry count to 5 in src/net/client.ts")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "edit",
+            "args": {
+                "filePath": "src/net/client.ts",
+                "oldString": "const RETRIES = 3",
+                "newString": "const RETRIES = 5",
+            },
+            "error": "oldString not found in content",
+            "kind": "not_found",
+        },
+        {
+            "tool": "read",
+            "args": {"filePath": "src/net/client.ts"},
+            "result": (
+                "1  import { fetch } from './fetch'\n2  export const RETRIES: number = 3\n..."
+            ),
+        },
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f10-aider-edit-format-apology-cycle",
+    "cycle",
+    True,
+    gh("Aider-AI/aider", "issues", 770),
+    "The SEARCH block does not match the file; aider reports the edit format error, the "
+    "model apologises and resends the same block, round after round.",
+)
+t.user("Delete the legacy export block from src/export.php")
+BLK10 = {
+    "path": "src/export.php",
+    "search": "// legacy export\nfunction export_v1($rows) {\n    return csv($rows);\n}\n",
+    "replace": "",
+}
+EDE10 = (
+    "The LLM did not conform to the edit format. SearchReplaceNoExactMatch: This SEARCH "
+    "block failed to exactly match lines in src/export.php"
+)
+idx_occ = []
+for _ in range(5):
+    a = t.call("search_replace", BLK10, error=EDE10, kind="invalid_args")
+    b = t.msg("I apologize for the mistake. Here is the corrected SEARCH/REPLACE block.")
+    idx_occ.append([a, b])
+mark_cycle(t, idx_occ)
+
+t = new(
+    "f10-codepipelines-oscillating-fixes",
+    "cycle",
+    True,
+    {"url": "https://codepipelines.pages.dev/tips/fix-ai-agent-loop-revert-cycle-2026.html"},
+    "Fix A breaks a second test, fix B (which undoes A) brings the first failure back; the "
+    "agent alternates between the two identical edits, the same two failures each time.",
+)
+t.user("Fix the failing discount test")
+FIXA10 = {
+    "path": "src/pricing.py",
+    "old": "return price * (1 - rate)",
+    "new": "return round(price * (1 - rate), 2)",
+}
+FIXB10 = {
+    "path": "src/pricing.py",
+    "old": "return round(price * (1 - rate), 2)",
+    "new": "return price * (1 - rate)",
+}
+TESTC10 = {"command": "pytest -q tests/test_pricing.py"}
+occ = repeat_block(
+    t,
+    [
+        {"tool": "edit_file", "args": FIXA10, "result": "ok", "mutates": True},
+        {
+            "tool": "bash",
+            "args": TESTC10,
+            "error": (
+                "FAILED tests/test_pricing.py::test_bulk_total - assert 99.99 == 99.985\n"
+                "1 failed, 7 passed"
+            ),
+            "kind": "exit_code",
+        },
+        {"tool": "edit_file", "args": FIXB10, "result": "ok", "mutates": True},
+        {
+            "tool": "bash",
+            "args": TESTC10,
+            "error": (
+                "FAILED tests/test_pricing.py::test_discount - assert 8.999999 == 9.0\n"
+                "1 failed, 7 passed"
+            ),
+            "kind": "exit_code",
+        },
+    ],
+    3,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f10-vscode-reworded-acknowledgements",
+    "monologue",
+    True,
+    gh("microsoft/vscode", "issues", 257867),
+    "Asked for a workflow, the agent acknowledges the request again and again in other "
+    "words, announcing the file it will create, with no tool call.",
+)
+t.user(
+    "Create a GitHub Actions workflow that builds and pushes a Docker image on release and "
+    "on merged pull requests, and update docker-compose.yml to use the image."
+)
+idx = [
+    t.msg(s)
+    for s in [
+        "Understood. I will create a GitHub Actions workflow (docker-build.yml) that builds "
+        "and pushes the Docker image, and update docker-compose.yml.",
+        "Okay, I'll create a GitHub Actions workflow that builds and pushes the Docker image "
+        "on release and merged pull requests, then update docker-compose.yml.",
+        "Got it. I will create a workflow file docker-build.yml to build and push the Docker "
+        "image, and then update docker-compose.yml to use it.",
+        "Understood. I'll now create the GitHub Actions workflow for building and pushing the "
+        "Docker image and update docker-compose.yml.",
+        "Okay. Creating the workflow docker-build.yml that builds and pushes the image, then "
+        "updating docker-compose.yml.",
+        "Got it. I will create the docker-build.yml workflow and update docker-compose.yml to "
+        "use the built image.",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+# ---- fresh10 legitimate
+
+t = new(
+    "f10-ggcode-noncode-errors-then-edit",
+    "edit_test_cycle",
+    False,
+    gh("topcheer/ggcode", "issues", 640),
+    "Two failures that are not code failures (the user denies a command, the LSP server "
+    "times out), then an ordinary edit, build and test.",
+)
+t.user("Add a --json flag to the status command")
+t.call("read_file", {"path": "cmd/status.go"}, "func runStatus(cmd *cobra.Command) error {...}")
+t.call("bash", {"command": "go run . status"}, error="permission denied by user", kind="permission")
+t.call(
+    "lsp_references",
+    {"symbol": "runStatus"},
+    error="MCP server 'gopls' timed out after 30s",
+    kind="timeout",
+)
+t.call("grep", {"pattern": "runStatus", "path": "cmd"}, "cmd/status.go:14\ncmd/root.go:40")
+t.call(
+    "edit_file",
+    {
+        "path": "cmd/status.go",
+        "old": "func runStatus(cmd",
+        "new": "func runStatus(asJSON bool, cmd",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("bash", {"command": "go build ./..."}, "")
+t.call("bash", {"command": "go test ./cmd/..."}, "ok  	example.com/tool/cmd	0.41s")
+t.msg("status --json is in place; build and tests pass.")
+
+t = new(
+    "f10-anolisa-terminal-many-commands",
+    "distinct_reads",
+    False,
+    gh("agentic-os-org/ANOLISA", "pull", 2719),
+    "One terminal tool runs many different commands while investigating; several print "
+    "nothing or the same short line.",
+)
+t.user("Find out why the agentsight service restarts every few minutes")
+for cmd, out in [
+    ("systemctl status agentsight --no-pager", "Active: active (running) since 14:02; 3min ago"),
+    ("journalctl -u agentsight -n 50 --no-pager", "... panicked at 'index out of bounds' ..."),
+    ("ls /var/lib/agentsight", "conversations.db\nconfig.toml"),
+    ("grep -n max_calls /var/lib/agentsight/config.toml", ""),
+    ("grep -rn 'index out of bounds' /var/log/agentsight", ""),
+    ("cat /proc/loadavg", "0.41 0.38 0.30 1/311 4410"),
+    ("free -m | head -2", "Mem: 15890 4120 8033"),
+    ("df -h /var/lib", "/dev/sda2  120G  48G  66G  43% /"),
+    ("sqlite3 /var/lib/agentsight/conversations.db 'select count(*) from calls'", "0"),
+    ("sqlite3 /var/lib/agentsight/conversations.db 'select count(*) from tool_calls'", "0"),
+    ("git -C /opt/agentsight log --oneline -3", "a1f 2719 fix(sight): match tool args\n..."),
+]:
+    t.call("terminal", {"command": cmd}, out)
+t.msg("It panics on an empty tool-call history (both tables are empty); 2719 fixes that path.")
+
+t = new(
+    "f10-crustly-deep-directory-walk",
+    "distinct_reads",
+    False,
+    {"repo": "jyjeanne/crustly", "path": "LOOP_THRESHOLD_UPDATE_2025-11-30.md"},
+    "A deep analysis walks the source tree level by level with ls, ten levels down, each "
+    "path different, then reads a few files.",
+)
+t.user("Deeply analyse the codebase in ./src, up to 10 sublevels")
+path = "src"
+for sub in ["llm", "agent", "tools", "fs", "walk", "filters", "glob", "pattern", "parse"]:
+    t.call("ls", {"path": path}, f"{sub}/\nmod.rs")
+    path = f"{path}/{sub}"
+t.call("ls", {"path": path}, "mod.rs\ntokens.rs")
+t.call("read", {"path": f"{path}/tokens.rs"}, "pub enum Token { Star, DoubleStar, ... }")
+t.call("read", {"path": "src/llm/agent/service.rs"}, "impl AgentService { ... }")
+t.msg("src is ten levels deep; the glob tokenizer is at the bottom, the agent loop at level 3.")
+
+t = new(
+    "f10-qwen-task-list-teammates",
+    "polling",
+    False,
+    gh("QwenLM/qwen-code", "pull", 9492),
+    "A lead agent polls the shared task board after each wait while teammates work; some "
+    "polls answer the same, then tasks move on.",
+)
+t.user("Coordinate the team until all four tasks are done")
+boards = [
+    "T1 in_progress(ana) T2 in_progress(bo) T3 pending T4 pending",
+    "T1 in_progress(ana) T2 in_progress(bo) T3 pending T4 pending",
+    "T1 done T2 in_progress(bo) T3 in_progress(ana) T4 pending",
+    "T1 done T2 in_progress(bo) T3 in_progress(ana) T4 pending",
+    "T1 done T2 in_progress(bo) T3 in_progress(ana) T4 pending",
+    "T1 done T2 done T3 in_progress(ana) T4 in_progress(bo)",
+    "T1 done T2 done T3 done T4 in_progress(bo)",
+    "T1 done T2 done T3 done T4 done",
+]
+for k, b in enumerate(boards):
+    if k:
+        t.call("wait", {"seconds": 30}, "waited 30s")
+    t.call("task_list", {}, b)
+t.msg("All four tasks are done.")
+
+t = new(
+    "f10-openhands-bisect-runs",
+    "edit_test_cycle",
+    False,
+    gh("OpenHands/OpenHands", "issues", 1540),
+    "A git bisect between a good and a bad commit: the same test command at each step, its "
+    "answer alternating between pass and fail, and the same 'git bisect good/bad' commands "
+    "moving to a new commit each time.",
+)
+t.user("Find the commit that broke tests/test_parser.py::test_unicode (v1.4 was good)")
+t.call(
+    "bash",
+    {"command": "git bisect start HEAD v1.4"},
+    "Bisecting: 63 revisions left to test after this (roughly 6 steps)\n"
+    "[3f2a9c1] lexer: table-driven states",
+    mutates=True,
+)
+TEST10 = {"command": "pytest -q tests/test_parser.py::test_unicode"}
+left = 63
+for verdict in ["bad", "good", "good", "bad", "good", "bad"]:
+    passed = verdict == "good"
+    if passed:
+        t.call("bash", TEST10, "1 passed in 0.21s")
+    else:
+        t.call(
+            "bash",
+            TEST10,
+            error=(
+                "FAILED tests/test_parser.py::test_unicode - UnicodeDecodeError\n1 failed in 0.24s"
+            ),
+            kind="exit_code",
+        )
+    left //= 2
+    t.call(
+        "bash",
+        {"command": f"git bisect {verdict}"},
+        f"Bisecting: {left} revisions left to test after this\n[{_hex10(7)}] step",
+        mutates=True,
+    )
+t.call(
+    "bash",
+    {"command": "git bisect log | tail -1"},
+    "# first bad commit: [9be41d2] lexer: read input as bytes",
+)
+t.call("bash", {"command": "git bisect reset"}, "Previous HEAD position was 9be41d2", mutates=True)
+t.msg("9be41d2 (lexer: read input as bytes) broke test_unicode.")
+
+t = new(
+    "f10-crewai-search-many-inputs",
+    "research",
+    False,
+    gh("crewAIInc/crewAI", "issues", 1414),
+    "A market researcher calls one search tool with many different queries for two "
+    "industries; two queries return the same top result.",
+)
+t.user("Market analysis of AI in healthcare and AI in finance")
+for q, r in [
+    ("AI in healthcare market size 2026", "Grand View: $45bn, 37% CAGR"),
+    ("AI in healthcare adoption hospitals", "62% of US hospitals pilot AI triage"),
+    ("AI healthcare regulation FDA", "FDA list of AI-enabled devices: 950"),
+    ("AI in healthcare startups funding", "Rock Health: $11bn in 2025"),
+    ("AI in finance market size 2026", "Grand View: $38bn, 29% CAGR"),
+    ("AI in finance fraud detection adoption", "Grand View: $38bn, 29% CAGR"),
+    ("AI in finance regulation EU AI Act", "EU AI Act: credit scoring is high-risk"),
+    ("AI in banking customer service chatbots", "Erica passed 2bn interactions"),
+]:
+    t.call("duckduckgo_results_json", {"query": q}, r)
+t.msg("Healthcare: $45bn, FDA-cleared devices growing; finance: $38bn, fraud and credit lead.")
+
+t = new(
+    "f10-odysseus-fifteen-distinct-reads",
+    "distinct_reads",
+    False,
+    gh("odysseus-dev/odysseus", "pull", 3183),
+    "A legitimate batch of eighteen distinct calls to one tool in one round: each handler "
+    "module read once, the answers of the same shape.",
+)
+t.user("Summarise what each of the 18 route handlers validates")
+t.call("glob", {"pattern": "app/handlers/h*.py"}, "18 files")
+for k in range(1, 19):
+    t.call(
+        "read_file",
+        {"path": f"app/handlers/h{k:02d}.py"},
+        f"def handle_{k:02d}(req):\n    validate(req, schema=S{k:02d})\n    ...",
+    )
+t.msg("Each handler validates its request against its own schema S01..S18; h07 and h12 skip auth.")
+
+t = new(
+    "f10-meridian-resume-refused-then-ok",
+    "retry_transient",
+    False,
+    gh("rynfar/meridian", "pull", 811),
+    "A resume lands while the previous process is still exiting and is refused with a "
+    "wording that reads like 'not found'; after a short wait the same resume is retried, "
+    "refused once more, and succeeds on the third attempt.",
+)
+t.user("Resume the session and answer my follow-up")
+RS10 = {"session_id": "c41d9e2b-77", "resume": True}
+NF10 = "No conversation found with session ID c41d9e2b-77"
+t.call("claude_resume", RS10, error=NF10, kind="not_found")
+t.call("bash", {"command": "sleep 1"}, "")
+t.call("claude_resume", RS10, error=NF10, kind="not_found")
+t.call("bash", {"command": "sleep 2"}, "")
+t.call("claude_resume", RS10, '{"resumed": true, "turns": 14}')
+t.call("answer", {"text": "Yes, the cache key includes the model name."}, "sent")
+
+t = new(
+    "f10-cmux-resume-backoff",
+    "retry_transient",
+    False,
+    gh("manaflow-ai/cmux", "pull", 9024),
+    "An agent session dies on an overloaded provider; it is resumed with a 1, 2 and 4 "
+    "second backoff, failing three times the same way and succeeding on the fourth.",
+)
+t.user("Keep the migration agent running")
+RSM10 = {"command": "claude --resume 9f2c0e1a"}
+OVL10 = 'API Error: 529 {"type":"overloaded_error","message":"Overloaded"}'
+for wait in [1, 2, 4]:
+    t.call("bash", RSM10, error=OVL10, kind="server_error")
+    t.call("bash", {"command": f"sleep {wait}"}, "")
+t.call("bash", RSM10, "Resumed session 9f2c0e1a (42 turns). Continuing the migration ...")
+t.msg("The session resumed after three overloaded answers.")
+
+t = new(
+    "f10-kubectl-wait-for-service",
+    "polling",
+    False,
+    gh("kubernetes/kubernetes", "issues", 21588),
+    "After kubectl create the service does not exist yet: kubectl get is polled after each "
+    "sleep (NotFound three times), then the rollout is followed until it finishes.",
+)
+t.user("Create the web deployment and service and tell me when it serves")
+t.call(
+    "bash",
+    {"command": "kubectl create -f k8s/web.json"},
+    "deployment.apps/web created",
+    mutates=True,
+)
+for _ in range(3):
+    t.call(
+        "bash",
+        {"command": "kubectl get svc web"},
+        error='Error from server (NotFound): services "web" not found',
+        kind="not_found",
+    )
+    t.call("bash", {"command": "sleep 5"}, "")
+t.call(
+    "bash",
+    {"command": "kubectl get svc web"},
+    "web   LoadBalancer   10.0.41.7   <pending>   80:31380/TCP",
+)
+for out in [
+    'Waiting for deployment "web" rollout to finish: 0 of 3 updated replicas are available...',
+    'Waiting for deployment "web" rollout to finish: 0 of 3 updated replicas are available...',
+    'Waiting for deployment "web" rollout to finish: 2 of 3 updated replicas are available...',
+    'deployment "web" successfully rolled out',
+]:
+    t.call("bash", {"command": "kubectl rollout status deployment/web --timeout=20s"}, out)
+t.msg("web is rolled out (3/3) behind a LoadBalancer service.")
+
+t = new(
+    "f10-openfaas-components-up",
+    "polling",
+    False,
+    gh("openfaas/ofc-bootstrap", "issues", 86),
+    "Bootstrapping waits for each component in turn (cert-manager, sealed-secrets, the "
+    "gateway), polling its pods after a sleep until they run.",
+)
+t.user("Install the OpenFaaS Cloud stack")
+for ns, states in [
+    ("cert-manager", ["ContainerCreating", "ContainerCreating", "Running"]),
+    (
+        "kube-system -l app=sealed-secrets",
+        ["Pending", "ContainerCreating", "ContainerCreating", "Running"],
+    ),
+    ("openfaas -l app=gateway", ["ContainerCreating", "Running"]),
+]:
+    t.call(
+        "bash",
+        {"command": f"helm upgrade --install {ns.split()[0]}-release ./charts"},
+        "STATUS: deployed",
+        mutates=True,
+    )
+    for st in states:
+        t.call("bash", {"command": "sleep 10"}, "")
+        t.call(
+            "bash",
+            {"command": f"kubectl get pods -n {ns}"},
+            f"NAME  READY  STATUS  \npod-0  0/1  {st}",
+        )
+t.msg("cert-manager, sealed-secrets and the gateway are running.")
+
+t = new(
+    "f10-aicourses-spec-first-fix",
+    "edit_test_cycle",
+    False,
+    {"url": "https://aicourses-blog.pages.dev/ai-for-developers/stop-ai-agent-breaking-codebase"},
+    "The fix->break cycle the guide recommends instead: each fix attempt is a different "
+    "edit, the failing test changes, and the run ends green.",
+)
+t.user("Fix the null-pointer error in the orders API handler")
+TST10 = {"command": "npm test -- orders"}
+t.call(
+    "bash",
+    TST10,
+    error="TypeError: Cannot read properties of null (reading 'id') at handler.js:31\n1 failed",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {"path": "api/orders/handler.js", "old": "order.id", "new": "order?.id"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", TST10, error="expected 404, got 200 (orders.test.js:58)\n1 failed", kind="exit_code")
+t.call(
+    "edit",
+    {
+        "path": "api/orders/handler.js",
+        "old": "if (!order?.id)",
+        "new": "if (!order) return res.status(404).end();\n  if (!order.id)",
+    },
+    "ok",
+    mutates=True,
+)
+t.call(
+    "bash",
+    TST10,
+    error="expected body {error: 'not found'}, got '' (orders.test.js:61)\n1 failed",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {
+        "path": "api/orders/handler.js",
+        "old": "res.status(404).end()",
+        "new": "res.status(404).json({ error: 'not found' })",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("bash", TST10, "14 passed")
+t.msg("The handler returns 404 with an error body for a missing order; all 14 tests pass.")
+
+t = new(
+    "f10-holon-patch-recovered",
+    "edit_test_cycle",
+    False,
+    gh("holon-run/holon", "issues", 1249),
+    "Two patch failures with different errors, a re-read of the file, then a patch that "
+    "applies and passing tests.",
+)
+t.user("Apply the review fix to src/review.rs")
+t.call(
+    "ApplyPatch",
+    {"patch": "--- a/src/reveiw.rs\n+++ b/src/reveiw.rs\n@@ -40,6 +40,6 @@\n..."},
+    error="missing_file: src/reveiw.rs",
+    kind="not_found",
+)
+t.call(
+    "ApplyPatch",
+    {"patch": "--- a/src/review.rs\n+++ b/src/review.rs\n@@ -40 +40 @@\n-    let w = 2;"},
+    error="invalid_patch_syntax: hunk body does not match header line counts",
+    kind="syntax",
+)
+t.call(
+    "read_file",
+    {"path": "src/review.rs", "offset": 36, "limit": 10},
+    "40      let w = 2;\n41      let base = 1;",
+)
+t.call(
+    "ApplyPatch",
+    {
+        "patch": (
+            "--- a/src/review.rs\n+++ b/src/review.rs\n@@ -40,1 +40,1 @@\n"
+            "-    let w = 2;\n+    let w = 3;\n"
+        )
+    },
+    "applied 1 hunk",
+    mutates=True,
+)
+t.call("bash", {"command": "cargo test -p review"}, "test result: ok. 23 passed; 0 failed")
+t.msg("Applied; 23 tests pass.")
+
+t = new(
+    "f10-goose-analyze-growing-depth",
+    "distinct_reads",
+    False,
+    gh("aaif-goose/goose", "issues", 5155),
+    "analyze on a deep project with max_depth 1, 2 and 3, each answer showing a deeper "
+    "tree, then the agent reads the files it found.",
+)
+t.user("inspect the project")
+for d, tree in [
+    (1, "shop/\n  src/ backend/ docs/"),
+    (2, "shop/\n  src/ (components/ pages/)\n  backend/ (api/ db/)\n  docs/"),
+    (
+        3,
+        "shop/\n  src/components/ (Cart.tsx, Nav.tsx)\n"
+        "  backend/api/ (orders.py, users.py)\n  backend/db/ (models.py)",
+    ),
+]:
+    t.call(
+        "analyze",
+        {"path": "/Users/dev/shop", "focus": "", "follow_depth": 2, "force": False, "max_depth": d},
+        tree,
+    )
+t.call(
+    "text_editor",
+    {"command": "view", "path": "/Users/dev/shop/backend/api/orders.py"},
+    "def list_orders(...)",
+)
+t.call(
+    "text_editor",
+    {"command": "view", "path": "/Users/dev/shop/backend/db/models.py"},
+    "class Order(Base): ...",
+)
+t.msg("A React front end over a Python API with three models.")
+
+t = new(
+    "f10-openclaw-digest-to-channels",
+    "distinct_reads",
+    False,
+    gh("openclaw/openclaw", "pull", 89109),
+    "A daily digest is sent to six channels, a different text to each; every delivery "
+    "answers with its own messageId and receipt.",
+)
+t.user("Send today's digest to each team channel")
+for ch, txt in [
+    ("#ops", "2 incidents, both resolved"),
+    ("#web", "release 4.2 shipped; 3 PRs waiting"),
+    ("#data", "nightly ETL 41 min (-6)"),
+    ("#mobile", "crash-free 99.7%"),
+    ("#security", "1 new advisory (low)"),
+    ("#support", "ticket backlog 38 (-12)"),
+]:
+    t.call(
+        "message",
+        {"action": "send", "channel": ch, "text": f"Daily digest: {txt}"},
+        {"ok": True, "messageId": f"msg_{_hex10(16)}", "receipt": {"id": f"rcpt-{_hex10(10)}"}},
+    )
+t.msg("Digest sent to six channels.")
+
+t = new(
+    "f10-convex-banner-variations",
+    "distinct_reads",
+    False,
+    gh("get-convex/agent", "issues", 167),
+    "Four banner variations requested, each a different prompt; each answer is a new storage id.",
+)
+t.user("Give me four variations of the spring sale banner: pastel, neon, watercolour, photo")
+for style in ["pastel flat illustration", "neon outline", "watercolour", "photographic"]:
+    sid = _hex10(24)
+    t.call(
+        "generateImage",
+        {"prompt": f"Flowers framing the words SPRING SALE, {style}, 3:1", "size": "1536x512"},
+        {"storageId": sid, "url": f"https://cdn.example.convex.cloud/api/storage/{sid}"},
+    )
+t.msg("Here are the four variations.")
+
+t = new(
+    "f10-qwen-shell-failures-fixed",
+    "edit_test_cycle",
+    False,
+    gh("QwenLM/qwen-code", "pull", 10916),
+    "The same test command fails three times, but each failure is a different one as the "
+    "agent fixes them (each block naming a new process group id), then passes.",
+)
+t.user("Get the test suite green")
+TSH10 = {"command": "npm test", "directory": "."}
+for err, fix in [
+    ("Error: Cannot find module 'zod'", {"command": "npm install zod", "directory": "."}),
+    ("TypeError: schema.parse is not a function (src/cfg.ts:9)", None),
+    ("AssertionError: expected 'v2' to equal 'v3' (test/cfg.test.ts:22)", None),
+]:
+    t.call(
+        "run_shell_command",
+        TSH10,
+        error=(
+            f"Command: npm test\nDirectory: (root)\nError: {err}\nExit Code: 1\n"
+            f"Process Group PGID: {_r10.randint(30000, 60000)}"
+        ),
+        kind="exit_code",
+    )
+    if fix:
+        t.call("run_shell_command", fix, "added 1 package", mutates=True)
+    else:
+        t.call(
+            "edit", {"file_path": "src/cfg.ts", "old": err[:12], "new": "fixed"}, "ok", mutates=True
+        )
+t.call("run_shell_command", TSH10, "Tests: 31 passed, 31 total")
+t.msg("31 tests pass.")
+
+t = new(
+    "f10-pawwork-fallback-browser",
+    "research",
+    False,
+    gh("Astro-Han/pawwork", "pull", 264),
+    "web_fetch is blocked by a challenge page; the agent falls back to the browser once, "
+    "which gets through, and reads the page's sections.",
+)
+t.user("Get the pricing table from https://vendor.example.com/pricing")
+t.call(
+    "web_fetch",
+    {"url": URL10},
+    error="HTTP 403 Forbidden (cf-mitigated: challenge)",
+    kind="permission",
+)
+t.call("browser_navigate", {"url": URL10}, "Page title: Pricing | Vendor")
+for sec in ["Starter", "Team", "Enterprise"]:
+    t.call("browser_find", {"text": sec}, f"{sec}: ... per seat / month")
+t.msg("Starter $9, Team $29, Enterprise on request.")
+
+t = new(
+    "f10-ensemble-fixed-between-sessions",
+    "session_memory",
+    False,
+    gh("chrisbanes/ensemble", "issues", 95),
+    "A step fails in session 1 on a missing dependency; the user installs it; in session 2 "
+    "the same step is retried and passes.",
+)
+STEP10 = {"command": "npm run build"}
+t.user("Run the build step of the plan")
+t.call("bash", STEP10, error="sh: vite: command not found", kind="exit_code")
+t.msg("vite is not installed in this workspace; run npm install -D vite.")
+t.workspace("the user ran npm install -D vite")
+t.session("s2")
+t.user("Installed it, retry the step")
+t.call("bash", STEP10, "vite v5.2.0 building for production... built in 3.1s")
+t.msg("The build step passes now.")
+
+t = new(
+    "f10-surf-spot-forecast-per-spot",
+    "research",
+    False,
+    gh("mozilla-ai/surf-spot-finder", "issues", 28),
+    "One search, then the forecast for each of six spots; two spots answer 'no forecast data'.",
+)
+t.user("Find the best surf spot near Lisbon for Saturday morning")
+t.call(
+    "search_web",
+    {"query": "surf spots near Lisbon"},
+    "Carcavelos, Caparica, Ericeira, Guincho, Peniche, Sintra",
+)
+for spot, fc in [
+    ("Carcavelos", "1.2 m, 11 s, offshore"),
+    ("Costa da Caparica", "1.0 m, 10 s, cross-shore"),
+    ("Ericeira", "1.8 m, 13 s, offshore"),
+    ("Guincho", "no forecast data"),
+    ("Peniche", "2.1 m, 13 s, onshore"),
+    ("Praia Grande (Sintra)", "no forecast data"),
+]:
+    t.call("get_wave_forecast", {"spot": spot, "day": "saturday", "time": "08:00"}, fc)
+t.msg("Ericeira: 1.8 m at 13 s with offshore wind on Saturday morning.")
+
+t = new(
+    "f10-autogen-questions-same-signoff",
+    "conversation",
+    False,
+    gh("microsoft/autogen", "issues", 1406),
+    "A product chat: five different questions, each answered and ended with the same "
+    "sign-off line.",
+)
+SIGN10 = " Let me know if there's anything else I can help you with."
+for q, a in [
+    ("What fittings for Trichloroethane?", "Stainless steel 316 fittings."),
+    ("And for hydraulic oil at 300 bar?", "Carbon steel 37° flare fittings rated to 345 bar."),
+    ("Which O-ring material for that oil?", "Nitrile (NBR 90)."),
+    ("Do you ship to Norway?", "Yes, through the Oslo distributor."),
+    ("What is the lead time?", "Two to three weeks for stock items."),
+]:
+    t.user(q)
+    t.call("search_catalog", {"query": q}, a)
+    t.msg(a + SIGN10)
+
+t = new(
+    "f10-langchain-weather-cities",
+    "research",
+    False,
+    gh("langchain-ai/docs", "issues", 2014),
+    "The quickstart agent answers the weather for the user's city and then for four other "
+    "cities the user names, one lookup each.",
+)
+t.user("what is the weather outside? and in Boston, Denver, Austin and Seattle?")
+t.call("get_user_location", {}, "Florida")
+for city, w in [
+    ("Florida", "It's always sunny in Florida!"),
+    ("Boston", "Cloudy, 12°C"),
+    ("Denver", "Snow showers, -1°C"),
+    ("Austin", "Sunny, 24°C"),
+    ("Seattle", "Cloudy, 12°C"),
+]:
+    t.call("get_weather_for_location", {"city": city}, w)
+t.msg("Sunny in Florida; Boston and Seattle cloudy at 12°C, Denver snowing, Austin 24°C.")
+
+t = new(
+    "f10-vscode-workflow-created",
+    "edit_test_cycle",
+    False,
+    gh("microsoft/vscode", "issues", 257867),
+    "The agent acknowledges once, writes the workflow, updates three compose files (the "
+    "same 'File written' answer each time) and validates them.",
+)
+t.user(
+    "Create a GitHub Actions workflow that builds and pushes a Docker image on release and "
+    "on merged pull requests, and update the docker-compose files to use the image."
+)
+t.msg("I'll create .github/workflows/docker-build.yml and update the compose files.")
+t.call(
+    "create_file",
+    {"path": ".github/workflows/docker-build.yml", "content": "name: docker-build\n..."},
+    "File written",
+    mutates=True,
+)
+for f in ["docker-compose.yml", "docker-compose.dev.yml", "docker-compose.prod.yml"]:
+    t.call(
+        "replace_string_in_file",
+        {"path": f, "old": "build: .", "new": "image: ghcr.io/acme/app:latest"},
+        "File written",
+        mutates=True,
+    )
+for f in ["docker-compose.yml", "docker-compose.dev.yml", "docker-compose.prod.yml"]:
+    t.call("run_in_terminal", {"command": f"docker compose -f {f} config -q"}, "")
+t.msg("The workflow is in place and the three compose files use the built image.")
+
+t = new(
+    "f10-kubectl-crashloop-diagnosed",
+    "edit_test_cycle",
+    False,
+    gh("kubernetes/kubectl", "issues", 738),
+    "rollout status times out once; the agent looks at the pod, its events and logs, "
+    "fixes the image tag, and the rollout then completes.",
+)
+t.user("Deploy api v2 and wait for it to be ready")
+t.call(
+    "bash",
+    {"command": "kubectl apply -f k8s/api.yaml"},
+    "deployment.apps/api configured",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": "kubectl rollout status deployment/api --timeout=60s"},
+    error="error: timed out waiting for the condition",
+    kind="exit_code",
+)
+t.call(
+    "bash",
+    {"command": "kubectl get pods -l app=api"},
+    "api-7d9c6b5f4-x2k8q   0/1   CrashLoopBackOff   3   4m",
+)
+t.call(
+    "bash",
+    {"command": "kubectl logs api-7d9c6b5f4-x2k8q --previous"},
+    "exec /app/server: exec format error",
+)
+t.call(
+    "edit_file",
+    {"path": "k8s/api.yaml", "old": "image: acme/api:2.0-arm64", "new": "image: acme/api:2.0"},
+    "ok",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": "kubectl apply -f k8s/api.yaml"},
+    "deployment.apps/api configured",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": "kubectl rollout status deployment/api --timeout=60s"},
+    'deployment "api" successfully rolled out',
+)
+t.msg("The arm64 image could not start on the amd64 nodes; with the multi-arch tag api v2 is up.")
+
+
+def _materialize_bisect_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("MaterializeInc/materialize", "pull", 28251),
+        "A CI auto-bisect over a first-parent commit range: at each step check out the "
+        "chosen commit, build (the same 'Finished' line), run the one failing test and mark "
+        "the commit; then the culprit is read and reverted on a branch.",
+    )
+    r = random.Random(tid)
+    t.user("Find which merge broke test_kafka_sink_upsert between v0.99 and main, and revert it")
+    t.call("bash", {"command": "git log --first-parent --oneline v0.99..main | wc -l"}, "214")
+    t.call(
+        "bash",
+        {"command": "git bisect start --first-parent main v0.99"},
+        "Bisecting: 107 revisions left to test after this (roughly 7 steps)",
+        mutates=True,
+    )
+    left = 107
+    for step in range(8):
+        bad = r.random() < 0.5
+        commit = "".join(r.choice("0123456789abcdef") for _ in range(9))
+        t.call("bash", {"command": "git rev-parse --short HEAD"}, commit)
+        t.call(
+            "bash",
+            {"command": "bin/mzcompose --find kafka-sink build"},
+            f"Finished release [optimized] target(s) in {r.randint(240, 420)}.{r.randint(0, 9)}s",
+        )
+        test = {"command": "bin/mzcompose --find kafka-sink run default test_kafka_sink_upsert"}
+        if bad:
+            t.call(
+                "bash",
+                test,
+                error="test_kafka_sink_upsert FAILED: expected 3 rows, got 4",
+                kind="exit_code",
+            )
+        else:
+            t.call("bash", test, f"test_kafka_sink_upsert PASSED in {r.randint(30, 90)}s")
+        left //= 2
+        t.call(
+            "bash",
+            {"command": f"git bisect {'bad' if bad else 'good'}"},
+            f"Bisecting: {left} revisions left to test after this (step {step + 1})",
+            mutates=True,
+        )
+    t.call(
+        "bash",
+        {"command": "git bisect log | tail -2"},
+        "# first bad commit: [4be1c07e2] sink: dedupe by key",
+    )
+    t.call("bash", {"command": "git show --stat 4be1c07e2"}, "src/storage/sink/kafka.rs | 41 +++--")
+    t.call("read_file", {"path": "src/storage/sink/kafka.rs"}, "fn dedupe(...) { ... }")
+    t.call("bash", {"command": "git bisect reset"}, "Switched to branch 'main'", mutates=True)
+    t.call(
+        "bash",
+        {"command": "git switch -c revert-4be1c07e2"},
+        "Switched to a new branch",
+        mutates=True,
+    )
+    t.call(
+        "bash",
+        {"command": "git revert --no-edit 4be1c07e2"},
+        "[revert-4be1c07e2 9e0d1a2] Revert",
+        mutates=True,
+    )
+    t.call(
+        "bash",
+        {"command": "bin/mzcompose --find kafka-sink build"},
+        "Finished release [optimized] target(s) in 388.2s",
+    )
+    t.call(
+        "bash",
+        {"command": "bin/mzcompose --find kafka-sink run default test_kafka_sink_upsert"},
+        "test_kafka_sink_upsert PASSED in 61s",
+    )
+    t.msg("4be1c07e2 (sink: dedupe by key) broke the upsert test; reverted on revert-4be1c07e2.")
+
+
+_materialize_bisect_long("f10-materialize-auto-bisect-long")
+
+
+def _qodo_cover_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("qodo-ai/qodo-cover", "issues", 103),
+        "Test generation over fifteen functions: write a test, run the suite (some new tests "
+        "fail and are rewritten once), read the coverage report, its percentage rising.",
+    )
+    r = random.Random(tid)
+    t.user("Raise the coverage of app/calc.py above 90% with generated tests")
+    t.call("read_file", {"path": "app/calc.py"}, "def add ... def sub ... (15 functions)")
+    cov = 31
+    passed = 4
+    for k in range(15):
+        fn = f"f{k:02d}"
+        t.call(
+            "write_file",
+            {
+                "path": f"tests/test_{fn}.py",
+                "content": f"def test_{fn}():\n    assert calc.{fn}(2) == {k * 2}\n",
+            },
+            "ok",
+            mutates=True,
+        )
+        run = {"command": "pytest -q --cov=app --cov-report=term tests"}
+        if r.random() < 0.3:
+            t.call(
+                "bash",
+                run,
+                error=f"FAILED tests/test_{fn}.py::test_{fn} - assert {k * 2 + 1} == {k * 2}\n"
+                f"1 failed, {passed} passed",
+                kind="exit_code",
+            )
+            t.call(
+                "write_file",
+                {
+                    "path": f"tests/test_{fn}.py",
+                    "content": f"def test_{fn}():\n    assert calc.{fn}(2) == {k * 2 + 1}\n",
+                },
+                "ok",
+                mutates=True,
+            )
+        passed += 1
+        cov = min(96, cov + r.randint(3, 6))
+        t.call(
+            "bash",
+            run,
+            f"{passed} passed in {r.randint(2, 9)}.{r.randint(0, 9)}s\nTOTAL  212  {cov}%",
+        )
+    t.msg(f"{passed} tests; app/calc.py at {cov}% coverage.")
+
+
+_qodo_cover_long("f10-qodo-cover-generation-long")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -11988,8 +13428,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh7"
     for it in items[FRESH8_START:FRESH9_START]:
         split[it.tid] = "fresh8"
-    for it in items[FRESH9_START:]:
+    for it in items[FRESH9_START:FRESH10_START]:
         split[it.tid] = "fresh9"
+    for it in items[FRESH10_START:]:
+        split[it.tid] = "fresh10"
     return split
 
 

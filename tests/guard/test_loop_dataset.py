@@ -87,6 +87,11 @@ def test_size_and_balance() -> None:
     assert 0.4 <= sum(not t["loop"] for t in fresh7) / len(fresh7) <= 0.6
     assert {t["class"] for t in fresh7 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh7) >= 2
+    fresh10 = [t for t in TRAJS if t["split"] == "fresh10"]
+    assert len(fresh10) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh10) / len(fresh10) <= 0.6
+    assert {t["class"] for t in fresh10 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh10) >= 2
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 

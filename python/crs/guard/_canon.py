@@ -49,6 +49,22 @@ _VOLATILE = re.compile(
     r"(?:[0-9a-fA-F]-?){7,}[0-9a-fA-F](?![0-9A-Za-z]|-[0-9a-fA-F])"
 )
 _HAS_DIGIT = re.compile(r"\d").search
+
+REMOTE_READS = (
+    r"kubectl\s+(get|describe|logs|top|explain|version|api-resources|api-versions|"
+    r"cluster-info|auth\s+can-i|config\s+(view|get-contexts|current-context)|"
+    r"rollout\s+(status|history))|"
+    r"docker\s+(ps|logs|inspect|images|info|version)|"
+    r"helm\s+(list|ls|status|history|show|search)|"
+    r"curl\b(?!.*\|\s*(sudo\s+)?(ba|z|da)?sh\b)(?![^|;&]*(\s(-X|--request)\s+(?!GET\b)|"
+    r"\s(-[a-zA-Z]*[dFTO]|--data|--form|--upload-file|--json|--remote-name)|"
+    r"\s(-o|--output)\s+(?!/dev/null\b)))"
+)
+"""Shell commands that read a cluster, a container host or a chart release without changing
+it (`kubectl get`, `kubectl rollout status`, `docker ps`, `helm status`), and an HTTP request
+that sends nothing, saves nothing and runs nothing it fetched (`curl -sI URL | head -1`; not
+`-X POST`, `-d`, `-o file`, `| bash`): part of the guard's read-only commands, so a listing
+of pods between two waits is no workspace change (fresh10)."""
 _mask_ascii = _core.mask_volatile  # the same, as a Rust scanner (tests/guard: they agree)
 
 
@@ -934,6 +950,51 @@ def _unstamped(doc: Any, depth: int) -> Any:
     if type(doc) is list:
         return [_unstamped(v, depth + 1) for v in doc]
     return doc
+
+
+_GENERATED_ID = re.compile(
+    rf"(?<![0-9A-Za-z])(?={_HEX_WORD}[a-fA-F])(?={_HEX_WORD}\d)"
+    r"(?:[0-9a-fA-F]-?){7,}[0-9a-fA-F](?![0-9A-Za-z]|-[0-9a-fA-F])"
+).search
+
+
+def names_new_id(result: Any) -> bool:
+    """Whether a successful result is only a handle to something made or issued for this
+    call: every part of it carries a generated id (the generated-id part of `_VOLATILE`: a
+    storage id, the URL that has it, a job's GUID), stamp fields (`RESULT_STAMP_KEYS`)
+    aside. A text is each of its words; a structure each of its str values, and a number,
+    a flag or a null beside them is a part without an id (`{"ok": true, "id": ...}` says
+    something more). An id beside other content (a trace id after the text) does not make
+    a handle. (fresh10)"""
+    if type(result) is str:
+        words = result.split()
+        return 0 < len(words) <= 8 and all(_GENERATED_ID(w) is not None for w in words)
+    if type(result) is not dict and type(result) is not list:
+        return False
+    return _handles(result, 0) is True
+
+
+def _handles(doc: Any, depth: int) -> bool | None:
+    """True: every part carries a generated id; False: one does not; None: no part."""
+    if depth > MAX_DEPTH:
+        return False
+    parts: Iterable[Any]
+    if type(doc) is dict:
+        parts = (v for k, v in doc.items() if not (type(k) is str and _stamp_key(k)))
+    elif type(doc) is list:
+        parts = doc
+    elif type(doc) is str:
+        return _GENERATED_ID(doc) is not None
+    else:
+        return False
+    got: bool | None = None
+    for v in parts:
+        h = _handles(v, depth + 1)
+        if h is False:
+            return False
+        if h is True:
+            got = True
+    return got
 
 
 def error_text(error: BaseException | str) -> str:

@@ -81,6 +81,7 @@ _READONLY_SHELL = re.compile(
     r"file|stat|tree|du|df|env|printenv|date|uname|id|ps|diff|cmp|sort|uniq|cut|awk|jq|"
     r"git\s+(status|log|diff|show|branch|remote|rev-parse|ls-files|blame|grep)|"
     r"sed\s+-n|"
+    rf"{_canon.REMOTE_READS}|"  # kubectl get, docker ps, helm status, a plain curl (fresh10)
     # PowerShell's reads (cmdlet names are case-insensitive) and their aliases (fresh9)
     r"dir|gci|gc|sls|(?i:get-(childitem|content|item|itemproperty|location|process|service|"
     r"command|date)|select-string|test-path|resolve-path|measure-object))"
@@ -814,6 +815,12 @@ class Guard:
             # the workspace changes or the cooldown passes, however many other calls succeed.
             retried = (
                 sig.hard > lim.max_failures and sig.same > lim.max_failures and sig.epoch == s.epoch
+            ) or (
+                # so does a transient one with no wait since it failed (fresh10)
+                sig.transient > lim.transient_retries
+                and sig.same > lim.transient_retries
+                and sig.epoch == s.epoch
+                and not _waited_since(s, sig.fail_step)
             )
             # The cooldown runs on the wall clock (the state is shared by processes); a last
             # failure stamped further ahead than clock skew (the clock was set back) counts
@@ -1121,7 +1128,7 @@ class Guard:
                 self._check_foreign(call, s)
             alias = ""
             if feat:
-                alias = self._near_duplicate(s, call, res, feat)
+                alias = self._near_duplicate(s, call, res, feat, kind, result)
                 if alias:
                     p["a"] = alias
             cluster = alias or call.signature
@@ -1338,7 +1345,9 @@ class Guard:
         ev = set(v.evidence)
         return {pair for n, pair, _ in s.tail if n in ev}
 
-    def _near_duplicate(self, s: SessionState, call: Call, res: str, feat: str) -> str:
+    def _near_duplicate(
+        self, s: SessionState, call: Call, res: str, feat: str, kind: int, result: Any
+    ) -> str:
         """The cluster of an earlier call of the same tool with the same result whose
         arguments are a near-duplicate of this one's (`_canon.similar`), or ""."""
         if f"{call.signature}:{res}" in s.pairs:
@@ -1348,6 +1357,8 @@ class Guard:
             return ""
         if _THINKS(call.tool) is not None:
             return ""
+        if kind == OK and _canon.names_new_id(result):
+            return ""  # a handle to something made for this call: no evidence (fresh10)
         t = self.policy.near_duplicate
         run = self._near_run(s, call, res, feat, t)  # the run just before, continued
         if run:
@@ -1775,6 +1786,9 @@ class Guard:
             stale = 3 * len(words - s.msg_run) < len(words) if running else False
             stale = stale or not words
             stales = (s.msg_stale if running else 0) + stale
+            # stale messages in a row, each in words of its own (fresh10)
+            stale_row = s.msg_stale_row if running else 0
+            stale_row = 0 if not stale else stale_row + (digest not in msgs)
             # A restatement: (almost) nothing new to the run, and its words a near-duplicate
             # of the last message's (the same test as reworded calls). `monologue_repeats`
             # of them in a row (that many + 1 messages saying one thing) is a monologue
@@ -1796,6 +1810,10 @@ class Guard:
                 found = (
                     f"the agent said the same thing in other words {restated + 1} "
                     "times in a row without acting"
+                )
+            if found is None and stale_row >= self.policy.monologue_repeats:
+                found = (
+                    f"{stale_row} agent messages in a row without acting, none saying anything new"
                 )
             if found is None and len(text) >= _repeat.MIN_SPAN:
                 # one message stuck on a passage it says over and over (crs.guard._repeat)

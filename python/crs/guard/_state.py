@@ -305,6 +305,7 @@ class SessionState:
         "msg_restated",
         "msg_run",
         "msg_stale",
+        "msg_stale_row",
         "msg_streak",
         "msgs",
         "nudges",
@@ -357,6 +358,7 @@ class SessionState:
         # message's words (any run)
         self.msg_run: frozenset[str] = frozenset()
         self.msg_stale = 0
+        self.msg_stale_row = 0  # the stale messages at the end of the run, in a row (fresh10)
         self.msg_restated = 0
         self.msg_last: frozenset[str] = frozenset()
         self.turns = 0
@@ -505,12 +507,19 @@ class SessionState:
                 echo[3] = False
         if not self.msg_streak:  # a new run of messages
             self.msg_run, self.msg_stale, self.msg_restated = frozenset(), 0, 0
+            self.msg_stale_row = 0
         w = p.get("mw")
         if w is not None:  # (an older record: its words are not known)
             self.msg_last = words = frozenset(w)
             if len(self.msg_run) < MAX_RUN_WORDS:
                 self.msg_run = self.msg_run | words
             self.msg_stale += 1 if p.get("st") else 0
+            # (a message said before in the run, word for word, is the cycle rules': it
+            # neither counts nor breaks the row)
+            if not p.get("st"):
+                self.msg_stale_row = 0
+            elif p["d"] not in self.msgs:
+                self.msg_stale_row += 1
             self.msg_restated = self.msg_restated + 1 if p.get("rs") else 0
         self.msg_streak += 1
         self.msgs = [*self.msgs[-15:], p["d"]]
@@ -596,6 +605,7 @@ class SessionState:
                 self.msg_stale,
                 self.msg_restated,
                 sorted(self.msg_last),
+                self.msg_stale_row,
             ],
         }
 
@@ -646,6 +656,7 @@ class SessionState:
             s.msg_run = frozenset(str(x) for x in run[0])
             s.msg_stale, s.msg_restated = int(run[1]), int(run[2])
             s.msg_last = frozenset(str(x) for x in run[3])
+            s.msg_stale_row = int(run[4]) if len(run) > 4 else 0  # (older images: 0)
         return s
 
 
