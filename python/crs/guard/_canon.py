@@ -538,6 +538,7 @@ def features(
             return ""
     idents: list[tuple[str, str]] = []
     texts: list[tuple[str, str]] = []
+    progs: list[tuple[str, str]] = []
     extra = False
     for k, v in canon.items():
         if type(v) is not str or _volatile_key(k):
@@ -554,7 +555,16 @@ def features(
                 # a respelt program (an alias) is a parameter too: another spelling of the
                 # same call may be its near-duplicate (fresh9)
                 extra = extra or prog != words[0]
+            stage = False
             for w in words[1:]:
+                if stage:  # the program of a pipeline's next stage (`| grep`): marked
+                    stage = False
+                    if w not in _STAGES:
+                        progs.append((k, _program(w)))
+                        continue
+                if w in _STAGES:
+                    stage = True
+                    continue
                 if w.startswith("-") or w.isdigit():
                     continue
                 if len(w) > 2 and w[0] == w[-1] and w[0] in "'\"":
@@ -579,7 +589,7 @@ def features(
             idents.append((k, _one_spelling(v)))
         elif v:
             texts.append((k, v))
-    if not texts and not extra:
+    if not texts and not progs and not extra:
         return ""
     ident = _blake_hex(repr(sorted(idents)).encode("utf-8", "surrogatepass"), 8)
     # A word said twice is two tokens (`total#2`): `select total from total` and `select
@@ -594,6 +604,8 @@ def features(
                 tok = f"{k}:{t}"
                 n = said[tok] = said.get(tok, 0) + 1
                 toks.add(tok if n == 1 else f"{tok}#{n}")
+    for k, v in progs:  # a later stage's program, marked `>` (`similar`'s walk rule)
+        toks.update(f"{k}:>{t}" for t in _tokens(sanitize(v)))
     return ident + "|" + " ".join(sorted(toks))
 
 
@@ -666,6 +678,14 @@ _DRIVE = re.compile(r"[A-Za-z]:[\\/\w.~-]").match
 _DRIVE_SEP = re.compile(r"[\\/]+").sub
 
 
+# What starts a command's next stage: a pipe, a list operator. The word after it is that
+# stage's program, an identifier as the first one is: `cat app.log | grep ERROR` and `... |
+# grep WARN` differ in their whole free text (a search for another word), not in one of
+# two words (fresh10 lead).
+# (The canonical form quotes an operator standing alone as a word: `'|'`.)
+_STAGES = frozenset(op for o in ("|", "||", "&&", ";", "|&", "&") for op in (o, f"'{o}'"))
+
+
 def _program(word: str) -> str:
     """A command's program as near-duplicate checks compare it (see `_SHELL_ALIASES`)."""
     low = word.lower()
@@ -701,6 +721,17 @@ def _other_target(a: str, b: str) -> bool:
     return ka == kb and len(wa) >= 2 and len(wb) >= 2 and wa[:4] != wb[:4]
 
 
+def _only_programs(shared: set[str], a: str, b: str) -> bool:
+    """Whether the tokens two calls share are all programs of later pipeline stages (marked
+    `:>` by `features`) and the words that differ are not."""
+    return (
+        bool(shared)
+        and ":>" not in a
+        and ":>" not in b
+        and all(":>" in t for t in shared)
+    )
+
+
 def similar(a: str, b: str, threshold: float) -> bool:
     """Near-duplicates by `features`: equal identifiers and a text-token Jaccard of at least
     `threshold` (both texts empty: only parameters differ). Long texts are compared by their
@@ -712,8 +743,12 @@ def similar(a: str, b: str, threshold: float) -> bool:
     if not ta and not tb:
         return True
     sa, sb = set(ta.split()), set(tb.split())
-    if len(sa) == len(sb) >= 3 and len(sa - sb) == 1 and _other_target(*(sa - sb), *(sb - sa)):
-        return False
+    if len(sa) == len(sb) and len(sa - sb) == 1:
+        (wa,), (wb,) = sa - sb, sb - sa
+        # three words or more; or the one word of free text beside a pipeline's programs
+        # (`cat app.log | grep ERROR`, `... | grep WARN`: another word searched for)
+        if (len(sa) >= 3 or _only_programs(sa - {wa}, wa, wb)) and _other_target(wa, wb):
+            return False
     if len(sa) > 64 and len(sb) > 64:
         return (
             _core.minhash_jaccard(_core.minhash_signature(ta), _core.minhash_signature(tb))
