@@ -341,15 +341,14 @@ def _one_line_failure(done: subprocess.CompletedProcess[str], names: str) -> Non
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr[-2000:]
-    assert lines[0].startswith("crs demo: "), lines[0]
-    assert names in lines[0], lines[0]
+    assert lines[0].startswith(f"crs demo: {names} "), lines[0]  # which setting, first
 
 
 def test_crs_demo_refuses_an_unusable_home_in_one_line(tmp_path: Path) -> None:
     a_file = tmp_path / "a-file"
     a_file.write_text("x\n")
     for home in (a_file, a_file / "under"):
-        _one_line_failure(_demo(str(home), tmp_path), "CRS_HOME")
+        _one_line_failure(_demo(str(home), tmp_path), "$CRS_HOME")
         _one_line_failure(_demo(None, tmp_path, "--home", str(home)), "--home")
     assert a_file.read_text() == "x\n"
 
@@ -361,8 +360,8 @@ def test_crs_demo_refuses_a_read_only_home(tmp_path: Path) -> None:
     ro.mkdir()
     ro.chmod(0o555)
     try:
-        _one_line_failure(_demo(str(ro), tmp_path), "CRS_HOME")
-        _one_line_failure(_demo(str(ro / "new"), tmp_path), "CRS_HOME")
+        _one_line_failure(_demo(str(ro), tmp_path), "$CRS_HOME")
+        _one_line_failure(_demo(str(ro / "new"), tmp_path), "$CRS_HOME")
         assert list(ro.iterdir()) == []
     finally:
         ro.chmod(0o755)
