@@ -385,6 +385,8 @@ SECRETS = {
     "psql=": (["psql", "--password=Hunter3Secret", "db"], "Hunter3Secret"),
     "psql-str": ("psql --password Hunter4Secret db", "Hunter4Secret"),
     "sh-c": (["sh", "-c", "mysql --password Hunter5Secret db"], "Hunter5Secret"),
+    "env": (["env", "PGPASSWORD=Hunter6Secret", "psql", "db"], "Hunter6Secret"),
+    "env-str": ("PGPASSWORD=Hunter7Secret psql db", "Hunter7Secret"),
 }
 
 
@@ -416,6 +418,12 @@ def test_secrets_in_a_command_list_reach_no_file_and_no_output(tmp_path: Path) -
     assert len(set(sigs.values())) == len(SECRETS)  # different commands, different calls
     seen = {str(p): p.read_bytes() for p in home.rglob("*") if p.is_file()}
     assert any(p.endswith(".wal") for p in seen)
+    from crs._persistence._backup_format import decode_backup
+
+    backups = [p for p in seen if p.endswith(".backup.lz4")]
+    assert backups
+    for p in backups:  # and what the backups hold, decompressed
+        seen[p + " (image)"] = decode_backup(seen[p], Path(p)).data
     seen["explain"] = explained.encode()
     for verb in (["status"], ["status", "--json"], ["learned"], ["learned", "--json"]):
         done = _crs("guard", *verb, "--project", str(project), "--home", str(home))
