@@ -101,6 +101,7 @@ def test_the_integrations_bound_what_they_quote() -> None:
         ("project", lambda: crs_mcp.run("/nonexistent-rt6/" + "p" * 3000)),
         ("transport", lambda: crs_mcp.run("/nonexistent-rt6", transport=BIG)),  # type: ignore[arg-type]
         ("token", lambda: crs_mcp._check_http_token(None, BIG)),
+        ("port", lambda: crs_mcp._can_listen(BIG, 8765)),
         ("guard", lambda: crs_mcp.GuardMiddleware(BIG)),  # type: ignore[arg-type]
         ("guard", lambda: oa.GuardRunHooks(BIG)),  # type: ignore[arg-type]
         ("session", lambda: oa.GuardRunHooks(guard, session=BIG)),  # type: ignore[arg-type]

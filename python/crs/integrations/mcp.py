@@ -517,10 +517,11 @@ def _can_listen(host: str, port: int) -> None:
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         socket.create_server((host, port), family=family).close()
-    except OSError as exc:
-        raise InvalidArgumentError(
-            f"port: cannot listen on {brief(host)}:{port} ({exc.strerror or exc})"
-        ) from None
+    except (OSError, UnicodeError) as exc:  # (UnicodeError: a host label over 63 characters)
+        name = host if len(host) <= 253 else brief(host)  # (no host name is longer)
+        why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+        why = why if len(why) <= 300 else why[:300] + "…"  # (it may quote the host)
+        raise InvalidArgumentError(f"port: cannot listen on {name}:{port} ({why})") from None
 
 
 class _Stopped(Exception):
