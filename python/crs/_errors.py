@@ -200,7 +200,28 @@ class JournalFullError(JournalError):
 
 
 class JournalDegradedError(JournalError):
-    """The journal runs in degraded (in-memory) mode; writes are not durable."""
+    """The journal cannot be used as it is (a directory it cannot open, a server that is away),
+    or runs in degraded (in-memory) mode, where writes are not durable.
+
+    `str(err)` is the whole message, advice for whoever raised it included; `err.problem` is
+    the bare cause ("cannot open journal at …: Permission denied") and `err.fix` what to
+    change on disk or retry ("" when nothing specific), for a caller that gives advice of
+    its own: `Guard.open` and the CLI name the data directory, not `JournalConfig` options.
+    """
+
+    def __init__(self, message: str, *, problem: str | None = None, fix: str = "") -> None:
+        super().__init__(message)
+        self.problem: str = message if problem is None else problem
+        self.fix: str = fix
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_degraded_error, (type(self), str(self), self.problem, self.fix))
+
+
+def _degraded_error(
+    cls: type[JournalDegradedError], message: str, problem: str, fix: str
+) -> JournalDegradedError:
+    return cls(message, problem=problem, fix=fix)
 
 
 class JournalSequenceGapError(JournalError):

@@ -23,6 +23,7 @@ from crs._errors import (
     CRSError,
     InvalidArgumentError,
     JournalCorruptedError,
+    JournalDegradedError,
     JournalError,
     JournalUnavailableError,
 )
@@ -127,19 +128,32 @@ def open_project_key(
     """`open_project` for a project known by its key under the data directory `base`
     (arguments already checked); `project` is its path, or "" when it is not known (a
     dashboard that found the project's data but not its directory)."""
+    ours = journal_config is None
     if journal_config is None:  # several processes (hooks, servers, agents) share a project
         journal_config = replace(DefaultJournalConfig(), shared=True)
     args = (key, project, base, config, session_id, journal_config, accept_journal_loss)
-    for _ in range(_OPEN_ATTEMPTS - 1):
-        try:
-            return _open_once(*args)
-        except JournalCorruptedError as exc:
-            # Another process saved a backup and checkpointed the journal while this one
-            # read it: a segment it listed is gone (and covered by the new backup). Opening
-            # again loads that backup and the journal after it; real damage raises at once.
-            if not isinstance(exc.__cause__, FileNotFoundError):
-                raise
-    return _open_once(*args)
+    try:
+        for _ in range(_OPEN_ATTEMPTS - 1):
+            try:
+                return _open_once(*args)
+            except JournalCorruptedError as exc:
+                # Another process saved a backup and checkpointed the journal while this one
+                # read it: a segment it listed is gone (and covered by the new backup).
+                # Opening again loads that backup and the journal after it; real damage
+                # raises at once.
+                if not isinstance(exc.__cause__, FileNotFoundError):
+                    raise
+        return _open_once(*args)
+    except JournalDegradedError as exc:
+        if not ours:  # the caller's JournalConfig: its advice (allow_degraded) is theirs
+            raise
+        # Guard.open, the CLIs: no JournalConfig to pass an option to; what to fix on disk
+        raise JournalDegradedError(
+            f"{exc.problem}; {exc.fix or 'fix it and retry'} (crs's data directory is "
+            f"{base}: the home argument, --home or $CRS_HOME)",
+            problem=exc.problem,
+            fix=exc.fix,
+        ) from exc.__cause__
 
 
 def _open_once(

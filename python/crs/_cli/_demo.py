@@ -21,11 +21,14 @@ backups under the data directory, `$CRS_HOME`, else `~/.crs`).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from crs._check import shown
+from crs._errors import CRSError
 from crs._home import default_home
 from crs.guard import Guard, Verdict, VerdictCode
 
@@ -348,9 +351,46 @@ def print_report(report: DemoReport, out: TextIO) -> None:
         out.write("run `crs demo` again: the next session remembers the failing build\n")
 
 
+def _unusable(home: Path) -> str | None:
+    """Why the demo cannot keep its data in `home` (it creates what is missing), or None."""
+    if os.path.lexists(home) and not home.is_dir():
+        return "is not a directory"
+    there = home
+    while not os.path.lexists(there) and there != there.parent:
+        there = there.parent  # the nearest part of the path that exists: it is created in
+    if not there.is_dir():
+        return f"is under {shown(str(there))}, which is not a directory"
+    if not os.access(there, os.W_OK | os.X_OK):
+        return (
+            "cannot be written by this user"
+            if there == home
+            else f"cannot be created: {shown(str(there))} cannot be written by this user"
+        )
+    return None
+
+
 def main(as_json: bool = False, home: Path | None = None, out: TextIO | None = None) -> int:
     out = out if out is not None else sys.stdout
-    report = run_demo(home)
+    if home is not None:
+        given = "--home"
+    elif os.environ.get("CRS_HOME"):
+        given = "$CRS_HOME"
+    else:
+        given = "the default data directory"
+    where = home if home is not None else default_home()
+    why = _unusable(where)
+    if why is not None:  # said before anything runs: a traceback half-way helps nobody
+        print(
+            f"crs demo: {given} {shown(str(where))} {why}; give --home (or set $CRS_HOME "
+            "to) a directory this user can write, or one crs may create",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        report = run_demo(where)
+    except (CRSError, OSError) as exc:  # what the home's content holds (a LOCK dir, ...)
+        print(f"crs demo: {shown(str(exc))}", file=sys.stderr)
+        return 1
     if as_json:
         json.dump(asdict(report), out, indent=2, ensure_ascii=False)
         out.write("\n")

@@ -324,6 +324,51 @@ def _open_own(path: Path, flags: int, mode: int = FILE_MODE) -> int:
     return fd
 
 
+class _LockNotAFile(OSError):
+    """`LOCK` is there but is not a regular file: the journal touches nothing, says what to
+    remove (an `OSError`, so `allow_degraded` still runs in memory)."""
+
+    def __init__(self, path: Path, mode: int) -> None:
+        kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"))
+        kind = next((name for test, name in kinds if test(mode)), "not a regular file")
+        self.what = f"its lock file {path} is {kind}" + (
+            ", not a regular file" if kind != "not a regular file" else ""
+        )
+        # inside: only this rare error quotes a path for a shell
+        import shlex
+
+        remove = "rmdir" if stat.S_ISDIR(mode) else "rm"
+        self.fix = (
+            f"remove it ({remove} {shlex.quote(str(path))}; the journal makes a new one) and "
+            "retry: nothing else needs to change"
+        )
+        super().__init__(errno.EEXIST, self.what, str(path))
+
+
+def _unusable(path: Path, exc: OSError, read_only: bool) -> JournalDegradedError:
+    """`JournalDegradedError` for a journal directory that cannot be opened: `problem` the
+    cause, `fix` what to change on disk, and (for a writer) the `JournalConfig` option that
+    runs in memory instead, which only the program building the config can pass."""
+    if isinstance(exc, _LockNotAFile):
+        problem, fix = f"cannot open journal at {path}: {exc.what}", exc.fix
+    else:
+        # the cause without "[Errno n]" (and without a descriptor number for a file name)
+        detail = exc.strerror or str(exc)
+        if isinstance(exc.filename, str):
+            detail += f": {exc.filename}"
+        problem = f"cannot open journal at {path}: {detail}"
+        fix = (
+            "fix the directory (its owner and permissions, or a file of another kind in the "
+            "place of the journal or one of its files) and retry"
+        )
+    config = (
+        ""
+        if read_only
+        else ("; or pass allow_degraded=True in the JournalConfig to run in memory (not durable)")
+    )
+    return JournalDegradedError(f"{problem}; {fix}{config}", problem=problem, fix=fix)
+
+
 def _read_file(path: Path, limit: int = -1) -> bytes:
     """The bytes of `path` (at most `limit`), never through a symlink."""
     fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
@@ -621,10 +666,7 @@ class LocalJournal(JournalBase):
                     "the file size limit, ulimit -f) and retry"
                 ) from exc
             if not config.allow_degraded:
-                raise JournalDegradedError(
-                    f"cannot open journal at {self._dir}: {exc}; fix the directory or pass "
-                    "allow_degraded=True to run in memory (not durable)"
-                ) from exc
+                raise _unusable(self._dir, exc, config.read_only) from exc
             self._log.warning("journal: %s unusable (%s); running in memory", self._dir, exc)
             self._memory = MemoryJournal(
                 dataclasses.replace(config, in_memory=True, path=""), self._codec
@@ -650,7 +692,15 @@ class LocalJournal(JournalBase):
             LocalJournal._process_waits[3] = max(LocalJournal._process_waits[3], held)
 
     def _acquire_lock(self) -> None:
-        self._lock_fd = _open_own(self._dir / "LOCK", os.O_RDWR | os.O_CREAT)
+        lock = self._dir / "LOCK"
+        try:
+            mode = os.lstat(lock).st_mode
+        except FileNotFoundError:
+            pass  # the first open: created below
+        else:
+            if not stat.S_ISREG(mode):  # a directory, a symlink, a FIFO: never opened
+                raise _LockNotAFile(lock, mode)
+        self._lock_fd = _open_own(lock, os.O_RDWR | os.O_CREAT)
         self._flock()
 
     def _flock(self) -> None:

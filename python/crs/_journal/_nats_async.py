@@ -224,6 +224,13 @@ def unseal(record: bytes, *, what: str) -> bytes:
     return payload
 
 
+def _server_away(what: str) -> JournalDegradedError:
+    """`JournalDegradedError` for what needs the server while it cannot be reached."""
+    problem = f"nats journal: {what} while the server is unreachable"
+    fix = "retry once the NATS server is reachable again"
+    return JournalDegradedError(f"{problem}; {fix}", problem=problem, fix=fix)
+
+
 def _checkpoint_record(seq: int) -> bytes:
     return seal(struct.pack(">Q", seq))
 
@@ -658,9 +665,7 @@ class AsyncNATSJournal:
             raise InvalidArgumentError("after_seq must be an int >= 0")
         self._check_open()
         if not self._connected:
-            raise JournalDegradedError(
-                f"nats journal: cannot replay {self._delta_subject} while the server is unreachable"
-            )
+            raise _server_away(f"cannot replay {self._delta_subject}")
         async with self._guard("replay"):
             start = max(await self._checkpoint_seq(), after_seq) + 1
             end = await self._last_subject_seq(self._delta_subject)
@@ -761,9 +766,7 @@ class AsyncNATSJournal:
         """
         self._check_open()
         if self._degraded or not self._connected:
-            raise JournalDegradedError(
-                "nats journal: cannot checkpoint while degraded; entries are held in memory"
-            )
+            raise _server_away("cannot checkpoint (entries are held in memory)")
         async with self._lock, self._guard("checkpoint"):
             last = await self._last_subject_seq(self._delta_subject)
             if seq is None:
@@ -798,7 +801,7 @@ class AsyncNATSJournal:
         """
         self._check_open()
         if not self._connected:
-            raise JournalDegradedError("nats journal: cannot back up while the server is away")
+            raise _server_away("cannot back up")
         records: list[tuple[int, bytes]] = []
         async with self._guard("backup"):
             start = await self._checkpoint_seq() + 1

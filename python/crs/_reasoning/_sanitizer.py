@@ -179,7 +179,7 @@ _SECRET_COMPOUNDS: Final = (
     "apikey", "accesskey", "secretkey", "privatekey", "clientsecret", "accesstoken",
     "refreshtoken", "authtoken", "sessiontoken", "idtoken", "bearertoken", "signingkey",
     "encryptionkey", "masterkey", "sessionkey", "connectionstring", "passphrase",
-    "accountkey", "sharedaccesskey",
+    "accountkey", "sharedaccesskey", "password", "passwd",  # PGPASSWORD, DBPASSWD
 )  # fmt: skip
 _ABOUT_WORDS: Final = frozenset(
     {
@@ -222,7 +222,10 @@ def is_secret_key(key: str) -> bool:
 
 
 def _is_password_key(key: str) -> bool:
-    return bool(_PASSWORD_WORDS.intersection(_key_words(key))) or "passphrase" in key.lower()
+    lowered = key.lower()
+    return bool(_PASSWORD_WORDS.intersection(_key_words(key))) or any(
+        w in lowered for w in ("passphrase", "password", "passwd")
+    )
 
 
 # ---------------------------------------------------------------- the passes

@@ -548,7 +548,9 @@ def features(
                 extra = True
             continue
         if k in commands:
-            words = v.split()
+            # sanitized whole, then split: a word alone does not say it is a secret, the
+            # flag before it does (`--password hunter2`, in a string or an argv list)
+            words = sanitize(v).split()
             if words:
                 prog = _program(words[0])
                 idents.append((k, prog))

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard._text import valid_text
 
@@ -96,11 +97,14 @@ def _stand_ins(args: Any) -> list[dict[str, Any]]:
 
 
 def _refused_args(tool: str, exc: InvalidArgumentError) -> None:
+    if not _about_args(exc):
+        return  # (a bad tool name or session: raised, said by the error itself)
+    name = brief(tool)  # the model's tool name: bounded, as every quoted value
     log.warning(
         "the arguments of a %s call could not be taken as they are (%s); guarded by their text",
-        tool,
+        name,
         exc,
-        extra={"code": "unguardable_arguments", "tool": tool},
+        extra={"code": "unguardable_arguments", "tool": name},
     )
 
 

@@ -160,7 +160,9 @@ def _project(
             ):
                 project = root
     if not os.path.isdir(project):  # removed, or made up: no project state for it
-        raise ValueError(f"the project directory is not a directory: {project!r}")
+        from crs._check import brief  # inside: a bad payload only (the hook stays lean)
+
+        raise ValueError(f"the project directory is not a directory: {brief(project)}")
     return project
 
 
@@ -565,7 +567,9 @@ def settings_path(scope: str, project_dir: str | os.PathLike[str] | None = None)
         return base / "settings.json"
     if scope == "local":
         return base / "settings.local.json"
-    raise ValueError(f"scope: must be 'user', 'project' or 'local', got {scope!r}")
+    from crs._check import brief  # inside: a bad scope only
+
+    raise ValueError(f"scope: must be 'user', 'project' or 'local', got {brief(scope)}")
 
 
 def _ours(handler: Any) -> bool:
@@ -723,7 +727,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra.append(f"--on-block {known.on_block}")
         known.on_block = "deny"
     for flag in extra:  # an unknown flag must not break the user's tools: note it, go on
-        _log(_home(known.home), f"ignoring unknown argument {flag!r}", sys.stderr)
+        from crs._check import brief  # inside: an unknown flag only
+
+        _log(_home(known.home), f"ignoring unknown argument {brief(flag)}", sys.stderr)
     return run(sys.stdin, sys.stdout, sys.stderr, home=known.home, on_block=known.on_block)
 
 

@@ -62,6 +62,7 @@ from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, GuardBlockedError, GuardStoppedError, Verdict
@@ -168,13 +169,13 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> None:
         super().__init__()
         if not isinstance(guard, Guard):
-            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {guard!r}")
+            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {brief(guard)}")
         if exit_behavior not in _EXIT_BEHAVIORS:
             raise InvalidArgumentError(
-                f"exit_behavior: must be one of {_EXIT_BEHAVIORS}, got {exit_behavior!r}"
+                f"exit_behavior: must be one of {_EXIT_BEHAVIORS}, got {brief(exit_behavior)}"
             )
         if exit_on not in _EXIT_ON:
-            raise InvalidArgumentError(f"exit_on: must be 'block' or 'stop', got {exit_on!r}")
+            raise InvalidArgumentError(f"exit_on: must be 'block' or 'stop', got {brief(exit_on)}")
         self.guard = guard
         self.exit_behavior: ExitBehavior = exit_behavior
         self.exit_on = exit_on

@@ -74,6 +74,7 @@ from fastmcp.tools import ToolResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from crs import CRSError, InvalidArgumentError
+from crs._check import brief
 from crs.guard import Action, Call, Guard, GuardPolicy, Verdict, _record
 from crs.guard._record import arecord_result
 
@@ -116,9 +117,20 @@ def _check_session(value: Any, name: str) -> str:
     ):
         raise InvalidArgumentError(
             f"{name}: must be a non-empty printable str of at most {_MAX_SESSION_LEN} "
-            f"characters, got {value!r}"
+            f"characters, got {brief(value)}"
         )
     return value
+
+
+@contextlib.contextmanager
+def _input_errors() -> Iterator[None]:
+    """A guard server tool's bad input (InvalidArgumentError) as fastmcp's ToolError: the
+    client gets the message as a tool error, and the server logs one line at WARNING, not a
+    traceback of an internal error."""
+    try:
+        yield
+    except InvalidArgumentError as exc:
+        raise ToolError(str(exc), log_level=logging.WARNING) from None
 
 
 def client_session(ctx: Context | None) -> str | None:
@@ -241,8 +253,9 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
         """Ask before running a tool: may this call run? Returns the verdict: "allowed",
         "action" (allow, nudge, block, stop), "code", "message" (what to do instead, for you),
         "reason" (for a person) and "call" (pass call.call_id to record_result)."""
-        g = sessions.resolve(ctx, session_id)
-        verdict = await _before(g, tool, arguments or {}, call_id)
+        with _input_errors():
+            g = sessions.resolve(ctx, session_id)
+            verdict = await _before(g, tool, arguments or {}, call_id)
         if verdict.call is not None and verdict.allowed:
             key = (verdict.call.session_id, verdict.call.call_id)
             pending[key] = verdict.call
@@ -263,28 +276,32 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
         """Report what a tool call gave after running it: its result, or its error message.
         Name the call by the call_id check_call returned (or by tool and arguments). Returns a
         verdict; its "message", when there is one, is advice about what to do next."""
-        g = sessions.resolve(ctx, session_id)
-        key = (g.session_id, call_id or "")
-        call = pending.get(key)
-        if call is None:
-            if tool is None:
+        with _input_errors():
+            g = sessions.resolve(ctx, session_id)
+            key = (g.session_id, call_id or "")
+            call = pending.get(key)
+            if call is None:
+                if tool is None:
+                    raise InvalidArgumentError(
+                        "tool: required unless call_id names a call check_call allowed"
+                    )
+                call = _record.call_for(g, tool, arguments or {}, call_id)  # the stand-in
+            elif tool is not None and tool != call.tool:
                 raise InvalidArgumentError(
-                    "tool: required unless call_id names a call check_call allowed"
+                    f"tool: {brief(tool)} is not the tool of call_id {brief(call_id)} "
+                    f"({brief(call.tool)})"
                 )
-            call = _record.call_for(g, tool, arguments or {}, call_id)  # the stand-in
-        elif tool is not None and tool != call.tool:
-            raise InvalidArgumentError(
-                f"tool: {tool!r} is not the tool of call_id {call_id!r} ({call.tool!r})"
-            )
-        else:
-            del pending[key]
-        verdict = await arecord_result(g, call, result, error)  # output as the tool gave it
+            else:
+                del pending[key]
+            # the output as the tool gave it
+            verdict = await arecord_result(g, call, result, error)
         return _verdict_data(verdict)
 
     @server.tool(annotations=mt.ToolAnnotations(read_only_hint=True))
     async def explain(ctx: Context, session_id: str | None = None) -> dict[str, Any]:
         """What the guard knows about this session: recent calls, loops, learned failures."""
-        g = sessions.resolve(ctx, session_id)
+        with _input_errors():
+            g = sessions.resolve(ctx, session_id)
         data = await asyncio.to_thread(_fresh, g, g.explain)
         return {"session_id": g.session_id, **data}
 
@@ -298,7 +315,8 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
     @server.tool(annotations=mt.ToolAnnotations(read_only_hint=False, destructive_hint=True))
     async def forget_failure(failure_id: str) -> dict[str, Any]:
         """Forget one learned failure (by its id from learned_failures), so the call may run."""
-        forgotten = await asyncio.to_thread(guard.forget, failure_id)
+        with _input_errors():
+            forgotten = await asyncio.to_thread(guard.forget, failure_id)
         return {"id": failure_id, "forgotten": forgotten}
 
     @server.resource(STATUS_URI, mime_type="application/json")
@@ -392,7 +410,7 @@ def _check_http_token(token: Any, host: str) -> None:
     if token is None:
         if not _loopback(host):
             raise InvalidArgumentError(
-                f"token: required to serve on {host!r}, which is not a loopback address"
+                f"token: required to serve on {brief(host)}, which is not a loopback address"
             )
         return
     if not (
@@ -403,7 +421,7 @@ def _check_http_token(token: Any, host: str) -> None:
         and " " not in token
     ):
         # a secret: a str is not echoed, only described
-        got = f"a str of {len(token)} characters" if isinstance(token, str) else repr(token)
+        got = f"a str of {len(token)} characters" if isinstance(token, str) else brief(token)
         raise InvalidArgumentError(
             f"token: must be a non-empty printable ASCII str without spaces, got {got}"
         )
@@ -445,7 +463,7 @@ async def serve(
             allowed_hosts=[host, *_LOOPBACK_NAMES] if _loopback(host) else None,
         )
     else:
-        raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {transport!r}")
+        raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {brief(transport)}")
 
 
 def run(
@@ -466,15 +484,15 @@ def run(
     (`crs mcp` prints its `claude mcp add` line there: never for a server that failed to
     open its project)."""
     if transport not in ("stdio", "http"):
-        raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {transport!r}")
+        raise InvalidArgumentError(f"transport: must be 'stdio' or 'http', got {brief(transport)}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536:
-        raise InvalidArgumentError(f"port: must be an int in 1..65535, got {port!r}")
+        raise InvalidArgumentError(f"port: must be an int in 1..65535, got {brief(port)}")
     if transport == "http":
         _check_http_token(token, host)
     sid = _check_session(session, "session") if session is not None else _fresh_session()
     if isinstance(project, str | os.PathLike) and not os.path.isdir(project):
         # a typo: serving it would create the state of a project that is not there
-        raise InvalidArgumentError(f"project: no such directory: {os.fspath(project)!r}")
+        raise InvalidArgumentError(f"project: no such directory: {brief(os.fspath(project))}")
     with _stop_on_sigterm(), Guard.open(Path(project), sid, home=home, policy=policy) as guard:
         if transport == "http":
             _can_listen(host, port)  # a port in use: said before the server is announced
@@ -499,10 +517,11 @@ def _can_listen(host: str, port: int) -> None:
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         socket.create_server((host, port), family=family).close()
-    except OSError as exc:
-        raise InvalidArgumentError(
-            f"port: cannot listen on {host}:{port} ({exc.strerror or exc})"
-        ) from None
+    except (OSError, UnicodeError) as exc:  # (UnicodeError: a host label over 63 characters)
+        name = host if len(host) <= 253 else brief(host)  # (no host name is longer)
+        why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+        why = why if len(why) <= 300 else why[:300] + "…"  # (it may quote the host)
+        raise InvalidArgumentError(f"port: cannot listen on {name}:{port} ({why})") from None
 
 
 class _Stopped(Exception):
@@ -584,7 +603,7 @@ class GuardMiddleware(Middleware):
 
     def __init__(self, guard: Guard, *, fail_open: bool = True) -> None:
         if not isinstance(guard, Guard):
-            raise InvalidArgumentError(f"guard: must be a crs.guard.Guard, got {guard!r}")
+            raise InvalidArgumentError(f"guard: must be a crs.guard.Guard, got {brief(guard)}")
         self._sessions = _Sessions(guard)
         self._fail_open = fail_open
 
@@ -606,7 +625,7 @@ class GuardMiddleware(Middleware):
         except Exception as exc:
             if not self._fail_open:
                 raise ToolError(f"crs guard failed: {exc}") from exc
-            logger.exception("crs guard failed before %r; running it unguarded", name)
+            logger.exception("crs guard failed before %s; running it unguarded", brief(name))
             return await call_next(context)
         if not before.allowed:
             return ToolResult(

@@ -58,6 +58,7 @@ from agents.tool import (
 )
 from agents.tool_context import ToolContext
 
+from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, Verdict
@@ -137,7 +138,7 @@ class _Sessions:
         if sid is None or sid == self.guard.session_id:
             return self.guard
         if not isinstance(sid, str) or not sid:
-            raise InvalidArgumentError(f"session: the resolver must return a str, got {sid!r}")
+            raise InvalidArgumentError(f"session: the resolver must return a str, got {brief(sid)}")
         with self._lock:
             g = self._by_id.get(sid)
             if g is None:
@@ -158,9 +159,9 @@ class GuardToolGuardrails:
 
     def __init__(self, guard: Guard, *, session: SessionResolver | None = None) -> None:
         if not isinstance(guard, Guard):
-            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {guard!r}")
+            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {brief(guard)}")
         if session is not None and not callable(session):
-            raise InvalidArgumentError(f"session: must be a callable or None, got {session!r}")
+            raise InvalidArgumentError(f"session: must be a callable or None, got {brief(session)}")
         self.sessions = _Sessions(guard, session)
         self._lock = threading.Lock()
         # (session, call id) -> the before_call verdict, or ("failed", after verdict)
@@ -299,9 +300,9 @@ class GuardRunHooks(RunHooks[Any]):
 
     def __init__(self, guard: Guard, *, session: SessionResolver | None = None) -> None:
         if not isinstance(guard, Guard):
-            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {guard!r}")
+            raise InvalidArgumentError(f"guard: must be a crs.Guard, got {brief(guard)}")
         if session is not None and not callable(session):
-            raise InvalidArgumentError(f"session: must be a callable or None, got {session!r}")
+            raise InvalidArgumentError(f"session: must be a callable or None, got {brief(session)}")
         self.sessions = _Sessions(guard, session)
         # The runs already started, by their `Usage` object (one per run, shared by the run's
         # contexts); weakly held so finished runs are forgotten.
@@ -374,7 +375,7 @@ def guard_agent(
     no-op; with another guard, that guard replaces the first. Hosted tools are left alone.
     """
     if not isinstance(agent, Agent):
-        raise InvalidArgumentError(f"agent: must be an agents.Agent, got {agent!r}")
+        raise InvalidArgumentError(f"agent: must be an agents.Agent, got {brief(agent)}")
     rails = GuardToolGuardrails(guard, session=session)
     for server in agent.mcp_servers:
         _guard_mcp_server(server, rails, agent)
