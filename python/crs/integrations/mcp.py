@@ -76,6 +76,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from crs import CRSError, InvalidArgumentError
 from crs.guard import Action, Call, Guard, GuardPolicy, Verdict, _record
 from crs.guard._record import arecord_result
+from crs.guard._text import call_key
 
 __all__ = [
     "GuardMiddleware",
@@ -264,6 +265,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
         Name the call by the call_id check_call returned (or by tool and arguments). Returns a
         verdict; its "message", when there is one, is advice about what to do next."""
         g = sessions.resolve(ctx, session_id)
+        call_id = call_key(call_id)  # (as check_call's `_record.before_call` keyed it)
         key = (g.session_id, call_id or "")
         call = pending.get(key)
         if call is None:
