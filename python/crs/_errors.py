@@ -298,3 +298,9 @@ class SchemaVersionMismatchError(SessionRestoreError):
 
 class TooManyModifiedFilesError(SessionRestoreError):
     """More files changed than `max_files_to_refresh`; a full rebuild is recommended."""
+
+
+class StaleOpError(CRSError):
+    """Private (not exported): an op was built on a state another writer of the shared
+    journal moved meanwhile (a guard step it took); nothing was written, the caller builds
+    it again on the caught-up state (`StateKernel.commit_op`'s `fresh`)."""

@@ -47,6 +47,7 @@ from crs._errors import (
     JournalSequenceGapError,
     NilDeltaError,
     SnapshotStaleError,
+    StaleOpError,
 )
 from crs._image import parse_image, state_image
 from crs._state._codec import ProofPayloads
@@ -472,12 +473,19 @@ class StateKernel:
         *,
         bump_generation: bool,
         checked: Callable[[dict[str, Any]], Any] | None = None,
+        fresh: Callable[[dict[str, Any]], bool] | None = None,
     ) -> Any:
         """Check, journal, then apply one op; returns what its apply function returned.
 
         `checked`: for a payload its caller built and checked itself (the live guard's own
         records): `checked(payload)` applies it, in place of the registered handler's check
         and apply function (it must not fail). Replay still runs the handler on the record.
+
+        `fresh`: for a payload built on the state as it was (a guard's step, reserved before
+        other writers' records came in): when the catch-up under the journal's writer lock
+        applied records of other writers, `fresh(payload)` says whether it still holds;
+        False raises `StaleOpError` with nothing written (the caller builds it again). Not
+        called when no other writer appended (the usual case).
         """
         handler = self._ops.get(kind)
         if handler is None:
@@ -514,7 +522,10 @@ class StateKernel:
                 if not self._wdepth and hold():
                     self._wdepth = 1
                     try:
+                        before = self.seq
                         self.catch_up()
+                        if fresh is not None and self.seq != before and not fresh(payload):
+                            raise StaleOpError(f"{kind}: built on a state other writers moved")
                         self.seq = append([data])[1]
                         result = checked(payload)
                         if bump_generation:
@@ -526,9 +537,12 @@ class StateKernel:
                     self._wdepth = 0
                     unhold(True)  # unlock, then fdatasync (a failed sync raises)
                     return result
+        before = self.seq  # (the catch-up of `_shared_writing` moves it)
         with self._shared_writing() if self.shared else self.lock:
             if self.life is _CLOSED:
                 self.check_open(kind)
+            if fresh is not None and self.seq != before and not fresh(payload):
+                raise StaleOpError(f"{kind}: built on a state other writers moved")
             # validated, effect computed: nothing changed yet
             apply = handler(payload) if checked is None else None
             if self.journal is not None:

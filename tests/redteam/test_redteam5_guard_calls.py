@@ -80,13 +80,6 @@ def test_a_forged_step_cannot_brick_the_session(tmp_path: Path) -> None:
         assert again.status()["calls"] == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="for the lead (guard step reservation, `Guard._make_call`/`_after`): two "
-    "processes (two Guard.open) on one session reserve the same step from their own view "
-    "and both journal it; the hook avoids it by holding `crs._writing()` across the pair, "
-    "the public API does not",
-)
 def test_two_openers_of_one_session_number_their_calls_apart(tmp_path: Path) -> None:
     """Two agents (two `crs mcp` servers, an agent and a script) sharing one session id on
     one project: a before_call in each, then both after_calls, stored two different calls

@@ -726,12 +726,7 @@ def _other_target(a: str, b: str) -> bool:
 def _only_programs(shared: set[str], a: str, b: str) -> bool:
     """Whether the tokens two calls share are all programs of later pipeline stages (marked
     `:>` by `features`) and the words that differ are not."""
-    return (
-        bool(shared)
-        and ":>" not in a
-        and ":>" not in b
-        and all(":>" in t for t in shared)
-    )
+    return bool(shared) and ":>" not in a and ":>" not in b and all(":>" in t for t in shared)
 
 
 def similar(a: str, b: str, threshold: float) -> bool:

@@ -16,14 +16,17 @@ and, once the session was nudged, refuses it (block), and stops after blocks per
 from __future__ import annotations
 
 import contextlib
+import enum
 import functools
 import inspect
+import itertools
 import logging
 import operator
 import os
 import re
 import reprlib
 import shlex
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -32,7 +35,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from crs import _core
 from crs._check import brief
-from crs._errors import CRSClosedError, InvalidArgumentError, JournalClosedError, JournalError
+from crs._errors import (
+    CRSClosedError,
+    InvalidArgumentError,
+    JournalClosedError,
+    JournalError,
+    StaleOpError,
+)
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
 from crs.guard import _canon, _repeat, _turns
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
@@ -46,6 +55,7 @@ from crs.guard._policy import (
 )
 from crs.guard._policy import field_key as _field_key
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
+from crs.guard._text import MAX_CALL_ID as _MAX_CALL_ID
 from crs.guard._text import valid_text
 from crs.guard._verdict import (
     Action,
@@ -232,7 +242,11 @@ def _bad_call(call: Call) -> str:
     for name, value, ok in (
         ("step", call.step, type(call.step) is int and 0 < call.step < _MAX_STEP),
         ("signature", call.signature, type(call.signature) is str and _SIGNATURE(call.signature)),
-        ("call_id", call.call_id, type(call.call_id) is str),
+        (
+            "call_id",
+            call.call_id,
+            type(call.call_id) is str and len(call.call_id) <= _MAX_CALL_ID,
+        ),
         ("tool", call.tool, type(call.tool) is str),
     ):
         if not ok:
@@ -241,6 +255,62 @@ def _bad_call(call: Call) -> str:
                 "pass the Call they returned"
             )
     return "call: not a Call of before_call or call_for"  # pragma: no cover - one field is bad
+
+
+# what `Guard._after` adds to a step's record as it judges the call (dropped when the call is
+# judged again at another step: `StaleOpError`)
+_JUDGED = ("a", "cr", "cs", "cv", "cd", "v", "ev", "lp", "lf", "fx")
+
+
+def _step_taken(s: SessionState, step: int) -> bool:
+    """Whether the session has a record at `step` (a finished or refused call), for a step
+    at or below its last one: one another writer of the session (a second `Guard.open`,
+    another process) stored after this guard reserved it. The recent records tell; a step
+    older than all of them, once they are as many as are kept, counts as taken."""
+    if step > s.last_step:
+        return False
+    recent = s.recent
+    for r in recent:
+        if r[0] == step:
+            return True
+    return len(recent) == recent.maxlen and all(r[0] > step for r in recent)
+
+
+def _step_free(part: GuardPart, p: dict[str, Any]) -> bool:
+    """`StateKernel.commit_op`'s `fresh` check of a guard.step or guard.refuse record, run
+    only when a catch-up under the journal's lock applied other writers' records."""
+    s = part.sessions.get(p["s"])
+    return s is None or not _step_taken(s, p["n"])
+
+
+def _renumbered(s: SessionState, call: Call) -> Call:
+    """`call` at the session's next free step (reserved, as `_make_call` reserves one)."""
+    last = s.last_step
+    step = s.reserved = (s.reserved if s.reserved > last else last) + 1
+    out = _new(Call)
+    _set(
+        out,
+        "__dict__",
+        {
+            "tool": call.tool,
+            "signature": call.signature,
+            "call_id": call.call_id,
+            "session_id": call.session_id,
+            "step": step,
+        },
+    )
+    return out
+
+
+def _bad_call_id(call_id: Any) -> str:
+    """The message for a `call_id` the guard does not take (nothing is stored)."""
+    if type(call_id) is str and len(call_id) > _MAX_CALL_ID:
+        return (
+            f"call_id: at most {_MAX_CALL_ID} characters, got {len(call_id)} "
+            f"({brief(call_id)}); pass a shorter id, or None for one the guard makes "
+            "(crs.guard._text.call_key shortens a long one deterministically)"
+        )
+    return f"call_id: must be a non-empty str or None, got {brief(call_id)}"
 
 
 def _check_args(
@@ -266,6 +336,17 @@ def _check_args(
 
 
 _MAX_TOOLS = 4096  # tool names whose limits a guard keeps (`Guard._limits`)
+_MAX_PENDING = 4096  # calls a guard keeps between before_call and after_call (`Guard._pending`)
+
+
+def _drop_oldest_half(pending: dict[str, Any]) -> None:
+    """Forget the older half of the calls that were never reported (an agent that never
+    calls after_call): their after_call, if it comes, is recorded as a Call this guard did not
+    hand out is (`Guard._check_foreign`). Under the guard's lock; the dict is rebuilt in place
+    (deleting its oldest keys one by one would leave finding the next oldest slow)."""
+    keep = list(itertools.islice(pending.items(), len(pending) // 2, None))
+    pending.clear()
+    pending.update(keep)
 
 
 def _no_secret(name: str, value: str) -> None:
@@ -390,6 +471,8 @@ class Guard:
         self._part: GuardPart = _crs._parts["guard"]
         self._lock: threading.RLock = _crs._lock
         self._kernel = _crs._kernel  # every fact the guard learns is one op committed here
+        # whether a step's record still has its step once other writers' records came in
+        self._fresh = functools.partial(_step_free, self._part)
         self.policy = policy
         self.session_id = session
         self._fingerprint = fingerprint
@@ -645,21 +728,25 @@ class Guard:
         if ident is None:
             ident = self._identify(tool, args)
         tool, lim, sig, canon, poll, mut = ident
-        if call_id is not None and (type(call_id) is not str or not call_id):
-            raise InvalidArgumentError(
-                f"call_id: must be a non-empty str or None, got {brief(call_id)}"
-            )
+        if call_id is not None and (
+            type(call_id) is not str or not call_id or len(call_id) > _MAX_CALL_ID
+        ):
+            raise InvalidArgumentError(_bad_call_id(call_id))
         sid = self.session_id
         with self._lock:
             part = self._part
             s = part.sessions.get(sid) or part.session(sid)
+            if not decide and call_id is not None:
+                held = self._pending.get(call_id)
+                if held is not None and held[3].signature == sig and held[3].tool == tool:
+                    return held[3]  # its before_call's handle: the step it reserved
             last = s.last_step
             step = s.reserved = (s.reserved if s.reserved > last else last) + 1
             if call_id is None:
                 call_id = f"{self._prefix}-{step}"
             pending = self._pending
-            if len(pending) > 4096:
-                pending.clear()
+            if len(pending) >= _MAX_PENDING:  # before_calls never reported: keep the newest
+                _drop_oldest_half(pending)
             call = _new(Call)  # make_call, inline (the hot path)
             _set(
                 call,
@@ -705,7 +792,12 @@ class Guard:
                         payload,
                         bump_generation=False,
                         checked=part.apply_refuse,  # built here: no need to check it again
+                        fresh=self._fresh,
                     )
+                except StaleOpError:
+                    # another writer took the step (nothing written): decided again on the
+                    # caught-up state, at the next free step
+                    return self._make_call(tool, args, call_id, decide, ident)
                 except JournalClosedError:
                     raise
                 except JournalError as exc:
@@ -1026,9 +1118,23 @@ class Guard:
         ident = self._identify(tool, args)
         with hold():
             v: Verdict = self._make_call(tool, args, call_id, True, ident)  # type: ignore[assignment]
+            if v.call is not None:
+                self._release(v.call)
         if self._observers._items or v.action is not _ALLOW:
             notify(self, _BEFORE, v, _perf() - t0, None)
         return v
+
+    def _release(self, call: Call) -> None:
+        """Give back the step of a decided call whose result another `Guard` will record (a
+        hook's PreToolUse: its PostToolUse reserves the step again, `_after_held`), unless a
+        record took it (a refusal): the session's steps stay consecutive."""
+        with self._lock:
+            got = self._pending.get(call.call_id)
+            if got is not None and got[3] is call:
+                del self._pending[call.call_id]
+            s = self._session()
+            if s.reserved == call.step and s.last_step < call.step:
+                s.reserved = call.step - 1
 
     def _after_held(
         self,
@@ -1079,6 +1185,7 @@ class Guard:
             or type(sig) is not str
             or _SIGNATURE(sig) is None
             or type(cid) is not str
+            or len(cid) > _MAX_CALL_ID
             or type(call.tool) is not str
         ):
             # a Call built by hand: what it says is journaled, and a bad field would make
@@ -1090,8 +1197,7 @@ class Guard:
                 f"{brief(self.session_id)}; use the guard of that session (with_session)"
             )
         if pre is None:
-            if extra is not None:
-                del self._pending[cid]
+            if extra is not None:  # (taken from `_pending` under the lock, below)
                 poll, mut, canon, _, lim = extra  # (the limits of its tool, as `_limits` has)
             else:
                 lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
@@ -1124,45 +1230,69 @@ class Guard:
         with self._lock:
             part = self._part
             s = part.sessions.get(call.session_id) or part.session(call.session_id)
+            if extra is not None and self._pending.pop(cid, None) is not extra:
+                extra = None  # reported at once by another thread, or dropped (`_MAX_PENDING`)
             if extra is None or extra[3] is not call:  # (not the Call before_call handed out)
                 self._check_foreign(call, s)
-            alias = ""
-            if feat:
-                alias = self._near_duplicate(s, call, res, feat, kind, result)
-                if alias:
-                    p["a"] = alias
-            cluster = alias or call.signature
-            if lim.creates and kind == OK and not polling:
-                v = self._created(s, call, res, lim, canon, result, p)
-            else:
-                v = None
-            # (a new (call, result): `_detect` says nothing of it; not called)
-            if v is None and (kind != OK or f"{cluster}:{res}" in s.pairs):
-                v = self._detect(s, call, kind, res, cluster, polling, lim, canon, result)
-            if v is not None and v.action is not _ALLOW:
-                p["v"] = str(v.code)
-                p["ev"] = list(v.evidence)
-                p["lp"] = sorted(self._loop_pairs_of(s, v))
-            if kind == HARD and lim.learn_failures:
-                fp = self._fp(s)
-                p["lf"] = {
-                    "id": f"{call.signature[:12]}-{_canon.short_digest(fp)}",
-                    "tool": call.tool,
-                    "signature": call.signature,
-                    "error": p["e"],
-                    "fingerprint": fp,
-                    "session_id": call.session_id,
-                    "created_at": ts,
-                    "step": call.step,
-                    "epoch": s.epoch,
-                    "preview": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160),
-                }
-            elif kind == OK:
-                ids = part.by_sig.get(call.signature)
-                if ids:  # it ran and succeeded: what was learned about it no longer holds
-                    p["fx"] = list(ids)
-            # built here: the handler's check is for records read back (replay)
-            self._kernel.commit_op("guard.step", p, bump_generation=False, checked=part.apply_step)
+            if call.step <= s.last_step and _step_taken(s, call.step):
+                # another writer of the session stored this step since it was reserved (its
+                # records came in with a catch-up): the call takes the next free one
+                call = _renumbered(s, call)
+                p["n"] = call.step
+            while True:
+                alias = ""
+                if feat:
+                    alias = self._near_duplicate(s, call, res, feat, kind, result)
+                    if alias:
+                        p["a"] = alias
+                cluster = alias or call.signature
+                if lim.creates and kind == OK and not polling:
+                    v = self._created(s, call, res, lim, canon, result, p)
+                else:
+                    v = None
+                # (a new (call, result): `_detect` says nothing of it; not called)
+                if v is None and (kind != OK or f"{cluster}:{res}" in s.pairs):
+                    v = self._detect(s, call, kind, res, cluster, polling, lim, canon, result)
+                if v is not None and v.action is not _ALLOW:
+                    p["v"] = str(v.code)
+                    p["ev"] = list(v.evidence)
+                    p["lp"] = sorted(self._loop_pairs_of(s, v))
+                if kind == HARD and lim.learn_failures:
+                    fp = self._fp(s)
+                    p["lf"] = {
+                        "id": f"{call.signature[:12]}-{_canon.short_digest(fp)}",
+                        "tool": call.tool,
+                        "signature": call.signature,
+                        "error": p["e"],
+                        "fingerprint": fp,
+                        "session_id": call.session_id,
+                        "created_at": ts,
+                        "step": call.step,
+                        "epoch": s.epoch,
+                        "preview": _short(_SANITIZER.sanitize(_canon.preview(canon)), 160),
+                    }
+                elif kind == OK:
+                    ids = part.by_sig.get(call.signature)
+                    if ids:  # it ran and succeeded: what was learned about it no longer holds
+                        p["fx"] = list(ids)
+                try:
+                    # built here: the handler's check is for records read back (replay)
+                    self._kernel.commit_op(
+                        "guard.step",
+                        p,
+                        bump_generation=False,
+                        checked=part.apply_step,
+                        fresh=self._fresh,
+                    )
+                    break
+                except StaleOpError:
+                    # another writer took the step meanwhile (seen under the journal's lock,
+                    # nothing written): judged again on the caught-up state, at the next step
+                    s = part.sessions.get(call.session_id) or part.session(call.session_id)
+                    call = _renumbered(s, call)
+                    p["n"] = call.step
+                    for key in _JUDGED:
+                        p.pop(key, None)
             done = self._recorded
             done.add(cid)
             if len(done) > 4096:
@@ -2058,13 +2188,13 @@ class Guard:
                 try:
                     b = sig.bind(*a, **kw)
                 except TypeError:
-                    return {"args": list(a), **kw}
+                    return _plain_args({"args": list(a), **kw})  # type: ignore[no-any-return]
                 b.apply_defaults()
                 out = dict(b.arguments)
                 for pname, prm in sig.parameters.items():
                     if prm.kind is prm.VAR_KEYWORD and pname in out:
                         out.update(out.pop(pname))
-                return out
+                return _plain_args(out)  # type: ignore[no-any-return]
 
             if inspect.iscoroutinefunction(f):
 
@@ -2111,7 +2241,7 @@ class Guard:
         >>> out.verdict.action
         <Action.ALLOW: 'allow'>
         """
-        v = self.before_call(tool, args)
+        v = self.before_call(tool, _plain_args(args))
         _raise_unless_allowed(v)
         assert v.call is not None
         out = GuardedCall(v)
@@ -2153,6 +2283,98 @@ class GuardedCall:
     def __init__(self, verdict: Verdict) -> None:
         self.verdict = verdict
         self.result: Any = None
+
+
+_PLAIN = (str, int, bool, type(None))  # (float: NaN and the infinities are not JSON)
+_MAX_PLAIN_DEPTH = 64  # deeper than the guard takes (it says so, naming the argument)
+
+
+def _plain_args(args: Mapping[str, Any] | None) -> Any:
+    """The arguments of a plain Python tool (`Guard.tool`, `Guard.guarded`) as JSON data:
+    the Python values that are not JSON get one deterministic form each, so the same call
+    made twice has the same signature and two different ones do not (never a repr that
+    names a memory address). Raises `InvalidArgumentError` naming the argument of a value
+    with no such form."""
+    if args is None or not isinstance(args, Mapping):
+        return args  # (the guard says what is wrong with it)
+    for v in args.values():
+        if type(v) not in _PLAIN:
+            break
+    else:
+        return args  # (the usual call: nothing to convert)
+    return {k: _plain(v, f"args[{k!r}]" if type(k) is str else "args", 1) for k, v in args.items()}
+
+
+def _plain(value: Any, name: str, depth: int) -> Any:
+    """`value` as JSON data (see `_plain_args`); `name` says where it is, for the error."""
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is float:
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return value
+    if depth > _MAX_PLAIN_DEPTH:
+        return value  # (the guard refuses it as nested too deep)
+    if isinstance(value, Mapping):
+        return {
+            (_key(k, name) if type(k) is not str else k): _plain(v, f"{name}[{k!r}]", depth + 1)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_plain(v, f"{name}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, set | frozenset):
+        items = [_plain(v, f"{name} item", depth + 1) for v in value]
+        # inside: only a set needs an order of its items' JSON forms
+        import json
+
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True, default=str))
+    if isinstance(value, enum.Enum):
+        return _plain(value.value, name, depth)
+    if isinstance(value, str):  # a subclass: its text (not what its __str__ makes of it)
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return _plain(float.__float__(value), name, depth)
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        return os.fsdecode(path) if isinstance(path, bytes) else path
+    if isinstance(value, bytes | bytearray | memoryview):
+        data = bytes(value)
+        # inside: only bytes need them
+        import base64
+        import hashlib
+
+        if len(data) <= 4096:
+            return "base64:" + base64.b64encode(data).decode()
+        return f"sha256:{hashlib.sha256(data).hexdigest()}:{len(data)}"
+    # (only modules a value could come from are looked at: none is imported for it)
+    dt = sys.modules.get("datetime")
+    if dt is not None and isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    if dt is not None and isinstance(value, dt.timedelta):
+        return f"{value.total_seconds()!r}s"
+    dec = sys.modules.get("decimal")
+    if dec is not None and isinstance(value, dec.Decimal):
+        return str(value)
+    uid = sys.modules.get("uuid")
+    if uid is not None and isinstance(value, uid.UUID):
+        return str(value)
+    raise InvalidArgumentError(
+        f"{name}: a {t.__name__} has no canonical form the guard can compare between calls "
+        "(JSON data has one, and so do paths, dates and times, decimals, UUIDs, bytes, sets, "
+        "tuples and enums); pass one of those (an id or a path rather than the object)"
+    )
+
+
+def _key(key: Any, name: str) -> Any:
+    """A mapping key of a plain Python tool's argument: a path, a UUID, an enum... as its str
+    form (JSON's keys are str); another key is left for the guard to judge."""
+    got = _plain(key, f"{name} key", _MAX_PLAIN_DEPTH)
+    return got if type(got) is str else key
 
 
 def _raise_unless_allowed(v: Verdict) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from crs._check import brief
 from crs._errors import InvalidArgumentError
-from crs.guard._text import valid_text
+from crs.guard._text import call_key, valid_text
 
 if TYPE_CHECKING:
     from crs.guard._guard import Guard
@@ -153,12 +153,15 @@ def guarded(tool: str, args: Any, decide: Callable[[Any], _T]) -> _T:
 
 
 def before_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
-    """`guard.before_call` through `guarded`."""
+    """`guard.before_call` through `guarded` (`call_id`, the framework's or client's, as
+    `call_key` makes it: a long one shortened)."""
+    call_id = call_key(call_id)
     return guarded(tool, args, lambda a: guard.before_call(tool, a, call_id=call_id))
 
 
 async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
     """`before_call` off the event loop (`guard.abefore_call`)."""
+    call_id = call_key(call_id)
     try:
         return await guard.abefore_call(tool, args, call_id=call_id)
     except InvalidArgumentError as exc:
@@ -169,6 +172,7 @@ async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) 
 
 def call_for(guard: Guard, tool: str, args: Any, call_id: str | None) -> Call:
     """`guard.call_for` with the stand-in `before_call` uses (the same signature)."""
+    call_id = call_key(call_id)
     try:
         return guard.call_for(tool, args, call_id)
     except InvalidArgumentError as exc:

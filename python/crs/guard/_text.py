@@ -31,3 +31,21 @@ def valid_text(value: Any) -> Any:
             return value
         return out if isinstance(value, list) else tuple(out)
     return value
+
+
+MAX_CALL_ID = 256
+"""The longest `call_id` the guard takes (`Guard.before_call`, `call_for`)."""
+
+
+def call_key(call_id: Any) -> Any:
+    """A call id from outside (an MCP client's, a hook payload's `tool_use_id`, a framework's
+    run id) as the guard takes it: itself when it is at most `MAX_CALL_ID` characters (or not
+    a str: the guard says what is wrong with it), else its first 180 characters, "~" and the
+    sha256 hex digest of the whole id, so the same long id names the same call before and
+    after it runs, and two long ids that share their first characters stay apart."""
+    if type(call_id) is not str or len(call_id) <= MAX_CALL_ID:
+        return call_id
+    import hashlib  # inside: only a long id needs it (the hook's start-up stays stdlib-light)
+
+    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"{call_id[:180]}~{digest}"

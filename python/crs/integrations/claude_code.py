@@ -175,9 +175,18 @@ def _text(value: Any, name: str) -> str:
 
 def _call_id(payload: Mapping[str, Any]) -> str | None:
     """The payload's `tool_use_id`, or None when it is missing or not text (the call is
-    decided without it rather than not at all; its value is never quoted)."""
+    decided without it rather than not at all; its value is never quoted). One longer than
+    the guard takes is shortened (`call_key`: the same id, the same key, so its PreToolUse
+    and PostToolUse still pair)."""
     value = payload.get("tool_use_id")
-    return value if isinstance(value, str) and value else None
+    if not isinstance(value, str) or not value:
+        return None
+    if len(value) > 256:
+        # inside: only a long id pays for it (the hook's start-up stays as it is)
+        from crs.guard._text import call_key
+
+        return call_key(value)  # type: ignore[no-any-return]
+    return value
 
 
 def load_payload(data: bytes | str) -> Any:

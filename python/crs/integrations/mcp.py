@@ -77,6 +77,7 @@ from crs import CRSError, InvalidArgumentError
 from crs._check import brief
 from crs.guard import Action, Call, Guard, GuardPolicy, Verdict, _record
 from crs.guard._record import arecord_result
+from crs.guard._text import call_key
 
 __all__ = [
     "GuardMiddleware",
@@ -278,6 +279,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
         verdict; its "message", when there is one, is advice about what to do next."""
         with _input_errors():
             g = sessions.resolve(ctx, session_id)
+            call_id = call_key(call_id)  # (as check_call's `_record.before_call` keyed it)
             key = (g.session_id, call_id or "")
             call = pending.get(key)
             if call is None:
