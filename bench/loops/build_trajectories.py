@@ -13400,6 +13400,775 @@ def _qodo_cover_long(tid: str) -> None:
 _qodo_cover_long("f10-qodo-cover-generation-long")
 
 
+# ================================================================ fresh12 set
+# Written at 10:50 UTC (Dec 3) from the test suites of loop and repetition detectors no
+# earlier split uses (checked against every `source` of the file): Code-Ally's LoopDetector
+# (tool cycles, failures against one target, empty-search streaks, one thought stream) and
+# ThinkingLoopDetector tests, devbv/diligent's LoopDetector (period 1-3 patterns over a
+# window), 7shi/llm7shi's `detect_repetition` (degenerate output at the end of a text,
+# exact and with a counter between the copies) and llm-interactive-proxy's
+# TestRealWorldLoopDetection (chanting phrases, normal content). Each case, positive or
+# negative, is one trajectory with the label its test asserts; where a peer's threshold
+# differs from this file's label rules (earliest: the unit has fully happened twice), the
+# rules decide and the note says so. Committed before crs was run on them. Split "fresh12".
+
+FRESH12_START = len(ALL)
+ALLY_LOOP = {"repo": "benhmoore/Code-Ally", "path": "src/agent/__tests__/LoopDetector.test.ts"}
+ALLY_THINK = {
+    "repo": "benhmoore/Code-Ally",
+    "path": "src/agent/__tests__/ThinkingLoopDetector.test.ts",
+}
+DILIGENT = {"repo": "devbv/diligent", "path": "packages/core/test/loop-detector.test.ts"}
+LLM7SHI = {"repo": "7shi/llm7shi", "path": "tests/test_monitor_repetition.py"}
+LIP = {
+    "repo": "matdev83/llm-interactive-proxy",
+    "path": "tests/integration/test_real_world_loop_detection.py",
+}
+# ---- fresh12 loops
+
+
+def _stuck(t: T, text: str) -> None:
+    """One agent message stuck repeating itself, then the user interrupts it: the flag is due
+    on the message (the user's turn leaves `latest` one step after it)."""
+    m = t.msg(text)
+    t.user("You are repeating yourself. Stop and answer in one line.")
+    t.mark(m, m)
+
+
+GREP12 = {"pattern": "foo", "path": "/src"}
+GREP12_OUT = "/src/util.ts:12: export function foo(x: number) {"
+t = new(
+    "f12-ally-grep-exact-duplicate",
+    "repeated_call",
+    True,
+    ALLY_LOOP | {"case": "should detect exact duplicate tool calls at threshold"},
+    "The same Grep with the same answer again and again (the peer flags the third call "
+    "before it runs; by this file's rules the unit has happened twice at the second).",
+)
+t.user("Where is foo defined?")
+idx = [t.call("Grep", GREP12, GREP12_OUT) for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-todo-key-order",
+    "repeated_call",
+    True,
+    ALLY_LOOP
+    | {"case": "distinguishes structured array arguments while ignoring object key order"},
+    "A todo list moves pending -> in_progress -> completed, then the same completed list is "
+    "written again and again, its keys in another order every other time.",
+)
+t.user("Build the parser and keep the todo list current")
+t.call("todo-write", {"todos": [{"content": "Build parser", "status": "pending"}]}, "Todos updated")
+t.call(
+    "todo-write", {"todos": [{"content": "Build parser", "status": "in_progress"}]}, "Todos updated"
+)
+t.call(
+    "write_file",
+    {"path": "src/parser.ts", "content": "export function parse() {}"},
+    "ok",
+    mutates=True,
+)
+idx = []
+for k in range(5):
+    item = (
+        {"status": "completed", "content": "Build parser"}
+        if k % 2 == 0
+        else {"content": "Build parser", "status": "completed"}
+    )
+    idx.append(t.call("todo-write", {"todos": [item]}, "Todos updated"))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-patch-one-target-varied",
+    "no_progress",
+    True,
+    ALLY_LOOP | {"case": "detects varied failed operations against the same semantic target"},
+    "apply-patch on /repo/core.ts with a different hunk each time, each failing the same way "
+    "(the peer flags the third failure against one target; here the second same failure).",
+)
+t.user("Fix the off-by-one in core.ts")
+t.call("read", {"file_path": "/repo/core.ts"}, "for (let i = 0; i <= n; i++) {")
+HUNKS12 = [
+    "first attempted hunk",
+    "materially different second hunk",
+    "third attempted hunk",
+    "fourth attempted hunk, context widened",
+    "fifth attempted hunk",
+    "sixth attempted hunk",
+]
+PFAIL12 = "apply-patch failed: hunk #1 does not match /repo/core.ts at line 40"
+idx = [
+    t.call(
+        "apply-patch",
+        {"file_path": "/repo/core.ts", "patch": h},
+        error=PFAIL12,
+        kind="exit_code",
+    )
+    for h in HUNKS12
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-run-tests-after-two-edits",
+    "no_progress",
+    True,
+    ALLY_LOOP | {"case": "detects failures issued together in one tool-call batch"},
+    "run-tests fails, an edit, the same failure, another edit, the same failure again, and "
+    "on: an edit that leaves a failure unchanged once is legitimate (fresh5), so the unit "
+    "(edit, same failure) has happened twice at the third failure.",
+)
+t.user("Make the test suite pass")
+RUN12 = {"command": "run-tests"}
+RFAIL12 = "FAILED tests/test_cache.py::test_evict - AssertionError: 3 != 2\n1 failed, 41 passed"
+t.call("Bash", RUN12, error=RFAIL12, kind="exit_code")
+t.call("Bash", {"command": "edit-one"}, "edited src/cache.py", mutates=True)
+t.call("Bash", RUN12, error=RFAIL12, kind="exit_code")
+fr = t.call("Bash", {"command": "edit-two"}, "edited src/cache.py", mutates=True)
+e = t.call("Bash", RUN12, error=RFAIL12, kind="exit_code")
+for k in range(3, 6):
+    t.call("Bash", {"command": f"edit-{k}"}, "edited src/cache.py", mutates=True)
+    t.call("Bash", RUN12, error=RFAIL12, kind="exit_code")
+t.mark(fr, e, period=2)
+
+t = new(
+    "f12-ally-same-patch-three-failures",
+    "error_loop",
+    True,
+    ALLY_LOOP | {"case": "does not count a hypothetical fourth call after three recorded failures"},
+    "The same patch sent again and again, failing the same way each time.",
+)
+t.user("Apply the review suggestion to handler.ts")
+SAME12 = {"patch": "--- a/handler.ts\n+++ b/handler.ts\n@@ -3 +3 @@\n-  retry(1)\n+  retry(3)\n"}
+idx = [
+    t.call(
+        "apply-patch",
+        SAME12,
+        error="apply-patch failed: context mismatch in handler.ts",
+        kind="exit_code",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-failing-check-between-reads",
+    "error_loop",
+    True,
+    ALLY_LOOP | {"case": "retains recurrent failures across unrelated intervening calls"},
+    "The same failing check re-run between reads of other files (nothing edited): the "
+    "failure recurs across the unrelated calls.",
+)
+t.user("Find out why the lint check fails")
+LINT12 = {"command": "npm run lint"}
+LERR12 = "src/api.ts:14:3 error 'token' is assigned a value but never used\n1 problem"
+idx = []
+for f in ["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts", "src/e.ts"]:
+    idx.append(t.call("Bash", LINT12, error=LERR12, kind="exit_code"))
+    t.call("Read", {"file_path": f}, f"// {f}\nexport const x = 1;")
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-read-array-args",
+    "repeated_call",
+    True,
+    ALLY_LOOP | {"case": "should handle array arguments in signature"},
+    "Read with the same list of two files, the same contents each time.",
+)
+t.user("Compare a.ts and b.ts")
+idx = [
+    t.call(
+        "Read",
+        {"file_paths": ["/a.ts", "/b.ts"]},
+        "=== /a.ts\nexport const a = 1;\n=== /b.ts\nexport const b = 2;",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-nested-object-args",
+    "repeated_call",
+    True,
+    ALLY_LOOP | {"case": "should handle object arguments in signature"},
+    "A tool whose argument is a nested object, called with the same object and answered the "
+    "same, again and again.",
+)
+t.user("Apply config a=1 b=2 to the staging service")
+idx = [
+    t.call("Complex", {"config": {"a": 1, "b": 2}}, {"applied": False, "reason": "no change"})
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-empty-search-streak",
+    "no_progress",
+    True,
+    ALLY_LOOP | {"case": "should detect consecutive empty search streak"},
+    "Searches for one symbol spelt differently each time, all empty (the peer flags a streak "
+    "of three empty searches; here the second empty answer for the same target).",
+)
+t.user("Find where the retry limit is configured")
+idx = [
+    t.call("Grep", {"pattern": p}, {"matches": []})
+    for p in ["retryLimit", "retry_limit", "RetryLimit", "retry-limit", "retrylimit", "RETRY_LIMIT"]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-empty-args",
+    "repeated_call",
+    True,
+    ALLY_LOOP | {"case": "should handle tool calls with empty arguments"},
+    "A tool with no arguments called again and again with the same answer.",
+)
+t.user("What is the build status?")
+idx = [t.call("Simple", {}, "status: idle") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-explore-plan-one-stream",
+    "monologue",
+    True,
+    ALLY_LOOP | {"case": "should still detect repeated planning inside a single thought stream"},
+    "One thought stream says the same plan three times in a row (a single message).",
+)
+t.user("Explore the repository and summarise the architecture")
+_stuck(t, "\n".join(["Let me explore:\n1. Read the next relevant file."] * 3))
+
+t = new(
+    "f12-ally-repeated-question",
+    "monologue",
+    True,
+    ALLY_THINK | {"case": "should detect same question asked 3+ times"},
+    "The thinking asks the same question three times back to back in one message.",
+)
+t.user("The import fails on Windows only. Help?")
+q = "What should I do about this problem?"
+_stuck(t, f"{q} {q} {q}")
+
+t = new(
+    "f12-ally-repeated-action-db",
+    "monologue",
+    True,
+    ALLY_THINK | {"case": 'should detect "I will" repeated 3+ times'},
+    "The same intended action said three times in one message.",
+)
+t.user("The app cannot reach Postgres")
+_stuck(t, " ".join(["I will check the database connection."] * 3))
+
+t = new(
+    "f12-ally-repeated-let-me",
+    "monologue",
+    True,
+    ALLY_THINK | {"case": 'should detect "let me" action patterns'},
+    "The same 'let me' statement three times in one message.",
+)
+t.user("Draft the requirements for the export feature")
+_stuck(t, " ".join(["Let me analyze the requirements carefully."] * 3))
+
+t = new(
+    "f12-ally-reconsider-cycle",
+    "monologue",
+    True,
+    ALLY_THINK | {"case": 'should detect "reconsider" patterns (2+ occurrences)'},
+    "Reconstruction cycle: messages that reconsider the approach and land on the same plan "
+    "each time (the peer counts two 'reconsider's in one stream; by this file's rules the "
+    "unit, a reconsidered plan, has happened twice at the second message).",
+)
+t.user("Pick a caching strategy for the API")
+idx = [
+    t.msg(s)
+    for s in [
+        "Let me reconsider this approach. A write-through cache on the repository layer.",
+        "After thinking, I should reconsider the solution. A write-through cache on the "
+        "repository layer.",
+        "Let me reconsider this once more. A write-through cache on the repository layer.",
+        "I should reconsider the approach. A write-through cache on the repository layer.",
+        "Reconsider: a write-through cache on the repository layer.",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-ally-go-back-cycle",
+    "monologue",
+    True,
+    ALLY_THINK | {"case": 'should detect "go back to" patterns'},
+    "The thinking goes back to the original idea, then to plan A, then back again: the same "
+    "two plans alternating across messages.",
+)
+t.user("Should the importer stream or batch?")
+idx = [
+    t.msg(s)
+    for s in [
+        "Let me go back to the original idea: stream the rows one by one.",
+        "No, I should go back to plan A: batch the rows in chunks of 1000.",
+        "Let me go back to the original idea: stream the rows one by one.",
+        "No, I should go back to plan A: batch the rows in chunks of 1000.",
+        "Let me go back to the original idea: stream the rows one by one.",
+        "No, I should go back to plan A: batch the rows in chunks of 1000.",
+    ]
+]
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "f12-diligent-ls-three",
+    "repeated_call",
+    True,
+    DILIGENT | {"case": "length-1: detects same call 3 times"},
+    "bash ls three times and more with the same listing.",
+)
+t.user("What is in this directory?")
+idx = [t.call("bash", {"command": "ls"}, "README.md\npackage.json\nsrc") for _ in range(4)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-diligent-ab-cycle",
+    "cycle",
+    True,
+    DILIGENT | {"case": "length-2: detects A-B-A-B-A-B pattern"},
+    "ls and a read of /tmp alternating with the same results.",
+)
+t.user("Check what the build left in /tmp")
+o = repeat_block(
+    t,
+    [
+        {"tool": "bash", "args": {"command": "ls"}, "result": "README.md\nsrc"},
+        {"tool": "read", "args": {"path": "/tmp"}, "result": "build.log\ncache"},
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f12-diligent-abc-cycle",
+    "cycle",
+    True,
+    DILIGENT | {"case": "length-3: detects A-B-C-A-B-C-A-B-C pattern"},
+    "ls, read /a, write /b with the same content, round after round.",
+)
+t.user("Copy the settings from /a into /b")
+o = repeat_block(
+    t,
+    [
+        {"tool": "bash", "args": {"command": "ls"}, "result": "a\nb"},
+        {"tool": "read", "args": {"path": "/a"}, "result": "mode=fast\nlevel=3"},
+        {
+            "tool": "write",
+            "args": {"path": "/b", "content": "mode=fast\nlevel=3"},
+            "result": "wrote 18 bytes",
+            "mutates": True,
+        },
+    ],
+    3,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f12-diligent-loop-after-unique",
+    "repeated_call",
+    True,
+    DILIGENT | {"case": "window limits stored signatures"},
+    "Ten different commands, then one command repeated with the same output.",
+)
+t.user("Run the checks and report")
+for i in range(10):
+    t.call("bash", {"command": f"make check-{i}"}, f"check-{i}: ok")
+idx = [
+    t.call("bash", {"command": "make loop"}, "waiting for lock on build/.lock") for _ in range(4)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-diligent-loop-then-break",
+    "repeated_call",
+    True,
+    DILIGENT | {"case": "no false positive after breaking the pattern"},
+    "ls three times with the same listing, then a read: the loop happened before the break.",
+)
+t.user("Look around the project")
+idx = [t.call("bash", {"command": "ls"}, "README.md\nsrc\ntests") for _ in range(3)]
+t.call("read", {"path": "/tmp"}, "build.log")
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-diligent-fail-later",
+    "error_loop",
+    True,
+    DILIGENT | {"case": "detects loop in later calls (not just from start)"},
+    "A read and a write, then one command failing the same way again and again.",
+)
+t.user("Deploy the site")
+t.call("read", {"path": "/a"}, "deploy.sh")
+t.call("write", {"path": "/b", "content": "target=prod"}, "ok", mutates=True)
+idx = [
+    t.call(
+        "bash",
+        {"command": "./deploy.sh"},
+        error="deploy.sh: line 4: rsync: command not found",
+        kind="exit_code",
+    )
+    for _ in range(4)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f12-llm7shi-sentence-twenty",
+    "monologue",
+    True,
+    LLM7SHI | {"case": "test_detect_repetition_formula (pattern length >= 21, 20 repetitions)"},
+    "An answer whose end is one 40-character sentence twenty times over.",
+)
+t.user("Is the output file correct?")
+_stuck(t, "I checked the first rows. " + "I will now verify the output once more. " * 20)
+
+t = new(
+    "f12-llm7shi-counter-quasi",
+    "monologue",
+    True,
+    LLM7SHI | {"case": "test_detect_quasi_repetition_basic"},
+    "An answer stuck on one step, a counter between the copies (quasi-repetition).",
+)
+t.user("List the steps to migrate the database")
+_stuck(
+    t,
+    "Here is the plan. "
+    + " ".join(f"Step {i}: back up the database before continuing." for i in range(1, 61)),
+)
+
+t = new(
+    "f12-llm7shi-char-run",
+    "monologue",
+    True,
+    LLM7SHI | {"case": "test_detect_repetition_mixed_content"},
+    "Normal text, then a single character repeated 340 times to the end (degenerate output).",
+)
+t.user("Write a short greeting for the newsletter")
+_stuck(t, "This is normal text. " + "x" * 340)
+
+t = new(
+    "f12-llm7shi-ten-char-unit",
+    "monologue",
+    True,
+    LLM7SHI | {"case": "test_detect_repetition_basic (ten characters, 36 repetitions)"},
+    "An answer that ends in one short phrase repeated 60 times.",
+)
+t.user("Summarise the incident")
+_stuck(t, "The outage lasted 12 minutes. " + "and then " * 60)
+
+t = new(
+    "f12-lip-kiro-chant",
+    "monologue",
+    True,
+    LIP | {"case": "test_example1_kiro_loop_detection"},
+    "A documentation answer chanting one phrase twelve times.",
+)
+t.user("Where are the Kiro docs?")
+_stuck(t, "Kiro docs are available. " * 12)
+
+t = new(
+    "f12-lip-platinum-chant",
+    "monologue",
+    True,
+    LIP | {"case": "test_example2_platinum_futures_loop_detection"},
+    "A market-data answer chanting one phrase twelve times.",
+)
+t.user("Tell me about CME platinum futures")
+_stuck(t, "CME Platinum Futures info. " * 12)
+
+# ---- fresh12 legitimate
+
+t = new(
+    "f12-ally-patch-fails-then-applies",
+    "retry_transient",
+    False,
+    ALLY_LOOP | {"case": "clears prior failures when the identical call succeeds"},
+    "apply-patch times out, the same patch is sent again and applies; work goes on.",
+)
+t.user("Apply the patch from the review")
+P12 = {"patch": "same patch"}
+t.call("apply-patch", P12, error="apply-patch timed out after 30s", kind="timeout")
+t.call("apply-patch", P12, "Applied 1 hunk to src/review.ts", mutates=True)
+t.call("Bash", {"command": "run-tests"}, "42 passed")
+t.msg("The patch is applied and the tests pass.")
+
+t = new(
+    "f12-ally-patches-different-targets",
+    "edit_test_cycle",
+    False,
+    ALLY_LOOP | {"case": "does not combine failures against different targets"},
+    "Patches to three different files each fail their own way; each is fixed in turn.",
+)
+t.user("Apply the three review fixes")
+for f, err in [
+    ("/repo/a.ts", "hunk #1 does not match /repo/a.ts at line 8"),
+    ("/repo/b.ts", "/repo/b.ts: no such file (renamed to b.tsx?)"),
+    ("/repo/c.ts", "hunk #2 overlaps hunk #1 in /repo/c.ts"),
+]:
+    t.call("apply-patch", {"file_path": f, "patch": f"fix for {f}"}, error=err, kind="exit_code")
+t.call("read", {"file_path": "/repo/a.ts"}, "const limit = 10;")
+t.call(
+    "apply-patch",
+    {"file_path": "/repo/a.ts", "patch": "fix for a, new context"},
+    "applied",
+    mutates=True,
+)
+t.call("apply-patch", {"file_path": "/repo/b.tsx", "patch": "fix for b"}, "applied", mutates=True)
+t.call(
+    "apply-patch",
+    {"file_path": "/repo/c.ts", "patch": "fix for c, one hunk"},
+    "applied",
+    mutates=True,
+)
+t.msg("All three fixes are in.")
+
+t = new(
+    "f12-ally-grep-twice",
+    "research",
+    False,
+    ALLY_LOOP | {"case": "should not detect cycles below threshold"},
+    "The same Grep twice (a check after reading), then the work moves on.",
+)
+t.user("Rename foo to fooBar everywhere")
+t.call("Grep", GREP12, GREP12_OUT)
+t.call("Read", {"file_path": "/src/util.ts"}, "export function foo(x: number) { return x + 1; }")
+t.call("Grep", GREP12, GREP12_OUT)
+t.call("Edit", {"file_path": "/src/util.ts", "old": "foo(", "new": "fooBar("}, "ok", mutates=True)
+t.call("Grep", {"pattern": "fooBar", "path": "/src"}, "/src/util.ts:12: export function fooBar(")
+t.msg("Renamed.")
+
+t = new(
+    "f12-ally-grep-different-patterns",
+    "distinct_reads",
+    False,
+    ALLY_LOOP | {"case": "should treat different arguments as different calls"},
+    "Grep for three different symbols, each with its own matches.",
+)
+t.user("Where are foo, bar and baz used?")
+for p in ["foo", "bar", "baz"]:
+    t.call("Grep", {"pattern": p, "path": "/src"}, f"/src/{p}.ts:1: export const {p} = 1;")
+t.msg("Each is defined in its own module.")
+
+t = new(
+    "f12-ally-reread-once",
+    "distinct_reads",
+    False,
+    ALLY_LOOP | {"case": "should track different files separately"},
+    "a.ts, b.ts, then a.ts again to compare: one re-read.",
+)
+t.user("Do a.ts and b.ts export the same names?")
+t.call("Read", {"file_path": "/test/a.ts"}, "export { x, y }")
+t.call("Read", {"file_path": "/test/b.ts"}, "export { x, z }")
+t.call("Read", {"file_path": "/test/a.ts"}, "export { x, y }")
+t.msg("No: a.ts exports y, b.ts exports z.")
+
+t = new(
+    "f12-ally-empty-then-found",
+    "research",
+    False,
+    ALLY_LOOP | {"case": "should reset empty streak on successful search"},
+    "Two searches find nothing, the third finds the symbol; the work goes on.",
+)
+t.user("Find the retry policy")
+t.call("Grep", {"pattern": "RetryPolicy"}, {"matches": []})
+t.call("Grep", {"pattern": "backoff"}, {"matches": []})
+t.call("Grep", {"pattern": "maxAttempts"}, {"matches": ["src/http/client.ts:33: maxAttempts: 5"]})
+t.call("Read", {"file_path": "src/http/client.ts"}, "const maxAttempts = 5; // exponential")
+t.msg("Retries are configured in src/http/client.ts (maxAttempts 5).")
+
+t = new(
+    "f12-ally-twenty-indexed-calls",
+    "distinct_reads",
+    False,
+    ALLY_LOOP | {"case": "should respect maximum history size"},
+    "Twenty calls of one tool on indices 0-19, each answering its own record.",
+)
+t.user("Dump records 0 to 19")
+for i in range(20):
+    t.call("Tool", {"index": i}, {"id": i, "name": f"record-{i:02d}", "size": 100 + 7 * i})
+t.msg("Twenty records dumped.")
+
+t = new(
+    "f12-ally-explore-across-streams",
+    "research",
+    False,
+    ALLY_LOOP | {"case": "should not detect repeated planning across completed thought streams"},
+    "The same planning thought before each read, each read a different file: completed "
+    "thought streams are not one repeated stream.",
+)
+t.user("Explore the repository and summarise the architecture")
+for f in ["src/index.ts", "src/router.ts", "src/db.ts"]:
+    t.call(
+        "Read",
+        {"file_path": f},
+        f"// {f}\nexport default {{}}",
+        thought="Let me explore:\n1. Read the next relevant file.",
+    )
+t.msg("index.ts wires the router; router.ts maps routes; db.ts wraps the pool.")
+
+t = new(
+    "f12-ally-why-short",
+    "conversation",
+    False,
+    ALLY_THINK | {"case": "should filter short questions (< 10 chars)"},
+    "A message of five short 'Why?'s: too short to be a repeated question.",
+)
+t.user("Explain the five whys technique")
+t.msg("Why? Why? Why? Why? Why?")
+
+t = new(
+    "f12-ally-i-will-go",
+    "conversation",
+    False,
+    ALLY_THINK | {"case": "should filter short actions (< 15 chars)"},
+    "A short phrase four times in one message, too short to count as a repeated action.",
+)
+t.user("Give me a chant for the team run")
+t.msg("I will go. I will go. I will go. I will go.")
+
+t = new(
+    "f12-ally-two-different-actions",
+    "conversation",
+    False,
+    ALLY_THINK | {"case": "should NOT trigger below threshold (2 occurrences)"},
+    "Two different 'I will' statements in one message.",
+)
+t.user("How will you start the refactor?")
+t.msg("I will start with step one. I will begin with the basics.")
+
+t = new(
+    "f12-ally-reconsider-once",
+    "conversation",
+    False,
+    ALLY_THINK | {"case": "should NOT trigger below threshold (1 occurrence)"},
+    "One 'reconsider', then the agent proceeds.",
+)
+t.user("Should we keep the REST endpoint?")
+t.msg("Let me reconsider this approach once. Then I will proceed: keep REST, add a GraphQL facade.")
+
+t = new(
+    "f12-ally-question-twice",
+    "conversation",
+    False,
+    ALLY_THINK | {"case": "should NOT trigger below threshold (2 occurrences)"},
+    "The same question twice in one message (rhetorical), then an answer.",
+)
+t.user("Why does the import fail on Windows?")
+t.msg(
+    "What should I do about this problem? What should I do about this problem? First, the "
+    "path separator: the loader joins with '/', so use path.join."
+)
+
+t = new(
+    "f12-diligent-ls-twice",
+    "distinct_reads",
+    False,
+    DILIGENT | {"case": "no detection with insufficient calls"},
+    "ls twice (the same listing), then an answer.",
+)
+t.user("What is in this directory?")
+t.call("bash", {"command": "ls"}, "README.md\nsrc")
+t.call("bash", {"command": "ls"}, "README.md\nsrc")
+t.msg("A README and a src folder.")
+
+t = new(
+    "f12-diligent-different-commands",
+    "distinct_reads",
+    False,
+    DILIGENT | {"case": "length-1: different inputs are not a loop"},
+    "ls, pwd and date: one tool, three commands.",
+)
+t.user("Where am I and what time is it?")
+t.call("bash", {"command": "ls"}, "README.md\nsrc")
+t.call("bash", {"command": "pwd"}, "/home/dev/site")
+t.call("bash", {"command": "date"}, "Thu Dec  3 10:52:01 UTC 2026")
+t.msg("In /home/dev/site, 10:52 UTC.")
+
+t = new(
+    "f12-diligent-many-unique",
+    "distinct_reads",
+    False,
+    DILIGENT | {"case": "window limits stored signatures (no detection over unique calls)"},
+    "Ten different commands in a row, each with its own output.",
+)
+t.user("Run every check")
+for i in range(10):
+    t.call("bash", {"command": f"cmd-{i}"}, f"cmd-{i}: {i * 3} items ok")
+t.msg("All ten checks pass.")
+
+t = new(
+    "f12-llm7shi-run-mid-text",
+    "conversation",
+    False,
+    LLM7SHI | {"case": "test_detect_repetition_mixed_content (middle repetition)"},
+    "A run of 340 equal characters in the middle of an answer that then goes on: "
+    "repetition that does not reach the end is not a loop.",
+)
+t.user("Show me the fixture for the padding test")
+t.msg("a" * 340 + " is the padded field; the parser must strip it and keep the different text.")
+
+t = new(
+    "f12-llm7shi-hello-57",
+    "conversation",
+    False,
+    LLM7SHI | {"case": "test_detect_repetition_mixed_content (6 chars, 57 repetitions)"},
+    "A greeting said 57 times at the user's request: below the 58 a six-character unit needs.",
+)
+t.user("Say hello 57 times")
+t.msg("hello " * 57)
+
+t = new(
+    "f12-llm7shi-abcdef-57",
+    "conversation",
+    False,
+    LLM7SHI | {"case": "test_detect_quasi_repetition_gap_boundary"},
+    "A fixture string quoted in an answer: 'abcdef' 57 times, too few for its length.",
+)
+t.user("Give me the 342-character test string")
+t.msg("abcdef" * 57)
+
+t = new(
+    "f12-llm7shi-ten-steps",
+    "conversation",
+    False,
+    LLM7SHI | {"case": "test_detect_quasi_repetition_not_enough_reps"},
+    "Ten numbered occurrences of one short word with a counter: too few to be stuck.",
+)
+t.user("Label the ten test rows")
+t.msg("foo" + "".join(f"{i}foo" for i in range(1, 10)))
+
+t = new(
+    "f12-lip-normal-streaming",
+    "conversation",
+    False,
+    LIP | {"case": "test_streaming_loop_detection_example1"},
+    "A streamed answer of one sentence ten times, which the proxy's test keeps uncancelled "
+    "(its threshold is six 40-character chunks).",
+)
+t.user("Send me ten lines of sample stream content")
+t.msg("This is normal streaming content. " * 10)
+
+t = new(
+    "f12-lip-normal-doc",
+    "conversation",
+    False,
+    LIP | {"case": "test_example3_no_loop_false_positive_check"},
+    "A long, normal markdown answer with headings and similar list items: no loop.",
+)
+t.user("Document the deployment process")
+t.msg(
+    "# Deployment\n\n## Build\n\n- Run `npm ci` to install dependencies.\n- Run `npm run build` "
+    "to produce the bundle in `dist/`.\n- Run `npm test` to check the bundle.\n\n## Release\n\n"
+    "- Tag the commit with the version number.\n- Push the tag; CI builds the image.\n- CI "
+    "pushes the image to the registry.\n\n## Rollout\n\n- Apply the manifest to staging.\n- "
+    "Watch the rollout until every pod is ready.\n- Apply the manifest to production.\n- Watch "
+    "the rollout until every pod is ready.\n\n## Rollback\n\n- Re-apply the previous manifest.\n"
+    "- Watch the rollout until every pod is ready.\n- Open an incident note with the cause.\n"
+)
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -13430,8 +14199,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh8"
     for it in items[FRESH9_START:FRESH10_START]:
         split[it.tid] = "fresh9"
-    for it in items[FRESH10_START:]:
+    for it in items[FRESH10_START:FRESH12_START]:
         split[it.tid] = "fresh10"
+    for it in items[FRESH12_START:]:
+        split[it.tid] = "fresh12"
     return split
 
 

@@ -92,6 +92,10 @@ def test_size_and_balance() -> None:
     assert 0.4 <= sum(not t["loop"] for t in fresh10) / len(fresh10) <= 0.6
     assert {t["class"] for t in fresh10 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh10) >= 2
+    fresh12 = [t for t in TRAJS if t["split"] == "fresh12"]
+    assert len(fresh12) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh12) / len(fresh12) <= 0.6
+    assert all(t["id"].startswith("f12-") for t in fresh12)
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
