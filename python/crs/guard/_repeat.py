@@ -28,7 +28,8 @@ and then the passage must be said at least `NUMBERED_TIMES` times and hold at le
 sentence is the model stuck on one line; a number and a word or two, "Test 7 passed.", is
 a record, a row of a report, however many there are); and the number must be the only one
 in the passage: "Step 3: update the configuration of service 3" names another service in
-each copy, "page 3 of 60" another page.
+each copy, "page 3 of 60" another page. That second look reads the last `NUMBERED_TAIL`
+characters only (ten copies of a sentence fit in them).
 
 Only the end counts: a repetition the model then breaks out of (a summary after a list of
 similar lines) is not one it is stuck in. Cost: one `rfind` per candidate and a bisection
@@ -47,6 +48,7 @@ MIN_WORDS = 10
 CANDIDATES = 8
 NUMBERED_TIMES = 10
 NUMBERED_WORDS = 4
+NUMBERED_TAIL = 4_000
 
 _FENCE = re.compile(r"(?ms)^[ \t]*(```|~~~).*?(?:^[ \t]*\1[ \t]*$|\Z)")
 _TABLE = re.compile(r"(?m)^[ \t]*\|.*$")
@@ -105,7 +107,7 @@ def repetition(text: str) -> tuple[int, int] | None:
         return None
     found = _periodic(t, MIN_TIMES)
     if found is None and _DIGITS.search(t, len(t) - MIN_SPAN) is not None:
-        found = _periodic(_DIGITS.sub("0", t), NUMBERED_TIMES, NUMBERED_WORDS)
+        found = _periodic(_DIGITS.sub("0", t[-NUMBERED_TAIL:]), NUMBERED_TIMES, NUMBERED_WORDS)
     return found
 
 
