@@ -128,6 +128,7 @@ SPLIT_ORDER = (
     "fresh7",
     "fresh8",
     "fresh9",
+    "fresh11",
 )
 
 
