@@ -1258,6 +1258,8 @@ class Guard:
             kind = OK
             got = _digest_text(result, canon) if type(result) is str else None
             res = got if got is not None else _canon.result_digest(result, _echo(canon))
+            if type(result) is str and len(result) <= 2 * _canon.READING_MAX_CHARS:
+                res = _canon.reading_digest(result) or res  # a clock reading (fresh11)
             if (
                 type(result) is str
                 and len(result) < 4096
@@ -1553,6 +1555,9 @@ class Guard:
                     cluster == call.signature
                     and s.moved_step <= seen[2]
                     and _recurs(tail, pair, need, pol.max_period)
+                    # every call since its last run brought something new: the same call
+                    # between them is the bookkeeping of moving work (fresh11)
+                    and n - seen[2] - 1 > s.novel_run
                 )
                 or (n - seen[2] - 1 <= s.stale and seen[2] > s.turn_step)
             )
