@@ -1555,9 +1555,6 @@ class Guard:
                     cluster == call.signature
                     and s.moved_step <= seen[2]
                     and _recurs(tail, pair, need, pol.max_period)
-                    # every call since its last run brought something new: the same call
-                    # between them is the bookkeeping of moving work (fresh11)
-                    and n - seen[2] - 1 > s.novel_run
                 )
                 or (n - seen[2] - 1 <= s.stale and seen[2] > s.turn_step)
             )

@@ -42,13 +42,15 @@ COMMAND_FIELDS: frozenset[str] = frozenset(
 MUTATING_PATTERN = (
     r"(?i)(^|[_.\-:/ ])(edit|write|patch|create|delete|remove|rm|move|mv|rename|replace|insert|"
     r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace|"
-    r"editor|overwrite|upsert|put|"
+    r"editor|overwrite|upsert|put|creation|deletion|insertion|removal|writer|creator|"
     r"python|ipython|jupyter|notebook|exec|execute|eval|code_interpreter|install|build)"
     r"([_.\-:/ ]|$)|^(Edit|Write|MultiEdit|NotebookEdit)$"
 )
 """Tools whose success changes the workspace (the in-memory guard's fingerprint). `editor`,
 `overwrite`, `upsert` and `put` since fresh7: OpenHands' `file_editor` and `claude_editor`
-edit as `str_replace_editor` does, and `put_file`, `overwrite_file`, `upsert_file` write."""
+edit as `str_replace_editor` does, and `put_file`, `overwrite_file`, `upsert_file` write.
+The nouns of those verbs since fresh11: BabyAGI's `task_creation_agent` creates tasks,
+CrewAI's `file_writer_tool` writes, a `record_deletion` deletes."""
 
 POLL_PATTERN = r"(?i)(^|[_.\-:/ ;&])(wait|poll|sleep|watch)([_.\-:/ ;&]|$)"
 """Tools, or shell commands, that wait for something to change (`sleep 30 && kubectl get`):

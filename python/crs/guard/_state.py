@@ -307,7 +307,6 @@ class SessionState:
         "msg_stale",
         "msg_streak",
         "msgs",
-        "novel_run",
         "nudges",
         "pairs",
         "recent",
@@ -337,9 +336,6 @@ class SessionState:
         self.sigs: dict[str, SigState] = {}
         self.stale = 0  # completed calls in a row that produced nothing new
         self.moved_step = 0  # last call whose result differed from its own last run
-        # completed calls in a row, up to the last, each with a result never seen before (a
-        # new call or a new answer): the work in between a repeated call moved (fresh11)
-        self.novel_run = 0
         self.last_ok_step = 0  # last successful call
         self.level = CALM
         self.loop_code = ""
@@ -464,7 +460,6 @@ class SessionState:
                 seen[1], seen[2] = after, n
             self.tail.append((n, pair, sig))
             self.stale = 0 if novel else self.stale + 1
-            self.novel_run = self.novel_run + 1 if novel else 0
         if changed:
             self.epoch = after
             self.last_mut = pair
@@ -580,7 +575,6 @@ class SessionState:
             **_export_map("sigs", self.sigs, SigState.export),
             "stale": self.stale,
             "moved_step": self.moved_step,
-            "novel_run": self.novel_run,
             "last_ok_step": self.last_ok_step,
             "level": self.level,
             "loop_code": self.loop_code,
@@ -625,7 +619,6 @@ class SessionState:
             s.sigs = {str(k): SigState.from_export(v) for k, v in d["sigs"].items()}
         s.stale = int(d["stale"])
         s.moved_step = int(d.get("moved_step", 0))
-        s.novel_run = int(d.get("novel_run", 0))
         s.last_ok_step = int(d["last_ok_step"])
         s.level = int(d["level"])
         s.loop_code = str(d["loop_code"])
