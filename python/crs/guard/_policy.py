@@ -76,6 +76,18 @@ EDITS_PATTERN = (
 )
 """Tool-name words that say the tool edits whatever its command field says."""
 
+CLOCK_PATTERN = (
+    r"(?i)(^|__|[.:/])(get[_-]?)?(current[_-]?|local[_-]?|system[_-]?|utc[_-]?)?"
+    r"(time|date|datetime|clock|now|today)([_-]?(now|utc|local))?$"
+)
+"""Tools that read the clock (`get_current_time`, the MCP time server's tool, `current_time`,
+`now`, `getDate`): read between other calls, each answer is a new time whatever its masked
+digest says, so the rule of a pair repeated within the session (`repeat_in_session`) leaves
+them out; read again and again in a row with nothing else between, the clock is a loop
+(the repeat and cycle rules hold). Not `time_series_query`, `update_timestamp`,
+`convert_time`: the whole name (after a server prefix: `mcp__time__`, `functions.`) is
+about the clock."""
+
 THINK_PATTERN = (
     r"(?i)(^|[_.:/-])(think|thinking|think_tool|sequentialthinking|sequential_thinking|"
     r"reflect)$"
