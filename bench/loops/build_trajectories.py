@@ -13400,6 +13400,1265 @@ def _qodo_cover_long(tid: str) -> None:
 _qodo_cover_long("f10-qodo-cover-generation-long")
 
 
+# ================================================================ fresh11 set
+# Written at 10:20 UTC (Dec 3) from sources no earlier split uses (checked against every
+# `source` of the file; a few are other issues of repositories earlier splits cite:
+# browser-use, AutoGPT, llama_index, letta, openinterpreter, dify, vllm, n8n). Browser and
+# computer-use agents (browser-use, Skyvern, Playwright/Chrome DevTools MCP, cua), data,
+# SQL and RAG agents (Vanna, pandas-ai, LlamaIndex, liam's QA agent), classic autonomous
+# agents (AutoGPT, BabyAGI, MetaGPT, Open Interpreter, agent-zero), memory agents (Letta),
+# workflow agents (n8n, Dify) and tool-calling loops reported against LLM APIs and SDKs
+# (Ollama, vLLM, Gemini through a proxy, langchainrb, spring-ai, PraisonAI, LiteLLM).
+# Committed before crs was run on them. Split "fresh11"; ids start with "f11-".
+
+FRESH11_START = len(ALL)
+# ---- fresh11 loops
+
+_r11 = random.Random(11011)  # ids, timestamps and durations in results
+
+
+def _hex11(n: int) -> str:
+    return "".join(_r11.choice("0123456789abcdef") for _ in range(n))
+
+
+def _ts11(minute: int, second: int) -> str:
+    return f"2026-06-11T14:{minute:02d}:{second:02d}.{_r11.randint(100, 999)}Z"
+
+
+t = new(
+    "f11-browser-use-element-not-clickable",
+    "error_loop",
+    True,
+    gh("browser-use/browser-use", "issues", 554),
+    "The agent clicks element 58 again and again; every click fails with 'Element not "
+    "clickable with index 58 - most likely the page changed' and the page stays the same.",
+)
+t.user("Open the pricing page of example-shop.test and add the Pro plan to the cart")
+t.call(
+    "go_to_url", {"url": "https://example-shop.test/pricing"}, "Navigated to pricing (62 elements)"
+)
+CLK11 = {"index": 58}
+ERR11 = "Element not clickable with index 58 - most likely the page changed"
+idx = [t.call("click_element", CLK11, error=ERR11, kind="not_found") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-browser-use-same-index-page-unchanged",
+    "repeated_call",
+    True,
+    gh("browser-use/browser-use", "issues", 2901),
+    "A form is filled field by field (indices 81, 89, 92), then the agent clicks the Next "
+    "button (99) again and again; each click answers 'Clicked' and the page state (URL, "
+    "title, element count) does not change.",
+)
+t.user("Enter my details, tick all checkboxes and press Next")
+t.call("input_text", {"index": 81, "text": "Minji"}, "Input 'Minji' into element 81")
+t.call("input_text", {"index": 89, "text": "Kim"}, "Input 'Kim' into element 89")
+t.call("click_element_by_index", {"index": 92}, "Clicked element with index 92")
+PAGE11 = (
+    "Clicked element with index 99\n"
+    "Page: https://pay.example.test/checkout/step-1 (Personal information), 104 elements"
+)
+idx = [
+    t.call("click_element_by_index", {"index": 99, "while_holding_ctrl": False}, PAGE11)
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-skyvern-stuck-page-steps-count-up",
+    "no_progress",
+    True,
+    gh("Skyvern-AI/skyvern", "issues", 671),
+    "The page is frozen: Skyvern keeps scrolling and taking screenshots, each answer with "
+    "a new step number, screenshot artifact id and timestamp, and the same page hash and "
+    "visible text.",
+)
+t.user("For adoreme.com, view the Amelie Plus collection")
+t.call("navigate", {"url": "https://adoreme.com"}, "loaded https://adoreme.com (hash 5d1c09)")
+idx = []
+for k in range(6):
+    idx.append(
+        t.call(
+            "scroll",
+            {"direction": "down", "amount": 800},
+            f'{{"step": {k + 2}, "screenshot": "a_{_hex11(10)}", "at": "{_ts11(2, 10 + 7 * k)}", '
+            '"page_hash": "5d1c09", "scroll_y": 0, "visible": "New arrivals | Bras | Panties"}',
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-autogpt-do-nothing",
+    "repeated_call",
+    True,
+    gh("Significant-Gravitas/AutoGPT", "issues", 3693),
+    "AutoGPT says it will read the articles, then runs do_nothing with no arguments and "
+    "gets 'No action performed.', again and again, the same thought each time.",
+)
+t.user("Find the top 5 disposable fountain pens by overall quality")
+t.call(
+    "google",
+    {"input": "best disposable fountain pens review"},
+    '["https://pens.example/top10", "https://ink.example/disposable"]',
+)
+idx = [
+    t.call(
+        "do_nothing",
+        {},
+        "No action performed.",
+        thought="I will start by reading the articles to determine the top 5 disposable "
+        "fountain pens based on overall quality.",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-autogpt-unknown-command-placeholder",
+    "error_loop",
+    True,
+    gh("Significant-Gravitas/AutoGPT", "issues", 3994),
+    "After reading some code the model copies the prompt's template: COMMAND 'command "
+    "name' with ARGUMENTS {'arg name': 'value'}; every call answers Unknown command.",
+)
+t.user("Analyse the two repositories and compare their plugin systems")
+t.call("read_file", {"filename": "repo_a/plugins/__init__.py"}, "class PluginRegistry: ...")
+t.call("read_file", {"filename": "repo_b/ext/loader.py"}, "def load_extensions(): ...")
+UNK11 = (
+    "Unknown command 'command name'. Please refer to the 'COMMANDS' list for available "
+    "commands and only respond in the specified JSON format."
+)
+idx = [
+    t.call("command name", {"arg name": "value"}, error=UNK11, kind="invalid_args")
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-autogpt-clone-again",
+    "error_loop",
+    True,
+    gh("Significant-Gravitas/AutoGPT", "issues", 3644),
+    "The agent clones Auto-GPT, then clones it again; git fails because the directory "
+    "exists, and the agent keeps issuing the same clone.",
+)
+t.user("Clone auto-gpt so you can make updates to it")
+CL11 = {
+    "repo_url": "https://github.com/Significant-Gravitas/Auto-GPT.git",
+    "clone_path": "auto_gpt_workspace/Auto-GPT",
+}
+t.call(
+    "clone_repository",
+    CL11,
+    "Cloned https://github.com/Significant-Gravitas/Auto-GPT.git to auto_gpt_workspace/Auto-GPT",
+)
+EX11 = (
+    "Error: Cmd('git') failed due to: exit code(128)\nstderr: "
+    "'fatal: destination path 'auto_gpt_workspace/Auto-GPT' already "
+    "exists and is not an empty directory.'"
+)
+idx = [t.call("clone_repository", CL11, error=EX11, kind="exit_code") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-foundry-ollama-deadline-tool-40",
+    "repeated_call",
+    True,
+    gh("Azure-Samples/foundry-hosted-agentframework-demos", "issues", 3),
+    "A local model does not understand the Responses API's function_call_output items and "
+    "calls get_enrollment_deadline_info again and again; each answer is the same "
+    "deadline with a new retrieval timestamp.",
+)
+t.user("When is the benefits enrollment deadline?")
+idx = []
+for k in range(8):
+    idx.append(
+        t.call(
+            "get_enrollment_deadline_info",
+            {},
+            f'{{"deadline": "2026-11-15", "plan_year": 2027, "retrieved_at": "{_ts11(5, 3 * k)}"}}',
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-praisonai-ollama-price-multiply-cycle",
+    "cycle",
+    True,
+    gh("MervinPraison/PraisonAI", "pull", 955),
+    "With Ollama the tool summary came back empty, so the agent called get_stock_price and "
+    "multiply in turn, forever, with the same answers.",
+)
+t.user("What is Google's stock price multiplied by 2?")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "get_stock_price",
+            "args": {"company_name": "Google"},
+            "result": "The stock price of Google is 100",
+        },
+        {"tool": "multiply", "args": {"a": 100, "b": 2}, "result": "200"},
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f11-vllm-required-tool-call-fresh-ids",
+    "repeated_call",
+    True,
+    gh("vllm-project/vllm", "issues", 50399),
+    "With tool_choice 'required' the server keeps emitting get_weather calls for the same "
+    "city (first spelt 上海, then Shanghai); each result carries a new tool-call id.",
+)
+t.user("上海天气怎么样?")
+t.call(
+    "get_weather",
+    {"city": "上海"},
+    '{"tool_call_id": "chatcmpl-tool-a7477d8eaed314f1", "weather": "Shanghai: 24°C, cloudy"}',
+)
+idx = []
+for _ in range(6):
+    idx.append(
+        t.call(
+            "get_weather",
+            {"city": "Shanghai"},
+            f'{{"tool_call_id": "chatcmpl-tool-{_hex11(16)}", '
+            '"weather": "Shanghai: 24°C, cloudy"}',
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-vllm-qwen-required-same-search",
+    "repeated_call",
+    True,
+    gh("vllm-project/vllm", "issues", 21026),
+    "Qwen3 bound with tool_choice='required' in LangChain: after the tool answers, the "
+    "model chooses the same tool with the same query again, until the recursion limit.",
+)
+t.user("Summarise our refund policy for digital goods")
+KB11 = {"query": "refund policy digital goods", "top_k": 4}
+KBR11 = (
+    '[{"doc": "policies/refunds.md", "chunk": 3, '
+    '"text": "Digital goods are refundable within 14 days if not downloaded."}]'
+)
+idx = [t.call("search_knowledge_base", KB11, KBR11) for _ in range(7)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-cliproxy-gemini-ignores-result",
+    "repeated_call",
+    True,
+    gh("router-for-me/CLIProxyAPI", "issues", 565),
+    "Through the proxy, Gemini does not see the tool result and requests the same tool "
+    "call again and again; the client runs it each time (the same plugin answer).",
+)
+t.user("查一下明天北京到上海的高铁")
+TR11 = {"from": "北京", "to": "上海", "date": "2026-06-12"}
+TRR11 = "G1 07:00-11:29 ¥662; G3 08:00-12:32 ¥662; G5 09:00-13:28 ¥662 (+14 more)"
+t.call("search_trains", TR11, TRR11)
+idx = [t.call("search_trains", dict(reversed(list(TR11.items()))), TRR11) for _ in range(5)]
+t.mark(idx[0], idx[0])
+
+t = new(
+    "f11-langchainrb-forced-tool-choice",
+    "repeated_call",
+    True,
+    gh("patterns-ai-core/langchainrb", "issues", 825),
+    "The assistant's tool_choice forces the news retriever on every request and tool calls "
+    "are auto-run, so it fetches the same AI headlines again and again.",
+)
+t.user("What's the latest news about AI?")
+NW11 = {"q": "artificial intelligence", "page_size": 5}
+NWR11 = (
+    '{"status": "ok", "totalResults": 3121, "articles": ['
+    '{"title": "Chip makers race to meet AI demand"}, '
+    '{"title": "EU AI Act: what changes in August"}]}'
+)
+idx = [t.call("news_retriever__get_everything", NW11, NWR11) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-agent-zero-same-message-warning",
+    "repeated_call",
+    True,
+    gh("agent0ai/agent-zero", "issues", 320),
+    "The agent sends the same response again; the framework answers 'You have sent the "
+    "same message again. You have to do something else!' and the agent sends it again.",
+)
+t.user("Summarise the meeting notes in notes/2026-06-10.md")
+t.call(
+    "code_execution_tool",
+    {"runtime": "terminal", "code": "cat notes/2026-06-10.md"},
+    "- budget approved\n- launch moved to July\n- hire two SREs",
+)
+RSP11 = {
+    "text": "The meeting approved the budget, moved the launch to July and opened two SRE roles."
+}
+t.call("response", RSP11, "Message delivered.")
+idx = [
+    t.call(
+        "response", RSP11, "You have sent the same message again. You have to do something else!"
+    )
+    for _ in range(5)
+]
+t.mark(idx[0], idx[1])
+
+t = new(
+    "f11-upstreet-agents-reply-each-other",
+    "monologue",
+    True,
+    gh("UpstreetAI/usdk", "issues", 338),
+    "Two agents in one chat answer the user, then keep replying to each other's messages "
+    "with the same two pleasantries.",
+)
+t.user("Hi both, can you recommend a sci-fi novel?")
+t.msg("[Ava] Try 'The Left Hand of Darkness' by Ursula K. Le Guin.")
+t.msg("[Rex] Great pick! I'd add 'Hyperion' by Dan Simmons.")
+idx = []
+for _ in range(4):
+    idx.append(t.msg("[Ava] Thanks Rex! Let me know if there's anything else I can help with."))
+    idx.append(t.msg("[Rex] Thank you Ava! Happy to help anytime."))
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "f11-metagpt-duplicated-prd",
+    "monologue",
+    True,
+    gh("FoundationAgents/MetaGPT", "issues", 1005),
+    "With a small local model only the product manager speaks, and it outputs the same "
+    "PRD section again and again.",
+)
+t.user("create a 2048 game")
+PRD11 = (
+    "## Product Goals\n- Create an engaging 2048 game\n- Smooth, responsive controls\n"
+    "- Attractive visual design\n## User Stories\n- As a player, I want to merge tiles ..."
+)
+idx = [t.msg(PRD11) for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-vanna-sql-cosmetic-retries",
+    "error_loop",
+    True,
+    gh("vanna-ai/vanna", "issues", 527),
+    "vn.ask regenerates the SQL after an error, but each attempt only re-cases and "
+    "re-quotes the same query; the column still does not exist.",
+)
+t.user("Which EU customers spent the most last quarter?")
+COLERR11 = (
+    'psycopg2.errors.UndefinedColumn: column "region" does not exist\n'
+    "LINE 1: ...FROM customers WHERE region"
+)
+idx = [
+    t.call("run_sql", {"sql": q}, error=COLERR11, kind="invalid_args")
+    for q in [
+        (
+            "SELECT name, total_spent FROM customers WHERE region = 'EU' "
+            "ORDER BY total_spent DESC LIMIT 10"
+        ),
+        (
+            "select name, total_spent from customers where region = 'EU' "
+            "order by total_spent desc limit 10"
+        ),
+        (
+            'SELECT "name", "total_spent" FROM "customers" WHERE "region" '
+            "= 'EU' ORDER BY \"total_spent\" DESC LIMIT 10"
+        ),
+        (
+            "SELECT name, total_spent\nFROM customers\nWHERE region = "
+            "'EU'\nORDER BY total_spent DESC\nLIMIT 10;"
+        ),
+        (
+            "SELECT c.name, c.total_spent FROM customers c WHERE c.region "
+            "= 'EU' ORDER BY c.total_spent DESC LIMIT 10"
+        ),
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-pandasai-error-correction-reruns-original",
+    "error_loop",
+    True,
+    gh("sinaptik-ai/pandas-ai", "issues", 1113),
+    "The error-correction loop asks for corrected code, but executes the original code "
+    "each time; the same KeyError comes back on every retry.",
+)
+t.user("Plot GDP per capita by country")
+CODE11 = (
+    "df['gdp_per_capita'] = df['gdp'] / df['population']\nresult "
+    "= {'type': 'plot', 'value': df.plot.bar(x='country', y='gdp_per_capita')}"
+)
+KE11 = (
+    "Traceback (most recent call last):\n"
+    "  File \"<string>\", line 1, in <module>\nKeyError: 'population'"
+)
+t.call("get_dataframe_info", {"df": "dfs[0]"}, "columns: country, gdp, happiness_index (10 rows)")
+idx = [t.call("execute_code", {"code": CODE11}, error=KE11, kind="exit_code") for _ in range(4)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-openinterpreter-same-fix-same-error",
+    "error_loop",
+    True,
+    gh("openinterpreter/openinterpreter", "issues", 783),
+    "Open Interpreter says it corrects the script, but runs the same code each time, and "
+    "the same traceback comes back.",
+)
+t.user("Adapt receivemail.py so it only handles mails with subject 'RUN'")
+RM11 = (
+    "import imaplib\nm = imaplib.IMAP4_SSL('imap.gmail.com')\nm.login(USER, "
+    "PASS)\nm.select('inbox')\ntyp, data = m.search(None, '(SUBJECT "
+    '"RUN")\')'
+)
+TB11 = (
+    'Traceback (most recent call last):\n  File "receivemail.py", '
+    "line 3, in <module>\nNameError: name 'USER' is not defined"
+)
+idx = []
+for k in range(5):
+    idx.append(
+        t.call(
+            "execute",
+            {"language": "python", "code": RM11},
+            error=TB11,
+            kind="exit_code",
+            thought=[
+                "Let me run the script.",
+                "I will fix the error and try again.",
+                "Let's correct the code and run it again.",
+                "I'll fix this and retry.",
+                "Trying again with the corrected code.",
+            ][k],
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-dify-mcp-first-tool-repeated",
+    "repeated_call",
+    True,
+    gh("langgenius/dify", "issues", 23185),
+    "A chatflow agent node calls its first MCP tool; the first answer is the expected one, "
+    "and the node calls the same tool with the same query again and again, each answer "
+    "with a new conversation and message id.",
+)
+t.user("帮我查询订单 A-20931 的物流状态")
+idx = []
+for _ in range(6):
+    idx.append(
+        t.call(
+            "order_lookup_chatflow",
+            {"query": "订单 A-20931 物流状态"},
+            f'{{"conversation_id": "{_hex11(8)}-{_hex11(4)}", "message_id": "{_hex11(8)}", '
+            '"answer": "订单 A-20931 已于 6月10日 发出, 顺丰 SF1402938811, 预计 6月12日 送达。"}',
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-n8n-agent-creates-event-again",
+    "repeated_call",
+    True,
+    gh("n8n-io/n8n", "issues", 13525),
+    "An n8n AI agent triggers its calendar tool again and again for one request instead of "
+    "once; each call creates the same event and answers with a new event id.",
+)
+t.user("Book a 30 minute call with Priya tomorrow at 10:00")
+EV11 = {
+    "summary": "Call with Priya",
+    "start": "2026-06-12T10:00:00+02:00",
+    "end": "2026-06-12T10:30:00+02:00",
+    "attendees": ["priya@example.com"],
+}
+idx = []
+for _ in range(5):
+    idx.append(
+        t.call(
+            "Google_Calendar_Create_Event",
+            EV11,
+            f'{{"id": "{_hex11(26)}", "status": "confirmed", "summary": "Call with Priya"}}',
+            mutates=True,
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-llamaindex-react-reworded-same-chunks",
+    "no_progress",
+    True,
+    gh("run-llama/llama_index", "issues", 12699),
+    "A ReAct agent over one query-engine tool already has its answer, but keeps asking the "
+    "tool reworded questions; the retriever returns the same two chunks every time.",
+)
+t.user("What is the notice period in the employment contract?")
+CH11 = (
+    "[1] contract.pdf p.4: Either party may terminate this agreement with three months' "
+    "written notice.\n[2] contract.pdf p.5: During probation the notice period is two weeks."
+)
+idx = [
+    t.call("contract_docs", {"input": q}, CH11)
+    for q in [
+        "notice period employment contract",
+        "What is the notice period?",
+        "termination notice period in the contract",
+        "How much notice is required to terminate?",
+        "contract notice period length",
+        "notice period for termination of employment",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-letta-core-memory-append-same",
+    "repeated_call",
+    True,
+    gh("letta-ai/letta", "issues", 3116),
+    "A Letta agent appends the same fact to its human block again and again in one turn; "
+    "each append answers with the block, now holding the fact once more.",
+)
+t.user("By the way, my favourite colour is blue.")
+idx = []
+block = "First name: Chad"
+for _ in range(5):
+    block += "\nFavourite colour: blue"
+    idx.append(
+        t.call(
+            "core_memory_append",
+            {"label": "human", "content": "Favourite colour: blue"},
+            f'{{"status": "OK", "block": "human", "chars": {len(block)}}}',
+            mutates=True,
+        )
+    )
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-letta-archival-reworded-inserts",
+    "no_progress",
+    True,
+    gh("letta-ai/letta", "issues", 3116),
+    "The agent stores one fact in archival memory in four wordings in a row, each insert "
+    "answering with a new passage id.",
+)
+t.user("Remember that I prefer blue for all the charts you make for me.")
+idx = [
+    t.call("archival_memory_insert", {"content": c}, f'{{"passage_id": "passage-{_hex11(8)}"}}')
+    for c in [
+        "User's favorite color is blue",
+        "The user mentioned they like blue",
+        "User prefers blue color",
+        "Blue is the user's preferred color",
+        "User likes the color blue for charts",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-vectara-undefined-tool-loop",
+    "error_loop",
+    True,
+    gh("vectara/py-vectara-agentic", "pull", 62),
+    "The instructions name a tool the agent does not have; it calls it again and again and "
+    "gets 'tool not found' each time.",
+)
+t.user("Use the get_company_financials tool to get Acme's 2025 revenue")
+NF11 = "Tool get_company_financials does not exist. Available tools: ask_filings, get_ticker"
+idx = [
+    t.call(
+        "get_company_financials", {"company": "Acme", "year": 2025}, error=NF11, kind="not_found"
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f11-vanna-bad-password-next-session",
+    "known_failure",
+    True,
+    gh("vanna-ai/vanna", "issues", 527),
+    "The Postgres connection fails on the password; in the next session, nothing changed, "
+    "the agent connects with the same settings first.",
+)
+PG11 = {"host": "db.internal", "dbname": "sales", "user": "analyst", "port": 5432}
+PGE11 = (
+    'psycopg2.OperationalError: connection to server at "db.internal" '
+    "(10.0.3.7), port 5432 failed: FATAL:  password authentication "
+    'failed for user "analyst"'
+)
+t.user("Connect to the sales database and list the tables")
+t.call("connect_to_postgres", PG11, error=PGE11, kind="permission")
+t.msg("The password for analyst is rejected; please check the credentials.")
+t.session("s2")
+t.user("Connect to the sales database and list the tables")
+rep = t.call("connect_to_postgres", PG11, error=PGE11, kind="permission")
+t.call("connect_to_postgres", PG11, error=PGE11, kind="permission")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f11-openinterpreter-pip-fails-next-session",
+    "known_failure",
+    True,
+    gh("openinterpreter/openinterpreter", "pull", 435),
+    "A package install fails (no wheel for the platform); in the next session, with the "
+    "same environment, the interpreter runs the same install first.",
+)
+PIP11 = {"language": "shell", "code": "pip install pyaudio==0.2.11"}
+PIPE11 = (
+    "error: subprocess-exited-with-error\n  portaudio.h: No such file or directory\n"
+    "ERROR: Failed building wheel for pyaudio"
+)
+t.user("Record 5 seconds from the microphone into test.wav")
+t.call("execute", PIP11, error=PIPE11, kind="exit_code")
+t.msg("pyaudio needs the portaudio headers, which are not installed.")
+t.session("s2")
+t.user("Record 5 seconds from the microphone into test.wav")
+rep = t.call("execute", PIP11, error=PIPE11, kind="exit_code")
+t.call("execute", PIP11, error=PIPE11, kind="exit_code")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f11-litellm-ratelimit-no-backoff",
+    "error_loop",
+    True,
+    gh("BerriAI/litellm", "issues", 7669),
+    "The router retries a tool-backed completion immediately after each 429 without "
+    "honouring retry_after; the same rate-limit error comes back six times.",
+)
+t.user("Translate the release notes into German")
+RL11 = (
+    "litellm.RateLimitError: BedrockException - Too many requests, please wait before "
+    "trying again. retry_after: 30"
+)
+idx = [
+    t.call(
+        "translate",
+        {"text_file": "RELEASE_NOTES.md", "target": "de"},
+        error=RL11,
+        kind="rate_limit",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[2])
+
+
+# ---- fresh11 legitimate
+
+t = new(
+    "f11-browser-use-form-varied-steps",
+    "distinct_reads",
+    False,
+    gh("browser-use/browser-use", "issues", 2901),
+    "The same form filled as the user asked: each field once, each checkbox once, then "
+    "Next, the payment tab checked; every step acts on a new element.",
+)
+t.user("Enter my details, tick all checkboxes and press Next")
+for fld, val in [(81, "Minji"), (84, "Kim"), (86, "minji@example.com"), (88, "+82 10 5555 0101")]:
+    t.call("input_text", {"index": fld, "text": val}, f"Input '{val}' into element {fld}")
+t.call("select_dropdown_option", {"index": 90, "text": "Korean"}, "Selected 'Korean' in element 90")
+for cb in (92, 93, 94):
+    t.call("click_element_by_index", {"index": cb}, f"Clicked element with index {cb}")
+t.call(
+    "click_element_by_index",
+    {"index": 99},
+    "Clicked element with index 99\n"
+    "Page: https://pay.example.test/checkout/step-2 (Payment), 61 elements",
+)
+t.call("get_state", {}, "Tab 1: Payment - https://pay.example.test/checkout/step-2")
+t.msg("All fields are filled and you are on the payment page.")
+
+t = new(
+    "f11-umbra-show-more-results",
+    "polling",
+    False,
+    gh("internetarchive/umbra", "pull", 52),
+    "A collection page reuses one 'Show more results' button: the agent clicks the same "
+    "selector again and again, and each click reveals more artists, until it disappears.",
+)
+t.user("Capture every artist listed on the collection page")
+t.call("navigate", {"url": "https://museum.example/collection/artists"}, "48 artists shown")
+for n in (96, 144, 192, 240, 288, 336):
+    t.call("click", {"selector": "button.show-more"}, f"clicked; {n} artists shown")
+t.call(
+    "click",
+    {"selector": "button.show-more"},
+    error="No element matches selector button.show-more",
+    kind="not_found",
+)
+t.call("extract", {"selector": "li.artist a"}, "351 artist links")
+t.msg("All 351 artists are loaded and captured.")
+
+t = new(
+    "f11-devtools-mcp-scroll-long-page",
+    "distinct_reads",
+    False,
+    gh("ChromeDevTools/chrome-devtools-mcp", "issues", 561),
+    "A long documentation page read by scrolling: the same PageDown key, each new snapshot "
+    "showing the next headings, until the footer.",
+)
+t.user("Read the whole migration guide and list its breaking changes")
+t.call(
+    "navigate_page",
+    {"url": "https://docs.example.dev/migrate/v5"},
+    "Migrating to v5 | heading 'Overview'",
+)
+for sec in [
+    "Config file renamed",
+    "Node 20 required",
+    "Default export removed",
+    "Plugins API v2",
+    "CLI flags",
+    "Footer: Edit this page",
+]:
+    t.call("press_key", {"key": "PageDown"}, "")
+    t.call("take_snapshot", {}, f"uid=1_3 heading '{sec}' ... (scrollY grows)")
+t.msg(
+    "Breaking changes: config file renamed, Node 20, no default export, Plugins API v2, CLI flags."
+)
+
+t = new(
+    "f11-cua-anthropic-computer-use-session",
+    "distinct_reads",
+    False,
+    gh("trycua/cua", "issues", 289),
+    "An Anthropic computer-use loop: a screenshot after every action, each showing what "
+    "the last click or typing changed.",
+)
+t.user("Open the Notes app and write down today's shopping list: milk, eggs, rice")
+t.call("computer", {"action": "screenshot"}, "desktop, dock visible")
+t.call("computer", {"action": "left_click", "coordinate": [512, 880]}, "clicked")
+t.call("computer", {"action": "screenshot"}, "Notes app open, empty list")
+t.call("computer", {"action": "key", "text": "cmd+n"}, "pressed")
+t.call("computer", {"action": "screenshot"}, "new note, cursor in title")
+t.call("computer", {"action": "type", "text": "Shopping\nmilk\neggs\nrice"}, "typed")
+t.call("computer", {"action": "screenshot"}, "note 'Shopping' with milk, eggs, rice")
+t.msg("The note 'Shopping' now lists milk, eggs and rice.")
+
+t = new(
+    "f11-cua-installer-progress-wait",
+    "polling",
+    False,
+    gh("8gi-foundation/8gent-code", "issues", 1864),
+    "A computer-use agent waits for an installer: wait, then a screenshot, the progress bar "
+    "moving each time; twice the same percentage is read after a wait.",
+)
+t.user("Install the printer driver from the DMG in Downloads")
+t.call("computer", {"action": "double_click", "coordinate": [300, 220]}, "installer opened")
+for pct in ["12%", "31%", "31%", "58%", "80%", "80%", "100% - Installation complete"]:
+    t.call("computer", {"action": "wait", "duration": 5}, "")
+    t.call("computer", {"action": "screenshot"}, f"Installer: Installing driver... {pct}")
+t.call("computer", {"action": "left_click", "coordinate": [640, 520]}, "clicked Close")
+t.msg("The driver is installed.")
+
+t = new(
+    "f11-vanna-fix-query-after-schema",
+    "edit_test_cycle",
+    False,
+    gh("vanna-ai/vanna", "issues", 527),
+    "A SQL agent's query fails on a missing column; it reads the schema, rewrites the query "
+    "with a join, gets an empty result for one quarter, widens the date range and gets rows.",
+)
+t.user("Which EU customers spent the most last quarter?")
+t.call(
+    "run_sql",
+    {"sql": "SELECT name, total_spent FROM customers WHERE region = 'EU'"},
+    error='column "region" does not exist',
+    kind="invalid_args",
+)
+t.call("get_table_schema", {"table": "customers"}, "id, name, country_code, created_at")
+t.call("get_table_schema", {"table": "countries"}, "code, name, continent, eu_member")
+t.call(
+    "run_sql",
+    {
+        "sql": (
+            "SELECT c.name, SUM(o.amount) s FROM customers c JOIN countries "
+            "k ON k.code = c.country_code JOIN orders o ON o.customer_id "
+            "= c.id WHERE k.eu_member AND o.created_at >= '2026-04-01' "
+            "AND o.created_at < '2026-07-01' GROUP BY c.name ORDER BY "
+            "s DESC LIMIT 10"
+        )
+    },
+    "(0 rows)",
+)
+t.call(
+    "run_sql",
+    {"sql": "SELECT MIN(created_at), MAX(created_at) FROM orders"},
+    "2025-01-02 | 2026-03-30",
+)
+t.call(
+    "run_sql",
+    {
+        "sql": (
+            "SELECT c.name, SUM(o.amount) s FROM customers c JOIN countries "
+            "k ON k.code = c.country_code JOIN orders o ON o.customer_id "
+            "= c.id WHERE k.eu_member AND o.created_at >= '2026-01-01' "
+            "AND o.created_at < '2026-04-01' GROUP BY c.name ORDER BY "
+            "s DESC LIMIT 10"
+        )
+    },
+    "Müller GmbH | 48210.00\nDupont SA | 39120.50\n... (10 rows)",
+)
+t.msg("The last quarter with data is Q1 2026; Müller GmbH leads with 48,210.")
+
+t = new(
+    "f11-liam-qa-sql-tests-retry",
+    "edit_test_cycle",
+    False,
+    gh("liam-hq/liam", "pull", 3941),
+    "A QA agent's SQL tests fail; it analyses the failures and regenerates the failing SQL, "
+    "up to three rounds, with fewer failures each round.",
+)
+t.user("Generate and run the test cases for the orders schema")
+t.call("generate_test_sql", {"requirements": "orders"}, "12 test cases written", mutates=True)
+for rnd, (fail, ids) in enumerate([(4, "t3,t5,t8,t11"), (2, "t5,t11"), (0, "")]):
+    t.call("run_tests", {"suite": "orders"}, f"12 run, {fail} failed" + (f": {ids}" if ids else ""))
+    if fail:
+        t.call(
+            "analyze_test_failures",
+            {"failed": ids.split(",")},
+            f"{fail} SQL errors: wrong column names"
+            if rnd == 0
+            else "1 SQL error, 1 constraint violation",
+        )
+        t.call(
+            "regenerate_sql",
+            {"tests": ids.split(","), "attempt": rnd + 1},
+            f"{fail} test cases rewritten",
+            mutates=True,
+        )
+t.msg("All 12 tests pass after two regeneration rounds.")
+
+t = new(
+    "f11-pandasai-retry-new-code-succeeds",
+    "edit_test_cycle",
+    False,
+    gh("sinaptik-ai/pandas-ai", "pull", 1687),
+    "Code generation with retries: the first code fails, the second fails differently, "
+    "the third runs; each retry sends new code.",
+)
+t.user("Which country has the highest GDP?")
+t.call(
+    "execute_code",
+    {"code": "result = df.sort_values('GDP').iloc[-1]['country']"},
+    error="KeyError: 'GDP'",
+    kind="exit_code",
+)
+t.call(
+    "execute_code",
+    {"code": "result = df.sort_values('gdp').iloc[-1]['Country']"},
+    error="KeyError: 'Country'",
+    kind="exit_code",
+)
+t.call(
+    "execute_code",
+    {"code": "result = {'type': 'string', 'value': df.sort_values('gdp').iloc[-1]['country']}"},
+    "{'type': 'string', 'value': 'United States'}",
+)
+t.msg("United States has the highest GDP.")
+
+t = new(
+    "f11-llamaindex-six-rag-tools-same-question",
+    "distinct_reads",
+    False,
+    gh("run-llama/llama_index", "issues", 20290),
+    "A ReAct agent with six citation RAG tools (info, data, market, brand, history, specs) "
+    "asks each the same question; each tool answers from its own index.",
+)
+t.user("Give me a full profile of the Aurora X1 e-bike")
+for tool, ans in [
+    ("info", "Aurora X1: urban e-bike launched 2025 [info-3]"),
+    ("data", "Range 90 km, 250 W motor, 21 kg [data-12]"),
+    ("market", "Sold in 14 EU countries, 2nd in its segment [market-7]"),
+    ("brand", "Aurora Mobility, Rotterdam, founded 2019 [brand-1]"),
+    ("history", "Successor of the Aurora C2 (2022) [history-4]"),
+    ("specs", "Shimano Nexus 5, hydraulic brakes, 540 Wh [specs-9]"),
+]:
+    t.call(tool, {"input": "Aurora X1 e-bike"}, ans)
+t.msg("Aurora X1 profile with citations from all six sources.")
+
+t = new(
+    "f11-llamaindex-refined-queries-new-chunks",
+    "research",
+    False,
+    gh("run-llama/llama_index", "issues", 17403),
+    "A ReAct chat engine refines its retrieval query three times; each query returns new "
+    "chunks that narrow the answer.",
+)
+t.user("Does our travel policy cover a partner's flight on a conference trip?")
+t.call(
+    "policy_docs",
+    {"input": "travel policy flights"},
+    "[1] travel.pdf p.2: Economy flights are reimbursed for employees.",
+)
+t.call(
+    "policy_docs",
+    {"input": "travel policy companion or partner travel"},
+    "[2] travel.pdf p.7: Companion travel is not reimbursed, except ...",
+)
+t.call(
+    "policy_docs",
+    {"input": "companion travel exception conference"},
+    "[3] travel.pdf p.7: ... when the companion is an invited speaker.",
+)
+t.msg("No, unless the partner is an invited speaker (travel.pdf p.7).")
+
+t = new(
+    "f11-letta-conversation-facts",
+    "conversation",
+    False,
+    gh("letta-ai/letta", "issues", 689),
+    "A MemGPT conversation: the user shares a new fact each turn, the agent appends each to "
+    "its human block and replies through send_message.",
+)
+for fact, reply in [
+    ("I just moved to Lisbon.", "Lisbon! How are you finding it?"),
+    ("I work as a nurse.", "That's demanding work; night shifts?"),
+    ("I have a cat called Miso.", "Miso is a lovely name."),
+    ("I'm learning Portuguese.", "Boa sorte! How far along are you?"),
+    ("I run on Sundays.", "Any favourite route by the river?"),
+]:
+    t.user(fact)
+    t.call(
+        "core_memory_append", {"label": "human", "content": fact}, '{"status": "OK"}', mutates=True
+    )
+    t.call("send_message", {"message": reply}, "None")
+
+t = new(
+    "f11-letta-code-memory-read-each-session",
+    "session_memory",
+    False,
+    gh("letta-ai/letta-code", "issues", 417),
+    "Each session starts by reading the project memory block (the same content) before "
+    "new work; three sessions, three reads.",
+)
+MEM11 = "project: billing-service\nconventions: pytest, ruff, no ORMs\nopen: refund webhook"
+for s, (task, f) in enumerate(
+    [
+        ("Add the refund webhook", "webhooks/refund.py"),
+        ("Write tests for the refund webhook", "tests/test_refund.py"),
+        ("Document the refund webhook", "docs/webhooks.md"),
+    ]
+):
+    if s:
+        t.session(f"s{s + 1}")
+    t.user(task)
+    t.call("memory_read", {"block": "project"}, MEM11)
+    t.call("read_file", {"path": f}, f"# {f} (existing)")
+    t.call("write_file", {"path": f, "content": f"... {task} ..."}, "written", mutates=True)
+    t.msg(f"Done: {task.lower()}.")
+
+t = new(
+    "f11-n8n-think-five-times",
+    "research",
+    False,
+    gh("n8n-io/n8n", "issues", 22771),
+    "The user asks the agent to call Think five times and reflect on each output; five "
+    "think calls with different thoughts.",
+)
+t.user("Call Think 5 times, reflect on each output, then give me a launch checklist")
+for th in [
+    "List what a product launch needs: docs, pricing, support, marketing.",
+    "Reflect: pricing depends on the tier decision still open.",
+    "Support needs a runbook and an on-call rota before launch.",
+    "Marketing needs the press kit one week ahead.",
+    "Order the checklist by lead time: pricing, press kit, runbook, docs.",
+]:
+    t.call("Think", {"thought": th}, th)
+t.msg("Launch checklist: 1. pricing ... 4. docs.")
+
+t = new(
+    "f11-dify-current-time-ten-times",
+    "polling",
+    False,
+    gh("langgenius/dify", "issues", 19589),
+    "The user asks for the current_time plugin ten times with each result printed; the same "
+    "call, each answer a later time.",
+)
+t.user("Call the current_time plugin 10 times, outputting each result immediately")
+for k in range(10):
+    t.call("current_time", {"timezone": "UTC"}, f"2026-06-11 14:07:{10 + 3 * k:02d}")
+t.msg("Ten timestamps printed above.")
+
+t = new(
+    "f11-vllm-weather-six-cities",
+    "distinct_reads",
+    False,
+    gh("vllm-project/vllm", "issues", 50399),
+    "Parallel tool calls for one question about six cities: get_weather once per city.",
+)
+t.user("Compare the weather in Shanghai, Beijing, Shenzhen, Chengdu, Wuhan and Xi'an")
+for c, w in [
+    ("Shanghai", "24°C cloudy"),
+    ("Beijing", "29°C sunny"),
+    ("Shenzhen", "31°C rain"),
+    ("Chengdu", "26°C cloudy"),
+    ("Wuhan", "30°C sunny"),
+    ("Xi'an", "27°C cloudy"),
+]:
+    t.call(
+        "get_weather",
+        {"city": c},
+        f'{{"tool_call_id": "chatcmpl-tool-{_hex11(16)}", "weather": "{c}: {w}"}}',
+    )
+t.msg("Shenzhen is hottest and rainy; Shanghai the coolest.")
+
+t = new(
+    "f11-julep-litellm-429-then-ok",
+    "retry_transient",
+    False,
+    gh("julep-ai/julep", "issues", 741),
+    "A LiteLLM-backed tool answers 429 twice; the agent waits as told before each retry "
+    "and the third attempt succeeds.",
+)
+t.user("Summarise the customer feedback export")
+t.call("read_file", {"path": "exports/feedback.csv"}, "1,204 rows")
+SUM11 = {"file": "exports/feedback.csv", "max_words": 200}
+t.call(
+    "summarize",
+    SUM11,
+    error="litellm.RateLimitError: 429 Too Many Requests, retry after 20s",
+    kind="rate_limit",
+)
+t.call("bash", {"command": "sleep 20"}, "")
+t.call(
+    "summarize",
+    SUM11,
+    error="litellm.RateLimitError: 429 Too Many Requests, retry after 40s",
+    kind="rate_limit",
+)
+t.call("bash", {"command": "sleep 40"}, "")
+t.call("summarize", SUM11, "Top themes: slow sync (31%), pricing (22%), praise for support (18%).")
+t.msg("Summary ready: slow sync is the top complaint.")
+
+t = new(
+    "f11-openhands-litellm-502-retry",
+    "retry_transient",
+    False,
+    gh("OpenHands/OpenHands", "pull", 4167),
+    "A completion-backed tool fails with a 502 APIError and then a timeout; the third try answers.",
+)
+t.user("Generate docstrings for utils/dates.py")
+DS11 = {"path": "utils/dates.py", "style": "google"}
+t.call("generate_docstrings", DS11, error="litellm.APIError: 502 Bad Gateway", kind="server_error")
+t.call("generate_docstrings", DS11, error="Request timed out after 60s", kind="timeout")
+t.call("generate_docstrings", DS11, "6 docstrings added", mutates=True)
+t.call("bash", {"command": "python -m pytest -q tests/test_dates.py"}, "8 passed in 0.41s")
+t.msg("Docstrings added; tests pass.")
+
+t = new(
+    "f11-kaapi-finetune-job-poll",
+    "polling",
+    False,
+    gh("ProjectTech4DevAI/kaapi-backend", "issues", 347),
+    "A fine-tuning job is polled after each wait: 'running' five times with the same "
+    "trained-steps count twice (a slow checkpoint), then 'succeeded'.",
+)
+t.user("Start the fine-tune on train.jsonl and tell me the model id when it is done")
+t.call(
+    "fine_tuning_jobs_create",
+    {"training_file": "file-7Hq2", "model": "gpt-4.1-mini"},
+    '{"id": "ftjob-91x", "status": "queued"}',
+    mutates=True,
+)
+for st, steps in [
+    ("queued", 0),
+    ("running", 40),
+    ("running", 120),
+    ("running", 120),
+    ("running", 200),
+    ("running", 260),
+    ("succeeded", 300),
+]:
+    t.call("bash", {"command": "sleep 60"}, "")
+    t.call(
+        "fine_tuning_jobs_retrieve",
+        {"id": "ftjob-91x"},
+        f'{{"status": "{st}", "trained_steps": {steps}}}',
+    )
+t.msg("Done: ft:gpt-4.1-mini:acme::91x.")
+
+t = new(
+    "f11-pasqal-batch-running-poll",
+    "polling",
+    False,
+    gh("pasqal-io/pasqal-cloud", "pull", 10),
+    "A batch is polled while RUNNING; the answer is the same word four times (no counts), "
+    "with a wait between, then DONE and the results are fetched.",
+)
+t.user("Submit the 40-job sweep and collect the results")
+t.call(
+    "create_batch",
+    {"sequence": "sweep.json", "jobs": 40},
+    '{"id": "b-5521", "status": "PENDING"}',
+    mutates=True,
+)
+for st in ["PENDING", "RUNNING", "RUNNING", "RUNNING", "RUNNING", "DONE"]:
+    t.call("wait", {"seconds": 30}, "waited 30s")
+    t.call("get_batch", {"id": "b-5521"}, f'{{"id": "b-5521", "status": "{st}"}}')
+t.call("get_batch_results", {"id": "b-5521"}, "40 results, 0 errors")
+t.msg("All 40 jobs finished; results saved.")
+
+t = new(
+    "f11-babyagi-task-list-progress",
+    "research",
+    False,
+    gh("yoheinakajima/babyagi", "issues", 75),
+    "BabyAGI's loop: execute the top task, create new tasks from the result, reprioritise; "
+    "each round a different task.",
+)
+t.user("Objective: plan a 3-day trip to Kyoto")
+for task, res in [
+    ("Research Kyoto's main districts", "Higashiyama, Arashiyama, Gion, Fushimi"),
+    ("Find opening hours of Fushimi Inari", "open 24h, best before 8am"),
+    ("Draft day 1 itinerary", "Fushimi Inari, Tofuku-ji, Gion evening"),
+    ("Draft day 2 itinerary", "Arashiyama bamboo grove, Tenryu-ji, monkey park"),
+    ("Draft day 3 itinerary", "Kinkaku-ji, Ryoan-ji, Nishiki market"),
+]:
+    t.call("execution_agent", {"objective": "plan a 3-day trip to Kyoto", "task": task}, res)
+    t.call("task_creation_agent", {"last_task": task, "result": res}, f"2 new tasks after '{task}'")
+    t.call("prioritization_agent", {"task_count": 5}, "task list reprioritised")
+t.msg("Three-day Kyoto plan ready.")
+
+t = new(
+    "f11-metagpt-roles-pipeline",
+    "long_productive",
+    False,
+    gh("FoundationAgents/MetaGPT", "issues", 1603),
+    "A MetaGPT team builds a small game: PRD, design, one file per module written and "
+    "tested, QA fixes; every step another artefact.",
+)
+t.user("create a 2048 game")
+t.call("write_prd", {"idea": "2048 game"}, "docs/prd/2048.json written", mutates=True)
+t.call(
+    "write_design",
+    {"prd": "docs/prd/2048.json"},
+    "docs/system_design/2048.json written",
+    mutates=True,
+)
+for mod in ["board", "tile", "moves", "score", "renderer", "input", "storage", "main"]:
+    t.call(
+        "write_code",
+        {"filename": f"game/{mod}.py"},
+        f"game/{mod}.py written ({_r11.randint(30, 120)} lines)",
+        mutates=True,
+    )
+    t.call(
+        "run_code",
+        {"command": f"python -m pytest -q tests/test_{mod}.py"},
+        f"{_r11.randint(2, 9)} passed",
+    )
+t.call("write_test", {"filename": "tests/test_e2e.py"}, "written", mutates=True)
+t.call(
+    "run_code",
+    {"command": "python -m pytest -q"},
+    error="1 failed: test_e2e::test_merge_twice",
+    kind="exit_code",
+)
+t.call(
+    "write_code",
+    {"filename": "game/moves.py"},
+    "game/moves.py rewritten (merge once per move)",
+    mutates=True,
+)
+t.call("run_code", {"command": "python -m pytest -q"}, "41 passed")
+t.msg("2048 is implemented and all 41 tests pass.")
+
+t = new(
+    "f11-vanna-password-fixed-between-sessions",
+    "session_memory",
+    False,
+    gh("vanna-ai/vanna", "issues", 527),
+    "The connection fails on the password; the user fixes the credentials out of band and "
+    "in the next session the same connect succeeds.",
+)
+t.user("Connect to the sales database and list the tables")
+t.call("connect_to_postgres", PG11, error=PGE11, kind="permission")
+t.msg("The password for analyst is rejected; please check the credentials.")
+t.workspace("the user rotated the analyst password in .env")
+t.session("s2")
+t.user("I fixed the password, try again")
+t.call("connect_to_postgres", PG11, "connected (PostgreSQL 16.3)")
+t.call(
+    "run_sql",
+    {"sql": "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"},
+    "customers, orders, countries, refunds",
+)
+t.msg("Connected; four tables: customers, orders, countries, refunds.")
+
+t = new(
+    "f11-openinterpreter-tweaked-attempts",
+    "edit_test_cycle",
+    False,
+    gh("openinterpreter/openinterpreter", "pull", 435),
+    "Open Interpreter tweaks its attempt from each error trace: quoting fixed, then a "
+    "missing import, then it works.",
+)
+t.user("Count the lines of every .py file under src and show the top 3")
+t.call(
+    "execute",
+    {"language": "shell", "code": "find src -name '*.py' | xargs wc -l | sort -n | tail -4"},
+    error="xargs: unmatched single quote",
+    kind="exit_code",
+)
+t.call(
+    "execute",
+    {"language": "python", "code": "for p in sorted(Path('src').rglob('*.py')): print(p)"},
+    error="NameError: name 'Path' is not defined",
+    kind="exit_code",
+)
+t.call(
+    "execute",
+    {
+        "language": "python",
+        "code": (
+            "from pathlib import Path\nc = sorted(((sum(1 for _ in open(p)), "
+            "str(p)) for p in Path('src').rglob('*.py')))[-3:]\nprint(c)"
+        ),
+    },
+    "[(412, 'src/cli.py'), (530, 'src/core.py'), (961, 'src/parser.py')]",
+)
+t.msg("Largest: parser.py (961), core.py (530), cli.py (412).")
+
+
+def _browser_catalogue_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        gh("browser-use/browser-use", "issues", 554),
+        "A long browser scrape over 15 result pages: extract the listing, open two products, "
+        "go back, next page; the same Next click on each page, new content each time.",
+    )
+    r = random.Random(tid)
+    t.user("Collect name, price and rating of every laptop under 1000 EUR on shop.example")
+    t.call("go_to_url", {"url": "https://shop.example/laptops?max=1000"}, "page 1 of 15, 24 items")
+    for p in range(1, 16):
+        t.call(
+            "extract_content",
+            {"goal": "name, price, rating of each item"},
+            f"page {p}: 24 items ({r.randint(0, 10**6)})",
+        )
+        for _ in range(2):
+            i = r.randint(1, 24)
+            t.call("click_element", {"index": 10 + i}, f"opened item {p}-{i}")
+            t.call(
+                "extract_content",
+                {"goal": "full specs"},
+                f"item {p}-{i}: {r.randint(8, 32)} GB RAM",
+            )
+            t.call("go_back", {}, f"back on page {p}")
+        if p < 15:
+            t.call("click_element", {"index": 60}, f"page {p + 1} of 15, 24 items")
+    t.call("write_file", {"path": "laptops.csv"}, "360 rows", mutates=True)
+    t.msg("360 laptops collected in laptops.csv.")
+
+
+_browser_catalogue_long("f11-browser-use-long-catalogue-scrape")
+
+
 # ================================================================ fresh12 set
 # Written at 10:50 UTC (Dec 3) from the test suites of loop and repetition detectors no
 # earlier split uses (checked against every `source` of the file): Code-Ally's LoopDetector
@@ -14172,6 +15431,9 @@ t.msg(
 # ---------------------------------------------------------------- split and write
 
 
+# ---------------------------------------------------------------- split and write
+
+
 def assign_splits(items: list[T]) -> dict[str, str]:
     """About a third held out: within each class, every third trajectory by id."""
     split: dict[str, str] = {}
@@ -14199,8 +15461,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh8"
     for it in items[FRESH9_START:FRESH10_START]:
         split[it.tid] = "fresh9"
-    for it in items[FRESH10_START:FRESH12_START]:
+    for it in items[FRESH10_START:FRESH11_START]:
         split[it.tid] = "fresh10"
+    for it in items[FRESH11_START:FRESH12_START]:
+        split[it.tid] = "fresh11"
     for it in items[FRESH12_START:]:
         split[it.tid] = "fresh12"
     return split

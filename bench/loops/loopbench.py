@@ -129,6 +129,7 @@ SPLIT_ORDER = (
     "fresh8",
     "fresh9",
     "fresh10",
+    "fresh11",
     "fresh12",
 )
 

@@ -768,6 +768,35 @@ def one_word_apart(a: str, b: str) -> bool:
     return len(sa) == len(sb) and len(sa - sb) == 1
 
 
+READING_MAX_CHARS = 64
+"""The longest result `reading_digest` looks at (a clock reading, a generated id)."""
+
+
+def reading_digest(result: str) -> str | None:
+    """A digest of `result` as it is, when the whole answer is a clock reading
+    ("2026-06-11 14:07:10", "14:07:10.5"), else None. Masked, such an answer would be
+    nothing: yet it is the tool's answer, not noise around one (a `current_time` tool asked
+    ten times answers ten times; fresh11). A reading has a clock time (a `:`) and starts
+    with it: a bare number, a duration, a bracketed log prefix before an empty output
+    ("[1765432100]") is noise, and so is a bare id (a new GUID from each of many
+    `create_session` calls is a new record each time, not a new answer to one question).
+    Only short results (`READING_MAX_CHARS`) are looked at: the check costs one scan. The
+    guard digests a result with it first (`Guard._outcome`); `result_digest` is unchanged."""
+    text = result.strip()
+    if len(text) <= 8 or len(text) > READING_MAX_CHARS:
+        return None  # (short text is not masked at all; long text says more than a value)
+    if not text.strip("\"'")[:1].isdigit() or ":" not in text:
+        return None
+    masked = mask_volatile(text)
+    if masked == text or any(ch.isalnum() for ch in masked):
+        return None
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:
+        return None  # (the ordinary digest says what is wrong with it)
+    return _blake_hex(b"r" + data, 8)
+
+
 def short_digest(text: str) -> str:
     """8 hex digits of a digest of `text` (ids)."""
     return _blake_hex(text.encode("utf-8", "surrogatepass"), 4)

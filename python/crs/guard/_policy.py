@@ -42,13 +42,15 @@ COMMAND_FIELDS: frozenset[str] = frozenset(
 MUTATING_PATTERN = (
     r"(?i)(^|[_.\-:/ ])(edit|write|patch|create|delete|remove|rm|move|mv|rename|replace|insert|"
     r"apply|update|save|append|modify|mkdir|touch|commit|notebookedit|multiedit|str_replace|"
-    r"editor|overwrite|upsert|put|"
+    r"editor|overwrite|upsert|put|creation|deletion|insertion|removal|writer|creator|"
     r"python|ipython|jupyter|notebook|exec|execute|eval|code_interpreter|install|build)"
     r"([_.\-:/ ]|$)|^(Edit|Write|MultiEdit|NotebookEdit)$"
 )
 """Tools whose success changes the workspace (the in-memory guard's fingerprint). `editor`,
 `overwrite`, `upsert` and `put` since fresh7: OpenHands' `file_editor` and `claude_editor`
-edit as `str_replace_editor` does, and `put_file`, `overwrite_file`, `upsert_file` write."""
+edit as `str_replace_editor` does, and `put_file`, `overwrite_file`, `upsert_file` write.
+The nouns of those verbs since fresh11: BabyAGI's `task_creation_agent` creates tasks,
+CrewAI's `file_writer_tool` writes, a `record_deletion` deletes."""
 
 POLL_PATTERN = r"(?i)(^|[_.\-:/ ;&])(wait|poll|sleep|watch)([_.\-:/ ;&]|$)"
 """Tools, or shell commands, that wait for something to change (`sleep 30 && kubectl get`):
@@ -74,6 +76,18 @@ EDITS_PATTERN = (
 )
 """Tool-name words that say the tool edits whatever its command field says."""
 
+CLOCK_PATTERN = (
+    r"(?i)(^|__|[.:/])(get[_-]?)?(current[_-]?|local[_-]?|system[_-]?|utc[_-]?)?"
+    r"(time|date|datetime|clock|now|today)([_-]?(now|utc|local))?$"
+)
+"""Tools that read the clock (`get_current_time`, the MCP time server's tool, `current_time`,
+`now`, `getDate`): read between other calls, each answer is a new time whatever its masked
+digest says, so the rule of a pair repeated within the session (`repeat_in_session`) leaves
+them out; read again and again in a row with nothing else between, the clock is a loop
+(the repeat and cycle rules hold). Not `time_series_query`, `update_timestamp`,
+`convert_time`: the whole name (after a server prefix: `mcp__time__`, `functions.`) is
+about the clock."""
+
 THINK_PATTERN = (
     r"(?i)(^|[_.:/-])(think|thinking|think_tool|sequentialthinking|sequential_thinking|"
     r"reflect)$"
@@ -92,11 +106,14 @@ _RECORDS = (
     r"note|card|lead|contact|customer|user|account|subscription|release|pull|pr|draft|"
     r"expense|transaction|shipment|campaign|webhook)(s|es)?"
 )
+_MEMORY = r"(memory|memories|passage|passages)"  # an agent's memory store (fresh11)
+_MEMORY_VERBS = r"(append|save|store|remember|write|create|add|insert)"
 _READS = r"(get|list|read|fetch|search|find|check|view|show|query|count|describe|watch|poll|wait)"
 _WORDS = rf"({_SEP}+[^_.\-:/ ]+)?{_SEP}+"  # the next word, or the one after it
 CREATES_PATTERN = (
     rf"(?i)^(?!.*(^|{_SEP}){_READS}({_SEP}|$))(.*(^|{_SEP})("
     rf"publish|{_CREATE_VERBS}{_WORDS}{_RECORDS}|{_RECORDS}{_SEP}+{_CREATE_VERBS}"
+    rf"|{_MEMORY_VERBS}{_WORDS}{_MEMORY}|{_MEMORY}{_SEP}+{_MEMORY_VERBS}"
     rf")({_SEP}|$))"
 )
 """Tools whose name says each successful run creates a record (`create_issue`,
@@ -107,7 +124,9 @@ it), or `publish`, with no word of reading (`get`, `list`, `check`, `search` ...
 terminal, `add_numbers` adds, `http_post` may query, `create_file` writes the same file
 again), and so does a record alone. The guard takes a tool it finds this way as creating
 only once a run with the same arguments succeeded again with another answer of the same
-shape (a new id): see `ToolPolicy.creates`."""
+shape (a new id): see `ToolPolicy.creates`. A memory store's writes (`save_memory`,
+`core_memory_append`, `archival_memory_insert`, `add_memories`) make a memory each: the
+same memory saved again is a duplicate, as the same issue filed again is (fresh11)."""
 
 THOUGHT_FIELDS: frozenset[str] = frozenset({"thought", "thoughts", "reasoning", "reflection"})
 """The fields that carry a thinking tool's thought (`thought`, autonomys' `thoughts`, a
