@@ -574,6 +574,15 @@ class StateKernel:
             self.commit(record, journal=False)
             return
         if not isinstance(record, dict) or record.get("op") not in self._ops:
+            op = record.get("op") if isinstance(record, dict) else None
+            if isinstance(op, str) and "payload" in record:
+                # an op record of a kind this crs does not know: a newer crs journaled it
+                # (red team 7); the record is left in the journal as it is
+                raise JournalCorruptedError(
+                    f"journal op record {brief(op)} is not known to this crs (it knows "
+                    f"{len(self._ops)} ops); a newer crs wrote it: upgrade crs on every "
+                    "machine that opens this project"
+                )
             raise InvalidArgumentError(
                 f"record: must be a Delta or a registered op, got {brief(record)}"
             )
