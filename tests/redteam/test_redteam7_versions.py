@@ -10,11 +10,11 @@ upgrade; the journal is left as it was.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import pytest
 from test_redteam3_cli import crs
+from test_redteam7_files import _digests
 
 from crs import JournalCorruptedError
 from crs._journal._base import JournalConfig
@@ -30,14 +30,6 @@ def _fp() -> str:
     return "fp"
 
 
-def _tree_digest(root: Path) -> dict[str, str]:
-    return {
-        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and p.name != "LOCK"
-    }
-
-
 def test_an_op_from_a_newer_crs_is_a_typed_journal_error_and_nothing_changes(
     tmp_path: Path,
 ) -> None:
@@ -51,17 +43,17 @@ def test_an_op_from_a_newer_crs_is_a_typed_journal_error_and_nothing_changes(
     with LocalJournal(JournalConfig(path=str(journal), session_id="newer"), DeltaCodec()) as j:
         newer = {"op": "guard.plan", "payload": {"s": "s", "n": 2}, "bump_generation": False}
         seq = j.append(newer)
-    before = _tree_digest(home)
+    before = _digests(home)
     with pytest.raises(JournalCorruptedError) as caught:
         Guard.open(project, "s", home=home, fingerprint=_fp)
     text = str(caught.value)
     assert f"record {seq}" in text
     assert "'guard.plan'" in text
     assert "upgrade crs" in text
-    assert _tree_digest(home) == before  # the newer crs's record and the rest are kept
+    assert _digests(home) == before  # the newer crs's record and the rest are kept
     r = crs("guard", "status", "--project", str(project), "--home", str(home))
     assert r.returncode != 0
     assert "Traceback" not in r.stderr
     assert "guard.plan" in r.stderr
     assert "upgrade crs" in r.stderr
-    assert _tree_digest(home) == before
+    assert _digests(home) == before
