@@ -9,6 +9,10 @@ check starts a real nats-server on 127.0.0.1 and reads the stream back with a ne
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -197,3 +201,75 @@ def test_a_server_restart_between_before_and_after_stores_the_call_once(
         assert w.call.step == v.call.step == 1
     calls, steps = _stored(project, nats.url, "s")
     assert (calls, steps) == (1, [1])
+
+
+_FORKER = r"""
+import json, os, signal, sys, time
+from crs.guard import Guard
+url, project = sys.argv[1:3]
+g = Guard.open(project, "s", nats=url, fingerprint=lambda: "fp")
+for i in range(20):  # (the apply thread is busy with the feed while the process forks)
+    v = g.before_call("read_file", {"path": f"{i}.py"})
+    g.after_call(v.call, result=str(i))
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    signal.alarm(30)  # (a hang ends the child with SIGALRM)
+    out = []
+    t0 = time.monotonic()
+    for what in ("before", "after", "close"):
+        try:
+            if what == "before":
+                g.before_call("read_file", {"path": "child.py"})
+            elif what == "after":
+                g.after_call(v.call, result="again")
+            else:
+                g.close()
+            out.append([what, "ok"])
+        except Exception as exc:
+            out.append([what, type(exc).__name__, str(exc)])
+    out.append(time.monotonic() - t0)
+    os.write(w, json.dumps(out).encode())
+    os._exit(0)
+os.close(w)
+_, status = os.waitpid(pid, 0)
+child = json.loads(os.read(r, 1 << 20) or b"null")
+v = g.before_call("read_file", {"path": "parent.py"})
+step = g.after_call(v.call, result="p").call.step
+g.close()
+print(json.dumps({"status": status, "child": child, "parent_step": step}))
+"""
+
+
+def test_a_child_forked_from_a_process_with_a_nats_guard_is_refused_not_hung(
+    nats: NatsServer, tmp_path: Path
+) -> None:
+    """os.fork of a process holding a guard on NATS: the child's after_call waited forever
+    (the journal's loop thread stayed in the parent), and its before_call could hang on a
+    lock the parent's apply thread held at the fork. Now each call in the child raises
+    CRSClosedError at once, saying to open the guard again; the child's close() is quick
+    and sends nothing; the parent goes on and its journal holds every call once."""
+    project = _project(tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run(
+        [sys.executable, "-c", _FORKER, nats.url, str(project)],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout.splitlines()[-1])
+    assert got["status"] == 0, got  # (not killed by its alarm: nothing hung)
+    *calls, took = got["child"]
+    assert [c[0] for c in calls] == ["before", "after", "close"]
+    for what, kind, *text in calls[:2]:
+        assert kind == "CRSClosedError", (what, kind, text)
+        assert "forked" in text[0]
+        assert "Guard.open" in text[0]
+    assert calls[2] == ["close", "ok"]
+    assert took < 5
+    assert got["parent_step"] == 21
+    calls_stored, steps = _stored(project, nats.url, "s")
+    assert calls_stored == 21
+    assert steps == list(range(1, 22))

@@ -615,7 +615,8 @@ class Guard:
         if self._closed:
             raise CRSClosedError("guard: closed; open a new Guard")
         if self._kernel.closed:  # a with_session guard whose parent closed the engine
-            raise CRSClosedError("guard: its engine was closed (by the guard it came from)")
+            why = self._kernel.closed_why or "its engine was closed (by the guard it came from)"
+            raise CRSClosedError(f"guard: {why}")
 
     def _fp(self, s: SessionState) -> str:
         """The workspace fingerprint, computed at most once per finished call."""
