@@ -209,6 +209,7 @@ class StateKernel:
         "apply_stats",
         "caps",
         "closed",
+        "closed_why",
         "config",
         "frozen",
         "gen",
@@ -263,6 +264,7 @@ class StateKernel:
         self.graph_index: GraphBackedDependencyIndex | None = None
         self.life = _Lifecycle.OPEN
         self.closed = False  # `life is _CLOSED`, as a plain attribute (the guard reads it per call)
+        self.closed_why = ""  # why, when not by close() (`close_in_child`)
         # Running [count, total s, max s] of apply and snapshot durations (enable_metrics).
         self.apply_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
         self.snap_stats: list[float] | None = [0, 0.0, 0.0] if config.enable_metrics else None
@@ -298,6 +300,8 @@ class StateKernel:
     def check_open(self, what: str) -> None:
         """`CRSClosedError` naming `what` once the CRS is closed."""
         if self.life is _CLOSED:
+            if self.closed_why:
+                raise CRSClosedError(f"{what}: {self.closed_why}")
             raise CRSClosedError(
                 f"{what}: the CRS is closed (at generation {self.gen}); it refuses changes "
                 "and reads see the last state; open a new CRS (crs.CRS.open, crs.open_project)"
@@ -312,6 +316,14 @@ class StateKernel:
             self.closed = True
             self.history.close()
             return True
+
+    def close_in_child(self, why: str) -> None:
+        """In a child forked from the process that opened this state on a journal only the
+        parent can write (NATS: its connection and thread stayed there): refuse changes
+        with `why`, taking no lock (one held at the fork is never released here)."""
+        self.closed_why = why
+        self.life = _CLOSED
+        self.closed = True
 
     def bfs_depended_by(self, start: str, max_depth: int) -> list[tuple[str, str, int]]:
         """(parent, child, depth) for the reverse-dependency BFS from `start` (spec §1.9),
@@ -574,6 +586,15 @@ class StateKernel:
             self.commit(record, journal=False)
             return
         if not isinstance(record, dict) or record.get("op") not in self._ops:
+            op = record.get("op") if isinstance(record, dict) else None
+            if isinstance(op, str) and "payload" in record:
+                # an op record of a kind this crs does not know: a newer crs journaled it
+                # (red team 7); the record is left in the journal as it is
+                raise JournalCorruptedError(
+                    f"journal op record {brief(op)} is not known to this crs (it knows "
+                    f"{len(self._ops)} ops); a newer crs wrote it: upgrade crs on every "
+                    "machine that opens this project"
+                )
             raise InvalidArgumentError(
                 f"record: must be a Delta or a registered op, got {brief(record)}"
             )

@@ -11,6 +11,7 @@ import logging
 import os
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import replace
@@ -241,6 +242,32 @@ def nats_journal_config(nats: object, key: str, name: str = "nats") -> NATSJourn
     return replace(cfg, codec=DeltaCodec())
 
 
+_FORKED: weakref.WeakSet[NATSProjectJournal] = weakref.WeakSet()  # open ones, `_watch_forks`
+_fork_hook = False
+
+
+def _watch_forks(journal: NATSProjectJournal) -> None:
+    """A child forked from this process cannot use `journal` (its connection, loop and apply
+    threads stayed in the parent: a call waited forever, or on a lock held at the fork):
+    in the child its CRS refuses every call at once with `CRSClosedError` (red team 7)."""
+    global _fork_hook
+    if not _fork_hook:
+        os.register_at_fork(after_in_child=_close_in_child)
+        _fork_hook = True
+    _FORKED.add(journal)
+
+
+def _close_in_child() -> None:
+    for journal in list(_FORKED):
+        crs = journal._crs
+        if crs is not None:
+            crs._kernel.close_in_child(
+                f"the project's NATS journal was opened in process {os.getppid()}, and this "
+                f"is a child forked from it ({os.getpid()}): open the guard again in the child "
+                "(Guard.open)"
+            )
+
+
 class NATSProjectJournal:
     """A project's journal on NATS JetStream, written by processes on several machines.
 
@@ -325,6 +352,7 @@ class NATSProjectJournal:
     def start(self, crs: Any) -> None:
         """Follow the subject after `crs`'s position (it replayed the journal)."""
         self._crs = crs
+        _watch_forks(self)
         pos = int(crs._kernel.seq)
         self._follower = self._journal.follow(self._receive, from_seq=pos + 1 if pos else 0)
         self._thread = threading.Thread(target=self._apply_loop, name="crs-nats-apply", daemon=True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from crs import _core
 from crs._cli import _backup as _backup_cli
@@ -62,13 +63,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     try:
-        result: int = func(args)
+        result: int = (
+            _json_on_error(func, args) if getattr(args, "json", False) is True else func(args)
+        )
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader went away (`crs guard learned | head`): stop quietly, as `ls | head`
         # does, without a traceback now or at exit's flush (red team 5)
         _drop_stdout()
         return 141  # 128 + SIGPIPE, what a shell reports for a writer the pipe stopped
+    return result
+
+
+class _Seen:
+    """A text stream passed through, noting whether anything was written to it and keeping
+    the first `keep` characters of it (`_json_on_error`)."""
+
+    def __init__(self, stream: Any, keep: int = 0) -> None:
+        self._stream = stream
+        self._keep = keep
+        self.text: list[str] = []
+        self.used = False
+
+    def write(self, text: str) -> int:
+        if text:
+            self.used = True
+            if self._keep > 0:
+                self.text.append(text[: self._keep])
+                self._keep -= len(self.text[-1])
+        return int(self._stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _json_on_error(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run a command given `--json`. A failure that printed nothing on stdout (its line is on
+    stderr) also prints `{"error": "failed", "exit": N, "message": <that line>}` on stdout:
+    a script parsing the output gets JSON on every path (red team 7)."""
+    out, err = sys.stdout, sys.stderr
+    seen_out, seen_err = _Seen(out), _Seen(err, keep=4096)
+    sys.stdout, sys.stderr = seen_out, seen_err
+    try:
+        result = func(args)
+    finally:
+        sys.stdout, sys.stderr = out, err
+    if result and not seen_out.used:
+        # inside: only a failed `--json` command needs it
+        import json
+
+        message = "".join(seen_err.text).strip()
+        json.dump({"error": "failed", "exit": result, "message": message}, out)
+        out.write("\n")
     return result
 
 

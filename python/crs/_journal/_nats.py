@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import threading
 import time
@@ -31,17 +32,33 @@ class _Loop:
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self.loop.run_forever, name="crs-nats", daemon=True)
         self._thread.start()
+        self._pid = os.getpid()
 
     def run(self, coro: Coroutine[Any, Any, _T], timeout: float | None = None) -> _T:
         if self.loop.is_closed():
             coro.close()
             raise JournalClosedError("nats journal is closed; open a new one")
+        if self.forked():
+            # a forked child: the loop's thread (and the connection it serves) stayed in the
+            # parent, so the call would wait forever; nothing is sent on the shared socket
+            coro.close()
+            raise JournalClosedError(
+                f"nats journal was opened in process {self._pid}, and this is a child forked "
+                f"from it ({os.getpid()}): its connection stays with the parent. Open a new "
+                "journal (Guard.open, open_nats_project) in the child"
+            )
         if threading.current_thread() is self._thread:
             coro.close()
             raise JournalError("NATSJournal called from its own loop; use AsyncNATSJournal")
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
+    def forked(self) -> bool:
+        """Whether this is a child forked from the process that made the loop (red team 7)."""
+        return os.getpid() != self._pid
+
     def stop(self) -> None:
+        if self.forked():
+            return  # the loop is the parent's (`run`)
         # Cancel what nats-py leaves behind (ordered-consumer watchdogs) before the loop stops.
         if self._thread.is_alive():
             with contextlib.suppress(Exception):
@@ -192,8 +209,8 @@ class NATSJournal:
 
     def close(self) -> None:
         """Close the connection and stop the private loop. Idempotent."""
-        if self._aj._closed:
-            return
+        if self._aj._closed or self._loop.forked():
+            return  # (a forked child: the connection, its loop and followers are the parent's)
         for follower in list(self._followers):
             follower.stop()
         try:
@@ -283,6 +300,8 @@ class JournalFollower:
 
     def stop(self) -> None:
         """Stop following (idempotent); iteration ends after the queued entries."""
+        if self._journal._loop.forked():
+            return  # its pump runs on the parent's loop (`_Loop.run`)
         self._future.cancel()
         self._ended.wait(5.0)
         if self._thread is not None and self._thread is not threading.current_thread():

@@ -564,9 +564,30 @@ class AsyncNATSJournal:
             except Exception as exc:
                 for fut in futs:
                     fut.cancel()
+                if isinstance(exc, _nats().js.errors.NoStreamResponseError):
+                    await self._stream_gone(exc, len(items) - done)
                 self._on_publish_error(exc, items[done:])
                 return 0
             return last
+
+    async def _stream_gone(self, exc: Exception, n: int) -> None:
+        """No stream answered a publish: a server still starting (unavailable: retry), or the
+        stream deleted under the journal, which no retry or degraded buffer can store into.
+        The latter raises a `JournalError` that says so (red team 7)."""
+        nats = _nats()
+        name = self._config.stream_name
+        try:
+            async with asyncio.timeout(self._config.request_timeout):
+                await self._js.stream_info(name)
+        except nats.js.errors.NotFoundError:
+            raise JournalError(
+                f"nats journal: stream {name} no longer exists on {self._config.servers} "
+                f"(deleted); {n} entries not stored, and what it held is gone. Open the "
+                "journal again (create_stream=True creates the stream; Guard.open does), or "
+                "restore it from a backup"
+            ) from exc
+        except Exception:  # (unanswered too: the server's own state tells nothing yet)
+            return
 
     def _on_publish_error(self, exc: Exception, rest: list[tuple[str, bytes, int]]) -> None:
         nats = _nats()

@@ -14,8 +14,9 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from crs._check import require_path
+from crs._check import brief, require_path
 from crs._errors import (
+    BackupCorruptedError,
     BackupNotFoundError,
     InvalidArgumentError,
     JournalCorruptedError,
@@ -77,7 +78,9 @@ def load_checkpoint(
 
     The body of `CRS.load_checkpoint_from_disk`: None when the project has no backup (first
     run); otherwise the metadata of the backup loaded. Unlike `SessionRestorer.try_restore`
-    it raises on failure and does not check age or project.
+    it raises on failure and does not check age; a backup whose metadata names another
+    project (copied in from another project's directory) is refused (the caller undoes the
+    load).
 
     Raises:
         BackupCorruptedError, MetadataCorruptedError, BackupVersionMismatchError: No usable
@@ -88,6 +91,15 @@ def load_checkpoint(
         loaded = pm.load_backup(project_hash, target)
     except BackupNotFoundError:
         return None
+    if loaded.metadata.project_hash != project_hash:
+        # its state, and a journal beside it, are another project's (red team 7)
+        where = pm.project_dir(project_hash)
+        raise BackupCorruptedError(
+            f"the backup in {where} is that of project {brief(loaded.metadata.project_hash)}, "
+            f"not of this one ({project_hash}): it was copied in from another project's "
+            f"data directory. Move {where} away (or only its backups/ and metadata*.json, "
+            "if its journal is this project's own)"
+        )
     if journal is not None:
         _replay_tail(target, journal, loaded.image.journal_position)
     return loaded.metadata

@@ -56,6 +56,7 @@ from crs.guard._policy import (
 )
 from crs.guard._policy import field_key as _field_key
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
+from crs.guard._state import step_taken as _step_taken
 from crs.guard._text import MAX_CALL_ID as _MAX_CALL_ID
 from crs.guard._text import valid_text
 from crs.guard._verdict import (
@@ -276,20 +277,6 @@ def _bad_call(call: Call) -> str:
 _JUDGED = ("a", "cr", "cs", "cv", "cd", "v", "ev", "lp", "lf", "fx")
 
 
-def _step_taken(s: SessionState, step: int) -> bool:
-    """Whether the session has a record at `step` (a finished or refused call), for a step
-    at or below its last one: one another writer of the session (a second `Guard.open`,
-    another process) stored after this guard reserved it. The recent records tell; a step
-    older than all of them, once they are as many as are kept, counts as taken."""
-    if step > s.last_step:
-        return False
-    recent = s.recent
-    for r in recent:
-        if r[0] == step:
-            return True
-    return len(recent) == recent.maxlen and all(r[0] > step for r in recent)
-
-
 def _step_free(part: GuardPart, p: dict[str, Any]) -> bool:
     """`StateKernel.commit_op`'s `fresh` check of a guard.step or guard.refuse record, run
     only when a catch-up under the journal's lock applied other writers' records."""
@@ -297,10 +284,12 @@ def _step_free(part: GuardPart, p: dict[str, Any]) -> bool:
     return s is None or not _step_taken(s, p["n"])
 
 
-def _renumbered(s: SessionState, call: Call) -> Call:
-    """`call` at the session's next free step (reserved, as `_make_call` reserves one)."""
-    last = s.last_step
-    step = s.reserved = (s.reserved if s.reserved > last else last) + 1
+def _renumbered(s: SessionState, call: Call, step: int = 0) -> Call:
+    """`call` at the session's next free step (reserved, as `_make_call` reserves one), or
+    at `step`: the one its record was stored at (`SessionState.free_step`)."""
+    if not step:
+        last = s.last_step
+        step = s.reserved = (s.reserved if s.reserved > last else last) + 1
     out = _new(Call)
     _set(
         out,
@@ -314,6 +303,11 @@ def _renumbered(s: SessionState, call: Call) -> Call:
         },
     )
     return out
+
+
+def _at_step(v: Verdict, call: Call) -> Verdict:
+    """`v` of `call` renumbered after its record was stored (`_renumbered` with a step)."""
+    return make_verdict(v.action, v.code, v.reason, v.message, v.evidence, call)
 
 
 def _bad_call_id(call_id: Any) -> str:
@@ -635,7 +629,8 @@ class Guard:
         if self._closed:
             raise CRSClosedError("guard: closed; open a new Guard")
         if self._kernel.closed:  # a with_session guard whose parent closed the engine
-            raise CRSClosedError("guard: its engine was closed (by the guard it came from)")
+            why = self._kernel.closed_why or "its engine was closed (by the guard it came from)"
+            raise CRSClosedError(f"guard: {why}")
 
     def _fp(self, s: SessionState) -> str:
         """The workspace fingerprint, computed at most once per finished call."""
@@ -801,13 +796,15 @@ class Guard:
                     **self._previews(call_id, None),
                 }
                 try:
-                    self._kernel.commit_op(
+                    stored = self._kernel.commit_op(
                         "guard.refuse",
                         payload,
                         bump_generation=False,
                         checked=part.apply_refuse,  # built here: no need to check it again
                         fresh=self._fresh,
                     )
+                    if stored != step:  # (NATS: another writer's record came first)
+                        v = _at_step(v, _renumbered(s, call, stored))
                 except StaleOpError:
                     # another writer took the step (nothing written): decided again on the
                     # caught-up state, at the next free step
@@ -1291,13 +1288,19 @@ class Guard:
                         p["fx"] = list(ids)
                 try:
                     # built here: the handler's check is for records read back (replay)
-                    self._kernel.commit_op(
+                    stored = self._kernel.commit_op(
                         "guard.step",
                         p,
                         bump_generation=False,
                         checked=part.apply_step,
                         fresh=self._fresh,
                     )
+                    if stored != call.step:
+                        # a NATS stream has no writer lock: another writer's record of this
+                        # step came first in the stream, and every reader stores this one at
+                        # the next step (`SessionState.free_step`)
+                        call = _renumbered(s, call, stored)
+                        v = None if v is None else _at_step(v, call)
                     break
                 except StaleOpError:
                     # another writer took the step meanwhile (seen under the journal's lock,

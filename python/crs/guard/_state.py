@@ -280,6 +280,20 @@ def _export_map(name: str, m: dict[str, Any], row: Callable[[Any], Any]) -> dict
     return {name: {k: row(v) for k, v in m.items()}}
 
 
+def step_taken(s: SessionState, step: int) -> bool:
+    """Whether the session has a record at `step` (a finished or refused call), for a step
+    at or below its last one: one another writer of the session (a second `Guard.open`,
+    another process) stored after this guard reserved it. The recent records tell; a step
+    older than all of them, once they are as many as are kept, counts as taken."""
+    if step > s.last_step:
+        return False
+    recent = s.recent
+    for r in recent:
+        if r[0] == step:
+            return True
+    return len(recent) == recent.maxlen and all(r[0] > step for r in recent)
+
+
 class SessionState:
     """One session's history, as the guard's rules read it."""
 
@@ -373,9 +387,18 @@ class SessionState:
 
     # -------------------------------------------------------------- facts
 
-    def apply_step(self, p: dict[str, Any]) -> bool:
-        """A finished call (payload of `guard.step`); True if it changed the workspace."""
-        n, tool, sig, res, kind = p["n"], p["t"], p["g"], p["r"], p["k"]
+    def free_step(self, n: int) -> int:
+        """The step a record reserved at `n` is stored at: `n`, or the next one when another
+        writer's record stored before it (in the journal's order) took `n`. Writers that
+        share a lock (a LocalJournal) renumbered it before the append already; two on a NATS
+        stream (no lock) may both store a step, and every reader renumbers the later one the
+        same way, in the stream's order."""
+        return self.last_step + 1 if step_taken(self, n) else n
+
+    def apply_step(self, p: dict[str, Any], n: int) -> bool:
+        """A finished call (payload of `guard.step`) at step `n` (`free_step`); True if it
+        changed the workspace."""
+        tool, sig, res, kind = p["t"], p["g"], p["r"], p["k"]
         get = p.get
         cluster = get("a") or sig
         pair = f"{cluster}:{res}"
@@ -486,14 +509,15 @@ class SessionState:
         )
         return changed
 
-    def apply_refuse(self, p: dict[str, Any]) -> None:
-        n = p["n"]
+    def apply_refuse(self, p: dict[str, Any]) -> int:
+        n = self.free_step(p["n"])
         if n > self.last_step:
             self.last_step = n
         self.blocks += 1
         self.recent.append(
             [n, p["t"], p["g"], "", -1, p["c"], p["ts"], p.get("pv", ""), "", p.get("act", "")]
         )
+        return n
 
     def apply_msg(self, p: dict[str, Any]) -> None:
         echo = self.echo
@@ -690,31 +714,36 @@ class GuardPart:
     # Each handler checks its payload and returns the function that applies it: the CRS
     # runs that only once the record is journaled, so a failed append changes nothing.
 
-    def _op_step(self, p: dict[str, Any]) -> Callable[[], None]:
+    def _op_step(self, p: dict[str, Any]) -> Callable[[], int]:
         _require(p, _STEP_KEYS, "guard.step")
         lf = p.get("lf")
         if lf is not None:
             _require(lf, _FAILURE_KEYS, "guard.step learned failure")
         return functools.partial(self.apply_step, p)
 
-    def apply_step(self, p: dict[str, Any]) -> None:
-        """Apply a `guard.step` payload (checked by `_op_step`, or built by the live guard)."""
+    def apply_step(self, p: dict[str, Any]) -> int:
+        """Apply a `guard.step` payload (checked by `_op_step`, or built by the live guard);
+        returns the step it is stored at (`SessionState.free_step`)."""
         sid = p["s"]
-        if (self.sessions.get(sid) or self.session(sid)).apply_step(p):
+        s = self.sessions.get(sid) or self.session(sid)
+        n = s.free_step(p["n"])
+        if s.apply_step(p, n):
             self.changes += 1
         lf = p.get("lf")
         if lf is not None:
             self._learn(lf)
         for fid in p.get("fx", ()):  # failures this success shows to be stale
             self._drop(fid)
+        return n
 
-    def _op_refuse(self, p: dict[str, Any]) -> Callable[[], None]:
+    def _op_refuse(self, p: dict[str, Any]) -> Callable[[], int]:
         _require(p, _REFUSE_KEYS, "guard.refuse")
         return functools.partial(self.apply_refuse, p)
 
-    def apply_refuse(self, p: dict[str, Any]) -> None:
-        """Apply a `guard.refuse` payload (checked by `_op_refuse`, or built by the guard)."""
-        self.session(p["s"]).apply_refuse(p)
+    def apply_refuse(self, p: dict[str, Any]) -> int:
+        """Apply a `guard.refuse` payload (checked by `_op_refuse`, or built by the guard);
+        returns the step it is stored at."""
+        return self.session(p["s"]).apply_refuse(p)
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _MSG_KEYS, "guard.msg")
