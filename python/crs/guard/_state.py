@@ -726,7 +726,9 @@ class GuardPart:
         returns the step it is stored at (`SessionState.free_step`)."""
         sid = p["s"]
         s = self.sessions.get(sid) or self.session(sid)
-        n = s.free_step(p["n"])
+        n = p["n"]
+        if n <= s.last_step:  # (the usual step is a new one: no call)
+            n = s.free_step(n)
         if s.apply_step(p, n):
             self.changes += 1
         lf = p.get("lf")
