@@ -15472,6 +15472,16 @@ MSWEA_FMT = (
 
 # ---- fresh13 loops
 
+
+def _again(
+    t: T, times: int, tool: str, args: dict[str, Any], result: Any = None, **kw: Any
+) -> None:
+    """The same call `times` times with the same outcome; the unit has happened twice at the
+    second (`first_repeat` and `earliest` there)."""
+    idx = [t.call(tool, args, result, **kw) for _ in range(times)]
+    t.mark(idx[1], idx[1])
+
+
 t = new(
     "f13-kilo-default-limit-list-files",
     "repeated_call",
@@ -15497,15 +15507,13 @@ t = new(
     "resets and blocks the sixth again.",
 )
 t.user("List every TODO in src")
-idx = [
-    t.call(
-        "search_files",
-        {"path": "src", "regex": "TODO"},
-        "src/cli.ts:14: // TODO parse --verbose\nsrc/io.ts:3: // TODO stream output",
-    )
-    for _ in range(6)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    6,
+    "search_files",
+    {"path": "src", "regex": "TODO"},
+    "src/cli.ts:14: // TODO parse --verbose\nsrc/io.ts:3: // TODO stream output",
+)
 
 t = new(
     "f13-kilo-alias-identical-serialisation",
@@ -15539,8 +15547,7 @@ t = new(
 )
 t.user("Add a dark mode toggle")
 Q13 = {"question": "Should the toggle live in the header or in the settings page?"}
-idx = [t.call("ask_followup_question", Q13, "<answer>In the header.</answer>") for _ in range(5)]
-t.mark(idx[1], idx[1])
+_again(t, 5, "ask_followup_question", Q13, "<answer>In the header.</answer>")
 
 t = new(
     "f13-kilo-limit-five-click",
@@ -15552,15 +15559,13 @@ t = new(
 )
 t.user("Submit the signup form on localhost:3000")
 t.call("browser_action", {"action": "launch", "url": "http://localhost:3000/signup"}, "page loaded")
-idx = [
-    t.call(
-        "browser_action",
-        {"action": "click", "coordinate": "450,300"},
-        "screenshot: signup form, fields empty; console: (no new logs)",
-    )
-    for _ in range(7)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    7,
+    "browser_action",
+    {"action": "click", "coordinate": "450,300"},
+    "screenshot: signup form, fields empty; console: (no new logs)",
+)
 
 t = new(
     "f13-kilo-click-still-counted",
@@ -15570,15 +15575,13 @@ t = new(
     "Scrolls are exempt, clicks are not: the same click at [100, 200] with the same page.",
 )
 t.user("Open the pricing page")
-idx = [
-    t.call(
-        "browser_action",
-        {"action": "click", "coordinate": "[100, 200]"},
-        "screenshot: landing page; the pricing link did not respond",
-    )
-    for _ in range(5)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    5,
+    "browser_action",
+    {"action": "click", "coordinate": "[100, 200]"},
+    "screenshot: landing page; the pricing link did not respond",
+)
 
 t = new(
     "f13-kilo-ls-between-scrolls",
@@ -15615,16 +15618,14 @@ t = new(
     "browser_action with no action, failing the same way each time.",
 )
 t.user("Take a screenshot of the dashboard")
-idx = [
-    t.call(
-        "browser_action",
-        {},
-        error="Missing value for required parameter 'action'. Please retry with complete response.",
-        kind="invalid_args",
-    )
-    for _ in range(5)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    5,
+    "browser_action",
+    {},
+    error="Missing value for required parameter 'action'. Please retry with complete response.",
+    kind="invalid_args",
+)
 
 t = new(
     "f13-cline-replace-in-file-retries",
@@ -15642,17 +15643,15 @@ DIFF13 = {
     "diff": "------- SEARCH\nexport function fetchUser(id) {\n=======\n"
     "export function loadUser(id) {\n+++++++ REPLACE",
 }
-idx = [
-    t.call(
-        "replace_in_file",
-        DIFF13,
-        error="The SEARCH block:\nexport function fetchUser(id) {\n...does not match anything "
-        "in the file.",
-        kind="exit_code",
-    )
-    for _ in range(5)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    5,
+    "replace_in_file",
+    DIFF13,
+    error="The SEARCH block:\nexport function fetchUser(id) {\n...does not match anything "
+    "in the file.",
+    kind="exit_code",
+)
 
 t = new(
     "f13-cline-failures-after-success",
@@ -15682,16 +15681,14 @@ t.call(
     mutates=True,
 )
 B13 = {"path": "src/b.ts", "diff": "SEARCH // Copyright 2025 => REPLACE // Copyright 2026"}
-idx = [
-    t.call(
-        "replace_in_file",
-        B13,
-        error="The SEARCH block does not match anything in src/b.ts.",
-        kind="exit_code",
-    )
-    for _ in range(4)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    4,
+    "replace_in_file",
+    B13,
+    error="The SEARCH block does not match anything in src/b.ts.",
+    kind="exit_code",
+)
 
 t = new(
     "f13-cline-missing-diff-param",
@@ -15703,16 +15700,14 @@ t = new(
     "error each time.",
 )
 t.user("Fix the typo in the README title")
-idx = [
-    t.call(
-        "replace_in_file",
-        {"path": "README.md"},
-        error="Missing value for required parameter 'diff'. Please retry with complete response.",
-        kind="invalid_args",
-    )
-    for _ in range(5)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    5,
+    "replace_in_file",
+    {"path": "README.md"},
+    error="Missing value for required parameter 'diff'. Please retry with complete response.",
+    kind="invalid_args",
+)
 
 t = new(
     "f13-cline-ghost-path-reread",
@@ -15723,16 +15718,14 @@ t = new(
     "hallucinated path again and again and gets the same not-found error.",
 )
 t.user("Explain what utils/parse_flags.py does")
-idx = [
-    t.call(
-        "read_file",
-        {"path": "utils/parse_flags.py"},
-        error="Error reading file: File not found: /repo/utils/parse_flags.py",
-        kind="not_found",
-    )
-    for _ in range(5)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    5,
+    "read_file",
+    {"path": "utils/parse_flags.py"},
+    error="Error reading file: File not found: /repo/utils/parse_flags.py",
+    kind="not_found",
+)
 
 t = new(
     "f13-oai-max-turns-same-call",
@@ -15755,8 +15748,7 @@ t = new(
     "never returns the output.",
 )
 t.user("user_message")
-idx = [t.call("tool_1", {}, "result") for _ in range(5)]
-t.mark(idx[1], idx[1])
+_again(t, 5, "tool_1", {}, "result")
 
 t = new(
     "f13-smol-fails-max-steps",
@@ -15768,8 +15760,7 @@ t = new(
 )
 t.user("What is 2 multiplied by 3.6452?")
 CODE13 = {"code": "result = 2 * 3.6452\nprint(result)"}
-idx = [t.call("python_interpreter", CODE13, "Stdout:\n7.2904\nOutput: None") for _ in range(5)]
-t.mark(idx[1], idx[1])
+_again(t, 5, "python_interpreter", CODE13, "Stdout:\n7.2904\nOutput: None")
 
 t = new(
     "f13-mswea-same-command-cost-limit",
@@ -15780,13 +15771,9 @@ t = new(
     "(the limit counts dollars, not repeats; here the second identical step).",
 )
 t.user("Test cost limit")
-idx = [
-    t.call(
-        "bash", {"command": "echo 'test'"}, "<returncode>0</returncode>\n<output>test\n</output>"
-    )
-    for _ in range(5)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t, 5, "bash", {"command": "echo 'test'"}, "<returncode>0</returncode>\n<output>test\n</output>"
+)
 
 t = new(
     "f13-mswea-no-action-repeated",
@@ -15847,18 +15834,16 @@ EDIT13 = {
     "search": "class Config:\n    def __init__(self, debug=False):",
     "replace": "@dataclass\nclass Config:\n    debug: bool = False",
 }
-idx = [
-    t.call(
-        "search_replace",
-        EDIT13,
-        error="The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed "
-        "to match!\nSearchReplaceNoExactMatch: This SEARCH block failed to exactly match "
-        "lines in settings.py",
-        kind="exit_code",
-    )
-    for _ in range(4)
-]
-t.mark(idx[1], idx[1])
+_again(
+    t,
+    4,
+    "search_replace",
+    EDIT13,
+    error="The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed "
+    "to match!\nSearchReplaceNoExactMatch: This SEARCH block failed to exactly match "
+    "lines in settings.py",
+    kind="exit_code",
+)
 
 t = new(
     "f13-aider-reflections-exhausted-reworded",
