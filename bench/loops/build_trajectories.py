@@ -15428,6 +15428,791 @@ t.msg(
 )
 
 
+# ================================================================ fresh13 set
+# Written at 11:30 UTC (Dec 3) from the test suites of agent frameworks' own loop guards and
+# limits no earlier split uses (checked against every `source` of the file): Kilo Code's
+# ToolRepetitionDetector spec (the cases Roo Code's copy in fresh2 did not take: default and
+# custom limits, resets, alias serialisation, scroll exemptions, interspersed calls, a
+# missing action), Cline's consecutiveMistakeCount tests (replace_in_file retries, resets
+# after a success, missing parameters), openai-agents-python's max_turns tests, smolagents'
+# CodeAgent tests (max_steps, reset runs, a syntax error), mini-swe-agent's DefaultAgent
+# tests (format errors, timeouts, cost and step limits), CrewAI's agent tests (repeated tool
+# usage, a ten-step task), AutoGen's termination-condition tests (message counts, repeated
+# "Hello"s) and Aider's edit-format reflection reports (#942, #1440). Each case, positive or
+# negative, is one trajectory with the label its test asserts; where a peer's threshold
+# differs from this file's label rules (earliest: the unit has fully happened twice), the
+# rules decide and the note says so. Committed before crs was run on them. Split "fresh13".
+
+FRESH13_START = len(ALL)
+KILO = {
+    "repo": "mschulkind/kilocode",
+    "path": "src/core/tools/__tests__/ToolRepetitionDetector.spec.ts",
+}
+CLINE_MISTAKES = {
+    "repo": "cline/cline",
+    "path": "src/core/task/tools/handlers/__tests__/"
+    "WriteToFileToolHandler.consecutiveMistakeCount.test.ts",
+}
+CLINE_NOTFOUND = {
+    "repo": "cline/cline",
+    "path": "src/core/task/tools/handlers/__tests__/ReadFileToolHandler.fileNotFound.test.ts",
+}
+OAI_TURNS = {"repo": "openai/openai-agents-python", "path": "tests/test_max_turns.py"}
+SMOL = {"repo": "huggingface/smolagents", "path": "tests/test_agents.py"}
+MSWEA = {"repo": "SWE-agent/mini-swe-agent", "path": "tests/agents/test_default.py"}
+CREW = {"repo": "crewAIInc/crewAI", "path": "tests/agent_test.py"}
+AUTOGEN_TERM = {
+    "repo": "microsoft/autogen",
+    "path": "python/packages/autogen-agentchat/tests/test_termination_condition.py",
+}
+MSWEA_FMT = (
+    "Please always provide EXACTLY ONE action in triple backticks, found 0 actions. If you "
+    "want to end the task, echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT."
+)
+
+# ---- fresh13 loops
+
+
+def _again(
+    t: T, times: int, tool: str, args: dict[str, Any], result: Any = None, **kw: Any
+) -> None:
+    """The same call `times` times with the same outcome; the unit has happened twice at the
+    second (`first_repeat` and `earliest` there)."""
+    idx = [t.call(tool, args, result, **kw) for _ in range(times)]
+    t.mark(idx[1], idx[1])
+
+
+t = new(
+    "f13-kilo-default-limit-list-files",
+    "repeated_call",
+    True,
+    KILO | {"case": "should default to a limit of 3 if no argument provided"},
+    "list_files on the same folder with the same listing, again and again (the peer blocks "
+    "the fourth identical call; by this file's rules the unit has happened twice at the "
+    "second).",
+)
+t.user("Set up the project structure for the CLI")
+idx = [
+    t.call("list_files", {"path": "src", "recursive": "false"}, "src/index.ts\nsrc/cli.ts")
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f13-kilo-custom-limit-search",
+    "repeated_call",
+    True,
+    KILO | {"case": "should require reaching the limit again after reset"},
+    "The same search_files with the same matches, six times: the peer blocks the third, "
+    "resets and blocks the sixth again.",
+)
+t.user("List every TODO in src")
+_again(
+    t,
+    6,
+    "search_files",
+    {"path": "src", "regex": "TODO"},
+    "src/cli.ts:14: // TODO parse --verbose\nsrc/io.ts:3: // TODO stream output",
+)
+
+t = new(
+    "f13-kilo-alias-identical-serialisation",
+    "cycle",
+    True,
+    KILO | {"case": "should handle different tool names with identical serialized JSON"},
+    "One file read through two names of the same tool (the built-in and its MCP alias), "
+    "alternating, the same content each time: a period-2 cycle.",
+)
+t.user("What does config.json set for the port?")
+o = repeat_block(
+    t,
+    [
+        {"tool": "read_file", "args": {"param": "config.json"}, "result": '{"port": 8080}'},
+        {
+            "tool": "mcp__fs__read_file",
+            "args": {"param": "config.json"},
+            "result": '{"port": 8080}',
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f13-kilo-limit-one-followup",
+    "repeated_call",
+    True,
+    KILO | {"case": "should allow the 1st call but block on the 2nd call for limit 1"},
+    "The same follow-up question asked of the user again and again, answered the same way.",
+)
+t.user("Add a dark mode toggle")
+Q13 = {"question": "Should the toggle live in the header or in the settings page?"}
+_again(t, 5, "ask_followup_question", Q13, "<answer>In the header.</answer>")
+
+t = new(
+    "f13-kilo-limit-five-click",
+    "repeated_call",
+    True,
+    KILO | {"case": "should handle different limits correctly"},
+    "The same browser click with the same unchanged page, seven times (the peer's limit of "
+    "five blocks the sixth; here the second same answer).",
+)
+t.user("Submit the signup form on localhost:3000")
+t.call("browser_action", {"action": "launch", "url": "http://localhost:3000/signup"}, "page loaded")
+_again(
+    t,
+    7,
+    "browser_action",
+    {"action": "click", "coordinate": "450,300"},
+    "screenshot: signup form, fields empty; console: (no new logs)",
+)
+
+t = new(
+    "f13-kilo-click-still-counted",
+    "repeated_call",
+    True,
+    KILO | {"case": "should still apply repetition detection to other browser_action types"},
+    "Scrolls are exempt, clicks are not: the same click at [100, 200] with the same page.",
+)
+t.user("Open the pricing page")
+_again(
+    t,
+    5,
+    "browser_action",
+    {"action": "click", "coordinate": "[100, 200]"},
+    "screenshot: landing page; the pricing link did not respond",
+)
+
+t = new(
+    "f13-kilo-ls-between-scrolls",
+    "repeated_call",
+    True,
+    KILO
+    | {
+        "case": "should not interfere with repetition detection of other tools when scroll "
+        "actions are interspersed"
+    },
+    "execute_command ls with the same listing, with scrolls of a docs page (new content each "
+    "time) in between: the repeated ls is still one call repeated.",
+)
+t.user("Follow the install guide in the browser and check the project files")
+LS13 = {"command": "ls"}
+LS13_OUT = "package.json\nREADME.md\nsrc"
+a = t.call("execute_command", LS13, LS13_OUT)
+t.call("browser_action", {"action": "scroll_down"}, "screenshot: install guide, step 1 of 6")
+t.call("browser_action", {"action": "scroll_down"}, "screenshot: install guide, step 2 of 6")
+b = t.call("execute_command", LS13, LS13_OUT)
+t.call("browser_action", {"action": "scroll_down"}, "screenshot: install guide, step 3 of 6")
+t.call("execute_command", LS13, LS13_OUT)
+t.call("browser_action", {"action": "scroll_down"}, "screenshot: install guide, step 4 of 6")
+t.call("execute_command", LS13, LS13_OUT)
+t.call("execute_command", LS13, LS13_OUT)
+t.mark(b, b)
+
+t = new(
+    "f13-kilo-browser-missing-action",
+    "error_loop",
+    True,
+    KILO
+    | {"case": "should handle browser_action with missing or invalid action parameter gracefully"},
+    "browser_action with no action, failing the same way each time.",
+)
+t.user("Take a screenshot of the dashboard")
+_again(
+    t,
+    5,
+    "browser_action",
+    {},
+    error="Missing value for required parameter 'action'. Please retry with complete response.",
+    kind="invalid_args",
+)
+
+t = new(
+    "f13-cline-replace-in-file-retries",
+    "error_loop",
+    True,
+    CLINE_MISTAKES
+    | {"case": "should accumulate failures across multiple retry attempts (bug fix verification)"},
+    "replace_in_file with the same SEARCH block, failing to match each time (the peer stops "
+    "at three consecutive mistakes; here the second same failure).",
+)
+t.user("Rename fetchUser to loadUser in api.ts")
+t.call("read_file", {"path": "src/api.ts"}, "export async function fetchUser(id: string) {")
+DIFF13 = {
+    "path": "src/api.ts",
+    "diff": "------- SEARCH\nexport function fetchUser(id) {\n=======\n"
+    "export function loadUser(id) {\n+++++++ REPLACE",
+}
+_again(
+    t,
+    5,
+    "replace_in_file",
+    DIFF13,
+    error="The SEARCH block:\nexport function fetchUser(id) {\n...does not match anything "
+    "in the file.",
+    kind="exit_code",
+)
+
+t = new(
+    "f13-cline-failures-after-success",
+    "error_loop",
+    True,
+    CLINE_MISTAKES | {"case": "should handle mixed success and failure scenarios"},
+    "Two failed edits, a successful one (the counter resets), then one edit failing the same "
+    "way three times in a row.",
+)
+t.user("Update the copyright year in the three headers")
+t.call(
+    "replace_in_file",
+    {"path": "src/a.ts", "diff": "SEARCH // (c) 2024 => REPLACE // (c) 2026"},
+    error="The SEARCH block does not match anything in the file.",
+    kind="exit_code",
+)
+t.call(
+    "replace_in_file",
+    {"path": "src/a.ts", "diff": "SEARCH // Copyright 2024 => REPLACE // Copyright 2026"},
+    error="The SEARCH block does not match anything in the file.",
+    kind="exit_code",
+)
+t.call(
+    "replace_in_file",
+    {"path": "src/a.ts", "diff": "SEARCH // Copyright 2025 => REPLACE // Copyright 2026"},
+    "Changes applied to src/a.ts",
+    mutates=True,
+)
+B13 = {"path": "src/b.ts", "diff": "SEARCH // Copyright 2025 => REPLACE // Copyright 2026"}
+_again(
+    t,
+    4,
+    "replace_in_file",
+    B13,
+    error="The SEARCH block does not match anything in src/b.ts.",
+    kind="exit_code",
+)
+
+t = new(
+    "f13-cline-missing-diff-param",
+    "error_loop",
+    True,
+    CLINE_MISTAKES
+    | {"case": "should increment when diff parameter is missing for replace_in_file"},
+    "replace_in_file sent without its diff again and again, the same missing-parameter "
+    "error each time.",
+)
+t.user("Fix the typo in the README title")
+_again(
+    t,
+    5,
+    "replace_in_file",
+    {"path": "README.md"},
+    error="Missing value for required parameter 'diff'. Please retry with complete response.",
+    kind="invalid_args",
+)
+
+t = new(
+    "f13-cline-ghost-path-reread",
+    "error_loop",
+    True,
+    CLINE_NOTFOUND | {"case": "the thrown error can be caught and wrapped as a tool error"},
+    "The error reaches the model instead of crashing; here the model reads the same "
+    "hallucinated path again and again and gets the same not-found error.",
+)
+t.user("Explain what utils/parse_flags.py does")
+_again(
+    t,
+    5,
+    "read_file",
+    {"path": "utils/parse_flags.py"},
+    error="Error reading file: File not found: /repo/utils/parse_flags.py",
+    kind="not_found",
+)
+
+t = new(
+    "f13-oai-max-turns-same-call",
+    "repeated_call",
+    True,
+    OAI_TURNS | {"case": "test_non_streamed_max_turns"},
+    "Each turn says a new number beside the same some_function call with the same output "
+    "(the peer stops at max_turns=3; here the second identical call and result).",
+)
+t.user("user_message")
+idx = [t.call("some_function", {"a": "b"}, "result", thought=str(k)) for k in range(1, 6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f13-oai-structured-output-no-args",
+    "repeated_call",
+    True,
+    OAI_TURNS | {"case": "test_structured_output_non_streamed_max_turns"},
+    "An agent with a structured output type calls tool_1 with no arguments every turn and "
+    "never returns the output.",
+)
+t.user("user_message")
+_again(t, 5, "tool_1", {}, "result")
+
+t = new(
+    "f13-smol-fails-max-steps",
+    "repeated_call",
+    True,
+    SMOL | {"case": "test_fails_max_steps"},
+    "A code agent whose model never returns a final answer runs the same snippet with the "
+    "same output step after step until max_steps=5.",
+)
+t.user("What is 2 multiplied by 3.6452?")
+CODE13 = {"code": "result = 2 * 3.6452\nprint(result)"}
+_again(t, 5, "python_interpreter", CODE13, "Stdout:\n7.2904\nOutput: None")
+
+t = new(
+    "f13-mswea-same-command-cost-limit",
+    "repeated_call",
+    True,
+    MSWEA | {"case": "test_cost_limit_enforcement"},
+    "A deterministic model answers the same echo every step, until the cost limit stops it "
+    "(the limit counts dollars, not repeats; here the second identical step).",
+)
+t.user("Test cost limit")
+_again(
+    t, 5, "bash", {"command": "echo 'test'"}, "<returncode>0</returncode>\n<output>test\n</output>"
+)
+
+t = new(
+    "f13-mswea-no-action-repeated",
+    "monologue",
+    True,
+    MSWEA | {"case": "test_model_parse_actions_failures (no code blocks)"},
+    "The model answers with no action block each time, and the framework's format reminder "
+    "comes back as the next user message; the same reply to the same reminder.",
+)
+t.user("Fix the failing test in tests/test_io.py")
+idx = []
+for _ in range(5):
+    idx.append(t.msg("I will look into the failing test and fix it."))
+    t.user(MSWEA_FMT)
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f13-crewai-repeated-tool-usage",
+    "repeated_call",
+    True,
+    CREW | {"case": "test_agent_repeated_tool_usage"},
+    "get_final_answer() again and again: 42, then the framework's note that the same input "
+    "was reused, each time (the unit with the same answer has happened twice at the third "
+    "call).",
+)
+t.user("The final answer is 42. But don't give it until I tell you so, keep using the tool.")
+REUSE13 = (
+    "I tried reusing the same input, I must stop using this action input. I'll try something "
+    "else instead."
+)
+idx = [t.call("get_final_answer", {}, 42)]
+idx += [t.call("get_final_answer", {}, REUSE13) for _ in range(4)]
+t.mark(idx[2], idx[2])
+
+t = new(
+    "f13-autogen-three-hellos",
+    "monologue",
+    True,
+    AUTOGEN_TERM | {"case": "test_or_termination (three 'Hello' messages)"},
+    "An assistant greets again and again with no tool call; the team's MaxMessageTermination(3) "
+    "stops it at the third (here the second same message).",
+)
+t.user("Hi")
+idx = [t.msg("Hello! How can I help you today?") for _ in range(4)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f13-aider-search-replace-repeats",
+    "error_loop",
+    True,
+    gh("Aider-AI/aider", "issues", 942),
+    "The same SEARCH/REPLACE block sent again after each 'did not conform to the edit "
+    "format' reflection, failing the same way (aider allows three reflections).",
+)
+t.user("Use a dataclass for Config in settings.py")
+EDIT13 = {
+    "file": "settings.py",
+    "search": "class Config:\n    def __init__(self, debug=False):",
+    "replace": "@dataclass\nclass Config:\n    debug: bool = False",
+}
+_again(
+    t,
+    4,
+    "search_replace",
+    EDIT13,
+    error="The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed "
+    "to match!\nSearchReplaceNoExactMatch: This SEARCH block failed to exactly match "
+    "lines in settings.py",
+    kind="exit_code",
+)
+
+t = new(
+    "f13-aider-reflections-exhausted-reworded",
+    "no_progress",
+    True,
+    gh("Aider-AI/aider", "issues", 1440),
+    "Three reflections each send a reworded SEARCH block for the same lines, each failing "
+    "to match the same way, until 'Only 3 reflections allowed, stopping.'",
+)
+t.user("Add a --dry-run flag to the menu builder")
+for k, srch in enumerate(
+    [
+        "def build(menu):\n    items = load()",
+        "def build(menu):\n  items = load()",
+        "def build(menu) :\n    items = load()",
+        "def build(menu):\n    items=load()",
+    ]
+):
+    i = t.call(
+        "search_replace",
+        {"file": "menu/builder.py", "search": srch, "replace": srch + "  # dry_run"},
+        error="The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed "
+        "to match!\nSearchReplaceNoExactMatch: This SEARCH block failed to exactly match "
+        "lines in menu/builder.py",
+        kind="exit_code",
+    )
+    if k == 1:
+        t.mark(i, i)
+
+# ---- fresh13 legitimate
+
+t = new(
+    "f13-kilo-different-tools",
+    "distinct_reads",
+    False,
+    KILO | {"case": "should allow execution for different tool calls"},
+    "Three different tools in a row, each with its own answer.",
+)
+t.user("Get oriented in this repository")
+t.call("list_files", {"path": "."}, "package.json\nsrc\ntests")
+t.call("read_file", {"path": "package.json"}, '{"name": "cli", "scripts": {"test": "vitest"}}')
+t.call("execute_command", {"command": "npm test"}, "Test Files 4 passed (4)")
+t.msg("A TypeScript CLI with vitest; the four test files pass.")
+
+t = new(
+    "f13-kilo-reset-by-other-call",
+    "distinct_reads",
+    False,
+    KILO | {"case": "should reset the counter when different tool calls are made"},
+    "A read, another file's read, then the first file again to compare: one re-read.",
+)
+t.user("Do the two configs agree on the timeout?")
+t.call("read_file", {"path": "config/dev.json"}, '{"timeout": 30}')
+t.call("read_file", {"path": "config/prod.json"}, '{"timeout": 60}')
+t.call("read_file", {"path": "config/dev.json"}, '{"timeout": 30}')
+t.msg("No: dev uses 30 s, prod 60 s.")
+
+t = new(
+    "f13-kilo-scroll-up-long-page",
+    "distinct_reads",
+    False,
+    KILO | {"case": "should not count browser scroll_up actions as repetitions"},
+    "Ten scroll_up actions back through a long changelog, each showing an earlier section.",
+)
+t.user("Find when the --json flag was added; start from the bottom of the changelog")
+t.call("browser_action", {"action": "launch", "url": "http://localhost:8000/CHANGELOG"}, "v0.1.0")
+for k in range(10):
+    t.call(
+        "browser_action",
+        {"action": "scroll_up"},
+        f"screenshot: changelog section v0.{k + 2}.0 ({3 + k % 4} entries)",
+    )
+t.msg("--json arrived in v0.7.0.")
+
+t = new(
+    "f13-kilo-zero-limit-distinct-steps",
+    "distinct_reads",
+    False,
+    KILO | {"case": "should never block when limit is 0 (unlimited)"},
+    "With the guard off, ten execute_command calls that each run a different migration step "
+    "with its own output: nothing to block in the first place.",
+)
+t.user("Run the ten migrations one by one")
+for k in range(10):
+    t.call(
+        "execute_command",
+        {"command": f"npm run migrate -- --step {k + 1}"},
+        f"migration {k + 1:03d}_step applied ({2 + k} statements)",
+        mutates=True,
+    )
+t.msg("All ten migrations applied.")
+
+t = new(
+    "f13-cline-reset-after-success",
+    "edit_test_cycle",
+    False,
+    CLINE_MISTAKES
+    | {"case": "should reset counter and allow new operations after successful operation"},
+    "Two different failed edits, the file re-read, a successful edit, then one failure on "
+    "another file fixed at once.",
+)
+t.user("Replace the deprecated logger calls")
+t.call(
+    "replace_in_file",
+    {"path": "src/log.ts", "diff": "SEARCH log.warn( => REPLACE logger.warn("},
+    error="The SEARCH block does not match anything in the file.",
+    kind="exit_code",
+)
+t.call(
+    "replace_in_file",
+    {"path": "src/log.ts", "diff": "SEARCH console.warn( => REPLACE logger.warn("},
+    error="The SEARCH block does not match anything in the file.",
+    kind="exit_code",
+)
+t.call("read_file", {"path": "src/log.ts"}, "export const warn = (m) => oldLog.warn(m)")
+t.call(
+    "replace_in_file",
+    {"path": "src/log.ts", "diff": "SEARCH oldLog.warn( => REPLACE logger.warn("},
+    "Changes applied to src/log.ts",
+    mutates=True,
+)
+t.call(
+    "replace_in_file",
+    {"path": "src/app.ts", "diff": "SEARCH oldLog.info( => REPLACE logger.info("},
+    error="The SEARCH block does not match anything in the file.",
+    kind="exit_code",
+)
+t.call(
+    "replace_in_file",
+    {"path": "src/app.ts", "diff": "SEARCH oldLog.debug( => REPLACE logger.debug("},
+    "Changes applied to src/app.ts",
+    mutates=True,
+)
+t.msg("Both files use the new logger.")
+
+t = new(
+    "f13-cline-ghost-path-recovered",
+    "research",
+    False,
+    CLINE_NOTFOUND | {"case": "extractFileContent throws on a non-existent path"},
+    "A hallucinated path fails with not-found once; the model lists the folder and reads the "
+    "right file.",
+)
+t.user("Explain what the flag parser does")
+t.call(
+    "read_file",
+    {"path": "utils/parse_flags.py"},
+    error="Error reading file: File not found: /repo/utils/parse_flags.py",
+    kind="not_found",
+)
+t.call("list_files", {"path": "utils"}, "flags.py\n__init__.py")
+t.call("read_file", {"path": "utils/flags.py"}, "def parse(argv): ...  # splits --key=value")
+t.msg("utils/flags.py splits --key=value pairs into a dict.")
+
+t = new(
+    "f13-oai-resume-final-turn",
+    "research",
+    False,
+    OAI_TURNS | {"case": "test_max_turns_resume_runs_final_turn"},
+    "some_function twice with the same output, the turn limit hit, then the run resumed "
+    "with 'Finish without tools.' and a final answer.",
+)
+t.user("user_message")
+t.call("some_function", {"a": "b"}, "result", thought="1")
+t.call("some_function", {"a": "b"}, "result", thought="2")
+t.user("Finish without tools.")
+t.msg("final answer")
+
+t = new(
+    "f13-oai-resume-default-prompt",
+    "research",
+    False,
+    OAI_TURNS | {"case": "test_max_turns_resume_sync_uses_default_prompt"},
+    "Two lookups with different arguments, the turn limit, then the resume prompt and an "
+    "answer from what was gathered.",
+)
+t.user("What is the weather in Paris and in Rome?")
+t.call("get_weather", {"city": "Paris"}, {"temp_c": 14, "sky": "cloudy"})
+t.call("get_weather", {"city": "Rome"}, {"temp_c": 19, "sky": "clear"})
+t.user(
+    "Return a final answer to the query using ONLY the information already gathered in the "
+    "conversation so far."
+)
+t.msg("Paris: 14 °C and cloudy. Rome: 19 °C and clear.")
+
+t = new(
+    "f13-smol-reset-runs",
+    "conversation",
+    False,
+    SMOL | {"case": "test_reset_conversations (run with reset=False, then reset=True)"},
+    "The same question asked in three runs; each run computes it once and answers.",
+)
+for _ in range(3):
+    t.user("What is 2 multiplied by 3.6452?")
+    t.call("python_interpreter", {"code": "final_answer(2 * 3.6452)"}, "7.2904")
+    t.msg("7.2904")
+
+t = new(
+    "f13-smol-syntax-error-then-answer",
+    "research",
+    False,
+    SMOL | {"case": "test_code_agent_syntax_error_show_offending_lines"},
+    "A snippet fails with an indentation error that names the offending line; the agent "
+    "then ends with an answer saying so.",
+)
+t.user("What is 2 multiplied by 3.6452?")
+t.call(
+    "python_interpreter",
+    {"code": 'a = 2\nb = a * 2\n    print("Failing due to unexpected indent")'},
+    error='IndentationError: unexpected indent (line 3)\n    print("Failing due to unexpected '
+    'indent")',
+    kind="syntax",
+)
+t.call("final_answer", {"answer": "got an error"}, "got an error")
+t.msg("got an error")
+
+t = new(
+    "f13-mswea-format-errors-recover",
+    "retry_transient",
+    False,
+    MSWEA | {"case": "test_format_error_handling"},
+    "No action block, then two action blocks (two different format errors), then one "
+    "correct action that submits.",
+)
+t.user("Test format errors")
+t.msg("No code blocks here")
+t.user(MSWEA_FMT)
+t.msg("Multiple blocks: echo 'first' and echo 'second'")
+t.user(MSWEA_FMT.replace("found 0 actions", "found 2 actions"))
+t.call(
+    "bash",
+    {"command": "echo 'done'\necho 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'"},
+    "done\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+)
+
+t = new(
+    "f13-mswea-timeout-recovers",
+    "retry_transient",
+    False,
+    MSWEA | {"case": "test_timeout_handling"},
+    "A long sleep times out once; the next command is a different one that finishes.",
+)
+t.user("Test timeout handling")
+t.call(
+    "bash", {"command": "sleep 5"}, error="The command timed out after 1 seconds", kind="timeout"
+)
+t.call(
+    "bash",
+    {"command": "echo 'recovered'\necho 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'"},
+    "recovered\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+)
+
+t = new(
+    "f13-mswea-multiple-steps",
+    "distinct_reads",
+    False,
+    MSWEA | {"case": "test_multiple_steps_before_completion"},
+    "Four steps, each a different command with its own output, then the submission.",
+)
+t.user("Multi-step task")
+for w in ["first", "second", "third"]:
+    t.call(
+        "bash", {"command": f"echo '{w}'"}, f"<returncode>0</returncode>\n<output>{w}\n</output>"
+    )
+t.call(
+    "bash",
+    {"command": "echo 'completed all steps'\necho 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'"},
+    "completed all steps\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+)
+
+t = new(
+    "f13-mswea-timeout-partial-output",
+    "retry_transient",
+    False,
+    MSWEA | {"case": "test_timeout_captures_partial_output"},
+    "A command prints its result then sleeps past the timeout; the partial output is kept "
+    "and the agent finishes with another command.",
+)
+t.user("Test timeout with partial output")
+t.call(
+    "bash",
+    {"command": "echo $((111*9)); sleep 10"},
+    error="The command timed out after 1 seconds. Partial output:\n999",
+    kind="timeout",
+)
+t.call(
+    "bash",
+    {"command": "echo 'recovered'\necho 'COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'"},
+    "recovered\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+)
+
+t = new(
+    "f13-crewai-ten-steps",
+    "distinct_reads",
+    False,
+    CREW | {"case": "test_agent_max_iterations_stops_loop (get_data for step1..step10)"},
+    "One get_data tool called for ten different steps, each with its own data.",
+)
+t.user("Use get_data for step1 through step10 and summarise all data collected")
+for k in range(1, 11):
+    t.call("get_data", {"step": f"step{k}"}, f"Data for step{k}: {k * 11} rows")
+t.msg("Ten steps collected, 605 rows in all.")
+
+t = new(
+    "f13-autogen-hello-world",
+    "conversation",
+    False,
+    AUTOGEN_TERM | {"case": "test_or_termination (Hello, World: not terminated)"},
+    "A greeting and a different reply: two messages, nothing repeated.",
+)
+t.user("Hello")
+t.msg("World! What shall we work on?")
+t.user("Summarise yesterday's standup notes")
+t.call("read_file", {"path": "notes/standup.md"}, "- API freeze Friday\n- Docs review pending")
+t.msg("API freeze on Friday; the docs review is still pending.")
+
+t = new(
+    "f13-autogen-hello-twice",
+    "conversation",
+    False,
+    AUTOGEN_TERM | {"case": "test_or_termination (two 'Hello' messages: not terminated)"},
+    "Two identical greetings to two greetings from the user, then real work.",
+)
+t.user("hi")
+t.msg("Hello!")
+t.user("hello?")
+t.msg("Hello!")
+t.user("Count the open issues labelled bug")
+t.call("list_issues", {"label": "bug", "state": "open"}, {"count": 7})
+t.msg("Seven open bugs.")
+
+t = new(
+    "f13-autogen-function-call-termination",
+    "research",
+    False,
+    AUTOGEN_TERM | {"case": "test_function_call_termination"},
+    "Another function runs first, then test_function runs once and the team stops there.",
+)
+t.user("Prepare the report, then run test_function")
+t.call("another_function", {}, "")
+t.call("test_function", {}, "")
+t.msg("Done.")
+
+t = new(
+    "f13-aider-reflection-fixes-edit",
+    "edit_test_cycle",
+    False,
+    gh("Aider-AI/aider", "issues", 1440),
+    "One edit fails to match, the reflection shows the real lines, the corrected block "
+    "applies and the lint passes.",
+)
+t.user("Rename the KDS menu title")
+t.call(
+    "search_replace",
+    {"file": "menu.py", "search": "TITLE = 'Menu'", "replace": "TITLE = 'KDS Menu'"},
+    error="The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed to "
+    'match!\nDid you mean to match: TITLE = "Menu"',
+    kind="exit_code",
+)
+t.call(
+    "search_replace",
+    {"file": "menu.py", "search": 'TITLE = "Menu"', "replace": 'TITLE = "KDS Menu"'},
+    "Applied edit to menu.py",
+    mutates=True,
+)
+t.call("bash", {"command": "flake8 menu.py"}, "")
+t.msg("Renamed; flake8 is clean.")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -15465,8 +16250,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh10"
     for it in items[FRESH11_START:FRESH12_START]:
         split[it.tid] = "fresh11"
-    for it in items[FRESH12_START:]:
+    for it in items[FRESH12_START:FRESH13_START]:
         split[it.tid] = "fresh12"
+    for it in items[FRESH13_START:]:
+        split[it.tid] = "fresh13"
     return split
 
 

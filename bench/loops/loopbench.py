@@ -131,6 +131,7 @@ SPLIT_ORDER = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 
 

@@ -96,6 +96,10 @@ def test_size_and_balance() -> None:
     assert len(fresh12) >= 40
     assert 0.4 <= sum(not t["loop"] for t in fresh12) / len(fresh12) <= 0.6
     assert all(t["id"].startswith("f12-") for t in fresh12)
+    fresh13 = [t for t in TRAJS if t["split"] == "fresh13"]
+    assert len(fresh13) >= 35
+    assert 0.4 <= sum(not t["loop"] for t in fresh13) / len(fresh13) <= 0.6
+    assert all(t["id"].startswith("f13-") for t in fresh13)
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 

@@ -153,6 +153,29 @@ def _waits(canon: Mapping[str, Any], poll: Callable[[str], Any]) -> bool:
     return True
 
 
+# A call that only moves the view of a page (`browser_action(action="scroll_down")`,
+# `scroll_page`, `scrollUp`): what a page shows changes, not what another tool answers.
+_SCROLL = re.compile(r"(?i)(?:^|[_.\-])scroll(?:$|[_.\-])")
+
+
+def _scrolls(tool: str, canon: Mapping[str, Any]) -> bool:
+    """Whether the call only scrolls: its tool's name says scroll, or its action does
+    (`action: "scroll_down"`, matched as a tool name is, camelCase split)."""
+    # (cheap first: most calls are no scroll, and no regex runs for them)
+    if ("croll" in tool or "CROLL" in tool) and _SCROLL.search(_camel_split(tool)) is not None:
+        return True
+    for k in _ACTION_KEYS:
+        v = canon.get(k)
+        if (
+            type(v) is str
+            and ("croll" in v or "CROLL" in v)
+            and len(v) <= 64
+            and _SCROLL.search(_camel_split(v)) is not None
+        ):
+            return True
+    return False
+
+
 _MSG_WS = re.compile(r"\s+")
 _WITH_DIGIT = re.compile(r"[\w.:/#-]*\d[\w.:/#-]*")
 
@@ -1231,6 +1254,8 @@ class Guard:
             p["m"] = 1
         if polling:
             p["w"] = 1  # a call that waits (the cycle rule treats its cycles as polling)
+        if _scrolls(call.tool, canon):
+            p["sc"] = 1  # a call that only scrolls a page (no break in another call's run)
         if err:
             p["e"] = err
         if feat:
@@ -1611,11 +1636,19 @@ class Guard:
         # 'Done again.'`, is no call that did something: it does not break the run)
         run = 1
         steps = [n]
+        scrolled = False
         for i in range(len(tail) - 1, -1, -1):
             if tail[i][0] <= fence:
                 break
             if tail[i][1] != pair:
                 if tail[i][1].endswith(_SAID_PAIR) and not pair.endswith(_SAID_PAIR):
+                    continue
+                # a scroll of a page between two runs of another tool's call changes what
+                # the page shows, not what that call answers: no break (`ls`, scroll, `ls`;
+                # Kilo Code's and Roo Code's detectors skip scrolls alike; fresh13)
+                sc = s.sigs.get(tail[i][2])
+                if sc is not None and sc.scrolls and sc.tool != call.tool:
+                    scrolled = True
                     continue
                 break
             run += 1
@@ -1640,7 +1673,8 @@ class Guard:
                 s,
                 call,
                 VerdictCode.REPEATED_CALL,
-                f"{call.tool} returned the same result {run} times in a row",
+                f"{call.tool} returned the same result {run} times in a row"
+                + (" (scrolls of a page aside)" if scrolled else ""),
                 "This call returned the same result several times in a row; "
                 "running it again will not change it. Use the result you have, "
                 "or try a different approach.",

@@ -180,6 +180,7 @@ class SigState:
         "res",
         "runs",
         "same",
+        "scrolls",
         "tool",
         "transient",
         "waits",
@@ -200,6 +201,7 @@ class SigState:
         self.fail_ms = 0
         self.last_err = ""  # sanitized, short
         self.waits = False  # the call waits (sleep, poll, yield time): a poll, not a read
+        self.scrolls = False  # the call only scrolls a page (it moves a view, nothing else)
         # A call that creates a record (`ToolPolicy.creates`): the step of its first success
         # in the current request, that result's digest and a sanitized view of it (argument
         # values left out), and the duplicates since (successes judged so by the live guard)
@@ -230,6 +232,7 @@ class SigState:
             self.made_view,
             self.dups,
             self.made_shape,
+            self.scrolls,
         ]
 
     @classmethod
@@ -258,6 +261,7 @@ class SigState:
                 int(row[17]),
                 str(row[18]),
             )
+        s.scrolls = bool(row[19]) if len(row) > 19 else False
         return s
 
 
@@ -447,6 +451,8 @@ class SessionState:
         s.epoch = after
         if get("w"):
             s.waits = True
+        if get("sc"):
+            s.scrolls = True
         if kind == HARD:
             # a failure after the workspace changed starts a new streak (edit, test, edit...)
             s.hard = s.hard + 1 if same_epoch else 1
