@@ -164,6 +164,8 @@ def _scrolls(tool: str, canon: Mapping[str, Any]) -> bool:
     # (cheap first: most calls are no scroll, and no regex runs for them)
     if ("croll" in tool or "CROLL" in tool) and _SCROLL.search(_camel_split(tool)) is not None:
         return True
+    if _ACTION_KEYS.isdisjoint(canon):
+        return False
     for k in _ACTION_KEYS:
         v = canon.get(k)
         if (
@@ -1254,7 +1256,9 @@ class Guard:
             p["m"] = 1
         if polling:
             p["w"] = 1  # a call that waits (the cycle rule treats its cycles as polling)
-        if _scrolls(call.tool, canon):
+        if (
+            "croll" in call.tool or "CROLL" in call.tool or not _ACTION_KEYS.isdisjoint(canon)
+        ) and _scrolls(call.tool, canon):
             p["sc"] = 1  # a call that only scrolls a page (no break in another call's run)
         if err:
             p["e"] = err

@@ -732,7 +732,7 @@ class GuardPart:
         returns the step it is stored at (`SessionState.free_step`)."""
         sid = p["s"]
         s = self.sessions.get(sid) or self.session(sid)
-        n = p["n"]
+        n: int = p["n"]
         if n <= s.last_step:  # (the usual step is a new one: no call)
             n = s.free_step(n)
         if s.apply_step(p, n):
