@@ -16213,6 +16213,800 @@ t.call("bash", {"command": "flake8 menu.py"}, "")
 t.msg("Renamed; flake8 is clean.")
 
 
+# ================================================================ fresh14 set
+# Written at 11:45 UTC (Dec 3) from user reports of loops and of wrongful stops in IDE and
+# CLI agents no earlier split uses (checked against every `source` of the file): GitHub
+# Copilot agent mode (microsoft/vscode, microsoft/vscode-copilot-release,
+# microsoft/copilot-intellij-feedback, github/app), Zed's agent panel, Continue, Warp's
+# agent mode, Aider (other issues than #942/#1440), Amazon Q Developer CLI, Zencoder (via
+# laz-001/ai-ide-eval) and Claude Code issues not used yet. Each report is one trajectory
+# labelled by what the report says is wrong (a loop the user complains of) or right (work a
+# limit or a guard stopped that a careful user would not want stopped), translated to this
+# file's classes and label rules. Committed before crs was run on them. Split "fresh14".
+
+FRESH14_START = len(ALL)
+COPILOT_REL = "microsoft/vscode-copilot-release"
+
+# ---- fresh14 loops
+
+t = new(
+    "f14-copilot-8124-same-search",
+    "repeated_call",
+    True,
+    gh(COPILOT_REL, "issues", 8124),
+    "Agent mode returns tool_calls round after round: the same file search with the same "
+    "matches, every 20-40 s, until the user stops it.",
+)
+t.user("Add a loading spinner to the dashboard page")
+t.call("file_search", {"query": "**/Dashboard*.tsx"}, "src/pages/Dashboard.tsx")
+t.call(
+    "read_file",
+    {"filePath": "src/pages/Dashboard.tsx", "startLine": 1, "endLine": 80},
+    "export function Dashboard() { const data = useData(); ... }",
+)
+_again(
+    t,
+    7,
+    "grep_search",
+    {"query": "useData", "isRegexp": False},
+    "src/hooks/useData.ts:3\nsrc/pages/Dashboard.tsx:12",
+)
+
+t = new(
+    "f14-vscode-284924-unzip-grep",
+    "repeated_call",
+    True,
+    gh("microsoft/vscode", "issues", 284924),
+    "\"I'll use run_in_terminal. I'll use unzip -p ... | cut ... | grep ...\", the same "
+    "pipeline with the same output, eight times.",
+)
+t.user("Which entries of export.zip mention the customer id 4711?")
+UNZ14 = {"command": "unzip -p export.zip data.csv | cut -d, -f1,4 | grep 4711"}
+_again(
+    t,
+    8,
+    "run_in_terminal",
+    UNZ14,
+    "4711,Berlin\n4711,Hamburg",
+    thought="I'll use run_in_terminal. I'll use unzip -p ... | cut ... | grep ...",
+)
+
+t = new(
+    "f14-copilot-12137-rereads-file",
+    "repeated_call",
+    True,
+    gh(COPILOT_REL, "issues", 12137),
+    "GPT-4.1 in agent mode reads the same file range again and again, every two seconds, "
+    "with the same content.",
+)
+t.user("Explain what the config loader does with missing keys")
+_again(
+    t,
+    7,
+    "read_file",
+    {"filePath": "/app/src/config/loader.py", "startLine": 1, "endLine": 120},
+    "def load(path):\n    raw = yaml.safe_load(open(path))\n    return {**DEFAULTS, **raw}",
+)
+
+t = new(
+    "f14-copilot-7863-same-edit",
+    "repeated_call",
+    True,
+    gh(COPILOT_REL, "issues", 7863),
+    "Claude 3.7 in agent mode applies the same edit to the same file over and over; each "
+    "edit reports the same +7 -1 and nothing else changes.",
+)
+t.user("Finish the CSV export function")
+t.call("read_file", {"filePath": "src/export.ts"}, "export function toCsv(rows) {\n  // TODO\n}")
+EDIT14 = {
+    "filePath": "src/export.ts",
+    "oldString": "  // TODO",
+    "newString": "  const head = Object.keys(rows[0]).join(',');\n  return [head, ...rows.map(r => "
+    "Object.values(r).join(','))].join('\\n');",
+}
+_again(t, 6, "replace_string_in_file", EDIT14, "Edited src/export.ts (+7 -1)", mutates=True)
+
+t = new(
+    "f14-copilot-8134-one-file-cycle",
+    "cycle",
+    True,
+    gh(COPILOT_REL, "issues", 8134),
+    "The agent keeps working on one file only: read it, apply the same change, get the "
+    "same errors, and again; it never moves on to the other tasks.",
+)
+t.user("Migrate the three services to the new logger")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_file",
+            "args": {"filePath": "src/services/billing.ts"},
+            "result": "import { log } from '../legacy/log';\n...",
+        },
+        {
+            "tool": "insert_edit_into_file",
+            "args": {
+                "filePath": "src/services/billing.ts",
+                "code": "import { logger } from '../logger';",
+            },
+            "result": "Edited src/services/billing.ts",
+            "mutates": True,
+        },
+        {
+            "tool": "get_errors",
+            "args": {"filePaths": ["src/services/billing.ts"]},
+            "result": "billing.ts:14 Cannot find name 'log'.",
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f14-copilot-8598-same-mistake",
+    "error_loop",
+    True,
+    gh(COPILOT_REL, "issues", 8598),
+    "The agent circles the same problem, making the same mistake every time even when the "
+    "user points it out: the same build fails the same way after each of their turns.",
+)
+t.user("Fix the build")
+BUILD14 = {"command": "go build ./..."}
+BERR14 = "internal/api/handler.go:42:9: undefined: store.Open"
+a = t.call("run_in_terminal", BUILD14, error=BERR14, kind="exit_code")
+t.msg("Now the build should pass.")
+t.user("It still fails with the same error, you made the same mistake")
+b = t.call("run_in_terminal", BUILD14, error=BERR14, kind="exit_code")
+t.msg("Fixed, the build passes now.")
+t.user("No, same error again")
+t.call("run_in_terminal", BUILD14, error=BERR14, kind="exit_code")
+t.msg("Fixed, the build passes now.")
+t.call("run_in_terminal", BUILD14, error=BERR14, kind="exit_code")
+t.mark(b, b)
+
+t = new(
+    "f14-intellij-397-continue-same-message",
+    "monologue",
+    True,
+    gh("microsoft/copilot-intellij-feedback", "issues", 397),
+    "Copilot in PyCharm states the action it is about to take and does not take it; each "
+    '"continue" gets the same message back, no tool call.',
+)
+t.user("Implement parse_header in protocol.py")
+t.call("read_file", {"path": "protocol.py"}, "def parse_header(buf: bytes) -> Header:\n    ...")
+SAY14 = (
+    "I'll now implement parse_header in protocol.py: read the 4-byte length prefix, "
+    "validate the magic number and return a Header with the version and flags."
+)
+a = t.msg(SAY14)
+t.user("continue")
+b = t.msg(SAY14)
+t.user("continue")
+t.msg(SAY14)
+t.user("continue")
+t.msg(SAY14)
+t.mark(b, b)
+
+t = new(
+    "f14-zed-28931-lint-nonstop",
+    "repeated_call",
+    True,
+    gh("zed-industries/zed", "issues", 28931),
+    "GPT-4.1 in Zed's agent panel runs the lint and typecheck again and again; they print "
+    "nothing, so it never learns that they passed.",
+)
+t.user("Run the lint and the typecheck and fix what they report")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "terminal",
+            "args": {"command": "bun run lint && bun run typecheck", "cd": "app"},
+            "result": "",
+        }
+    ],
+    7,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f14-zed-57778-thinking-loop",
+    "monologue",
+    True,
+    gh("zed-industries/zed", "issues", 57778),
+    "The model says it is stuck in a thinking loop and will delegate, then says it again, "
+    "word for word, with no tool call.",
+)
+t.user("Apply the Split fixes to CanParse.Detail.cs and CW.cs")
+t.call(
+    "edit_file",
+    {"path": "src/CanParse.Detail.cs", "mode": "edit"},
+    "Edited src/CanParse.Detail.cs",
+    mutates=True,
+)
+LOOP14 = (
+    "I'm in a massive thinking loop. Let me just stop and delegate the remaining work to a "
+    "sub-agent. The edits to CanParse.Detail.cs and CW.cs were made but they seem to have "
+    "reformatted the entire files (adding newlines to braces). The actual Split fixes may or "
+    "may not have been applied. Let me just delegate to a sub-agent to verify and fix."
+)
+a = t.msg(LOOP14)
+b = t.msg(LOOP14)
+for _ in range(4):
+    t.msg(LOOP14)
+t.mark(b, b)
+
+t = new(
+    "f14-continue-6776-recreate-file",
+    "error_loop",
+    True,
+    gh("continuedev/continue", "issues", 6776),
+    "Continue's agent mode creates a class, then tries to create the same file again and "
+    "again, not recognising that it already exists.",
+)
+t.user("Create a UserRepository class in src/main/java/app/UserRepository.java")
+NEWF14 = {
+    "filepath": "src/main/java/app/UserRepository.java",
+    "contents": "package app;\n\npublic class UserRepository {\n}\n",
+}
+t.call("create_new_file", NEWF14, "Created src/main/java/app/UserRepository.java", mutates=True)
+_again(
+    t,
+    5,
+    "create_new_file",
+    NEWF14,
+    error="File src/main/java/app/UserRepository.java already exists",
+    kind="exit_code",
+)
+
+t = new(
+    "f14-warp-8645-output-loop",
+    "monologue",
+    True,
+    gh("warpdotdev/warp", "issues", 8645),
+    'After "Warp is overloaded" errors the agent resumes and puts out the same plan '
+    "announcement over and over, consuming credits, no tool call.",
+)
+t.user("Implement the plan, commit by commit")
+SAY14W = (
+    "Alright, let's get back to it. I'll check out the first commit in our plan to "
+    "create the config module. I'm starting now. First, I'll check out the commit. "
+    "Then I'll create the file. I'll let you know when it's done."
+)
+a = t.msg(SAY14W)
+b = t.msg(SAY14W)
+for _ in range(4):
+    t.msg(SAY14W)
+t.mark(b, b)
+
+t = new(
+    "f14-warp-5914-circle-reads",
+    "cycle",
+    True,
+    gh("warpdotdev/warp", "issues", 5914),
+    "Asked how to add SQL support, the agent looks at the repository package, its "
+    "implementation and the Task model, then the same three again, in circles.",
+)
+t.user("I want to add SQL database support. How would you approach it?")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_files",
+            "args": {"paths": ["internal/repository/repository.go"]},
+            "result": "type Repository interface { Add(Task) error; List() []Task }",
+        },
+        {
+            "tool": "read_files",
+            "args": {"paths": ["internal/repository/memory.go"]},
+            "result": "type memoryRepo struct { tasks []Task }",
+        },
+        {
+            "tool": "read_files",
+            "args": {"paths": ["internal/model/task.go"]},
+            "result": "type Task struct { ID int; Title string; Done bool }",
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f14-warp-7673-planning-loop",
+    "monologue",
+    True,
+    gh("warpdotdev/warp", "issues", 7673),
+    "Told five times to proceed, the agent restates what remains to be done and that it "
+    "will work autonomously, and does no work.",
+)
+t.user("Here is the plan; implement it")
+PLAN14 = (
+    "Remaining work: 1) add the settings schema, 2) wire the CLI flag, 3) write the "
+    "migration, 4) update the docs. I can work autonomously through the rest of this "
+    "and will only prompt you if I need a decision."
+)
+a = t.msg(PLAN14)
+t.user("proceed")
+b = t.msg(PLAN14)
+for _ in range(3):
+    t.user("proceed")
+    t.msg(PLAN14)
+t.mark(b, b)
+
+t = new(
+    "f14-aider-1090-lint-fix-loop",
+    "no_progress",
+    True,
+    gh("Aider-AI/aider", "issues", 1090),
+    "Asked to fix a lint error, aider tries edit after edit that change no code and the "
+    "linter reports the same error each time: it loops without adding or changing code.",
+)
+t.user("Attempt to fix lint errors? y")
+LINT14 = {"command": "npx eslint src/App.jsx"}
+LERR14 = "src/App.jsx 12:7 error 'setOpen' is assigned a value but never used no-unused-vars"
+t.call(
+    "search_replace",
+    {"file": "src/App.jsx", "search": "const [open, setOpen]", "replace": "const [open, setOpen]"},
+    "No changes made to src/App.jsx",
+)
+a = t.call("run", LINT14, error=LERR14, kind="exit_code")
+b0 = t.call(
+    "search_replace",
+    {
+        "file": "src/App.jsx",
+        "search": "  const [open, setOpen] =",
+        "replace": "  const [open, setOpen] =",
+    },
+    "No changes made to src/App.jsx",
+)
+b = t.call("run", LINT14, error=LERR14, kind="exit_code")
+for k in range(3):
+    t.call(
+        "search_replace",
+        {
+            "file": "src/App.jsx",
+            "search": f"useState(false){';' * (k % 2)}",
+            "replace": f"useState(false){';' * (k % 2)}",
+        },
+        "No changes made to src/App.jsx",
+    )
+    t.call("run", LINT14, error=LERR14, kind="exit_code")
+t.mark(b0, b, period=2)
+
+t = new(
+    "f14-claude-59318-same-grep",
+    "repeated_call",
+    True,
+    gh("anthropics/claude-code", "issues", 59318),
+    "An open-ended exploration scans modules, then runs the exact same grep 30+ times with "
+    "the same output until the user interrupts.",
+)
+t.user("How should this project integrate with an external CLI tool?")
+for mod in ("core", "cli", "plugins"):
+    t.call("Bash", {"command": f"ls src/{mod}"}, f"src/{mod}/index.ts\nsrc/{mod}/types.ts")
+GREP14 = {"command": 'grep -rn "spawn(" src --include=*.ts'}
+_again(t, 9, "Bash", GREP14, "src/cli/run.ts:18:  const child = spawn(cmd, args)")
+
+t = new(
+    "f14-claude-21929-background-test-hangs",
+    "error_loop",
+    True,
+    gh("anthropics/claude-code", "issues", 21929),
+    "A failing test run in the background hangs; the agent runs it over and over for an "
+    "hour, each run timing out the same way (transient: two retries are legitimate).",
+)
+t.user("Get the integration tests green")
+IT14 = {"command": "npm run test:integration -- orders.spec.ts", "run_in_background": True}
+idx = [
+    t.call("Bash", IT14, error="Command timed out after 2m 0.0s", kind="timeout") for _ in range(6)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f14-claude-35166-after-compact",
+    "known_failure",
+    True,
+    gh("anthropics/claude-code", "issues", 35166),
+    "With 100+ MCP tools filling the context, a request fails on the context size; after "
+    "/compact (a new session on the same, unchanged setup) the same request is sent again "
+    "and fails the same way, for hours.",
+)
+WIKI14 = {"url": "https://wiki.internal/display/ENG/ingest-spec", "format": "markdown"}
+WERR14 = "Prompt is too long: 212453 tokens > 200000 maximum"
+t.user("Write ingest.py from the wiki spec")
+t.call("mcp__wiki__fetch_page", WIKI14, error=WERR14, kind="invalid_args")
+t.msg("The context window is exhausted; compact or clear the context.")
+t.session("s2")
+t.user("Write ingest.py from the wiki spec")
+rep = t.call("mcp__wiki__fetch_page", WIKI14, error=WERR14, kind="invalid_args")
+t.call("mcp__wiki__fetch_page", WIKI14, error=WERR14, kind="invalid_args")
+t.call("mcp__wiki__fetch_page", WIKI14, error=WERR14, kind="invalid_args")
+t.mark(rep, rep - 1)
+
+# ---- fresh14 legitimate
+
+t = new(
+    "f14-copilot-12224-long-refactor",
+    "edit_test_cycle",
+    False,
+    gh(COPILOT_REL, "issues", 12224),
+    "A long refactor the iteration cap keeps pausing: twelve modules edited one by one, "
+    "the test suite after each with more tests passing.",
+)
+t.user("Move every module from callbacks to async/await, run the tests after each")
+for k in range(12):
+    t.call(
+        "replace_string_in_file",
+        {
+            "filePath": f"src/mod{k:02d}.js",
+            "oldString": "function (err, res)",
+            "newString": "async function ()",
+        },
+        f"Edited src/mod{k:02d}.js (+{9 + k} -{12 + k})",
+        mutates=True,
+    )
+    t.call(
+        "run_in_terminal",
+        {"command": "npm test"},
+        f"Tests: {2 * (k + 1)} failed, {180 + 4 * k} passed, 204 total"
+        if k < 11
+        else "Tests: 204 passed, 204 total",
+    )
+t.msg("All twelve modules use async/await; 204/204 tests pass.")
+
+t = new(
+    "f14-vscode-293709-prompt-to-continue",
+    "distinct_reads",
+    False,
+    gh("microsoft/vscode", "issues", 293709),
+    'Even with max requests set high the user keeps getting "Copilot has been working for '
+    'a while": an audit that reads twenty different route files once each.',
+)
+t.user("Audit every route handler for missing auth checks")
+for k in range(20):
+    t.call(
+        "read_file",
+        {"filePath": f"src/routes/r{k:02d}.ts", "startLine": 1, "endLine": 60},
+        f"router.{('get', 'post', 'put')[k % 3]}('/v1/res{k}', "
+        f"{'requireAuth, ' if k % 4 else ''}handler{k})",
+    )
+t.msg("Five handlers lack requireAuth: r00, r04, r08, r12, r16.")
+
+t = new(
+    "f14-copilot-10499-complex-task",
+    "research",
+    False,
+    gh(COPILOT_REL, "issues", 10499),
+    'The relatively complex task before the "Continue to iterate?" prompt: searches for '
+    "different symbols, each with its own answer, then a summary.",
+)
+t.user("Find where session tokens are created, stored, refreshed and revoked")
+for q, r in [
+    ("createSession", "src/auth/session.ts:22"),
+    ("storeToken", "src/auth/store.ts:9\nsrc/auth/redis.ts:31"),
+    ("refreshToken", "src/auth/refresh.ts:14"),
+    ("revokeToken", "src/auth/revoke.ts:7\nsrc/admin/users.ts:88"),
+    ("TOKEN_TTL", "src/config.ts:5"),
+    ("onLogout", "src/web/logout.ts:3"),
+]:
+    t.call("grep_search", {"query": q, "isRegexp": False}, r)
+t.msg(
+    "Created in session.ts, stored in Redis (store.ts/redis.ts), refreshed in "
+    "refresh.ts, revoked in revoke.ts and from the admin page."
+)
+
+t = new(
+    "f14-copilot-app-3113-rate-limit-retry",
+    "retry_transient",
+    False,
+    gh("github/app", "issues", 3113),
+    "What the user asks for: a temporary rate limit is waited out and the same request "
+    "retried, which succeeds on the second retry.",
+)
+t.user("Generate the migration for the new orders table")
+GEN14 = {"command": "npx prisma migrate dev --name orders --create-only"}
+t.call(
+    "run_in_terminal",
+    GEN14,
+    error="You've hit your rate limit. Please wait for your limit to reset in under a minute",
+    kind="rate_limit",
+)
+t.call(
+    "run_in_terminal",
+    GEN14,
+    error="You've hit your rate limit. Please wait for your limit to reset in under a minute",
+    kind="rate_limit",
+)
+t.call("run_in_terminal", GEN14, "Prisma Migrate created migrations/20261203_orders")
+t.msg("Migration created.")
+
+t = new(
+    "f14-claude-36677-loop-polling",
+    "polling",
+    False,
+    gh("anthropics/claude-code", "issues", 36677),
+    "/loop is meant to repeat: the same status check every few minutes while the workflow "
+    "moves from queued to done (the report is that it fired only once).",
+)
+t.user("/loop 5m check the release workflow and tell me when it finishes")
+RUN14 = {"command": "gh run view 8812734 --json status,conclusion,jobs"}
+for s in [
+    "queued",
+    "in_progress (build 1/4)",
+    "in_progress (build 3/4)",
+    "in_progress (publish)",
+    "completed: success",
+]:
+    t.call("Bash", RUN14, f"status: {s}")
+t.msg("The release workflow finished successfully.")
+
+t = new(
+    "f14-claude-45892-multi-phase-build",
+    "edit_test_cycle",
+    False,
+    gh("anthropics/claude-code", "issues", 45892),
+    'A multi-phase build a subagent stopped at 40 % claiming "Maximum Steps Reached": '
+    "each phase writes new files and the build grows.",
+)
+t.user("Build the full-stack app in phases: API, database, frontend, tests")
+for k, ph in enumerate(
+    [
+        "api/server.ts",
+        "api/routes.ts",
+        "db/schema.sql",
+        "db/seed.ts",
+        "web/App.tsx",
+        "web/List.tsx",
+        "web/Form.tsx",
+        "tests/api.test.ts",
+    ]
+):
+    t.call(
+        "Write",
+        {"file_path": ph, "content": f"// phase {k + 1}: {ph}\n..."},
+        f"File created successfully at: {ph}",
+        mutates=True,
+    )
+    t.call("Bash", {"command": "npm run build"}, f"built {k + 1} modules in {1.2 + 0.3 * k:.1f}s")
+t.msg("All four phases are in place and the build passes.")
+
+t = new(
+    "f14-zed-60706-rate-limit-countdown",
+    "retry_transient",
+    False,
+    gh("zed-industries/zed", "issues", 60706),
+    "The agent hits a rate limit, waits for the countdown and continues with the same "
+    "request, which then succeeds.",
+)
+t.user("Rename the fetch helpers to load* across src")
+t.call(
+    "grep",
+    {"regex": "fetch[A-Z]\\w+\\(", "include_pattern": "src/**/*.ts"},
+    "src/api.ts: fetchUser(, fetchOrders(",
+)
+EDZ14 = {"path": "src/api.ts", "mode": "edit", "display_description": "rename fetch helpers"}
+t.call("edit_file", EDZ14, error="Rate limit exceeded; retrying in 40s", kind="rate_limit")
+t.call("edit_file", EDZ14, "Edited src/api.ts", mutates=True)
+t.msg("Renamed fetchUser and fetchOrders to loadUser and loadOrders.")
+
+t = new(
+    "f14-zed-29833-consecutive-tool-limit",
+    "distinct_reads",
+    False,
+    gh("zed-industries/zed", "pull", 29833),
+    "The consecutive tool-use limit blocks a thread that is doing distinct work: fourteen "
+    "different files listed and read for a survey.",
+)
+t.user("Summarise what each crate in crates/ is for")
+for k, c in enumerate(
+    [
+        "editor",
+        "gpui",
+        "language",
+        "project",
+        "workspace",
+        "terminal",
+        "git",
+        "lsp",
+        "rope",
+        "text",
+        "theme",
+        "settings",
+        "client",
+        "fs",
+    ]
+):
+    t.call(
+        "read_file",
+        {"path": f"crates/{c}/Cargo.toml"},
+        f'[package]\nname = "{c}"\ndescription = "{c} crate ({k + 3} deps)"',
+    )
+t.msg("A one-line summary for each of the fourteen crates follows.")
+
+t = new(
+    "f14-zencoder-25-actions",
+    "distinct_reads",
+    False,
+    gh("laz-001/ai-ide-eval", "issues", 29),
+    "The agent stops without notice after about 25 actions that were all different: "
+    "translating test files one after another.",
+)
+t.user("Port the test files in tests/legacy to pytest")
+for k in range(13):
+    t.call(
+        "read_file",
+        {"path": f"tests/legacy/test_case_{k:02d}.py"},
+        f"class Case{k}(unittest.TestCase):\n    def test_{k}(self): ...",
+    )
+    t.call(
+        "write_file",
+        {"path": f"tests/test_case_{k:02d}.py", "content": f"def test_{k}():\n    ..."},
+        f"wrote tests/test_case_{k:02d}.py",
+        mutates=True,
+    )
+t.msg("All thirteen files ported.")
+
+t = new(
+    "f14-warp-7396-npm-install-progress",
+    "polling",
+    False,
+    gh("warpdotdev/warp", "issues", 7396),
+    "A slow npm install: the agent reads the same terminal block a few times while it "
+    "progresses, then moves on once it has finished (what the user expected).",
+)
+t.user("Initialise the Next.js site from the instructions")
+t.call("run_command", {"command": "npm install framer-motion next-themes"}, "started (block 7)")
+for s in [
+    "added 48 packages, resolving...",
+    "added 131 packages, fetching...",
+    "added 212 packages in 41s",
+]:
+    t.call("read_block", {"block": 7}, s)
+t.call("run_command", {"command": "npm run dev -- --port 3001"}, "ready on :3001")
+t.msg("Dependencies installed and the dev server runs on :3001.")
+
+t = new(
+    "f14-warp-7378-paste-output-turns",
+    "conversation",
+    False,
+    gh("warpdotdev/warp", "issues", 7378),
+    "The user pastes each command's output as a new turn and the agent answers each with "
+    "the next, different step.",
+)
+t.user("Set up the Postgres container for the app")
+t.msg("Run: docker run -d --name pg -e POSTGRES_PASSWORD=dev -p 5432:5432 postgres:16")
+t.user("Output: 3f9c1e2b7a1d (container id)")
+t.msg("Good. Now create the database: docker exec pg createdb -U postgres app")
+t.user("Output: (nothing)")
+t.msg("Empty output means success. Run the migrations: npm run db:migrate")
+t.user("Output: 4 migrations applied")
+t.msg("The database is ready; start the app with npm run dev.")
+
+t = new(
+    "f14-aider-3450-three-reflections",
+    "edit_test_cycle",
+    False,
+    gh("Aider-AI/aider", "issues", 3450),
+    "The reflections aider caps at three: each fixes a different lint error reported by "
+    "the previous round, and the third leaves the file clean.",
+)
+t.user("Add type hints to utils.py")
+t.call(
+    "search_replace",
+    {"file": "utils.py", "search": "def slug(s):", "replace": "def slug(s: str) -> str:"},
+    "Applied edit to utils.py",
+    mutates=True,
+)
+t.call(
+    "lint",
+    {"cmd": "flake8 utils.py"},
+    error="utils.py:1:1: F401 'os' imported but unused",
+    kind="exit_code",
+)
+t.call(
+    "search_replace",
+    {"file": "utils.py", "search": "import os\n", "replace": ""},
+    "Applied edit to utils.py",
+    mutates=True,
+)
+t.call(
+    "lint",
+    {"cmd": "flake8 utils.py"},
+    error="utils.py:9:80: E501 line too long (96 > 79)",
+    kind="exit_code",
+)
+t.call(
+    "search_replace",
+    {
+        "file": "utils.py",
+        "search": "return '-'.join(",
+        "replace": "return '-'.join(  # noqa: E501\n",
+    },
+    "Applied edit to utils.py",
+    mutates=True,
+)
+t.call("lint", {"cmd": "flake8 utils.py"}, "")
+t.msg("Type hints added; flake8 is clean.")
+
+t = new(
+    "f14-aider-4398-fix-until-build-passes",
+    "edit_test_cycle",
+    False,
+    gh("Aider-AI/aider", "issues", 4398),
+    "A moved constant breaks other files; the build is re-run after each fix and reports "
+    "fewer errors each time until it passes.",
+)
+t.user("Move MAX_RETRIES to config.py and fix whatever breaks")
+t.call(
+    "search_replace",
+    {"file": "config.py", "search": "", "replace": "MAX_RETRIES = 5\n"},
+    "Applied edit to config.py",
+    mutates=True,
+)
+for k, f in enumerate(["client.py", "worker.py", "cli.py"]):
+    t.call(
+        "run",
+        {"command": "python -m compileall -q . && pytest -q"},
+        error=f"{3 - k} errors: NameError: name 'MAX_RETRIES' is not defined ({f})",
+        kind="exit_code",
+    )
+    t.call(
+        "search_replace",
+        {
+            "file": f,
+            "search": "import time\n",
+            "replace": "import time\nfrom config import MAX_RETRIES\n",
+        },
+        f"Applied edit to {f}",
+        mutates=True,
+    )
+t.call("run", {"command": "python -m compileall -q . && pytest -q"}, "57 passed in 3.1s")
+t.msg("MAX_RETRIES lives in config.py; the three users import it and 57 tests pass.")
+
+t = new(
+    "f14-amazonq-1343-stateless-sessions",
+    "session_memory",
+    False,
+    gh("aws/amazon-q-developer-cli", "issues", 1343),
+    "Q CLI keeps no memory between sessions, so the next day's session re-reads the "
+    "action log; it has grown since, and the summary is new.",
+)
+t.user("Summarise today's actions from logs/actions.log")
+t.call(
+    "fs_read", {"path": "logs/actions.log", "mode": "Line"}, "09:10 deploy api\n11:02 rotate keys"
+)
+t.msg("Two actions today: an API deploy and a key rotation.")
+t.workspace("the next day's actions were appended to logs/actions.log")
+t.session("s2")
+t.user("Summarise today's actions from logs/actions.log")
+t.call(
+    "fs_read",
+    {"path": "logs/actions.log", "mode": "Line"},
+    "09:10 deploy api\n11:02 rotate keys\n08:45 scale workers\n10:30 deploy web",
+)
+t.msg("Today: workers scaled and the web app deployed.")
+
+t = new(
+    "f14-warp-8645-overloaded-then-resume",
+    "retry_transient",
+    False,
+    gh("warpdotdev/warp", "issues", 8645),
+    'The part of the report that is fine: two "Warp is overloaded" errors, then the same '
+    "step succeeds and the work goes on.",
+)
+t.user("Create the empty commits of the plan")
+JJ14 = {"command": "jj new -m 'step 1: config module'"}
+t.call("run_command", JJ14, error="Warp is overloaded. Please try again.", kind="server_error")
+t.call("run_command", JJ14, error="Warp is overloaded. Please try again.", kind="server_error")
+t.call("run_command", JJ14, "Working copy now at: kxqv 3a1f step 1: config module")
+t.call(
+    "run_command",
+    {"command": "jj new -m 'step 2: loader'"},
+    "Working copy now at: zpwt 9c0e step 2: loader",
+)
+t.msg("Both plan commits exist.")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -16252,8 +17046,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh11"
     for it in items[FRESH12_START:FRESH13_START]:
         split[it.tid] = "fresh12"
-    for it in items[FRESH13_START:]:
+    for it in items[FRESH13_START:FRESH14_START]:
         split[it.tid] = "fresh13"
+    for it in items[FRESH14_START:]:
+        split[it.tid] = "fresh14"
     return split
 
 

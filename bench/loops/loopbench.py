@@ -132,6 +132,7 @@ SPLIT_ORDER = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 
 

@@ -100,6 +100,10 @@ def test_size_and_balance() -> None:
     assert len(fresh13) >= 35
     assert 0.4 <= sum(not t["loop"] for t in fresh13) / len(fresh13) <= 0.6
     assert all(t["id"].startswith("f13-") for t in fresh13)
+    fresh14 = [t for t in TRAJS if t["split"] == "fresh14"]
+    assert len(fresh14) >= 30
+    assert 0.4 <= sum(not t["loop"] for t in fresh14) / len(fresh14) <= 0.6
+    assert all(t["id"].startswith("f14-") for t in fresh14)
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
