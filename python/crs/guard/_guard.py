@@ -112,6 +112,16 @@ _READONLY_SHELL = re.compile(
     r"command|date)|select-string|test-path|resolve-path|measure-object))"
     r"\b(?![^|;&]*(>|\btee\b|-i\b))"
 )
+# A result that says the edit or write changed nothing ("No changes made to app.py", "nothing
+# to commit", "0 replacements"): the call did not change the workspace, whatever its tool's
+# name says, so it does not make the same failure after it new (fresh14).
+_NO_CHANGE = re.compile(
+    r"\s*(?:no\s+changes?(?:\s+were)?\s+(?:made|applied|to\s+apply)|"
+    r"nothing\s+to\s+(?:change|commit|update)|"
+    r"0\s+(?:replacements|changes|occurrences)(?:\s+made|\s+replaced)?\b|"
+    r"(?:the\s+)?file\s+(?:is\s+|was\s+)?unchanged)",
+    re.IGNORECASE,
+)
 # An argument asking the tool to wait before it answers (a wait, sleep, poll or yield time),
 # its camelCase words split (`yieldTimeMs` is `yield_Time_Ms`).
 _WAIT_KEY = re.compile(r"(?i)(^|[_.\-])(wait|sleep|poll|yield)([_.\-]|$)")
@@ -1241,6 +1251,14 @@ class Guard:
             kind, res, err, feat, views = self._outcome(canon, mut, result, error)
         else:  # computed before the caller took its lock (`_after_held`)
             (_, lim, _, canon, poll, mut), (kind, res, err, feat, views) = pre
+        if (
+            mut
+            and kind == OK
+            and type(result) is str
+            and len(result) < 300
+            and _NO_CHANGE.match(result) is not None
+        ):
+            mut = False  # an edit that says it changed nothing (fresh14)
         polling = lim.polling or poll
         ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
