@@ -164,3 +164,33 @@ def test_backup_save_refuses_a_session_id_that_is_not_utf8(tmp_path: Path) -> No
     assert done.stderr.startswith("crs backup: options.session_id must be valid Unicode")
     assert done.stderr.count("\n") == 1
     assert stored() == before
+
+
+def test_backup_commands_refuse_a_home_that_is_a_file(tmp_path: Path) -> None:
+    """`crs backup list --home <a file>` answered `[]` (exit 0) and `status` "none": a home
+    that cannot hold anything read as an empty one (the seventh red-team pass). Every
+    backup command now says, in one line (JSON with --json), that the data directory is not
+    a directory, exit 2, and changes nothing; a home that does not exist yet is still none."""
+    home = tmp_path / "home-file"
+    home.write_text("not a directory")
+    project = tmp_path / "repo"
+    project.mkdir()
+    before = _tree(tmp_path)
+    for where in (home, home / "below"):
+        for args in (
+            ["list"],
+            ["status", str(project)],
+            ["save", str(project)],
+            ["restore", str(project)],
+        ):
+            done = crs("backup", *args, "--home", str(where))
+            assert done.returncode == 2, (args, done.stdout, done.stderr)
+            assert done.stderr.count("\n") == 1
+            assert "Traceback" not in done.stderr
+            assert "give --home or $CRS_HOME a directory" in done.stderr
+            done = crs("backup", *args, "--home", str(where), "--json")
+            assert done.returncode == 2
+            assert json.loads(done.stdout)["error"] == "InvalidArgumentError"
+    assert _tree(tmp_path) == before
+    done = crs("backup", "list", "--home", str(tmp_path / "not-yet"), "--json")
+    assert (done.returncode, json.loads(done.stdout)) == (0, [])

@@ -18,7 +18,7 @@ from typing import Any
 
 from crs._check import shown
 from crs._crs import CRS
-from crs._errors import CRSError
+from crs._errors import CRSError, InvalidArgumentError
 from crs._persistence._backup_format import BackupMetadata
 from crs._persistence._crs_persist import project_journal
 from crs._persistence._manager import (
@@ -87,6 +87,22 @@ def _home(args: argparse.Namespace) -> Path:
     if args.home:
         return Path(args.home).expanduser()
     return Path(DefaultPersistenceConfig().base_dir).expanduser()
+
+
+def _not_a_home(args: argparse.Namespace) -> InvalidArgumentError | None:
+    """The error to answer with when the data directory is not one (a file, or under a file):
+    reading it as an empty home would say "none" about a home that cannot hold anything."""
+    home = _home(args)
+    there = home
+    while not there.exists() and there != there.parent:
+        there = there.parent  # the nearest part of the path that exists
+    if there.is_dir():
+        return None
+    what = "is not a directory" if there == home else f"is under {shown(str(there))}, a file"
+    return InvalidArgumentError(
+        f"home: the data directory {shown(str(home))} {what}; give --home or $CRS_HOME a "
+        "directory"
+    )
 
 
 def _has_state(args: argparse.Namespace, key: str) -> bool:
@@ -191,6 +207,9 @@ def _print_status(doc: dict[str, Any]) -> None:
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
+    bad = _not_a_home(args)
+    if bad is not None:
+        return _fail(args, bad)
     try:
         if not _home(args).is_dir():  # answered from nothing: a typo creates no home
             key = compute_project_hash(args.path)
@@ -217,6 +236,9 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    bad = _not_a_home(args)
+    if bad is not None:
+        return _fail(args, bad)
     if not _home(args).is_dir():  # answered from nothing: a typo creates no home
         print("[]" if args.json else f"no projects in {_home(args) / 'index.json'}")
         return EXIT_OK
@@ -259,6 +281,9 @@ def _open_project_state(pm: PersistenceManager, project_hash: str) -> CRS:
 
 
 def _cmd_save(args: argparse.Namespace) -> int:
+    bad = _not_a_home(args)
+    if bad is not None:
+        return _fail(args, bad)
     try:
         sid = SessionIdentifier(args.path)  # (checked before anything is created)
         key = sid.checkpoint_key()
@@ -294,6 +319,9 @@ def _cmd_save(args: argparse.Namespace) -> int:
 
 
 def _cmd_restore(args: argparse.Namespace) -> int:
+    bad = _not_a_home(args)
+    if bad is not None:
+        return _fail(args, bad)
     try:
         sid = SessionIdentifier(args.path)  # (checked before anything is created)
         if not _has_state(args, sid.checkpoint_key()):  # no backup; a journal is not made
