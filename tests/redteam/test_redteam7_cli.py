@@ -79,3 +79,34 @@ def test_json_success_paths_are_unchanged(tmp_path: Path) -> None:
     r = crs("guard", "learned", "--json", "--project", str(project), home=tmp_path / "home")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout) == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["guard", "status", "--json", "--bogus"],
+        ["guard", "forget", "--json"],  # its id missing
+        ["backup", "status", "--json", "--verify=yes"],
+        ["journal", "verify", "--json"],  # its path missing
+    ],
+)
+def test_a_usage_error_under_json_is_json_too(args: list[str]) -> None:
+    """A `--json` command's usage error (an unknown option, a missing argument) was only
+    argparse's text on stderr (found, not fixed, by the seventh pass): stdout now has one
+    JSON object with argparse's line; the usage text stays on stderr, exit 2."""
+    done = crs(*args)
+    assert done.returncode == 2
+    doc = json.loads(done.stdout)
+    assert doc["error"] == "usage"
+    assert doc["exit"] == 2
+    assert doc["message"].startswith("crs")
+    assert "error:" in doc["message"]
+    assert "usage:" in done.stderr
+
+
+def test_help_and_plain_usage_errors_are_unchanged() -> None:
+    done = crs("guard", "status", "--json", "--help")
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: crs guard status")
+    done = crs("guard", "status", "--bogus")
+    assert (done.returncode, done.stdout) == (2, "")

@@ -100,8 +100,7 @@ def _not_a_home(args: argparse.Namespace) -> InvalidArgumentError | None:
         return None
     what = "is not a directory" if there == home else f"is under {shown(str(there))}, a file"
     return InvalidArgumentError(
-        f"home: the data directory {shown(str(home))} {what}; give --home or $CRS_HOME a "
-        "directory"
+        f"home: the data directory {shown(str(home))} {what}; give --home or $CRS_HOME a directory"
     )
 
 

@@ -57,7 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if "--json" in words:
+        try:
+            args = _parse_for_json(parser, words)
+        except SystemExit as exc:  # a usage error, answered as JSON too
+            return exc.code if isinstance(exc.code, int) else 2
+    else:
+        args = parser.parse_args(words)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help(sys.stderr)
@@ -116,6 +123,28 @@ def _json_on_error(func: Callable[[argparse.Namespace], int], args: argparse.Nam
         json.dump({"error": "failed", "exit": result, "message": message}, out)
         out.write("\n")
     return result
+
+
+def _parse_for_json(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
+    """`parser.parse_args(words)` for a command given `--json`: a usage error (an unknown
+    option, a missing argument) keeps its usage text on stderr and also prints
+    `{"error": "usage", "exit": 2, "message": <argparse's line>}` on stdout."""
+    err = sys.stderr
+    seen = _Seen(err, keep=4096)
+    sys.stderr = seen
+    try:
+        return parser.parse_args(words)
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            import json  # inside: only a usage error needs it
+
+            lines = "".join(seen.text).strip().splitlines()
+            message = lines[-1] if lines else "usage error"
+            json.dump({"error": "usage", "exit": exc.code, "message": message}, sys.stdout)
+            sys.stdout.write("\n")
+        raise
+    finally:
+        sys.stderr = err
 
 
 def _drop_stdout() -> None:
