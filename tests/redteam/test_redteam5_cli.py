@@ -26,8 +26,9 @@ def _crs(*args: str, stdout: int | None = subprocess.PIPE) -> subprocess.Complet
     )
 
 
-def _guarded(tmp_path: Path) -> tuple[Path, Path]:
-    """A project whose guard learned one failure (and saw a loop)."""
+def learned_build_failure(tmp_path: Path, loop: bool = False) -> tuple[Path, Path]:
+    """A project whose guard learned one failure (`make build` failing twice), and with
+    `loop` also saw a loop (the same empty grep four times)."""
     project, home = tmp_path / "repo", tmp_path / "home"
     project.mkdir()
     with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
@@ -35,11 +36,16 @@ def _guarded(tmp_path: Path) -> tuple[Path, Path]:
             v = g.before_call("bash", {"command": "make build"})
             assert v.call is not None
             g.after_call(v.call, error="src/app.py:2: NameError: name 'cfg' is not defined")
-        for _ in range(4):
+        for _ in range(4 if loop else 0):
             v = g.before_call("grep", {"pattern": "load_config"})
             if v.allowed and v.call is not None:
                 g.after_call(v.call, result="")
     return project, home
+
+
+def _guarded(tmp_path: Path) -> tuple[Path, Path]:
+    """A project whose guard learned one failure and saw a loop."""
+    return learned_build_failure(tmp_path, loop=True)
 
 
 def test_guard_cli_on_a_home_that_is_a_file_says_so(tmp_path: Path) -> None:

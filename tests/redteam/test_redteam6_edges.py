@@ -30,6 +30,7 @@ from typing import Any
 import mcp_types as mt
 import pytest
 from fastmcp import Client, FastMCP
+from test_redteam5_cli import learned_build_failure
 
 from crs import InvalidArgumentError, JournalDegradedError
 from crs.guard import Guard
@@ -211,14 +212,7 @@ def test_the_middleware_answers_a_bad_session_with_a_short_tool_result(logs: _Re
 
 
 def _project(tmp_path: Path) -> tuple[Path, Path]:
-    project, home = tmp_path / "repo", tmp_path / "home"
-    project.mkdir()
-    with Guard.open(project, "s1", home=home, fingerprint=lambda: "fp") as g:
-        for _ in range(2):
-            v = g.before_call("bash", {"command": "make build"})
-            assert v.call is not None
-            g.after_call(v.call, error="src/app.py:2: NameError: name 'cfg' is not defined")
-    return project, home
+    return learned_build_failure(tmp_path)
 
 
 def _journal_dir(home: Path) -> Path:

@@ -16,6 +16,7 @@ and, once the session was nudged, refuses it (block), and stops after blocks per
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import enum
 import functools
 import inspect
@@ -325,19 +326,7 @@ def _renumbered(s: SessionState, call: Call, step: int = 0) -> Call:
     if not step:
         last = s.last_step
         step = s.reserved = (s.reserved if s.reserved > last else last) + 1
-    out = _new(Call)
-    _set(
-        out,
-        "__dict__",
-        {
-            "tool": call.tool,
-            "signature": call.signature,
-            "call_id": call.call_id,
-            "session_id": call.session_id,
-            "step": step,
-        },
-    )
-    return out
+    return dataclasses.replace(call, step=step)  # (a rare path: the frozen class's own copy)
 
 
 def _at_step(v: Verdict, call: Call) -> Verdict:
