@@ -26,7 +26,7 @@ from crs._errors import (
     JournalUnavailableError,
     NilDeltaJournalError,
 )
-from crs._journal._base import JsonCodec, MemoryJournal, read_backup_stream
+from crs._journal._base import DeltaOrError, JsonCodec, MemoryJournal, read_backup_stream
 from crs._journal._nats import NATSJournal, NATSJournalConfig
 from crs._journal._nats_async import AsyncNATSJournal, NATSStreamConfig
 from nats_server import NatsServer, nats_server_binary
@@ -559,6 +559,30 @@ def test_follower_resumes_after_server_restart(server: NatsServer) -> None:
     follower.stop()
     assert seen == expected
     assert len(expected) == 80
+    reader.close()
+    writer.close()
+
+
+def test_a_follower_started_while_the_server_is_away_follows_once_it_is_back(
+    server: NatsServer,
+) -> None:
+    """A follower whose subscription could not be made (the server went away just before:
+    a project opened as the server restarts) reported the failure and stopped for good, so
+    the project's live feed was lost ("stopped following the project; reopen it"). It now
+    subscribes again, with a backoff, while the journal is open, from the next entry."""
+    writer = NATSJournal(cfg(server, "late", allow_degraded=True, request_timeout=1.0))
+    writer.append_batch([entry(i) for i in range(5)])
+    reader = NATSJournal(cfg(server, "late", request_timeout=1.0))
+    server.kill()
+    seen: list[DeltaOrError] = []
+    follower = reader.follow(seen.append)
+    time.sleep(1.5)  # (its first subscriptions fail: the server is away)
+    server.start()
+    writer.append_batch([entry(i) for i in range(5, 8)])
+    wait_until(lambda: len(seen) >= 8, timeout=30)
+    follower.stop()
+    assert [x.err for x in seen] == [None] * len(seen)
+    assert [x.seq_num for x in seen] == [x.seq_num for x in writer.replay_stream()]
     reader.close()
     writer.close()
 

@@ -16,7 +16,12 @@ import weakref
 from collections.abc import AsyncGenerator, Callable, Coroutine, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from crs._errors import InvalidArgumentError, JournalClosedError, JournalError
+from crs._errors import (
+    InvalidArgumentError,
+    JournalClosedError,
+    JournalError,
+    JournalUnavailableError,
+)
 from crs._journal._base import DeltaOrError, Journal, JournalStats
 from crs._journal._nats_async import AsyncNATSJournal, NATSJournalConfig, NATSStreamConfig
 
@@ -219,6 +224,10 @@ class NATSJournal:
             self._loop.stop()
 
 
+_RESUBSCRIBE_S = 0.1  # a follower's first wait before subscribing again (doubling)
+_RESUBSCRIBE_MAX_S = 2.0
+
+
 class JournalFollower:
     """A live subscription to a journal's entries (a read replica's feed).
 
@@ -263,9 +272,23 @@ class JournalFollower:
                 await asyncio.sleep(0.01)  # never block the journal's loop
 
     async def _pump(self, from_seq: int) -> None:
+        nxt, delay = from_seq, _RESUBSCRIBE_S
         try:
-            async for item in self._journal._aj.follow(from_seq):
-                await self._put(item)
+            while True:
+                try:
+                    async for item in self._journal._aj.follow(nxt):
+                        await self._put(item)
+                        if item.seq_num:
+                            nxt, delay = item.seq_num + 1, _RESUBSCRIBE_S
+                    return
+                except JournalUnavailableError:
+                    # The server went away before the subscription was made (it survives a
+                    # reconnect once made: the ordered consumer restarts itself): subscribe
+                    # again from the next entry once it is back, while the journal is open.
+                    if self._journal._aj._closed:
+                        raise
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, _RESUBSCRIBE_MAX_S)
         except Exception as exc:
             await self._put(DeltaOrError(err=exc))
         finally:
