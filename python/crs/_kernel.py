@@ -486,6 +486,7 @@ class StateKernel:
         bump_generation: bool,
         checked: Callable[[dict[str, Any]], Any] | None = None,
         fresh: Callable[[dict[str, Any]], bool] | None = None,
+        msg_id: str | None = None,
     ) -> Any:
         """Check, journal, then apply one op; returns what its apply function returned.
 
@@ -498,6 +499,10 @@ class StateKernel:
         applied records of other writers, `fresh(payload)` says whether it still holds;
         False raises `StaleOpError` with nothing written (the caller builds it again). Not
         called when no other writer appended (the usual case).
+
+        `msg_id`: an idempotency key for a journal that takes one (a NATS project journal:
+        the server stores a record sent twice under one key once); ignored by the others,
+        whose failed append stores nothing.
         """
         handler = self._ops.get(kind)
         if handler is None:
@@ -558,9 +563,11 @@ class StateKernel:
             # validated, effect computed: nothing changed yet
             apply = handler(payload) if checked is None else None
             if self.journal is not None:
-                self.seq = self.journal.append(
-                    {"op": kind, "payload": payload, "bump_generation": bump_generation}
-                )
+                record = {"op": kind, "payload": payload, "bump_generation": bump_generation}
+                if msg_id is not None and getattr(self.journal, "idempotent", False):
+                    self.seq = self.journal.append(record, msg_id=msg_id)
+                else:
+                    self.seq = self.journal.append(record)
             if checked is not None:
                 result = checked(payload)
             else:

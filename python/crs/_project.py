@@ -281,6 +281,7 @@ class NATSProjectJournal:
 
     sparse_sequences = True  # stream sequences: shared with other subjects, they skip
     shared = True  # CRS wraps each commit in `exclusive()`
+    idempotent = True  # `append` takes a msg_id (a record sent twice is stored once)
 
     def __init__(self, journal: NATSJournal) -> None:
         self._journal = journal
@@ -318,15 +319,18 @@ class NATSProjectJournal:
         self._drain()
         yield
 
-    def append(self, record: Any) -> int:
+    def append(self, record: Any, *, msg_id: str | None = None) -> int:
         """Publish `record`; once acknowledged, apply the records of other writers that the
         stream holds before it, so this process's state follows the stream's order.
+
+        `msg_id`: the record's idempotency key (`NATSJournal.append`): a record whose first
+        append raised but reached the server anyway is stored once when sent again with it.
 
         (An op record's effect is applied by the CRS after this returns, so the order is
         exact; a delta is applied before its append, so other writers' records that raced
         it are applied after it, by the next commit or the background thread.)"""
         self._raise_error()
-        seq = self._journal.append(record)
+        seq = self._journal.append(record, msg_id=msg_id)
         with self._cond:
             self._mine.add(seq)
         if isinstance(record, dict):

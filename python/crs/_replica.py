@@ -90,6 +90,7 @@ class _ReplicaKernel(StateKernel):
         bump_generation: bool,
         checked: Callable[[dict[str, Any]], Any] | None = None,
         fresh: Callable[[dict[str, Any]], bool] | None = None,
+        msg_id: str | None = None,
     ) -> Any:
         if kind == "clause_used":  # a read on the replica records nothing
             return None

@@ -19,7 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from crs import JournalError, JournalUnavailableError, NATSJournal, NATSJournalConfig
+from crs import (
+    InvalidArgumentError,
+    JournalError,
+    JournalUnavailableError,
+    NATSJournal,
+    NATSJournalConfig,
+)
 from crs.guard import Guard
 from nats_server import NatsServer, started_server
 
@@ -201,6 +207,84 @@ def test_a_server_restart_between_before_and_after_stores_the_call_once(
         assert w.call.step == v.call.step == 1
     calls, steps = _stored(project, nats.url, "s")
     assert (calls, steps) == (1, [1])
+
+
+def _ack_lost_once(g: Guard) -> list[int]:
+    """Make the next append of `g`'s NATS journal reach the server and then raise
+    unavailable, as when the acknowledgement is lost (or nats-py sends what it buffered
+    during a reconnection after the publish timed out). Returns the list the stored
+    sequence is put in."""
+    inner = g._kernel.journal._journal
+    real = inner.append
+    landed: list[int] = []
+
+    def append(record: object, *, msg_id: str | None = None) -> int:
+        inner.append = real  # (once)
+        landed.append(real(record, msg_id=msg_id))
+        raise JournalUnavailableError("nats journal: the acknowledgement was lost (test)")
+
+    inner.append = append
+    return landed
+
+
+@pytest.mark.parametrize("wait_for_feed", [True, False])
+def test_a_record_stored_although_its_append_raised_is_stored_once_when_given_again(
+    nats: NatsServer, tmp_path: Path, wait_for_feed: bool
+) -> None:
+    """The server stored the record but the after_call raised unavailable: given again, the
+    Call was stored a second time, at the next step (the first came back on the feed as
+    another writer's). Now the record as first judged is sent again under the same
+    idempotency key (the server keeps one), or not at all once it came back on the feed:
+    one record, at its step, in the writer and in a new reader."""
+    project = _project(tmp_path)
+    with Guard.open(project, "s", nats=nats.url, fingerprint=_fp) as g:
+        v = g.before_call("read_file", {"path": "a.py"})
+        assert v.call is not None
+        landed = _ack_lost_once(g)
+        with pytest.raises(JournalUnavailableError):
+            g.after_call(v.call, result="a")
+        assert len(landed) == 1
+        assert landed[0] > 0
+        if wait_for_feed:  # (it comes back on the live feed: applied as the stream has it)
+            deadline = time.monotonic() + 10
+            while g.status()["calls"] == 0:
+                assert time.monotonic() < deadline, "the record never came back on the feed"
+                time.sleep(0.05)
+        w = g.after_call(v.call, result="a")
+        assert w.call is not None
+        assert w.call.step == 1
+        with pytest.raises(InvalidArgumentError, match="recorded already"):
+            g.after_call(v.call, result="a")
+        nxt = g.before_call("read_file", {"path": "b.py"})
+        assert nxt.call is not None
+        assert g.after_call(nxt.call, result="b").call.step == 2  # type: ignore[union-attr]
+        time.sleep(0.3)  # (the last records come back on the feed)
+        assert g.status()["calls"] == 2
+    assert _stored(project, nats.url, "s") == (2, [1, 2])
+
+
+def test_a_loop_verdict_survives_a_lost_acknowledgement(nats: NatsServer, tmp_path: Path) -> None:
+    """The after_call that completes a loop raised unavailable (the record stored): given
+    again, it answers the verdict the call was judged with, not a fresh ALLOW."""
+    project = _project(tmp_path)
+    with Guard.open(project, "s", nats=nats.url, fingerprint=_fp) as g:
+        first = None
+        for _ in range(2):
+            v = g.before_call("read_file", {"path": "a.py"})
+            assert v.call is not None
+            first = g.after_call(v.call, result="same")
+        assert first is not None
+        v = g.before_call("read_file", {"path": "a.py"})
+        assert v.call is not None
+        _ack_lost_once(g)
+        with pytest.raises(JournalUnavailableError):
+            g.after_call(v.call, result="same")
+        w = g.after_call(v.call, result="same")
+        assert w.action.value != "allow", w
+        assert w.call is not None
+        assert w.call.step == 3
+    calls, steps = _stored(project, nats.url, "s")
+    assert (calls, steps) == (3, [1, 2, 3])
 
 
 _FORKER = r"""

@@ -41,6 +41,7 @@ from crs._errors import (
     InvalidArgumentError,
     JournalClosedError,
     JournalError,
+    JournalUnavailableError,
     StaleOpError,
 )
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
@@ -313,6 +314,28 @@ def _bad_call(call: Call) -> str:
 _JUDGED = ("a", "cr", "cs", "cv", "cd", "v", "ev", "lp", "lf", "fx")
 
 
+def _landed(s: SessionState, p: dict[str, Any]) -> int:
+    """The step a guard.step record `p` was stored at, found among the session's recent
+    records (it came back on a NATS feed after its append raised: the server had it), or 0.
+    A record is its signature, result, outcome and millisecond (another writer's record of
+    the same call in the same millisecond would be the same call)."""
+    sig, ts, res, kind = p["g"], p["ts"], p["r"], p["k"]
+    for r in reversed(s.recent):
+        if r[6] == ts and r[2] == sig and r[3] == res and r[4] == kind:
+            return int(r[0])
+    return 0
+
+
+def _not_landed(part: GuardPart, p: dict[str, Any]) -> bool:
+    """`commit_op`'s `fresh` check of a record sent again (`Guard._resend`): False once the
+    first send came back on the feed (applied by the catch-up: not sent a second time)."""
+    s = part.sessions.get(p["s"])
+    return s is None or not _landed(s, p)
+
+
+_MAX_UNACKED = 256  # records kept to be sent again (`Guard._resend`), newest
+
+
 def _step_free(part: GuardPart, p: dict[str, Any]) -> bool:
     """`StateKernel.commit_op`'s `fresh` check of a guard.step or guard.refuse record, run
     only when a catch-up under the journal's lock applied other writers' records."""
@@ -524,6 +547,14 @@ class Guard:
         # the next oldest slow)
         self._recorded: set[str] = set()
         self._recorded_old: set[str] = set()
+        # A NATS project journal takes an idempotency key per record: an after_call whose
+        # append raised unavailable (the server went away; the record may have reached it
+        # anyway) keeps its record, judged, to send again under the same key
+        # (`_resend`): call_id -> (record, verdict, Call, key).
+        self._idem = bool(getattr(_crs._kernel.journal, "idempotent", False))
+        self._keys = itertools.count(1)
+        self._key_prefix = f"g.{os.urandom(8).hex()}."
+        self._unacked: dict[str, tuple[dict[str, Any], Verdict | None, Call, str]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         # Shared by every session of the engine (with_session); see crs.guard._observe.
@@ -1281,6 +1312,10 @@ class Guard:
                 extra = None  # reported at once by another thread, or dropped (`_MAX_PENDING`)
             if extra is None or extra[3] is not call:  # (not the Call before_call handed out)
                 self._check_foreign(call, s)
+                if self._unacked:
+                    again = self._unacked.pop(cid, None)
+                    if again is not None:
+                        return self._resend(s, cid, *again)
             if call.step <= s.last_step and _step_taken(s, call.step):
                 # another writer of the session stored this step since it was reserved (its
                 # records came in with a catch-up): the call takes the next free one
@@ -1322,6 +1357,7 @@ class Guard:
                     ids = part.by_sig.get(call.signature)
                     if ids:  # it ran and succeeded: what was learned about it no longer holds
                         p["fx"] = list(ids)
+                key = f"{self._key_prefix}{next(self._keys)}" if self._idem else None
                 try:
                     # built here: the handler's check is for records read back (replay)
                     stored = self._kernel.commit_op(
@@ -1330,6 +1366,7 @@ class Guard:
                         bump_generation=False,
                         checked=part.apply_step,
                         fresh=self._fresh,
+                        msg_id=key,
                     )
                     if stored != call.step:
                         # a NATS stream has no writer lock: another writer's record of this
@@ -1338,6 +1375,10 @@ class Guard:
                         call = _renumbered(s, call, stored)
                         v = None if v is None else _at_step(v, call)
                     break
+                except JournalUnavailableError:
+                    if key is not None:  # kept, to be sent again as it is (`_resend`)
+                        self._keep_unacked(cid, p, v, call, key)
+                    raise
                 except StaleOpError:
                     # another writer took the step meanwhile (seen under the journal's lock,
                     # nothing written): judged again on the caught-up state, at the next step
@@ -1354,6 +1395,59 @@ class Guard:
             if v is None:
                 return allow_verdict(call)
             return v
+
+    def _keep_unacked(
+        self, cid: str, p: dict[str, Any], v: Verdict | None, call: Call, key: str
+    ) -> None:
+        unacked = self._unacked
+        unacked[cid] = (p, v, call, key)
+        if len(unacked) > _MAX_UNACKED:
+            del unacked[next(iter(unacked))]
+
+    def _resend(
+        self,
+        s: SessionState,
+        cid: str,
+        p: dict[str, Any],
+        v: Verdict | None,
+        call: Call,
+        key: str,
+    ) -> Verdict:
+        """The after_call of a Call whose record's append raised unavailable (a NATS server
+        away), given again (the lock is held): the record as it was judged is sent again
+        under its idempotency key, so the server stores it once if the first send reached it
+        after all (nats-py sends what it buffered once it reconnects); once that first send
+        came back on the feed (applied as the stream has it), it is not sent again. The
+        verdict is the one the call was judged with, at the step the record is stored at."""
+        part = self._part
+        while True:
+            stored = _landed(s, p)
+            if stored:
+                break
+            try:
+                stored = self._kernel.commit_op(
+                    "guard.step",
+                    p,
+                    bump_generation=False,
+                    checked=part.apply_step,
+                    fresh=functools.partial(_not_landed, part),
+                    msg_id=key,
+                )
+                break
+            except JournalUnavailableError:
+                self._keep_unacked(cid, p, v, call, key)
+                raise
+            except StaleOpError:
+                s = part.sessions.get(call.session_id) or part.session(call.session_id)
+        if stored != call.step:
+            call = _renumbered(s, call, stored)
+            v = None if v is None else _at_step(v, call)
+        done = self._recorded
+        done.add(cid)
+        if len(done) > 4096:
+            self._recorded_old = done
+            self._recorded = set()
+        return allow_verdict(call) if v is None else v
 
     def _check_foreign(self, call: Call, s: SessionState) -> None:
         """A `Call` that is not the one `before_call`/`call_for` handed out for its call_id
