@@ -107,13 +107,21 @@ PINGS = [  # a question, then "any update?" three times, each answered the same
     ("agent", "said", "allow", "ok"),
 ]
 WALK = [("sql", "ok", "allow", "ok")] * 6 + [("sql", "ok", "nudge", "repeated_call")]
+STUCK = [  # a report of distinct findings, then one message stuck on one passage
+    ("user", "asked", "", ""),
+    ("agent", "said", "allow", "ok"),
+    ("agent", "said", "nudge", "monologue"),
+    ("run_tests", "ok", "allow", "ok"),
+]
 
 
-def test_demo_scenes_user_pings_are_a_monologue_and_a_walk_is_not_a_loop(tmp_path: Path) -> None:
-    """Two scenes after the coding session, each in a session of its own and the same in
+def test_demo_scenes_pings_and_a_stuck_message_are_monologues_a_walk_is_not_a_loop(
+    tmp_path: Path,
+) -> None:
+    """Three scenes after the coding session, each in a session of its own and the same in
     every run: the same answer to "any update?" (turn text) is nudged, then blocked; the
     same count query over five tables is allowed, the same query three times in a row is
-    nudged."""
+    nudged; a long report passes and a message stuck on one passage is a monologue."""
     for run in (1, 2):
         out = run_crs("demo", "--json", home=tmp_path)
         assert out.returncode == 0, out.stderr
@@ -121,6 +129,7 @@ def test_demo_scenes_user_pings_are_a_monologue_and_a_walk_is_not_a_loop(tmp_pat
         assert [s["session_id"] for s in report["scenes"]] == [
             f"scene-pings-{run}",
             f"scene-walk-{run}",
+            f"scene-stuck-{run}",
         ]
         assert scene_steps(report, "pings") == PINGS
         pings = report["scenes"][0]["steps"]
@@ -128,6 +137,11 @@ def test_demo_scenes_user_pings_are_a_monologue_and_a_walk_is_not_a_loop(tmp_pat
         assert scene_steps(report, "walk") == WALK
         tables = [s["args"].rsplit(" ", 1)[1].strip("'") for s in report["scenes"][1]["steps"]]
         assert tables[:5] == ["orders", "refunds", "invoices", "customers", "payouts"]
+        assert scene_steps(report, "stuck") == STUCK
+        stuck = report["scenes"][2]["steps"]
+        assert "the same 106-character passage 6 times over" in stuck[2]["reason"]
+        assert "(616 characters)" in stuck[1]["args"]  # (long: the report's start and length)
     table = run_crs("demo", home=tmp_path).stdout
     assert "scene: a user pings, the agent gives the same answer" in table
     assert "scene: the same query over other tables" in table
+    assert "scene: a model repeats itself inside one message" in table

@@ -9,10 +9,12 @@ a fingerprint of the workspace. The next `crs demo` run is a new session: the bu
 refused before it runs, with the earlier error as the reason, until the agent edits the
 file; then it runs and passes. (A run after that starts over from the broken file.)
 
-Two short scenes follow, each in a session of its own: a user who pings ("any update?")
-and gets the same answer every time, a monologue (`Guard.new_turn(text)`), and a walk
-over tables (the same count query on five tables, each answering 0, is work, not a
-loop; the same query on one table three times in a row still is one).
+Three short scenes follow, each in a session of its own: a user who pings ("any update?")
+and gets the same answer every time, a monologue (`Guard.new_turn(text)`); a walk over
+tables (the same count query on five tables, each answering 0, is work, not a loop; the
+same query on one table three times in a row still is one); and a model stuck inside one
+message (a long report of distinct findings passes; a message that ends in the same
+passage said over and over is a monologue on its own).
 
 Everything the guard knows is in the demo project's CRS (`crs.open_project`: journal and
 backups under the data directory, `$CRS_HOME`, else `~/.crs`).
@@ -56,7 +58,7 @@ class DemoStep:
 
 @dataclass
 class DemoScene:
-    name: str  # pings | walk
+    name: str  # pings | walk | stuck
     title: str
     session_id: str
     steps: list[DemoStep] = field(default_factory=list)
@@ -110,6 +112,8 @@ class _Tools:
             return f"wrote {len(args['content'])} bytes"
         if tool == "sql":  # every table of the demo's empty database
             return "0"
+        if tool == "run_tests":
+            return "12 passed in 0.41 s"
         if tool == "deploy_status":
             return "deploy v2.3: done, 3/3 hosts healthy"
         if tool == "run_build":
@@ -158,6 +162,7 @@ def run_demo(home: Path | None = None) -> DemoReport:
         report.scenes = [
             _pings(probe.with_session(f"scene-pings-{run}"), tools),
             _walk(probe.with_session(f"scene-walk-{run}"), tools),
+            _stuck(probe.with_session(f"scene-stuck-{run}"), tools),
         ]
         meta = probe.crs.save_project_backup()
         stats = probe.crs._journal.stats()
@@ -310,6 +315,33 @@ def _walk(guard: Guard, tools: _Tools) -> DemoScene:
     for table in ("orders", "refunds", "invoices", "customers", "payouts", "payouts", "payouts"):
         _scene_call(scene, guard, tools, "sql", {"query": f"SELECT count(*) FROM {table}"})
     return scene
+
+
+REPORT = "I checked the modules one by one. " + " ".join(
+    f"Module m{i} imports cleanly and its {3 + i} tests pass." for i in range(12)
+)
+STUCK = "The test still fails, so let me look at it again. " + (
+    "I will now re-run the test suite to confirm the fix works and then check the output "
+    "carefully for errors. "
+) * 6
+
+
+def _stuck(guard: Guard, tools: _Tools) -> DemoScene:
+    """A long message of distinct findings is allowed; one that ends in the same passage
+    said six times (a model stuck generating) is a monologue on its own, with no earlier
+    message; a tool call after it runs."""
+    scene = DemoScene("stuck", "a model repeats itself inside one message", guard.session_id)
+    guard.new_turn("Check every module and tell me which ones fail.")
+    _said(scene, "user", "Check every module and tell me which ones fail.")
+    _said(scene, "agent", _brief(REPORT), guard.on_message(REPORT))
+    _said(scene, "agent", _brief(STUCK), guard.on_message(STUCK))
+    _scene_call(scene, guard, tools, "run_tests", {"path": "tests/"})
+    return scene
+
+
+def _brief(text: str) -> str:
+    """A long message as the table shows it: its start and its length."""
+    return f"{text[:48]}... ({len(text)} characters)"
 
 
 def _print_steps(steps: list[DemoStep], out: TextIO) -> None:
