@@ -320,10 +320,14 @@ def _walk(guard: Guard, tools: _Tools) -> DemoScene:
 REPORT = "I checked the modules one by one. " + " ".join(
     f"Module m{i} imports cleanly and its {3 + i} tests pass." for i in range(12)
 )
-STUCK = "The test still fails, so let me look at it again. " + (
-    "I will now re-run the test suite to confirm the fix works and then check the output "
-    "carefully for errors. "
-) * 6
+STUCK = (
+    "The test still fails, so let me look at it again. "
+    + (
+        "I will now re-run the test suite to confirm the fix works and then check the output "
+        "carefully for errors. "
+    )
+    * 6
+)
 
 
 def _stuck(guard: Guard, tools: _Tools) -> DemoScene:
