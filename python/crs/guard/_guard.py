@@ -992,6 +992,9 @@ class Guard:
             if (
                 sig.hard >= lim.max_failures
                 and not half_open
+                and not (  # the user's turn asked for this many runs ("run it 5 times")
+                    sig.hard < s.asked and sig.fail_step - s.turn_step >= sig.hard
+                )
                 and not self._changed_since_failure(s, call, sig)
             ):
                 return self._refuse(
@@ -1766,6 +1769,10 @@ class Guard:
         if kind == OK and _canon.in_progress(result):
             patience = min(2 * patience, HARD_MAX_REPEATS)
         need = patience if polling else lim.repeat_nudge
+        if s.asked and steps[-1] > s.turn_step:
+            # the user's turn asked for this many runs ("call it 10 times"): the run is the
+            # task, up to the count asked (`Guard.new_turn`; the hard bound stays)
+            need = max(need, s.asked + 1)
         if run >= need and not polling and self._watches_outside(s, call, canon):
             # its answer already changed with the workspace unchanged, and it names no
             # workspace path: it reads something outside (a CI run, a job, a service) that
@@ -1837,6 +1844,8 @@ class Guard:
         # (clicks at other coordinates, each followed by a new screen, are progress; a
         # user's message is new input: replies through a `send_message` tool, fresh6).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
+        if s.asked:
+            need = max(need, s.asked + 1)  # (runs the user's turn asked for, as rule 1)
         if seen is not None and _waited_since(s, seen[2]):
             # the agent waited before it looked again (sleep 60, then the job's status):
             # the pair is polled, as a cycle with a wait in it is (rule 2), so it gets a
@@ -2201,7 +2210,11 @@ class Guard:
                     f"text: must be a str or None, got {type(text).__name__}"
                 )
             # the user's text is observed, not judged: lone surrogates are repaired
-            digests = _turns.words(_sanitize(valid_text(text[:100_000])))
+            text = _sanitize(valid_text(text[:100_000]))
+            digests = _turns.words(text)
+            asked = _turns.repeats_asked(text)
+            if asked:
+                payload["rp"] = asked  # "run it 5 times": five runs of one call are the task
         with self._lock:
             if digests is not None:
                 payload["u"] = digests

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard._lazy import LazyMap, encodable
+from crs.guard._turns import MAX_ASKED_REPEATS
 
 if TYPE_CHECKING:
     from crs._crs import CRS
@@ -304,6 +305,7 @@ class SessionState:
     __slots__ = (
         "answered",
         "ask",
+        "asked",
         "blocks",
         "calls",
         "echo",
@@ -388,6 +390,9 @@ class SessionState:
         # digests of the last user text that asked something (`crs.guard._turns`).
         self.echo: list[Any] = [[], 0, 0, False]
         self.ask: frozenset[str] = frozenset()
+        # runs of one call the latest user turn asked for ("run it 5 times": 5; 0: none;
+        # `crs.guard._turns.repeats_asked`): that many in the turn are the task
+        self.asked = 0
 
     # -------------------------------------------------------------- facts
 
@@ -629,6 +634,7 @@ class SessionState:
             "answered": self.answered,
             "echo": [list(self.echo[0]), *self.echo[1:]],
             "ask": sorted(self.ask),
+            "asked": self.asked,
             "last_msg": [self.last_sketch, sorted(self.last_sents)],
             "msg_words": [
                 sorted(self.msg_run),
@@ -677,6 +683,7 @@ class SessionState:
         if echo is not None:
             s.echo = [[str(m) for m in echo[0]], int(echo[1]), int(echo[2]), bool(echo[3])]
         s.ask = frozenset(str(w) for w in d.get("ask", ()))
+        s.asked = int(d.get("asked", 0))
         last = d.get("last_msg")  # (absent in an older image: no last message to compare)
         if last is not None:
             s.last_sketch = str(last[0])
@@ -770,6 +777,12 @@ class GuardPart:
             raise InvalidArgumentError(
                 f"payload: a guard.turn record's 'u' must be a list of str, got {brief(u)}"
             )
+        rp = p.get("rp", 0)
+        if type(rp) is not int or not 0 <= rp <= MAX_ASKED_REPEATS:
+            raise InvalidArgumentError(
+                f"payload: a guard.turn record's 'rp' must be an int in 0..{MAX_ASKED_REPEATS}, "
+                f"got {brief(rp)}"
+            )
         return functools.partial(self.apply_turn, p)
 
     def apply_turn(self, p: dict[str, Any]) -> None:
@@ -777,6 +790,7 @@ class GuardPart:
         s = self.session(p["s"])
         s.echo_turn(p)
         s.apply_turn()
+        s.asked = p.get("rp", 0)
 
     def _op_forget(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _FORGET_KEYS, "guard.forget")

@@ -246,3 +246,68 @@ def word_digests(words: set[str]) -> list[str]:
     return sorted(
         hashlib.blake2b(w.encode(), digest_size=4, person=b"crs.word").hexdigest() for w in words
     )[:MAX_MSG_WORDS]
+
+
+# A user turn that asks for the same thing a number of times ("call the current_time plugin
+# 10 times", "run the test five times to see if it is flaky", "ping it twice"): that many
+# runs of one call within the turn are the task, not a loop (`Guard.new_turn`). English
+# number words and digits; only with a verb that asks for an action before the count in the
+# same sentence, and not when the count is a complaint ("I told you 3 times").
+_NUMBER_WORDS = {
+    "twice": 2,
+    "thrice": 3,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "fifty": 50,
+    "hundred": 100,
+    "a dozen": 12,
+    "dozen": 12,
+}
+_COUNT = (
+    r"(?P<n>\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"twenty|thirty|fifty|hundred|a dozen|dozen)"
+)
+_ACT = (
+    r"call|run|re-?run|execute|exec|invoke|repeat|do|check|fetch|get|read|query|ping|poll|"
+    r"test|try|print|output|send|generate|roll|flip|sample|measure|time|benchmark|request|"
+    r"hit|load|refresh|reload|click|press|tap|submit|post|retry|loop|iterate"
+)
+_REPEATS = re.compile(
+    rf"(?i)\b(?P<act>{_ACT})\b[^.!?\n]{{0,80}}?(?:\b{_COUNT}\s+(?:more\s+)?"
+    r"(?:times|runs|iterations|rounds)\b|\b(?P<w>twice|thrice)\b)"
+)
+_COMPLAINT = re.compile(
+    r"(?i)\b(told|asked|said|already|tried|been|have|has|had|keep|kept|stop|don'?t|do not|"
+    r"never|instead of|why)\b"
+)
+MAX_ASKED_REPEATS = 49  # (the 50th run in a row is `HARD_MAX_REPEATS`: no turn lifts the bound)
+
+
+def repeats_asked(text: str) -> int:
+    """How many runs of one call the user's `text` asks for ("run it 5 times": 5), at most
+    `MAX_ASKED_REPEATS`; 0 when it asks for no count."""
+    if len(text) > 4000:
+        text = text[:4000]
+    best = 0
+    for m in _REPEATS.finditer(text):
+        word = (m.group("n") or m.group("w") or "").lower()
+        n = int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 0)
+        if n < 2:
+            continue
+        start = text.rfind(".", 0, m.start()) + 1
+        if _COMPLAINT.search(text, start, m.end()) is not None:
+            continue
+        best = max(best, n)
+    return min(best, MAX_ASKED_REPEATS)
