@@ -259,8 +259,17 @@ def _watch_forks(journal: NATSProjectJournal) -> None:
 
 def _close_in_child() -> None:
     for journal in list(_FORKED):
+        # A lock another thread of the parent held at the fork (the apply thread holds the
+        # CRS lock while it applies a record, the follower the inbox's) is never released
+        # in the child, where that thread does not exist: every call that takes it (close,
+        # status) hung. Both are made anew, unheld, in the child (as the logging module
+        # does with its own); the child refuses changes, and reads see the last state.
+        journal._cond = threading.Condition()
         crs = journal._crs
         if crs is not None:
+            reinit = getattr(crs._kernel.lock, "_at_fork_reinit", None)
+            if reinit is not None:  # (CPython's locks; the lock object stays the same one,
+                reinit()  # which every Guard of the engine holds a reference to)
             crs._kernel.close_in_child(
                 f"the project's NATS journal was opened in process {os.getppid()}, and this "
                 f"is a child forked from it ({os.getpid()}): open the guard again in the child "
