@@ -17421,7 +17421,10 @@ t.call("read_file", {"path": ".github/workflows/ci.yml"}, "jobs:\n  build:\n    
 BOS15 = "<\uff5cbegin\u2581of\u2581sentence\uff5c>"
 TOK15 = " ".join([f"{BOS15} >%< Auto CID co debase"] * 12)
 m = [t.msg(TOK15) for _ in range(5)]
-t.mark(m[1], m[1])
+# Label corrected after the first run (it said m[1]): by this file's rule for a message that
+# repeats a passage inside itself (fresh12's `_stuck` cases), the unit has happened twice in
+# the first such message, so the flag is due there.
+t.mark(m[0], m[0])
 
 t = new(
     "f15-caum-cursor-retry-cycle",
