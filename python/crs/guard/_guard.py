@@ -2049,7 +2049,7 @@ class Guard:
             # one that answer has at this place
             answer: list[str] = s.echo[0]
             again = answer[len(msgs)] if len(msgs) < len(answer) else None
-            if not s.echo[3] or s.last_step != s.turn_step:
+            if not s.echo[3] or not s.replaying():
                 again = None
             # (a near-identical text is judged against the last message: the answer's own
             # when it is one message)
@@ -2093,7 +2093,7 @@ class Guard:
             found, cap = self._message_loop(seq, s.msg_streak + 1, stales)
             by_echo = False
             if found is None and digest == again and len(msgs) + 1 == len(answer):
-                found = self._echo_loop(s.echo[1] + 1)
+                found = self._echo_loop(s.echo[1] + 1, bool(s.echo[4]))
                 by_echo = found is not None
             if found is None and restated >= self.policy.monologue_repeats:
                 found = (
@@ -2174,11 +2174,17 @@ class Guard:
             return f"{streak} agent messages in a row without a tool call", True
         return None, False
 
-    def _echo_loop(self, turns: int) -> str | None:
+    def _echo_loop(self, turns: int, calls: bool = False) -> str | None:
         """What loops when the agent gave the same answer to `turns` user turns in a row,
-        each after the first asking nothing new, with no tool call: or None."""
+        each after the first asking nothing new, with no tool call (or, `calls`, after the
+        same calls with the same results, fresh15): or None."""
         if turns < self.policy.monologue_repeats:
             return None
+        if calls:
+            return (
+                f"the agent gave the same answer after the same calls with the same results "
+                f"to {turns} user turns in a row"
+            )
         return (
             f"the agent gave the same answer to {turns} user turns in a row without acting "
             "(the user asked nothing new)"
