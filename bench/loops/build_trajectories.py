@@ -17008,7 +17008,7 @@ t.msg("Both plan commits exist.")
 
 
 # ================================================================ fresh15 set
-# Written at 14:40 UTC (Dec 3) from source families no earlier split uses (checked against
+# Written at 14:15 UTC (Dec 3) from source families no earlier split uses (checked against
 # every `source` of the file; some are other issues of repositories earlier splits cite:
 # agno, google/adk-python, semantic-kernel, pydantic-ai, deer-flow, lmstudio-bug-tracker,
 # OpenHands): agent frameworks' limit and exit-condition reports (Agno's tool_call_limit,
