@@ -42,11 +42,12 @@ def _ghost(g: Guard, texts: list[str]) -> list[Any]:
 
 
 def test_the_same_calls_and_answer_to_unrelated_requests_are_a_loop() -> None:
-    """The third request answered by the same query, result and answer is nudged, the fourth
-    blocked: the monologue ladder, with a reason that names the calls."""
+    """The third request answered by the same query, result and answer is nudged, and so is
+    the fourth (a nudge each time, never a block: weaker evidence than a text-only answer to
+    a follow-up), with a reason that names the calls."""
     g = Guard()
     vs = _ghost(g, REQUESTS[:4])
-    assert [v.action for v in vs] == [Action.ALLOW, Action.ALLOW, Action.NUDGE, Action.BLOCK]
+    assert [v.action for v in vs] == [Action.ALLOW, Action.ALLOW, Action.NUDGE, Action.NUDGE]
     assert vs[2].code == "monologue"
     assert "after the same calls with the same results to 3 user turns" in vs[2].reason
 

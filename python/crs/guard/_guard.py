@@ -2095,6 +2095,9 @@ class Guard:
             if found is None and digest == again and len(msgs) + 1 == len(answer):
                 found = self._echo_loop(s.echo[1] + 1, bool(s.echo[4]))
                 by_echo = found is not None
+                # after calls (to unrelated requests, fresh15) the evidence is weaker than
+                # a text-only answer to a follow-up: a nudge each time, never more
+                cap = cap or (by_echo and bool(s.echo[4]))
             if found is None and restated >= self.policy.monologue_repeats:
                 found = (
                     f"the agent said the same thing in other words {restated + 1} "
