@@ -17007,6 +17007,1055 @@ t.call(
 t.msg("Both plan commits exist.")
 
 
+# ================================================================ fresh15 set
+# Written at 14:15 UTC (Dec 3) from source families no earlier split uses (checked against
+# every `source` of the file; some are other issues of repositories earlier splits cite:
+# agno, google/adk-python, semantic-kernel, pydantic-ai, deer-flow, lmstudio-bug-tracker,
+# OpenHands): agent frameworks' limit and exit-condition reports (Agno's tool_call_limit,
+# ADK's LoopAgent and exit_loop, Semantic Kernel's auto function calling and process
+# framework, Pydantic AI's retries, Haystack's exit conditions, LangGraph recursion limits
+# hit by AgentK, LibreChat, PostHog, cluster-whisperer and others), chat front ends and MCP
+# clients looping on tools (AnythingLLM, better-chatbot, Chainlit's cookbook, LM Studio, Open
+# WebUI), SWE-smith's format-error requeries, llama_deploy's text-to-SQL loop, and pages on
+# Cursor and Windsurf loops (caum.systems, dredyson.com, error.wtf, aitoolsguidebook's
+# tool-call-stuck article). Each report is one trajectory labelled by what the source says is
+# wrong (a loop) or right (work a limit stopped, or the working case the report contrasts
+# with), translated to this file's classes and label rules. Committed before crs was run on
+# them. Split "fresh15".
+
+FRESH15_START = len(ALL)
+AGNO = "agno-agi/agno"
+ADK = "google/adk-python"
+SK = "microsoft/semantic-kernel"
+PYD_TOOLS = {"repo": "pydantic/pydantic-ai", "path": "tests/test_tools.py"}
+PYD_LIMITS = {"repo": "pydantic/pydantic-ai", "path": "tests/test_usage_limits.py"}
+HAY_AGENT = {"repo": "deepset-ai/haystack", "path": "test/components/agents/test_agent.py"}
+
+# ---- fresh15 loops
+
+t = new(
+    "f15-agno-8304-limit-reached-same-tool",
+    "error_loop",
+    True,
+    gh(AGNO, "issues", 8304),
+    "After tool_call_limit is reached every further call is refused with 'Tool call limit "
+    "reached ... Don't try to execute it again.'; the model requests the same knowledge "
+    "search anyway, hundreds of times.",
+)
+t.user("What does our travel policy say about upgrades to business class?")
+t.call(
+    "search_knowledge_base",
+    {"query": "business class upgrade policy"},
+    "Travel policy 4.2: upgrades are allowed on flights over 6 hours with manager approval.",
+)
+t.call(
+    "get_employee_profile",
+    {"employee_id": "E-2231"},
+    {"grade": "L5", "manager": "E-1042"},
+)
+LIM15 = (
+    "Tool call limit reached. Tool call search_knowledge_base not executed. "
+    "Don't try to execute it again."
+)
+_again(
+    t,
+    7,
+    "search_knowledge_base",
+    {"query": "business class upgrade approval"},
+    error=LIM15,
+    kind="permission",
+)
+
+t = new(
+    "f15-agno-7133-get-skill-again",
+    "repeated_call",
+    True,
+    gh(AGNO, "issues", 7133),
+    "With Skills, the agent calls get_skill for the same skill again and again (100+ calls "
+    "in one run), each time receiving the same instructions, before finishing the run.",
+)
+t.user("Turn the meeting notes into a one-page summary")
+t.call("list_skills", {}, ["summarise-notes", "draft-email", "make-slides"])
+SKILL15 = (
+    "# summarise-notes\n1. Read the notes file.\n2. Group items by topic.\n"
+    "3. Write at most one page with decisions first."
+)
+_again(t, 8, "get_skill", {"name": "summarise-notes"}, SKILL15)
+
+t = new(
+    "f15-agno-160-no-then-repeats",
+    "repeated_call",
+    True,
+    gh(AGNO, "issues", 160),
+    "tool_call_limit=2 is set, yet after the user answers 'no' the assistant executes the "
+    "same report tool over and over without answering (phidata assistant on Ollama).",
+)
+t.user("Generate the MSBR report for application APP-88")
+REP15 = {"app_id": "APP-88", "period": "2024-03"}
+REPOUT15 = "MSBR report for APP-88 (2024-03): 14 incidents, availability 99.2%."
+t.call("generate_msbr_report", REP15, REPOUT15)
+t.msg("Here is the MSBR report for APP-88. Do you want the CI details as well?")
+t.user("no")
+idx = [t.call("generate_msbr_report", REP15, REPOUT15) for _ in range(6)]
+t.mark(idx[0], idx[0])
+
+t = new(
+    "f15-agno-5248-search-knowledge-eight",
+    "no_progress",
+    True,
+    gh(AGNO, "pull", 5248),
+    "'Search for Sherlock Holmes in the knowledge base' triggers search_knowledge up to "
+    "eight times in one run, each query a rewording, the same chunks each time (the pull "
+    "request adds per-tool limits because one call was wanted).",
+)
+t.user("Search for Sherlock Holmes in the knowledge base")
+CH15 = [
+    {"doc": "sherlock.pdf", "chunk": 3, "text": "Sherlock Holmes is a consulting detective..."},
+    {"doc": "sherlock.pdf", "chunk": 4, "text": "He lives at 221B Baker Street with Watson."},
+]
+idx = [
+    t.call("search_knowledge_base", {"query": q}, CH15)
+    for q in [
+        "Sherlock Holmes",
+        "Sherlock Holmes detective",
+        "who is Sherlock Holmes",
+        "Holmes Baker Street",
+        "Sherlock Holmes character",
+        "information about Sherlock Holmes",
+        "Sherlock Holmes stories",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f15-adk-2988-exit-loop-again",
+    "repeated_call",
+    True,
+    gh(ADK, "issues", 2988),
+    "A LoopAgent's refiner calls exit_loop_tool_function, which sets escalate and returns "
+    "{}, but the loop does not end: the agent calls it again and again, each call marked "
+    "complete with the same empty result.",
+)
+t.user("Refine the SQL for monthly active users until it runs cleanly")
+t.call(
+    "execute_sql",
+    {"sql": "SELECT date_trunc('month', ts) m, count(DISTINCT user_id) FROM events GROUP BY m"},
+    [["2025-07-01", 10231], ["2025-08-01", 11020]],
+)
+_again(t, 7, "exit_loop_tool_function", {}, {})
+
+t = new(
+    "f15-adk-1100-last-agent-endless",
+    "repeated_call",
+    True,
+    gh(ADK, "issues", 1100),
+    "A LoopAgent gets stuck after its first iteration: the last sub-agent endlessly calls "
+    "its save function for a search term whose results were already saved.",
+)
+t.user("Find family-friendly accommodation in Lisbon for August")
+t.call("select_search_term", {}, {"selected_search_term": "Lisbon family apartment August"})
+t.call(
+    "web_search",
+    {"query": "Lisbon family apartment August"},
+    "1. Alfama Family Loft ... 2. Belém Garden House ... 3. Parque Suites ...",
+)
+SAVE15 = {
+    "search_term": "Lisbon family apartment August",
+    "summary": "Alfama Family Loft (2 bedrooms), Belém Garden House (garden), Parque Suites",
+}
+_again(t, 7, "save_search_results", SAVE15, {"status": "saved", "is_term_processed": True})
+
+t = new(
+    "f15-adk-3672-write-verify-cycle",
+    "cycle",
+    True,
+    gh(ADK, "issues", 3672),
+    "A LoopAgent with file-management MCP tools produces the right file, but the loop does "
+    "not terminate: the same write and the same check repeat until max_iterations (and a "
+    "429) end it.",
+)
+t.user("Create notes/todo.md with three items: buy milk, call Ana, pay rent")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "write_file",
+            "args": {"path": "notes/todo.md", "content": "- buy milk\n- call Ana\n- pay rent\n"},
+            "result": "Successfully wrote to notes/todo.md",
+            "mutates": True,
+        },
+        {
+            "tool": "read_file",
+            "args": {"path": "notes/todo.md"},
+            "result": "- buy milk\n- call Ana\n- pay rent\n",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f15-agentk-13-assign-recursion",
+    "error_loop",
+    True,
+    gh("mikekelly/AgentK", "issues", 13),
+    "Whenever the system tries to do something, assigning software_engineer to the same "
+    "clean-up task ends with 'Recursion limit of 25 reached'; the orchestrator assigns it "
+    "again, with the same failure.",
+)
+t.user("Clean up or recover the incomplete files in the tools and agents directories")
+t.call("list_directory", {"path": "tools"}, "assign_agent_to_task.py\nread_file.py\n__init__.py")
+ASSIGN15 = {
+    "agent_name": "software_engineer",
+    "task": "clean-up or recover the incomplete or corrupted files in tools and agents",
+}
+ERR15 = (
+    "An error occurred while assigning software_engineer to task: Recursion limit of 25 "
+    "reached without hitting a stop condition."
+)
+_again(t, 6, "assign_agent_to_task", ASSIGN15, error=ERR15, kind="exit_code")
+
+t = new(
+    "f15-chainlit-45-same-function",
+    "repeated_call",
+    True,
+    gh("Chainlit/cookbook", "issues", 45),
+    "In the openai-functions example with the user's own functions, the app often calls the "
+    "same function again and again and only breaks out when it reaches MAX_ITER.",
+)
+t.user("What's the weather like in Boston?")
+_again(
+    t,
+    6,
+    "get_current_weather",
+    {"location": "Boston, MA", "unit": "fahrenheit"},
+    {"location": "Boston, MA", "temperature": "72", "forecast": ["sunny", "windy"]},
+)
+
+t = new(
+    "f15-anythingllm-4223-mcp-loops",
+    "repeated_call",
+    True,
+    gh("Mintplex-Labs/anything-llm", "issues", 4223),
+    "Claude on Bedrock calls an MCP server that returns code snippets of an internal React "
+    "library; sometimes once, sometimes 7 or 8 times, although the server answers correctly "
+    "the first time.",
+)
+t.user("How do I use the DataTable component from our UI library?")
+SNIP15 = (
+    "```tsx\nimport { DataTable } from '@acme/ui';\n<DataTable rows={rows} columns={cols} "
+    "pageSize={20} />\n```"
+)
+_again(t, 8, "acme_ui_get_snippet", {"component": "DataTable"}, SNIP15)
+
+t = new(
+    "f15-betterchatbot-144-tool-until-crash",
+    "repeated_call",
+    True,
+    gh("keinsaasforever/better-chatbot", "issues", 144),
+    "The chatbot calls a tool of the user's own MCP provider, gets a successful response, "
+    "and instead of stopping keeps calling the same tool until the PC crashes.",
+)
+t.user("Which of my servers are offline?")
+_again(
+    t,
+    9,
+    "homelab_server_status",
+    {"filter": "offline"},
+    {"offline": ["nas-02"], "checked": 7},
+)
+
+t = new(
+    "f15-lmstudio-970-ghost-first-query",
+    "repeated_call",
+    True,
+    gh("lmstudio-ai/lmstudio-bug-tracker", "issues", 970),
+    "With a PostgreSQL MCP server, after the first successful tool call every new user "
+    "message re-executes the first query (list all tables) and gets the same table list, "
+    "whatever the user asked.",
+)
+LIST15 = {"sql": "SELECT table_name FROM information_schema.tables WHERE table_schema='public'"}
+TABLES15 = [["users"], ["orders"], ["products"]]
+t.user("List all tables")
+t.call("postgres_query", LIST15, TABLES15)
+t.msg("The database has three tables: users, orders and products.")
+t.user("Count the users in the database")
+a = t.call("postgres_query", LIST15, TABLES15)
+t.msg("The database has three tables: users, orders and products.")
+t.user("How many orders were placed last week?")
+t.call("postgres_query", LIST15, TABLES15)
+t.msg("The database has three tables: users, orders and products.")
+t.user("Show the five most expensive products")
+t.call("postgres_query", LIST15, TABLES15)
+t.msg("The database has three tables: users, orders and products.")
+t.mark(a, a + 1, period=2)
+
+t = new(
+    "f15-llamadeploy-190-table-desc-loop",
+    "repeated_call",
+    True,
+    gh("run-llama/llama_deploy", "issues", 190),
+    "A llama-agents text-to-SQL system loops in the terminal: the control plane hands the "
+    "table description service the same task again and again, 'table descriptions "
+    "fetched: 3' each time.",
+)
+t.user("Which city has the highest population?")
+_again(
+    t,
+    8,
+    "table_desc_service",
+    {"task": "Which city has the highest population?"},
+    "table descriptions fetched :  3",
+)
+
+t = new(
+    "f15-sk-9729-incomplete-run",
+    "repeated_call",
+    True,
+    gh(SK, "issues", 9729),
+    "An Assistant agent run ends with status 'incomplete' (and, in a second report, "
+    "content_filter), which the SDK does not handle: it keeps polling the finished run "
+    "forever.",
+)
+t.user("Summarise the attached quarterly report")
+t.call("create_run", {"thread_id": "thread_q3", "assistant_id": "asst_reports"}, {"id": "run_7"})
+t.call("get_run", {"thread_id": "thread_q3", "run_id": "run_7"}, {"status": "in_progress"})
+_again(
+    t,
+    7,
+    "get_run",
+    {"thread_id": "thread_q3", "run_id": "run_7"},
+    {"status": "incomplete", "incomplete_details": {"reason": "max_completion_tokens"}},
+)
+
+t = new(
+    "f15-sk-12330-step-agent-cycle",
+    "cycle",
+    True,
+    gh(SK, "issues", 12330),
+    "A Process step calls an AzureAIAgent that shares the step's Kernel; the agent decides "
+    "to call the same step function, which calls the agent again, over and over.",
+)
+t.user("Classify the incoming support ticket T-5512")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "ClassifyStep-classify_ticket",
+            "args": {"ticket_id": "T-5512"},
+            "result": "Invoking agent TicketClassifier for T-5512",
+        },
+        {
+            "tool": "TicketClassifier",
+            "args": {"message": "Classify ticket T-5512"},
+            "result": "Calling function ClassifyStep-classify_ticket",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f15-pydantic-infinite-retry-tool",
+    "error_loop",
+    True,
+    PYD_TOOLS | {"case": "infinite_retry_tool (exceeded max retries count of 5)"},
+    "A tool that always raises ModelRetry('Please try again.'): the model calls it again "
+    "after every retry prompt until the retry count (5) or the request limit ends the run.",
+)
+t.user("Begin infinite retry loop!")
+_again(t, 6, "infinite_retry_tool", {}, error="Please try again.", kind="invalid_args")
+
+t = new(
+    "f15-swesmith-23-format-error-requery",
+    "error_loop",
+    True,
+    gh("SWE-bench/SWE-smith", "issues", 23),
+    "SWE-agent requeries the model after a FormatError ('Your output was not formatted "
+    "correctly...'); the model answers with the same xml-style function call each time, and "
+    "each is rejected the same way.",
+)
+t.user("Fix the failing test in the repository at /testbed")
+FIND15 = {"command": 'find /testbed -type f -name "*.py" | grep -v "__pycache__" | sort'}
+FMT15 = (
+    "Your output was not formatted correctly. You must always include one discussion and "
+    "one command as part of your response."
+)
+_again(t, 5, "bash", FIND15, error=FMT15, kind="syntax")
+
+t = new(
+    "f15-errorwtf-cascade-false-complete",
+    "cycle",
+    True,
+    {"url": "https://error.wtf/up/report.md"},
+    "Cascade claims a file is COMPLETE and VERIFIED, the user finds it truncated, Cascade "
+    "apologises and writes it again, and claims success again: the repair spiral repeats "
+    "with the same content and the same claim.",
+)
+t.user("Generate really-full-output.md with the complete output of every test module")
+FULL15 = {
+    "path": "reports/really-full-output.md",
+    "content": "# Full output\n## test_core\n... 212 lines ...\n## test_io\n(truncated)",
+}
+o = []
+for _ in range(4):
+    a = t.call("write_to_file", FULL15, "Created file reports/really-full-output.md", mutates=True)
+    b = t.msg("really-full-output.md is now COMPLETE and VERIFIED: every module's output is in it.")
+    t.user("It is not complete: test_io is truncated again. Check before you claim success.")
+    o.append([a, b])
+t.mark(o[1][0], o[1][1], period=2)
+
+t = new(
+    "f15-dredyson-begin-of-sentence-tokens",
+    "monologue",
+    True,
+    {
+        "url": "https://dredyson.com/fix-agent-gets-stuck-on-thinking-outputs-repeated-"
+        "begin_of_sentence-tokens-a-complete-beginners-step-by-step-guide/"
+    },
+    "The Cursor agent hangs on 'Thinking' and then loops, the same run of "
+    "'begin_of_sentence | >%<' tokens scrolling by message after message.",
+)
+t.user("Why does the build fail on the CI runner?")
+t.call("read_file", {"path": ".github/workflows/ci.yml"}, "jobs:\n  build:\n    runs-on: ubuntu")
+BOS15 = "<\uff5cbegin\u2581of\u2581sentence\uff5c>"
+TOK15 = " ".join([f"{BOS15} >%< Auto CID co debase"] * 12)
+m = [t.msg(TOK15) for _ in range(5)]
+# Label corrected after the first run (it said m[1]): by this file's rule for a message that
+# repeats a passage inside itself (fresh12's `_stuck` cases), the unit has happened twice in
+# the first such message, so the flag is due there.
+t.mark(m[0], m[0])
+
+t = new(
+    "f15-caum-cursor-retry-cycle",
+    "cycle",
+    True,
+    {"url": "https://caum.systems/cursor-agent-retry-loop/"},
+    "The coding agent retries the same repair: search for the same symbol, the same edit to "
+    "the same file, the same test error, in a circle (the page's example shape: same symbol, "
+    "same file, same error).",
+)
+t.user("Fix the failing parse_date test")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "search",
+            "args": {"query": "def parse_date"},
+            "result": "src/dates.py:14: def parse_date(s):",
+        },
+        {
+            "tool": "edit",
+            "args": {
+                "path": "src/dates.py",
+                "old": "return datetime.strptime(s, '%Y-%m-%d')",
+                "new": "return datetime.strptime(s.strip(), '%Y-%m-%d')",
+            },
+            "result": "Edit failed: old string not found in src/dates.py",
+        },
+        {
+            "tool": "run_tests",
+            "args": {"path": "tests/test_dates.py"},
+            "error": "FAILED tests/test_dates.py::test_iso_with_time - ValueError: unconverted "
+            "data remains: T10:00",
+            "kind": "exit_code",
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f15-adk-3672-429-at-once",
+    "error_loop",
+    True,
+    gh(ADK, "issues", 3672),
+    "The same LoopAgent run goes on until the model answers 429 RESOURCE_EXHAUSTED; the "
+    "next iterations send the same request at once and get the same 429.",
+)
+t.user("Create notes/shopping.md with eggs and bread")
+t.call(
+    "write_file",
+    {"path": "notes/shopping.md", "content": "- eggs\n- bread\n"},
+    "Successfully wrote to notes/shopping.md",
+    mutates=True,
+)
+EX15 = {"agent": "file_checker", "prompt": "Check notes/shopping.md and exit if it is correct"}
+idx = [
+    t.call(
+        "run_sub_agent",
+        EX15,
+        error="429 RESOURCE_EXHAUSTED. Quota exceeded for generate_content requests per minute.",
+        kind="rate_limit",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f15-openhands-4454-placeholder-next-session",
+    "known_failure",
+    True,
+    gh("OpenHands/software-agent-sdk", "issues", 4454),
+    "A placeholder mcp.example.com entry in agent_settings.mcp_config makes the MCP "
+    "connection fail; it hits again in a later conversation with the same unchanged "
+    "settings, the same MCPError each time.",
+)
+MCPA15 = {"server": "https://mcp.example.com/mcp"}
+MCPE15 = "MCPError: MCP Connection Failure: could not resolve host mcp.example.com"
+t.user("Start a conversation about the flaky upload test")
+t.call("mcp_list_tools", MCPA15, error=MCPE15, kind="not_found")
+t.msg("The MCP server at mcp.example.com cannot be reached, so the conversation cannot start.")
+t.session("s2")
+t.user("Start a conversation about the flaky upload test")
+rep = t.call("mcp_list_tools", MCPA15, error=MCPE15, kind="not_found")
+t.call("mcp_list_tools", MCPA15, error=MCPE15, kind="not_found")
+t.call("mcp_list_tools", MCPA15, error=MCPE15, kind="not_found")
+t.mark(rep, rep - 1)
+
+t = new(
+    "f15-agno-8838-web-search-dominates",
+    "no_progress",
+    True,
+    gh(AGNO, "issues", 8838),
+    "A single tool dominates the run: the paid web search is called again and again with "
+    "re-parameterised queries (result counts, date filters) and returns the same results "
+    "(the report asks for a per-tool cap, e.g. three web searches).",
+)
+t.user("What is the latest stable version of PostgreSQL?")
+WEB15 = [{"title": "PostgreSQL 17.2 released", "url": "https://www.postgresql.test/about/news/"}]
+idx = [
+    t.call("web_search", {"query": "latest PostgreSQL stable version", "max_results": n}, WEB15)
+    for n in (5, 3, 10, 5, 8, 1)
+]
+t.mark(idx[1], idx[1])
+
+# ---- fresh15 legitimate
+
+t = new(
+    "f15-librechat-14181-code-exploration",
+    "distinct_reads",
+    False,
+    gh("danny-avila/LibreChat", "issues", 14181),
+    "A sub-agent's code exploration (a lot of searching and reading related code) is cut off "
+    "by 'Recursion limit of 75 reached'; every step was a new search or a new file.",
+)
+t.user("Explore how authentication tokens are refreshed in this repo")
+mods = [
+    "auth/refresh",
+    "auth/session",
+    "auth/jwt",
+    "middleware/requireAuth",
+    "models/Session",
+    "routes/oauth",
+    "strategies/google",
+    "strategies/github",
+    "strategies/openid",
+    "services/tokenStore",
+    "cache/keyv",
+    "config/auth",
+    "utils/crypto",
+    "routes/logout",
+    "client/useRefresh",
+    "client/authContext",
+    "client/interceptors",
+    "tests/refresh.spec",
+]
+for k, mname in enumerate(mods):
+    t.call(
+        "grep", {"pattern": "refresh", "path": f"api/{mname}"}, f"api/{mname}.js:{10 + k}: refresh"
+    )
+    t.call(
+        "read_file", {"path": f"api/{mname}.js"}, f"// {mname}\nmodule.exports = {{ ... }} // {k}"
+    )
+t.msg("Tokens are refreshed by auth/refresh on a 401, using the session stored in tokenStore.")
+
+t = new(
+    "f15-posthog-44196-dashboard-steps",
+    "research",
+    False,
+    gh("PostHog/posthog", "pull", 44196),
+    "Creating a dashboard needs more than the agent's 48 steps: one insight query, one "
+    "insight creation per chart, then the dashboard; each step is new.",
+)
+t.user("Build a growth dashboard: signups, activation, retention, revenue, churn by week")
+metrics = [
+    "signups",
+    "activation",
+    "week-1 retention",
+    "week-4 retention",
+    "revenue",
+    "churn",
+    "DAU",
+    "WAU",
+    "MAU",
+    "trial conversions",
+    "paid seats",
+    "NPS responses",
+]
+ids = []
+for k, mt in enumerate(metrics):
+    t.call(
+        "run_trends_query",
+        {"event": mt.replace(" ", "_"), "interval": "week", "date_from": "-90d"},
+        {"series": [100 + 7 * k, 110 + 5 * k, 120 + 3 * k]},
+    )
+    t.call(
+        "create_insight",
+        {"name": f"{mt.title()} by week", "query": {"event": mt.replace(" ", "_")}},
+        {"id": 9100 + k, "short_id": f"ins{k:02d}"},
+    )
+    ids.append(9100 + k)
+t.call("create_dashboard", {"name": "Growth", "insight_ids": ids}, {"id": 77, "tiles": 12})
+t.msg("The Growth dashboard has 12 tiles, one per metric.")
+
+t = new(
+    "f15-cluster-whisperer-72-deploy-retry",
+    "edit_test_cycle",
+    False,
+    gh("wiggitywhitney/cluster-whisperer", "issues", 72),
+    "A deploy workflow that legitimately needs more steps than LangGraph's default 25: vector "
+    "search, a failed deploy, learn from the error, a fixed retry, describe, more searches.",
+)
+t.user("Deploy a Postgres database for the demo app in the demo namespace")
+t.call("vector_search", {"query": "postgres database crd"}, ["sqls.devopstoolkit.live", "cnpg"])
+t.call(
+    "kubectl_apply",
+    {"manifest": "apiVersion: devopstoolkit.live/v1\nkind: SQL\nspec: {size: tiny}"},
+    error="admission webhook denied: spec.region is required",
+    kind="invalid_args",
+)
+t.call("vector_search", {"query": "SQL claim spec region values"}, ["region: us-east1 | eu-west1"])
+t.call(
+    "kubectl_apply",
+    {
+        "manifest": "apiVersion: devopstoolkit.live/v1\nkind: SQL\nspec: {size: tiny, region: "
+        "us-east1}"
+    },
+    "sql.devopstoolkit.live/demo-db created",
+    mutates=True,
+)
+t.call("kubectl_describe", {"kind": "sql", "name": "demo-db"}, "Status: Synced=True Ready=False")
+t.call("kubectl_get", {"kind": "pods", "namespace": "demo"}, "demo-db-0   0/1   Init:0/1")
+t.call("vector_search", {"query": "cnpg cluster init container slow"}, ["initdb takes ~60s"])
+t.call("sleep", {"seconds": 60}, "")
+t.call("kubectl_describe", {"kind": "sql", "name": "demo-db"}, "Status: Synced=True Ready=True")
+t.msg("demo-db is ready in the demo namespace.")
+
+t = new(
+    "f15-lifebuild-189-many-operations",
+    "research",
+    False,
+    gh("sociotechnica-org/lifebuild", "issues", 189),
+    "A complex request legitimately needs more than the loop's 15 iterations: each tool "
+    "call creates or moves a different task.",
+)
+t.user("Set up the kitchen renovation project: tasks for each phase, owners and due dates")
+tasks = [
+    "Measure kitchen",
+    "Pick layout",
+    "Order cabinets",
+    "Hire electrician",
+    "Hire plumber",
+    "Demolition",
+    "Rough plumbing",
+    "Rough electrical",
+    "Drywall",
+    "Paint",
+    "Install cabinets",
+    "Countertops",
+    "Backsplash",
+    "Appliances",
+    "Final inspection",
+    "Clean up",
+    "Photos",
+]
+t.call("create_project", {"name": "Kitchen renovation"}, {"project_id": "p-31"})
+for k, tk in enumerate(tasks):
+    t.call(
+        "create_task",
+        {"project_id": "p-31", "title": tk, "due": f"2025-{5 + k // 6:02d}-{1 + k % 28:02d}"},
+        {"task_id": f"t-{400 + k}"},
+    )
+t.msg("The project has 17 tasks across the phases, each with a due date.")
+
+t = new(
+    "f15-kern-161-step-limit-continue",
+    "conversation",
+    False,
+    gh("oguzbilgic/kern-ai", "issues", 161),
+    "The agent stops silently at maxSteps mid-task; the user says 'continue' and it goes on "
+    "with the next, different steps.",
+)
+t.user("Add type hints to every function in utils/")
+files = ["strings", "dates", "paths", "numbers", "net", "env"]
+for f in files[:3]:
+    t.call("read_file", {"path": f"utils/{f}.py"}, f"def f_{f}(x):\n    return x")
+    t.call(
+        "edit_file",
+        {"path": f"utils/{f}.py", "old": f"def f_{f}(x):", "new": f"def f_{f}(x: str) -> str:"},
+        f"Edited utils/{f}.py",
+        mutates=True,
+    )
+t.msg("Reached step limit (6/6).")
+t.user("continue")
+for f in files[3:]:
+    t.call("read_file", {"path": f"utils/{f}.py"}, f"def f_{f}(x):\n    return x")
+    t.call(
+        "edit_file",
+        {"path": f"utils/{f}.py", "old": f"def f_{f}(x):", "new": f"def f_{f}(x: str) -> str:"},
+        f"Edited utils/{f}.py",
+        mutates=True,
+    )
+t.call("bash", {"command": "mypy utils"}, "Success: no issues found in 6 source files")
+t.msg("All six modules in utils/ are typed and mypy passes.")
+
+t = new(
+    "f15-sk-13205-research-rounds",
+    "research",
+    False,
+    gh(SK, "issues", 13205),
+    "A research agent that needs more auto-invoke rounds than a quick search: different "
+    "queries, then the pages they found, then a summary.",
+)
+t.user("Research how the EU AI Act classifies emotion recognition systems")
+qs = [
+    "EU AI Act emotion recognition prohibited workplace",
+    "EU AI Act Annex III emotion recognition high-risk",
+    "AI Act Article 5 emotion recognition education",
+    "AI Act emotion recognition definition Article 3",
+]
+for k, q in enumerate(qs):
+    t.call("web_search", {"query": q}, [{"url": f"https://eur-lex.test/doc{k}", "title": q}])
+for k in range(4):
+    t.call("fetch_page", {"url": f"https://eur-lex.test/doc{k}"}, f"Article text {k}: ...")
+t.msg("Emotion recognition is prohibited at work and in education, and high-risk elsewhere.")
+
+t = new(
+    "f15-pydantic-failed-tool-not-counted",
+    "retry_transient",
+    False,
+    PYD_LIMITS | {"case": "test_failed_tool_calls_not_counted"},
+    "A flaky tool raises ModelRetry('Temporary failure, please retry') once; the retry "
+    "succeeds and the run ends within tool_calls_limit=1.",
+)
+t.user("test")
+t.call("flaky_tool", {"x": "a"}, error="Temporary failure, please retry", kind="server_error")
+t.call("flaky_tool", {"x": "a"}, "a-success")
+t.msg("a-success")
+
+t = new(
+    "f15-adk-2692-quality-loop-works",
+    "edit_test_cycle",
+    False,
+    gh(ADK, "issues", 2692),
+    "The case the report says usually works: a coordinator drafts an answer, the quality "
+    "checker tests it and asks for changes, the draft changes, and the checker calls exit_loop "
+    "once the answer is satisfactory.",
+)
+t.user("Which of our regions had falling sales in Q2, and why?")
+drafts = [
+    ("EMEA and APAC fell.", "Missing reasons; cite the sales data."),
+    ("EMEA fell 4% (fewer deals); APAC fell 2%.", "APAC reason missing."),
+    ("EMEA fell 4% (fewer deals); APAC fell 2% (a distributor left).", "OK"),
+]
+for k, (d, verdict) in enumerate(drafts):
+    t.call(
+        "query_sales", {"quarter": "Q2", "breakdown": ["region", "reason"][: k + 1]}, f"rows {k}"
+    )
+    t.call("coordinator_answer", {"draft": d}, d)
+    t.call("quality_check", {"answer": d}, verdict)
+t.call("exit_loop", {}, {})
+t.msg("EMEA fell 4% on fewer deals; APAC fell 2% after a distributor left.")
+
+t = new(
+    "f15-haystack-weather-exit-condition",
+    "distinct_reads",
+    False,
+    HAY_AGENT | {"case": "weather_tool fixture with exit_conditions=['text', 'weather_tool']"},
+    "An agent whose exit conditions are a text reply or the weather tool: one weather call "
+    "per city asked about, each a different location with its own report.",
+)
+for city, rep in [
+    ("Berlin", {"weather": "mostly sunny", "temperature": 7, "unit": "celsius"}),
+    ("Paris", {"weather": "mostly cloudy", "temperature": 8, "unit": "celsius"}),
+    ("Rome", {"weather": "sunny", "temperature": 14, "unit": "celsius"}),
+]:
+    t.user(f"What is the weather in {city}?")
+    t.call("weather_tool", {"location": city}, rep)
+    t.msg(f"{city}: {rep['weather']}, {rep['temperature']} °C.")
+
+t = new(
+    "f15-openwebui-9755-user-and-posts",
+    "distinct_reads",
+    False,
+    gh("open-webui/open-webui", "issues", 9755),
+    "The use case the feature request wants: fetch a user's info and their latest posts "
+    "(two tools), then the same for another user.",
+)
+for uid, name in [("12345", "Ana"), ("67890", "Ben")]:
+    t.user(f"Provide info on user with id {uid} along with its latest posts.")
+    t.call("get_user_info", {"user_id": uid}, {"id": uid, "name": name, "joined": "2023"})
+    t.call("get_latest_posts", {"user_id": uid, "limit": 3}, [f"{name} post {i}" for i in range(3)])
+    t.msg(f"{name} joined in 2023; latest posts listed above.")
+
+t = new(
+    "f15-lmstudio-970-expected-per-message",
+    "conversation",
+    False,
+    gh("lmstudio-ai/lmstudio-bug-tracker", "issues", 970),
+    "The report's expected behaviour: each new message processed independently, each MCP "
+    "query the one the current message asks for.",
+)
+for q, sql, res in [
+    (
+        "List all tables",
+        "SELECT table_name FROM information_schema.tables",
+        [["users"], ["orders"]],
+    ),
+    ("Count users in database", "SELECT count(*) FROM users", [[4210]]),
+    (
+        "How many orders last week?",
+        "SELECT count(*) FROM orders WHERE ts > now() - interval '7 days'",
+        [[388]],
+    ),
+    ("Count users in database again please", "SELECT count(*) FROM users", [[4212]]),
+]:
+    t.user(q)
+    t.call("postgres_query", {"sql": sql}, res)
+    t.msg(f"Result: {res}")
+
+t = new(
+    "f15-chainlit-45-three-cities",
+    "distinct_reads",
+    False,
+    gh("Chainlit/cookbook", "issues", 45),
+    "The weather example working as meant: one function call per city the user asks for, "
+    "then the answer.",
+)
+t.user("Compare the weather in Boston, Denver and Miami")
+for c, tmp in [("Boston, MA", "72"), ("Denver, CO", "65"), ("Miami, FL", "88")]:
+    t.call(
+        "get_current_weather",
+        {"location": c, "unit": "fahrenheit"},
+        {"location": c, "temperature": tmp, "forecast": ["sunny"]},
+    )
+t.msg("Miami is warmest (88 °F), then Boston (72 °F) and Denver (65 °F).")
+
+t = new(
+    "f15-aitoolsguidebook-slow-install",
+    "polling",
+    False,
+    {"url": "https://aitoolsguidebook.com/en/articles/cursor-agent-mode-tool-call-stuck/"},
+    "npm install on a fresh node_modules takes minutes and the agent UI shows 'running' "
+    "with no progress: the agent is not stuck, just slow; it checks back after waits until "
+    "the install ends.",
+)
+t.user("Install the dependencies and start the dev server")
+t.call("run_in_background", {"command": "npm install"}, {"pid": 4242})
+for _ in range(4):
+    t.call("sleep", {"seconds": 45}, "")
+    t.call("process_status", {"pid": 4242}, "running")
+t.call("sleep", {"seconds": 45}, "")
+t.call("process_status", {"pid": 4242}, "exited 0: added 1387 packages in 4m")
+t.call("run_in_background", {"command": "npm run dev"}, {"pid": 4307})
+t.msg("Dependencies are installed and the dev server is starting.")
+
+t = new(
+    "f15-sk-9729-run-completes",
+    "polling",
+    False,
+    gh(SK, "issues", 9729),
+    "The case that 'functions correctly most of the time': the run is polled after waits "
+    "through queued and in_progress until it completes, then the messages are read.",
+)
+t.user("Summarise the attached quarterly report")
+t.call("create_run", {"thread_id": "thread_q3", "assistant_id": "asst_reports"}, {"id": "run_8"})
+for st in ["queued", "in_progress", "in_progress", "in_progress", "completed"]:
+    t.call("sleep", {"seconds": 2}, "")
+    t.call("get_run", {"thread_id": "thread_q3", "run_id": "run_8"}, {"status": st})
+t.call("list_messages", {"thread_id": "thread_q3"}, ["Q3 revenue rose 6% ..."])
+t.msg("Q3 revenue rose 6%, driven by services.")
+
+t = new(
+    "f15-adk-3672-429-backoff",
+    "retry_transient",
+    False,
+    gh(ADK, "issues", 3672),
+    "The same 429 RESOURCE_EXHAUSTED handled as the quota asks: wait, retry, and the check "
+    "goes through.",
+)
+t.user("Create notes/shopping.md with eggs and bread")
+t.call(
+    "write_file",
+    {"path": "notes/shopping.md", "content": "- eggs\n- bread\n"},
+    "Successfully wrote to notes/shopping.md",
+    mutates=True,
+)
+for wait in (10, 30):
+    t.call(
+        "run_sub_agent",
+        EX15,
+        error="429 RESOURCE_EXHAUSTED. Quota exceeded for generate_content requests per minute.",
+        kind="rate_limit",
+    )
+    t.call("sleep", {"seconds": wait}, "")
+t.call("run_sub_agent", EX15, {"verdict": "correct", "escalate": True})
+t.msg("notes/shopping.md is correct.")
+
+t = new(
+    "f15-openhands-4454-entry-removed",
+    "session_memory",
+    False,
+    gh("OpenHands/software-agent-sdk", "issues", 4454),
+    "The fix the report names: after the placeholder entry is removed from settings.json, "
+    "new conversations start again and the MCP call succeeds.",
+)
+t.user("Start a conversation about the flaky upload test")
+t.call("mcp_list_tools", MCPA15, error=MCPE15, kind="not_found")
+t.msg("The MCP server at mcp.example.com cannot be reached.")
+t.workspace("The user removed the mcp.example.com entry from settings.json.")
+t.session("s2")
+t.user("Start a conversation about the flaky upload test")
+t.call("mcp_list_tools", MCPA15, {"tools": []})
+t.call("run_tests", {"path": "tests/test_upload.py"}, "1 failed, 11 passed")
+t.msg("One upload test fails; the conversation can go on without MCP tools.")
+
+t = new(
+    "f15-caum-structural-progress",
+    "edit_test_cycle",
+    False,
+    {"url": "https://caum.systems/cursor-agent-retry-loop/"},
+    "The other answer to the page's question 'is this workflow still making structural "
+    "progress?': search, edit, test, with the error moving after each edit until green.",
+)
+t.user("Fix the failing parse_date tests")
+errs = [
+    "ValueError: unconverted data remains: T10:00",
+    "ValueError: time data '2024-01-02 10:00' does not match format",
+    None,
+]
+for k, e in enumerate(errs):
+    t.call(
+        "search",
+        {"query": ["def parse_date", "fromisoformat", "strptime("][k]},
+        f"src/dates.py:{14 + k}",
+    )
+    t.call(
+        "edit",
+        {"path": "src/dates.py", "old": f"v{k}", "new": f"v{k + 1}"},
+        "Applied edit to src/dates.py",
+        mutates=True,
+    )
+    if e:
+        t.call(
+            "run_tests",
+            {"path": "tests/test_dates.py"},
+            error=f"FAILED test_iso - {e}",
+            kind="exit_code",
+        )
+    else:
+        t.call("run_tests", {"path": "tests/test_dates.py"}, "6 passed in 0.08s")
+t.msg("parse_date accepts dates with times now; all six tests pass.")
+
+t = new(
+    "f15-dredyson-after-fix-answer",
+    "conversation",
+    False,
+    {
+        "url": "https://dredyson.com/fix-agent-gets-stuck-on-thinking-outputs-repeated-"
+        "begin_of_sentence-tokens-a-complete-beginners-step-by-step-guide/"
+    },
+    "After the fix the guide walks through (a new chat, the cache cleared), the agent answers "
+    "the same question in a few distinct messages.",
+)
+t.user("Why does the build fail on the CI runner?")
+t.call("read_file", {"path": ".github/workflows/ci.yml"}, "jobs:\n  build:\n    runs-on: ubuntu")
+t.msg("The workflow pins Node 16, but package.json requires Node 20.")
+t.msg("Change actions/setup-node to node-version: 20 in the build job.")
+t.user("Do it")
+t.call(
+    "edit_file",
+    {"path": ".github/workflows/ci.yml", "old": "node-version: 16", "new": "node-version: 20"},
+    "Edited .github/workflows/ci.yml",
+    mutates=True,
+)
+t.msg("Updated; the next CI run will use Node 20.")
+
+t = new(
+    "f15-deerflow-1849-complex-subagent",
+    "long_productive",
+    False,
+    gh("bytedance/deer-flow", "issues", 1849),
+    "A complex task run by a sub-agent hits the recursion limit of 50 although every step is "
+    "new (the report raises max_turns to 500): a 60-call survey of a data directory, one "
+    "file at a time.",
+)
+t.user("Profile every CSV in data/raw: rows, columns, null counts, and write a report")
+for k in range(20):
+    t.call(
+        "bash",
+        {"command": f"wc -l data/raw/part_{k:02d}.csv"},
+        f"{1000 + 37 * k} data/raw/part_{k:02d}.csv",
+    )
+    t.call("bash", {"command": f"head -1 data/raw/part_{k:02d}.csv"}, "id,ts,region,amount,status")
+    t.call(
+        "python",
+        {
+            "code": "import pandas as pd; "
+            f"print(pd.read_csv('data/raw/part_{k:02d}.csv').isna().sum().sum())"
+        },
+        str((k * 7) % 13),
+    )
+t.call(
+    "write_file",
+    {"path": "reports/profile.md", "content": "# Profile\n..."},
+    "Wrote reports/profile.md",
+    mutates=True,
+)
+t.msg("Profiled 20 CSV files; the report is in reports/profile.md.")
+
+t = new(
+    "f15-agno-5248-one-search-per-tool",
+    "research",
+    False,
+    gh(AGNO, "pull", 5248),
+    "The per-tool limits the pull request adds, used as meant: one knowledge search, one "
+    "text formatting call, one web search, each answering a different part of the question.",
+)
+t.user("Find Sherlock Holmes in the knowledge base, format his address, and check the museum")
+t.call("search_knowledge_base", {"query": "Sherlock Holmes"}, CH15)
+t.call("format_text", {"text": "221b baker street"}, "221B BAKER STREET")
+t.call(
+    "web_search",
+    {"query": "Sherlock Holmes Museum opening hours"},
+    [{"title": "Museum open daily 9:30-18:00"}],
+)
+t.msg("Holmes lives at 221B Baker Street; the museum there opens daily 9:30-18:00.")
+
+t = new(
+    "f15-axl-383-fifty-calls",
+    "distinct_reads",
+    False,
+    gh("Observal/Axl", "issues", 383),
+    "A prompt that legitimately needs 50+ tool calls is stopped at 50 ('this is not the "
+    "behavior in other harnesses'): a license audit reading each dependency's manifest once.",
+)
+t.user("Audit the licenses of every dependency in vendor/")
+for k in range(26):
+    t.call(
+        "read_file",
+        {"path": f"vendor/dep{k:02d}/LICENSE"},
+        f"{['MIT', 'Apache-2.0', 'BSD-3-Clause'][k % 3]} License ... ({k})",
+    )
+    t.call(
+        "read_file",
+        {"path": f"vendor/dep{k:02d}/package.json"},
+        f'{{"name": "dep{k:02d}", "version": "1.{k}.0"}}',
+    )
+t.msg("26 dependencies: 9 MIT, 9 Apache-2.0, 8 BSD-3-Clause; no copyleft licenses.")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -17048,8 +18097,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh12"
     for it in items[FRESH13_START:FRESH14_START]:
         split[it.tid] = "fresh13"
-    for it in items[FRESH14_START:]:
+    for it in items[FRESH14_START:FRESH15_START]:
         split[it.tid] = "fresh14"
+    for it in items[FRESH15_START:]:
+        split[it.tid] = "fresh15"
     return split
 
 

@@ -133,6 +133,7 @@ SPLIT_ORDER = (
     "fresh12",
     "fresh13",
     "fresh14",
+    "fresh15",
 )
 
 

@@ -198,8 +198,12 @@ def test_old_turn_records_and_old_images_replay(tmp_path: Path) -> None:
     old = SessionState().export()
     del old["echo"], old["ask"]
     s = SessionState.from_export(json.loads(json.dumps(old)))
-    assert s.echo == [[], 0, 0, False]
+    assert s.echo == [[], 0, 0, False, []]  # (the fifth, the answer's calls: fresh15)
     assert s.ask == frozenset()
+    # an image of before fresh15: an echo of four elements reads with no calls
+    old["echo"], old["ask"] = [["d1"], 2, 0, True], []
+    s = SessionState.from_export(json.loads(json.dumps(old)))
+    assert s.echo == [["d1"], 2, 0, True, []]
 
 
 @pytest.mark.parametrize(

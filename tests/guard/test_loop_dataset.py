@@ -104,6 +104,11 @@ def test_size_and_balance() -> None:
     assert len(fresh14) >= 30
     assert 0.4 <= sum(not t["loop"] for t in fresh14) / len(fresh14) <= 0.6
     assert all(t["id"].startswith("f14-") for t in fresh14)
+    fresh15 = [t for t in TRAJS if t["split"] == "fresh15"]
+    assert len(fresh15) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh15) / len(fresh15) <= 0.6
+    assert all(t["id"].startswith("f15-") for t in fresh15)
+    assert {t["class"] for t in fresh15 if t["loop"]} == LOOP_CLASSES
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 

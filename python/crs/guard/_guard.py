@@ -2058,7 +2058,7 @@ class Guard:
             # one that answer has at this place
             answer: list[str] = s.echo[0]
             again = answer[len(msgs)] if len(msgs) < len(answer) else None
-            if not s.echo[3] or s.last_step != s.turn_step:
+            if not s.echo[3] or not s.replaying():
                 again = None
             # (a near-identical text is judged against the last message: the answer's own
             # when it is one message)
@@ -2102,8 +2102,11 @@ class Guard:
             found, cap = self._message_loop(seq, s.msg_streak + 1, stales)
             by_echo = False
             if found is None and digest == again and len(msgs) + 1 == len(answer):
-                found = self._echo_loop(s.echo[1] + 1)
+                found = self._echo_loop(s.echo[1] + 1, bool(s.echo[4]))
                 by_echo = found is not None
+                # after calls (to unrelated requests, fresh15) the evidence is weaker than
+                # a text-only answer to a follow-up: a nudge each time, never more
+                cap = cap or (by_echo and bool(s.echo[4]))
             if found is None and restated >= self.policy.monologue_repeats:
                 found = (
                     f"the agent said the same thing in other words {restated + 1} "
@@ -2183,11 +2186,17 @@ class Guard:
             return f"{streak} agent messages in a row without a tool call", True
         return None, False
 
-    def _echo_loop(self, turns: int) -> str | None:
+    def _echo_loop(self, turns: int, calls: bool = False) -> str | None:
         """What loops when the agent gave the same answer to `turns` user turns in a row,
-        each after the first asking nothing new, with no tool call: or None."""
+        each after the first asking nothing new, with no tool call (or, `calls`, after the
+        same calls with the same results, fresh15): or None."""
         if turns < self.policy.monologue_repeats:
             return None
+        if calls:
+            return (
+                f"the agent gave the same answer after the same calls with the same results "
+                f"to {turns} user turns in a row"
+            )
         return (
             f"the agent gave the same answer to {turns} user turns in a row without acting "
             "(the user asked nothing new)"

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 PART_VERSION = 1
 TAIL = 64  # pairs kept for cycle detection (>= 2 x the longest period)
 RECENT = 256  # step records kept per session for explain() and evidence
+ECHO_CALLS = 16  # calls of one turn an answer given again may replay (fresh15)
 TEXTS = 64  # free-text arguments kept per session for near-duplicate checks
 MAX_KEYS = 20_000  # pairs and signatures remembered per session (oldest dropped first)
 MAX_SESSIONS = 500  # sessions kept (oldest dropped first)
@@ -386,9 +387,11 @@ class SessionState:
         self.answered = 0  # last step before a user turn that followed an agent's answer
         # The same answer across user turns that ask nothing new (`Guard.new_turn(text)`):
         # [the answer (its messages' digests), turns that gave it in a row, monologue
-        # verdicts in a row, whether the current turn may still give it]; `ask`: the word
-        # digests of the last user text that asked something (`crs.guard._turns`).
-        self.echo: list[Any] = [[], 0, 0, False]
+        # verdicts in a row, whether the current turn may still give it, the calls the
+        # answer made ("sig:result" of each, in order; empty: it made none, fresh15)];
+        # `ask`: the word digests of the last user text that asked something
+        # (`crs.guard._turns`).
+        self.echo: list[Any] = [[], 0, 0, False, []]
         self.ask: frozenset[str] = frozenset()
         # runs of one call the latest user turn asked for ("run it 5 times": 5; 0: none;
         # `crs.guard._turns.repeats_asked`): that many in the turn are the task
@@ -530,12 +533,34 @@ class SessionState:
         )
         return n
 
+    def turn_calls(self) -> list[str] | None:
+        """The calls of the current turn (since the latest user turn), as "sig:result", in
+        order; None when one was refused or failed transiently (no plain replay), or when
+        there are more than `ECHO_CALLS` (fresh15)."""
+        out: list[str] = []
+        after = self.turn_step
+        if self.last_step == after:
+            return out  # (no call since the turn began: the usual case)
+        for r in reversed(self.recent):
+            if r[0] <= after:
+                break
+            if r[4] == TRANSIENT or r[4] == -1 or len(out) == ECHO_CALLS:
+                return None
+            out.append(f"{r[2]}:{r[3]}")
+        out.reverse()
+        return out
+
+    def replaying(self) -> bool:
+        """The current turn made the calls of the answer it may give again, with the same
+        results (none, for an answer without calls)."""
+        return bool(self.turn_calls() == self.echo[4])
+
     def apply_msg(self, p: dict[str, Any]) -> None:
         echo = self.echo
         if echo[3]:  # a message of a turn that followed up the same answer
             k, answer = len(self.msgs), echo[0]  # (messages of this turn so far)
-            if self.last_step != self.turn_step or k >= len(answer) or p["d"] != answer[k]:
-                self.echo = [[], 0, 0, False]  # it acted, or said something else
+            if not self.replaying() or k >= len(answer) or p["d"] != answer[k]:
+                self.echo = [[], 0, 0, False, []]  # it acted, or said something else
             elif k + 1 == len(answer):  # it gave the whole answer again
                 echo[1] += 1
                 echo[2] = echo[2] + 1 if p.get("v") else 0
@@ -567,16 +592,28 @@ class SessionState:
         the text's words (absent: no text given), `f` = 1 when it asked nothing new."""
         u = p.get("u")
         follow = u is not None and bool(p.get("f"))
-        # the agent answered the last turn in text only (no call since that turn began)
-        quiet = self.msg_streak > 0 and self.last_step == self.turn_step
-        if follow and quiet:
+        # The agent answered the last turn in text: in text only (no call since that turn
+        # began) to a turn that follows up, as before; or after calls (fresh15) to a request
+        # that shares no word with the last one (another request, not the same one
+        # reworded): the same calls with the same results and the same answer to it ignore
+        # what was asked. (Calls to a follow-up may be a look at something moving, "any
+        # update?" answered by a status check, or the same question asked again and
+        # answered alike; an answer in text only to a new request is a chat's.)
+        calls = self.turn_calls() if self.msg_streak > 0 else None
+        if calls is None or u is None:
+            ok = False
+        elif not calls:
+            ok = follow
+        else:
+            ok = not follow and bool(self.ask) and self.ask.isdisjoint(u)
+        if ok:
             answer = list(self.msgs)  # what the agent said in the last turn
-            if answer != self.echo[0]:
-                self.echo = [answer, 1, 0, True]
+            if answer != self.echo[0] or calls != self.echo[4]:
+                self.echo = [answer, 1, 0, True, calls]
             else:
                 self.echo[3] = True
         else:
-            self.echo = [[], 0, 0, False]
+            self.echo = [[], 0, 0, False, []]
         if u is None:
             self.ask = frozenset()
         elif not follow:
@@ -632,7 +669,7 @@ class SessionState:
             "turns": self.turns,
             "turn_step": self.turn_step,
             "answered": self.answered,
-            "echo": [list(self.echo[0]), *self.echo[1:]],
+            "echo": [list(self.echo[0]), *self.echo[1:4], list(self.echo[4])],
             "ask": sorted(self.ask),
             "asked": self.asked,
             "last_msg": [self.last_sketch, sorted(self.last_sents)],
@@ -681,7 +718,13 @@ class SessionState:
         s.answered = int(d.get("answered", 0))
         echo = d.get("echo")
         if echo is not None:
-            s.echo = [[str(m) for m in echo[0]], int(echo[1]), int(echo[2]), bool(echo[3])]
+            s.echo = [
+                [str(m) for m in echo[0]],
+                int(echo[1]),
+                int(echo[2]),
+                bool(echo[3]),
+                [str(c) for c in echo[4]] if len(echo) > 4 else [],
+            ]
         s.ask = frozenset(str(w) for w in d.get("ask", ()))
         s.asked = int(d.get("asked", 0))
         last = d.get("last_msg")  # (absent in an older image: no last message to compare)
