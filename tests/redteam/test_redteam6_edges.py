@@ -76,6 +76,11 @@ def logs() -> Iterator[_Records]:
     handler = _Records()
     loggers = [logging.getLogger(n) for n in ("fastmcp", "crs", "")]
     levels = [lg.level for lg in loggers]
+    # fastmcp's own (rich) handlers stay at INFO: rendering its DEBUG lines, which echo a
+    # 2 MB request, took ~20 s of the test (the records still reach `handler`)
+    own = [(h, h.level) for lg in loggers for h in lg.handlers]
+    for h, level in own:
+        h.setLevel(max(level, logging.INFO))
     for lg in loggers:
         lg.addHandler(handler)
         lg.setLevel(logging.DEBUG)
@@ -85,6 +90,8 @@ def logs() -> Iterator[_Records]:
         for lg, level in zip(loggers, levels, strict=True):
             lg.removeHandler(handler)
             lg.setLevel(level)
+        for h, level in own:
+            h.setLevel(level)
 
 
 def _no_traceback_and_short(logs: _Records) -> None:
