@@ -1382,15 +1382,24 @@ class Guard:
                         p["fx"] = list(ids)
                 key = f"{self._key_prefix}{next(self._keys)}" if self._idem else None
                 try:
-                    # built here: the handler's check is for records read back (replay)
-                    stored = self._kernel.commit_op(
-                        "guard.step",
-                        p,
-                        bump_generation=False,
-                        checked=part.apply_step,
-                        fresh=self._fresh,
-                        msg_id=key,
-                    )
+                    kernel = self._kernel
+                    if kernel.journal is None:
+                        # in memory: what `commit_op` does without a journal (no record, no
+                        # other writer), inline (the hot path)
+                        with kernel.lock:
+                            if kernel.closed:
+                                kernel.check_open("guard.step")
+                            stored = part.apply_step(p)
+                    else:
+                        # built here: the handler's check is for records read back (replay)
+                        stored = kernel.commit_op(
+                            "guard.step",
+                            p,
+                            bump_generation=False,
+                            checked=part.apply_step,
+                            fresh=self._fresh,
+                            msg_id=key,
+                        )
                     if stored != call.step:
                         # a NATS stream has no writer lock: another writer's record of this
                         # step came first in the stream, and every reader stores this one at
