@@ -156,12 +156,12 @@ impl Blake2b {
     pub fn finish_hex(self) -> String {
         const HEX: &[u8; 16] = b"0123456789abcdef";
         let d = self.finish();
-        let mut s = String::with_capacity(d.len() * 2);
+        let mut hex = Vec::with_capacity(d.len() * 2);
         for b in d {
-            s.push(HEX[(b >> 4) as usize] as char);
-            s.push(HEX[(b & 15) as usize] as char);
+            hex.push(HEX[(b >> 4) as usize]);
+            hex.push(HEX[(b & 15) as usize]);
         }
-        s
+        String::from_utf8(hex).unwrap_or_default() // (hex digits: always UTF-8)
     }
 }
 
@@ -330,6 +330,16 @@ pub fn strip_ascii(s: &str) -> &str {
 
 /// Python's `repr(s)` of an ASCII `str`, appended to `out`.
 pub fn repr_ascii_into(s: &str, out: &mut String) {
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'\\' && b != b'\'')
+    {
+        // nothing to escape (most names and values): quoted as it is
+        out.reserve(s.len() + 2);
+        out.push('\'');
+        out.push_str(s);
+        out.push('\'');
+        return;
+    }
     let quote = if s.contains('\'') && !s.contains('"') {
         '"'
     } else {

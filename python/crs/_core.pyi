@@ -218,6 +218,18 @@ def canon_flat(
 ) -> tuple[str, dict[str, Any], str] | None:
     """The guard's call identity of plain ASCII arguments in one pass, or None."""
 
+def identify_flat(
+    tool: str,
+    args: object,
+    drop: frozenset[str],
+    keys: frozenset[str],
+    commands: frozenset[str],
+    path_keys: frozenset[str],
+    wait_keys: frozenset[str],
+) -> tuple[str, dict[str, Any], str, bool] | None:
+    """`canon_flat` without the names whose `field_key` is in `keys`, plus whether the
+    call may wait (a positive int, or a str under one of `wait_keys`), or None."""
+
 def digest_text(text: str, echo: object) -> str | None:
     """The guard's digest of an ASCII str result, or None."""
 

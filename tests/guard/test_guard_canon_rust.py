@@ -303,3 +303,73 @@ def test_the_digests_are_the_pinned_ones() -> None:
     feat = _canon.features({"pattern": "def f", "path": "src"}, COMMAND_FIELDS, str)
     ident = hashlib.blake2b(repr([("path", "src")]).encode(), digest_size=8).hexdigest()
     assert feat == f"{ident}|pattern:def pattern:f"
+
+
+# `Guard._identify`'s one Rust pass (`_core.identify_flat`) against its Python reference
+# (`Guard._slow_identity`: the commentary fields spelt another way left out, then
+# `canon_flat` or the Python functions), and its "may wait" flag against `_waits`.
+_ID_KEYS = [
+    *_KEYS,
+    "Description",
+    "REASON",
+    "just-ification",
+    "Just_ification",
+    "file-path",
+    "yield_time_ms",
+    "timeout",
+    "code",
+    "action",
+    "op",
+    "chars",
+    "session_id",
+]
+id_value = st.one_of(
+    flat_value,
+    st.sampled_from(["wait", "poll", "time.sleep(5)", "scroll_down", "", "7"]),
+    st.integers(-3, 30_000),
+)
+id_args = st.dictionaries(st.sampled_from([*_ID_KEYS, "é", "Dé"]), id_value, max_size=6)
+
+
+@settings(max_examples=3000)
+@given(st.sampled_from(["read_file", "bash", "write_stdin", "process"]), id_args)
+def test_the_identify_pass_agrees_with_its_python_reference(
+    tool: str, args: dict[str, Any]
+) -> None:
+    from crs.guard import _guard
+
+    g = Guard()
+    lim = g._limits_for(tool)
+    fast = _core.identify_flat(
+        tool,
+        args,
+        lim.ignore_fields,
+        lim.ignore_keys,
+        g._commands,
+        _canon.PATH_KEYS,
+        _guard._WAIT_ARGS,
+    )
+    try:
+        want = g._slow_identity(tool, args, lim)
+    except Exception as exc:  # the Rust path declines what Python refuses
+        assert fast is None
+        with pytest.raises(type(exc)):
+            g._identify(tool, args)
+        return
+    if fast is not None:
+        assert fast[:3] == want[:3]
+        assert list(fast[1]) == list(want[1])  # the same order
+        assert [type(v) for v in fast[1].values()] == [type(v) for v in want[1].values()]
+        if not fast[3]:  # "cannot wait": `_waits` agrees
+            assert not _guard._waits(fast[1], g._poll_re.search)
+    assert g._identify(tool, args)[2:4] == (want[0], want[1])
+
+
+def test_the_identify_pass_leaves_out_commentary_spelt_another_way() -> None:
+    g = Guard()
+    plain = g.call_for("bash", {"command": "ls"}).signature
+    for extra in ({"Description": "x"}, {"REASON": "y"}, {"just-ification": "z"}):
+        assert g.call_for("bash", {"command": "ls", **extra}).signature == plain
+    # a call that waits, found through the flag (`write_stdin` with a yield time)
+    v = g.before_call("write_stdin", {"session_id": 7, "chars": "", "yield_time_ms": 30000})
+    assert g._pending[v.call.call_id][0] is True

@@ -135,6 +135,8 @@ _camel_split = functools.partial(re.compile(r"(?<=[a-z0-9])(?=[A-Z])").sub, "_")
 _CODE_KEYS = frozenset(("code", "source", "python", "program", "cell", "snippet"))
 # Arguments that name what a multi-action tool does (`process(action="wait")`)
 _ACTION_KEYS = frozenset(("action", "op", "operation", "method", "mode", "verb", "subcommand"))
+# the names whose str value may make `_waits` true (a positive number may too)
+_WAIT_ARGS = _CODE_KEYS | _ACTION_KEYS
 _CODE_SLEEP = re.compile(
     r"(?<![\w])(?:\w+\.)?sleep\s*\(\s*(?:[1-9]|0?\.\d*[1-9])|(?i:\bStart-Sleep\b)"
 )
@@ -279,6 +281,8 @@ _new, _set = object.__new__, object.__setattr__
 
 
 _canon_flat = _core.canon_flat  # the one-pass call identity (see _canon.call_identity)
+_identify_flat = _core.identify_flat  # the same, plus what `Guard._identify` needs
+_READING_MAX = 2 * _canon.READING_MAX_CHARS  # (a result `_canon.reading_digest` may take)
 # `field_key` of an argument name, remembered: the names repeat on every call
 _field_key_of = functools.lru_cache(maxsize=4096)(_field_key)
 _PATH_KEYS = _canon.PATH_KEYS
@@ -739,26 +743,23 @@ class Guard:
         if lim is None:
             tool = _canon.check_tool(tool)
             lim = self._limits_for(tool)
-        # the arguments' canonical form and signature: plain ones in one Rust pass
+        # the arguments' canonical form and signature: plain ones in one Rust pass, which
+        # leaves out the commentary fields spelt another way and says whether the call
+        # may wait (False: `_waits` is False)
         drop = lim.ignore_fields
-        if type(args) is dict and args:
-            # a commentary field spelt another way (`Description`, `Reason`) is one too
-            keys = lim.ignore_keys
-            for k in args:
-                if type(k) is str and k not in drop and _field_key_of(k) in keys:
-                    args = {
-                        a: v
-                        for a, v in args.items()
-                        if type(a) is not str or _field_key_of(a) not in keys
-                    }
-                    break
-        got = None if args is None else _canon_flat(tool, args, drop, self._commands, _PATH_KEYS)
+        got = (
+            _identify_flat(
+                tool, args, drop, lim.ignore_keys, self._commands, _PATH_KEYS, _WAIT_ARGS
+            )
+            if type(args) is dict
+            else None
+        )
         if got is None:
-            got = _canon.python_identity(tool, args, drop, self._commands)
-        sig, canon, cmd = got
+            got = self._slow_identity(tool, args, lim)
+        sig, canon, cmd, waits = got
         poll = lim.polling
         mut = lim.mutating
-        if not poll and not cmd and canon and _waits(canon, self._poll_re.search):
+        if waits and not poll and not cmd and canon and _waits(canon, self._poll_re.search):
             poll = True
         if cmd:
             kinds = self._cmd_kinds.get(cmd)
@@ -777,6 +778,28 @@ class Guard:
                 # name of the tool that runs it (`fabric_exec`, `execute_command`)
                 mut = not kinds[1]
         return tool, lim, sig, canon, poll, mut
+
+    def _slow_identity(
+        self, tool: str, args: Mapping[str, Any] | None, lim: Limits
+    ) -> tuple[str, dict[str, Any], str, bool]:
+        """`_identify`'s `_core.identify_flat` for what it declines (and its reference:
+        tests/guard check they agree): (signature, canonical arguments, shell command, True)."""
+        drop = lim.ignore_fields
+        if type(args) is dict and args:
+            # a commentary field spelt another way (`Description`, `Reason`) is one too
+            keys = lim.ignore_keys
+            for k in args:
+                if type(k) is str and k not in drop and _field_key_of(k) in keys:
+                    args = {
+                        a: v
+                        for a, v in args.items()
+                        if type(a) is not str or _field_key_of(a) not in keys
+                    }
+                    break
+        got = None if args is None else _canon_flat(tool, args, drop, self._commands, _PATH_KEYS)
+        if got is None:
+            got = _canon.python_identity(tool, args, drop, self._commands)
+        return (*got, True)
 
     def _make_call(
         self,
@@ -1362,15 +1385,24 @@ class Guard:
                         p["fx"] = list(ids)
                 key = f"{self._key_prefix}{next(self._keys)}" if self._idem else None
                 try:
-                    # built here: the handler's check is for records read back (replay)
-                    stored = self._kernel.commit_op(
-                        "guard.step",
-                        p,
-                        bump_generation=False,
-                        checked=part.apply_step,
-                        fresh=self._fresh,
-                        msg_id=key,
-                    )
+                    kernel = self._kernel
+                    if kernel.journal is None:
+                        # in memory: what `commit_op` does without a journal (no record, no
+                        # other writer), inline (the hot path)
+                        with kernel.lock:
+                            if kernel.closed:
+                                kernel.check_open("guard.step")
+                            stored = part.apply_step(p)
+                    else:
+                        # built here: the handler's check is for records read back (replay)
+                        stored = kernel.commit_op(
+                            "guard.step",
+                            p,
+                            bump_generation=False,
+                            checked=part.apply_step,
+                            fresh=self._fresh,
+                            msg_id=key,
+                        )
                     if stored != call.step:
                         # a NATS stream has no writer lock: another writer's record of this
                         # step came first in the stream, and every reader stores this one at
@@ -1545,8 +1577,9 @@ class Guard:
             kind = OK
             got = _digest_text(result, canon) if type(result) is str else None
             res = got if got is not None else _canon.result_digest(result, _echo(canon))
-            if type(result) is str and len(result) <= 2 * _canon.READING_MAX_CHARS:
-                res = _canon.reading_digest(result) or res  # a clock reading (fresh11)
+            # a clock reading (fresh11; it has a `:`, looked for first: most results do not)
+            if type(result) is str and len(result) <= _READING_MAX and ":" in result:
+                res = _canon.reading_digest(result) or res
             if (
                 type(result) is str
                 and len(result) < 4096

@@ -411,8 +411,8 @@ class SessionState:
         """A finished call (payload of `guard.step`) at step `n` (`free_step`); True if it
         changed the workspace."""
         tool, sig, res, kind = p["t"], p["g"], p["r"], p["k"]
-        get = p.get
-        cluster = get("a") or sig
+        # (an optional key is looked up with `in` first: most records have none of them)
+        cluster = (p["a"] or sig) if "a" in p else sig
         pair = f"{cluster}:{res}"
         if n > self.last_step:
             self.last_step = n
@@ -435,20 +435,22 @@ class SessionState:
         # recorded at the epoch after it (its own change is its effect: running it again
         # with nothing else in between is a repeat).
         epoch = self.epoch
-        changed = kind == OK and bool(get("m")) and pair != self.last_mut
+        changed = kind == OK and "m" in p and bool(p["m"]) and pair != self.last_mut
         after = epoch + 1 if changed else epoch
-        s = self.sigs.get(sig)
+        sigs = self.sigs
+        s = sigs.get(sig)
         if s is None:
-            s = self.sigs[sig] = SigState(tool)
-            if len(self.sigs) > MAX_KEYS:
-                _trim(self.sigs)
+            s = sigs[sig] = SigState(tool)
+            if len(sigs) > MAX_KEYS:
+                _trim(sigs)
         same_epoch = s.runs > 0 and s.epoch == epoch
         if same_epoch and res != s.res:
             s.changes += 1
             if kind != TRANSIENT:
                 self.moved_step = n  # the same call, another answer: the world moved
         s.same = s.same + 1 if (same_epoch and res == s.res) else 1
-        seen = self.pairs.get(pair)
+        pairs = self.pairs
+        seen = pairs.get(pair)
         novel = seen is None or seen[1] != epoch
         # A result never seen before (at this epoch) is new data, reading rather than
         # polling: only runs that bring back an earlier result count against the poll budget.
@@ -457,23 +459,23 @@ class SessionState:
         s.res = res
         s.cluster = cluster if cluster != sig else ""
         s.epoch = after
-        if get("w"):
+        if "w" in p and p["w"]:  # noqa: RUF019 (`in` first: cheaper when absent)
             s.waits = True
-        if get("sc"):
+        if "sc" in p and p["sc"]:  # noqa: RUF019
             s.scrolls = True
         if kind == HARD:
             # a failure after the workspace changed starts a new streak (edit, test, edit...)
             s.hard = s.hard + 1 if same_epoch else 1
             s.transient = 0
             s.fail_step, s.fail_ms = n, p["ts"]
-            s.last_err = get("e", "")
+            s.last_err = p.get("e", "")
         elif kind == TRANSIENT:
             # A user message since the last failure is the go-ahead to try again: transient
             # errors get a fresh retry budget (hard failures keep their streak).
             s.transient = s.transient + 1 if s.fail_step > self.turn_step else 1
             s.fail_step, s.fail_ms = n, p["ts"]
-            s.last_err = get("e", "")
-            base = self.sigs.get(cluster) if cluster != sig else None
+            s.last_err = p.get("e", "")
+            base = sigs.get(cluster) if cluster != sig else None
             if base is not None and base.epoch == epoch:
                 # a re-parameterised variant failing the same way spends the call's budget
                 base.transient = base.transient + 1 if base.fail_step > self.turn_step else 1
@@ -481,17 +483,17 @@ class SessionState:
         else:
             s.hard = s.transient = 0
             self.last_ok_step = n
-            if get("cr"):  # a call that creates a record succeeded
+            if "cr" in p and p["cr"]:  # noqa: RUF019 (a call that creates a record succeeded)
                 if s.made <= self.answered:  # the first time in this request
-                    s.made, s.made_res, s.made_view, s.dups = n, res, get("cv", ""), 0
-                    s.made_shape = get("cs", "")
-                elif get("cd"):
+                    s.made, s.made_res, s.made_view, s.dups = n, res, p.get("cv", ""), 0
+                    s.made_shape = p.get("cs", "")
+                elif p.get("cd"):
                     s.dups += 1
         if kind != TRANSIENT:
             if seen is None:
-                self.pairs[pair] = [1, after, n]
-                if len(self.pairs) > MAX_KEYS:
-                    _trim(self.pairs)
+                pairs[pair] = [1, after, n]
+                if len(pairs) > MAX_KEYS:
+                    _trim(pairs)
             elif seen[1] != epoch:
                 seen[0], seen[1], seen[2] = 1, after, n
             else:
@@ -502,16 +504,17 @@ class SessionState:
         if changed:
             self.epoch = after
             self.last_mut = pair
-        text = get("x")
-        if text:
-            self.texts.append((n, tool, cluster, res, text))
-        v = get("v")
+        if "x" in p:
+            text = p["x"]
+            if text:
+                self.texts.append((n, tool, cluster, res, text))
+        v = p["v"] if "v" in p else None  # noqa: SIM401
         if v:  # the live guard detected a loop at this call
             self.level = NUDGED
             self.nudges += 1
             self.loop_code = v
-            self.loop_pairs = frozenset(get("lp", ())) | {pair}
-            self.loop_steps = tuple(get("ev", ()))
+            self.loop_pairs = frozenset(p.get("lp", ())) | {pair}
+            self.loop_steps = tuple(p.get("ev", ()))
         elif self.level and novel and pair not in self.loop_pairs and kind != TRANSIENT:
             self.level = CALM
             self.nudges = 0
@@ -519,7 +522,17 @@ class SessionState:
             self.loop_pairs = frozenset()
             self.loop_steps = ()
         self.recent.append(
-            [n, tool, sig, res, kind, v or "", p["ts"], get("pv", ""), get("rv", "")]
+            [
+                n,
+                tool,
+                sig,
+                res,
+                kind,
+                v or "",
+                p["ts"],
+                p["pv"] if "pv" in p else "",  # noqa: SIM401
+                p["rv"] if "rv" in p else "",  # noqa: SIM401
+            ]
         )
         return changed
 
@@ -787,11 +800,13 @@ class GuardPart:
             n = s.free_step(n)
         if s.apply_step(p, n):
             self.changes += 1
-        lf = p.get("lf")
-        if lf is not None:
-            self._learn(lf)
-        for fid in p.get("fx", ()):  # failures this success shows to be stale
-            self._drop(fid)
+        if "lf" in p:  # (`in` first: most records have neither key)
+            lf = p["lf"]
+            if lf is not None:
+                self._learn(lf)
+        if "fx" in p:
+            for fid in p["fx"]:  # failures this success shows to be stale
+                self._drop(fid)
         return n
 
     def _op_refuse(self, p: dict[str, Any]) -> Callable[[], int]:
