@@ -380,3 +380,46 @@ def test_every_entry_point_of_a_forked_child_answers_at_once(
     assert answers["close"][0] == "ok"
     assert took < 5
     assert got["parent_step"] == 6
+
+
+def _streams(url: str) -> list[str]:
+    import nats as nats_py
+
+    async def run() -> list[str]:
+        nc = await nats_py.connect(url)
+        try:
+            return [i.config.name for i in await nc.jetstream().streams_info()]
+        finally:
+            await nc.close()
+
+    return asyncio.run(run())
+
+
+def test_the_cli_with_a_stream_named_wrong_creates_nothing(
+    nats: NatsServer, tmp_path: Path
+) -> None:
+    """`crs guard status --nats URL --stream TYPO` on a server no guard had used yet said
+    "no guarded sessions" and created stream TYPO with the subjects of every guard's stream:
+    from then on each Guard.open (stream CRS_DELTAS) failed, "subjects overlap with an
+    existing stream". Now one line saying there is no such stream (JSON with --json), exit
+    1, and nothing is created."""
+    project = _project(tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for extra in ((), ("--json",)):
+        proc = subprocess.run(
+            [sys.executable, "-m", "crs", "guard", "status", "--nats", nats.url]
+            + ["--stream", "TYPO", "--project", str(project), *extra],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert proc.returncode == 1, proc
+        assert "no stream 'TYPO'" in proc.stderr
+        assert "nothing was created" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+        if extra:
+            assert json.loads(proc.stdout)["exit"] == 1
+    assert _streams(nats.url) == []
+    with Guard.open(project, "s", nats=nats.url, fingerprint=_fp) as g:
+        assert _call(g, "a.py", "r").call.step == 1
