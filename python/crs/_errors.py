@@ -304,3 +304,14 @@ class StaleOpError(CRSError):
     """Private (not exported): an op was built on a state another writer of the shared
     journal moved meanwhile (a guard step it took); nothing was written, the caller builds
     it again on the caught-up state (`StateKernel.commit_op`'s `fresh`)."""
+
+
+class AppendRaceError(JournalError):
+    """Private (not exported): a conditional append (a NATS project journal's record sent
+    with the sequence of the last record of its subject this writer applied, JetStream's
+    ``Nats-Expected-Last-Subject-Sequence``) was refused because another writer's record came
+    first; nothing was stored. `last` is the subject's last sequence as the server said."""
+
+    def __init__(self, message: str, *, last: int) -> None:
+        super().__init__(message)
+        self.last = last

@@ -40,11 +40,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from crs import _core
 from crs._check import brief
 from crs._errors import (
+    AppendRaceError,
     CRSClosedError,
     DeltaConflictError,
     InvalidArgumentError,
     JournalCorruptedError,
     JournalSequenceGapError,
+    JournalUnavailableError,
     NilDeltaError,
     SnapshotStaleError,
     StaleOpError,
@@ -122,6 +124,7 @@ class _Lifecycle(enum.Enum):
 
 
 _CLOSED = _Lifecycle.CLOSED
+_MAX_RACES = 64  # conditional appends (NATS) another writer's record came first to, in a row
 
 
 class _Run:
@@ -498,7 +501,10 @@ class StateKernel:
         other writers' records came in): when the catch-up under the journal's writer lock
         applied records of other writers, `fresh(payload)` says whether it still holds;
         False raises `StaleOpError` with nothing written (the caller builds it again). Not
-        called when no other writer appended (the usual case).
+        called when no other writer appended (the usual case). A conditional append another
+        writer's record came first to (a NATS project journal: `AppendRaceError`, nothing
+        stored, the records up to it applied) raises `StaleOpError` when `fresh` is given,
+        and sends the record again after them otherwise.
 
         `msg_id`: an idempotency key for a journal that takes one (a NATS project journal:
         the server stores a record sent twice under one key once); ignored by the others,
@@ -564,10 +570,31 @@ class StateKernel:
             apply = handler(payload) if checked is None else None
             if self.journal is not None:
                 record = {"op": kind, "payload": payload, "bump_generation": bump_generation}
-                if msg_id is not None and getattr(self.journal, "idempotent", False):
-                    self.seq = self.journal.append(record, msg_id=msg_id)
-                else:
-                    self.seq = self.journal.append(record)
+                idem = msg_id is not None and getattr(self.journal, "idempotent", False)
+                races = 0
+                while True:
+                    try:
+                        if idem:
+                            self.seq = self.journal.append(record, msg_id=msg_id)
+                        else:
+                            self.seq = self.journal.append(record)
+                        break
+                    except AppendRaceError:
+                        # NATS: another writer's record came first (nothing stored); the
+                        # journal applied the records up to it. A payload built on the state
+                        # (a guard's decision) is built again on the caught-up one; another is
+                        # checked again and sent after them.
+                        if fresh is not None:
+                            raise StaleOpError(
+                                f"{kind}: built on a state other writers moved"
+                            ) from None
+                        races += 1
+                        if races >= _MAX_RACES:
+                            raise JournalUnavailableError(
+                                f"{kind}: other writers' records came first {races} times in "
+                                "a row; nothing was stored. Retry later"
+                            ) from None
+                        apply = handler(payload) if checked is None else None
             if checked is not None:
                 result = checked(payload)
             else:

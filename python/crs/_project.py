@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from crs._check import brief, require_instance, require_path
 from crs._crs import CRS
 from crs._errors import (
+    AppendRaceError,
     CRSError,
     InvalidArgumentError,
     JournalCorruptedError,
@@ -257,19 +258,34 @@ def _watch_forks(journal: NATSProjectJournal) -> None:
     _FORKED.add(journal)
 
 
+def _free_in_child(lock: Any) -> None:
+    """`lock` usable in a forked child: one that another thread held at the fork (the apply
+    thread, a caller's) is never released here (that thread did not come along), so every
+    read waited on it forever (red team 8); the forking thread's own stays held."""
+    owned = getattr(lock, "_is_owned", None)
+    if owned is not None and owned():
+        return
+    if lock.acquire(blocking=False):
+        lock.release()
+        return
+    lock._at_fork_reinit()  # (what logging and concurrent.futures do with theirs at fork)
+
+
 def _close_in_child() -> None:
     for journal in list(_FORKED):
         # A lock another thread of the parent held at the fork (the apply thread holds the
         # CRS lock while it applies a record, the follower the inbox's) is never released
         # in the child, where that thread does not exist: every call that takes it (close,
-        # status) hung. Both are made anew, unheld, in the child (as the logging module
-        # does with its own); the child refuses changes, and reads see the last state.
-        journal._cond = threading.Condition()
+        # status) hung: each is freed in the child (`_free_in_child`, as the logging
+        # module does with its own); the child refuses changes, and reads see the last state.
         crs = journal._crs
         if crs is not None:
-            reinit = getattr(crs._kernel.lock, "_at_fork_reinit", None)
-            if reinit is not None:  # (CPython's locks; the lock object stays the same one,
-                reinit()  # which every Guard of the engine holds a reference to)
+            # the state as it was at the fork can be read (a record another thread was
+            # applying then may be half applied); every change refuses
+            kernel = crs._kernel
+            for lock in (kernel.lock, journal._cond, getattr(kernel.history, "_lock", None)):
+                if lock is not None:
+                    _free_in_child(lock)
             crs._kernel.close_in_child(
                 f"the project's NATS journal was opened in process {os.getppid()}, and this "
                 f"is a child forked from it ({os.getpid()}): open the guard again in the child "
@@ -282,10 +298,17 @@ class NATSProjectJournal:
 
     One subject (``crs.<key>.delta`` in the stream) holds the project's records. Every
     process follows it live (an ordered push consumer) and applies what the others append,
-    in stream order, under the CRS lock: on a background thread as records arrive, at the
-    start of every commit (`exclusive`), and, for the records that landed before one of its
-    own, right after that append is acknowledged (so the state is the stream's order).
-    There is no lock: a decision sees every record that reached this process before it.
+    in stream order, under the CRS lock: on a background thread as records arrive, and at
+    the start of every commit (`exclusive`).
+
+    There is no lock across machines; an op record (every guard record) is a compare-and-set
+    instead: it is published with the sequence of the subject's last record this process
+    applied (JetStream's ``Nats-Expected-Last-Subject-Sequence``), so the server stores it
+    only if no other writer's record came in between. One that did is refused (nothing
+    stored): `append` applies the other writers' records up to the subject's last one (from
+    the live feed) and raises `AppendRaceError`, on which `StateKernel.commit_op` checks the
+    record again on the caught-up state (a guard judges its call again) and sends it again.
+    So a decision, once stored, was made on every record stored before it (red team 8).
     """
 
     sparse_sequences = True  # stream sequences: shared with other subjects, they skip
@@ -300,6 +323,9 @@ class NATSProjectJournal:
         self._inbox: deque[DeltaOrError] = deque()
         self._cond = threading.Condition()
         self._mine: set[int] = set()
+        # the last sequence of the subject this process applied (or skipped: unreadable, or
+        # its own), what its next op record expects the subject's last one to be
+        self._pos = 0
         self._error: BaseException | None = None
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -329,22 +355,61 @@ class NATSProjectJournal:
         yield
 
     def append(self, record: Any, *, msg_id: str | None = None) -> int:
-        """Publish `record`; once acknowledged, apply the records of other writers that the
-        stream holds before it, so this process's state follows the stream's order.
+        """Publish `record` (the CRS lock is held). An op record (a dict) only right after
+        the subject's last record this process applied: another writer's first raises
+        `AppendRaceError`, once its records (up to the subject's last) are applied.
 
         `msg_id`: the record's idempotency key (`NATSJournal.append`): a record whose first
-        append raised but reached the server anyway is stored once when sent again with it.
+        append raised but reached the server anyway is stored once when sent again with it
+        (the server answers a duplicate before it looks at the expected sequence).
 
-        (An op record's effect is applied by the CRS after this returns, so the order is
-        exact; a delta is applied before its append, so other writers' records that raced
-        it are applied after it, by the next commit or the background thread.)"""
+        (An op record's effect is applied by the CRS after this returns. A delta is applied
+        before its append, so it is not conditional: other writers' records that raced it
+        are applied after it, by the next commit or the background thread.)"""
         self._raise_error()
-        seq = self._journal.append(record, msg_id=msg_id)
+        if not isinstance(record, dict):
+            seq = self._journal.append(record, msg_id=msg_id)
+            with self._cond:
+                self._mine.add(seq)
+            self._pos = max(self._pos, seq)
+            return seq
+        expect = self._pos
+        kernel_seq = self._crs._kernel.seq if self._crs is not None else 0
+        if kernel_seq > expect:
+            expect = kernel_seq
+        try:
+            seq, again = self._journal.append_after(record, expect, msg_id=msg_id)
+        except AppendRaceError as exc:
+            self._catch_up(exc.last, expect)
+            raise
         with self._cond:
             self._mine.add(seq)
-        if isinstance(record, dict):
+        if again and seq > expect:
+            # a record sent again that the server had already (`msg_id`), stored after records
+            # of other writers this process has not applied yet: they come first
             self._drain(until=seq)
+        if seq > self._pos:
+            self._pos = seq
         return seq
+
+    def _catch_up(self, last: int, expect: int) -> None:
+        """Apply the records other writers stored after `expect`, up to `last` (the subject's
+        last), from the live feed, after a conditional append they raced."""
+        if last < expect:
+            raise JournalError(
+                f"nats project journal: the stream's last record of this project is {last}, "
+                f"before record {expect}, which this process applied: the project's records "
+                f"were purged or deleted from stream {self._config.stream_name} while it ran "
+                "(nats stream purge / rmm); nothing was stored. Open the guard (the project) "
+                "again: it starts from what the stream holds"
+            )
+        self._drain(until=last)
+        if self._pos < last:
+            raise JournalUnavailableError(
+                f"nats project journal: records up to {last} (another writer's, stored first) "
+                f"did not come back on the live feed within {_ECHO_WAIT_S:.0f} s; nothing was "
+                "stored. Retry later (the same record is stored once)"
+            )
 
     def close(self) -> None:
         if self._closed:
@@ -366,7 +431,7 @@ class NATSProjectJournal:
         """Follow the subject after `crs`'s position (it replayed the journal)."""
         self._crs = crs
         _watch_forks(self)
-        pos = int(crs._kernel.seq)
+        pos = self._pos = int(crs._kernel.seq)
         self._follower = self._journal.follow(self._receive, from_seq=pos + 1 if pos else 0)
         self._thread = threading.Thread(target=self._apply_loop, name="crs-nats-apply", daemon=True)
         self._thread.start()
@@ -415,6 +480,8 @@ class NATSProjectJournal:
                 seq = item.seq_num
                 mine = seq in self._mine
                 self._mine.discard(seq)
+                if seq > self._pos:
+                    self._pos = seq
             if item.err is not None and not item.skipped:
                 self._error = item.err
                 if seq == 0:  # the feed itself failed, not one record

@@ -145,6 +145,15 @@ class NATSJournal:
         """
         return self._loop.run(self._aj.append(delta, msg_id=msg_id), None)
 
+    def append_after(
+        self, delta: Any, last_seq: int, *, msg_id: str | None = None
+    ) -> tuple[int, bool]:
+        """Publish one entry only if the subject's last entry is `last_seq` (0: none):
+        (its sequence, whether the server had it already under `msg_id`). Another writer's
+        entry first raises `AppendRaceError` (nothing stored); see
+        `AsyncNATSJournal.append_after`."""
+        return self._loop.run(self._aj.append_after(delta, last_seq, msg_id=msg_id), None)
+
     def append_batch(self, deltas: Sequence[Any], *, msg_id: str | None = None) -> int:
         """Publish entries in order (pipelined; not atomic); return the last sequence number.
 

@@ -44,6 +44,7 @@ from typing import IO, Any, TypeVar
 from crs._check import check, fail
 from crs._core import crc32c
 from crs._errors import (
+    AppendRaceError,
     InvalidArgumentError,
     JournalClosedError,
     JournalCorruptedError,
@@ -68,6 +69,8 @@ _log = logging.getLogger("crs.nats")
 
 _INSTALL_HINT = "NATSJournal needs the nats-py package: pip install 'crs-agent[nats]'"
 _SESSION_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+_WRONG_LAST_SEQ = 10071  # JetStream's err_code: an expected last (subject) sequence differs
+_WRONG_LAST_RE = re.compile(r"wrong last sequence: (\d+)")
 _STREAM_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
@@ -497,7 +500,31 @@ class AsyncNATSJournal:
         """
         if delta is None:
             raise NilDeltaJournalError("delta must not be None")
-        return await self._append_records([(self._encode(delta), msg_id)])
+        return (await self._append_records([(self._encode(delta), msg_id)]))[0]
+
+    async def append_after(
+        self, delta: Any, last_seq: int, *, msg_id: str | None = None
+    ) -> tuple[int, bool]:
+        """Publish one entry only if the last entry of the subject is `last_seq` (0: none),
+        with JetStream's ``Nats-Expected-Last-Subject-Sequence``: a compare-and-set across
+        the writers of the subject, in the publish's one round trip.
+
+        Returns:
+            (the entry's sequence, whether the server had it already: a retry under the same
+            `msg_id`, which the server answers with the first one's sequence, whatever
+            `last_seq` says: duplicates are detected before the expected sequence).
+
+        Raises:
+            AppendRaceError: Another writer's entry came first (nothing stored); its `last`
+                is the subject's last sequence.
+            JournalUnavailableError: The server is away (a conditional entry is never kept
+                in memory, even with `allow_degraded`).
+        """
+        if delta is None:
+            raise NilDeltaJournalError("delta must not be None")
+        if isinstance(last_seq, bool) or not isinstance(last_seq, int) or last_seq < 0:
+            raise InvalidArgumentError(f"last_seq: must be an int >= 0, got {last_seq!r}")
+        return await self._append_records([(self._encode(delta), msg_id)], expect=last_seq)
 
     async def append_batch(self, deltas: Sequence[Any], *, msg_id: str | None = None) -> int:
         """Publish entries in order (pipelined, acknowledged before returning).
@@ -518,7 +545,7 @@ class AsyncNATSJournal:
             if delta is None:
                 raise NilDeltaJournalError(f"delta at index {i} must not be None")
             records.append((self._encode(delta), None if msg_id is None else f"{msg_id}.{i}"))
-        return await self._append_records(records)
+        return (await self._append_records(records))[0]
 
     def _encode(self, delta: Any) -> bytes:
         payload = self._codec.encode(delta)
@@ -528,7 +555,11 @@ class AsyncNATSJournal:
             )
         return seal(payload)
 
-    async def _append_records(self, records: list[tuple[bytes, str | None]]) -> int:
+    async def _append_records(
+        self, records: list[tuple[bytes, str | None]], expect: int | None = None
+    ) -> tuple[int, bool]:
+        """Publish `records`; (the last sequence, whether the server had it already). With
+        `expect` (one record): only after the subject's last sequence `expect`."""
         self._check_open()
         size = sum(len(r) for r, _ in records)
         cfg = self._config
@@ -544,31 +575,48 @@ class AsyncNATSJournal:
             if self._pending:
                 await self._flush_pending()
             if self._pending or not self._connected:
-                self._degrade(items, None)
-                return 0
+                self._degrade(items, None, expect)
+                return 0, False
             done = 0
-            last = 0
-            futs: list[asyncio.Future[Any]] = []
+            last, dup = 0, False
+            futs: list[asyncio.Future[tuple[int, bool]]] = []
             try:
                 # Pipelined: every publish is sent before the first acknowledgement is awaited,
                 # under one timer for the whole unit (a timer per message costs more than the
                 # publish). One connection keeps them in order; sequences increase.
                 for mid, rec, _ in items:
-                    futs.append(await self._acks.publish(self._delta_subject, rec, mid))
+                    futs.append(await self._acks.publish(self._delta_subject, rec, mid, expect))
                 async with asyncio.timeout(self._config.request_timeout):
                     for fut in futs:
-                        last = await fut
+                        last, dup = await fut
                         self._last_seq = max(self._last_seq, last)
                         self._total_bytes += items[done][2]
                         done += 1
             except Exception as exc:
                 for fut in futs:
                     fut.cancel()
-                if isinstance(exc, _nats().js.errors.NoStreamResponseError):
+                errs = _nats().js.errors
+                if isinstance(exc, errs.NoStreamResponseError):
                     await self._stream_gone(exc, len(items) - done)
-                self._on_publish_error(exc, items[done:])
-                return 0
-            return last
+                if isinstance(exc, errs.APIError) and exc.err_code == _WRONG_LAST_SEQ:
+                    await self._raced(exc, expect)
+                self._on_publish_error(exc, items[done:], expect)
+                return 0, False
+            return last, dup
+
+    async def _raced(self, exc: Exception, expect: int | None) -> None:
+        """A conditional publish refused: another writer's entry came first (red team 8)."""
+        got = _WRONG_LAST_RE.search(str(getattr(exc, "description", "") or ""))
+        if got is not None:
+            last = int(got.group(1))
+        else:  # (a server that words it otherwise: ask)
+            async with self._guard("append"):
+                last = await self._last_subject_seq(self._delta_subject)
+        raise AppendRaceError(
+            f"nats journal: {self._delta_subject} moved on (its last entry is {last}, the "
+            f"entry expected {expect}): another writer appended first; nothing was stored",
+            last=last,
+        ) from exc
 
     async def _stream_gone(self, exc: Exception, n: int) -> None:
         """No stream answered a publish: a server still starting (unavailable: retry), or the
@@ -589,7 +637,9 @@ class AsyncNATSJournal:
         except Exception:  # (unanswered too: the server's own state tells nothing yet)
             return
 
-    def _on_publish_error(self, exc: Exception, rest: list[tuple[str, bytes, int]]) -> None:
+    def _on_publish_error(
+        self, exc: Exception, rest: list[tuple[str, bytes, int]], expect: int | None = None
+    ) -> None:
         nats = _nats()
         errs = nats.js.errors
         if isinstance(exc, errs.APIError):
@@ -602,11 +652,24 @@ class AsyncNATSJournal:
             if not isinstance(exc, errs.ServiceUnavailableError):
                 raise JournalError(f"nats journal: publish failed: {exc}") from exc
         if isinstance(exc, OSError | TimeoutError | nats.errors.Error | asyncio.CancelledError):
-            self._degrade(rest, exc)
+            self._degrade(rest, exc, expect)
             return
         raise exc
 
-    def _degrade(self, items: list[tuple[str, bytes, int]], exc: BaseException | None) -> None:
+    def _degrade(
+        self,
+        items: list[tuple[str, bytes, int]],
+        exc: BaseException | None,
+        expect: int | None = None,
+    ) -> None:
+        if expect is not None:
+            # a conditional entry holds only now: never kept to be sent later
+            raise JournalUnavailableError(
+                f"nats journal: server at {self._config.servers} unavailable "
+                f"({repr(exc) if exc else 'disconnected'}); the entry (conditional on the "
+                f"subject's last sequence {expect}) was not acknowledged. Retry later (a "
+                "retried append with the same msg_id is stored once)"
+            ) from exc
         if not self._config.allow_degraded:
             reason = repr(exc) if exc else "disconnected"
             raise JournalUnavailableError(
@@ -911,20 +974,27 @@ class _AckInbox:
     def __init__(self, nc: Any) -> None:
         self._nc = nc
         self._prefix = f"{nc.new_inbox()}."
-        self._futs: dict[str, asyncio.Future[int]] = {}
+        self._futs: dict[str, asyncio.Future[tuple[int, bool]]] = {}
         self._ids = itertools.count(1)
         self._sub: Any = None
 
-    async def publish(self, subject: str, record: bytes, msg_id: str) -> asyncio.Future[int]:
+    async def publish(
+        self, subject: str, record: bytes, msg_id: str, expect: int | None = None
+    ) -> asyncio.Future[tuple[int, bool]]:
+        """Send one publish; its future is (sequence, duplicate) or the server's error.
+        `expect`: the subject's last sequence the server must have (else err_code 10071)."""
         if self._sub is None:
             self._sub = await self._nc.subscribe(f"{self._prefix}*", cb=self._on_reply)
         token = str(next(self._ids))
-        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[tuple[int, bool]] = asyncio.get_running_loop().create_future()
         self._futs[token] = fut
         fut.add_done_callback(lambda _: self._futs.pop(token, None))
-        # Only the id: headers are stored with every message and parsed again on each replay
-        # (the subject already maps to exactly one stream).
-        headers = {"Nats-Msg-Id": msg_id}
+        # Only the id (and the condition): headers are stored with every message and parsed
+        # again on each replay (the subject already maps to exactly one stream).
+        if expect is None:
+            headers = {"Nats-Msg-Id": msg_id}
+        else:
+            headers = {"Nats-Msg-Id": msg_id, "Nats-Expected-Last-Subject-Sequence": str(expect)}
         await self._nc.publish(subject, record, reply=self._prefix + token, headers=headers)
         return fut
 
@@ -952,7 +1022,7 @@ class _AckInbox:
                 )
             )
             return
-        fut.set_result(int(resp["seq"]))
+        fut.set_result((int(resp["seq"]), bool(resp.get("duplicate"))))
 
 
 class _NatsErrors:

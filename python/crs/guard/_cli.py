@@ -85,13 +85,26 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             # inside: start-up (asyncio) and the optional nats-py, NATS only
             from crs._journal._nats_async import NATSJournalConfig
 
+            # create_stream=False: a stream named wrong (`--stream TYPO`) was created, with
+            # the subjects of every guard's stream, so no guard could create its own there
+            # ("subjects overlap with an existing stream", red team 8)
             on = NATSJournalConfig(
-                servers=args.nats, stream_name=args.stream, session_id=args.subject
+                servers=args.nats,
+                stream_name=args.stream,
+                session_id=args.subject,
+                create_stream=False,
             )
             g = Guard.open(args.project, "crs-cli", home=args.home, nats=on, fingerprint=_cli_fp)
         else:
             g = Guard.open(args.project, "crs-cli", home=args.home, fingerprint=_cli_fp)
     except CRSError as exc:
+        if getattr(args, "nats", None) and _no_stream(exc):
+            print(
+                f"crs guard: no stream {brief(args.stream)} on {args.nats}: no guard on NATS "
+                "has written there (check --stream and --nats; nothing was created)",
+                file=sys.stderr,
+            )
+            return 1
         if args.guard_action == "forget" or getattr(args, "nats", None) or not _read_only(exc):
             hint = " (forget writes the journal)" if _read_only(exc) else ""
             print(f"crs guard: cannot open the project's guard{hint}: {exc}", file=sys.stderr)
@@ -122,6 +135,13 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         except CRSError as exc:  # e.g. `crs guard forget ''`: one line, not a traceback
             print(f"crs guard {args.guard_action}: {exc}", file=sys.stderr)
             return 2
+
+
+def _no_stream(exc: BaseException) -> bool:
+    """Whether opening a guard on NATS failed because its stream does not exist."""
+    import nats.js.errors  # inside: only after a NATS open failed (it is loaded by then)
+
+    return isinstance(exc.__cause__, nats.js.errors.NotFoundError)
 
 
 def _read_only(exc: BaseException) -> bool:

@@ -885,7 +885,10 @@ class Guard:
                         v = _at_step(v, _renumbered(s, call, stored))
                 except StaleOpError:
                     # another writer took the step (nothing written): decided again on the
-                    # caught-up state, at the next free step
+                    # caught-up state, at the next free step (this one if still free: a NATS
+                    # record of another session came first)
+                    if s.reserved == step and not _step_taken(s, step):
+                        s.reserved = step - 1
                     return self._make_call(tool, args, call_id, decide, ident)
                 except JournalClosedError:
                     raise
@@ -1416,10 +1419,12 @@ class Guard:
                     raise
                 except StaleOpError:
                     # another writer took the step meanwhile (seen under the journal's lock,
-                    # nothing written): judged again on the caught-up state, at the next step
+                    # nothing written), or a NATS record came first: judged again on the
+                    # caught-up state, at the next step (this one if still free)
                     s = part.sessions.get(call.session_id) or part.session(call.session_id)
-                    call = _renumbered(s, call)
-                    p["n"] = call.step
+                    if _step_taken(s, call.step):
+                        call = _renumbered(s, call)
+                        p["n"] = call.step
                     for key in _JUDGED:
                         p.pop(key, None)
             done = self._recorded
