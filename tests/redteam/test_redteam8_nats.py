@@ -407,8 +407,10 @@ def test_the_cli_with_a_stream_named_wrong_creates_nothing(
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     for extra in ((), ("--json",)):
         proc = subprocess.run(
-            [sys.executable, "-m", "crs", "guard", "status", "--nats", nats.url]
-            + ["--stream", "TYPO", "--project", str(project), *extra],
+            [
+                *(sys.executable, "-m", "crs", "guard", "status", "--nats", nats.url),
+                *("--stream", "TYPO", "--project", str(project), *extra),
+            ],
             capture_output=True,
             text=True,
             timeout=60,
