@@ -317,6 +317,17 @@ def _bad_call(call: Call) -> str:
 # judged again at another step: `StaleOpError`)
 _JUDGED = ("a", "cr", "cs", "cv", "cd", "v", "ev", "lp", "lf", "fx")
 
+# A message's or a user turn's record judged on a state that other writers' records moved
+# (they came first: a NATS race, another process's append) is judged again on the caught-up
+# state, up to this many times; then it is sent as built, after them.
+_REJUDGE = 8
+
+
+def _stale(payload: dict[str, Any]) -> bool:
+    """`commit_op`'s `fresh` for a record judged on the state: other writers' records came in
+    since, so it no longer holds (judged again)."""
+    return False
+
 
 def _landed(s: SessionState, p: dict[str, Any]) -> int:
     """The step a guard.step record `p` was stored at, found among the session's recent
@@ -2090,91 +2101,105 @@ class Guard:
         sk = _turns.sketch(self._minhash(clean)) if clean else ""
         sents = _turns.sentence_digests(_sentences(clean)) if clean else []
         with self._lock:
-            s = self._session()
-            msgs = s.msgs
-            # a message of a turn that follows up the same answer (`new_turn(text)`): the
-            # one that answer has at this place
-            answer: list[str] = s.echo[0]
-            again = answer[len(msgs)] if len(msgs) < len(answer) else None
-            if not s.echo[3] or not s.replaying():
-                again = None
-            # (a near-identical text is judged against the last message: the answer's own
-            # when it is one message)
-            ref = msgs[-1] if msgs else again if len(answer) == 1 else None
-            if (
-                ref is not None
-                and digest != ref
-                and len(norm) >= 40
-                and s.last_sketch
-                and (
-                    _turns.sketch_similarity(sk, s.last_sketch) >= 0.8
-                    or not s.last_sents.isdisjoint(sents)
-                )
-            ):
-                # a near-identical message, or one that says a sentence of the last one
-                # again, counts as the same one
-                digest = ref
-            # The run of agent messages (journaled as digests: a new process continues): the
-            # words it used, its messages that brought (almost) none that was new (stale),
-            # and the restatements in a row.
-            words = frozenset(_turns.word_digests(set(_canon._tokens(clean)) - _canon._STOP))
-            running = s.msg_streak > 0
-            stale = 3 * len(words - s.msg_run) < len(words) if running else False
-            stale = stale or not words
-            stales = (s.msg_stale if running else 0) + stale
-            # stale messages in a row, each in words of its own (fresh10)
-            stale_row = s.msg_stale_row if running else 0
-            stale_row = 0 if not stale else stale_row + (digest not in msgs)
-            # A restatement: (almost) nothing new to the run, and its words a near-duplicate
-            # of the last message's (the same test as reworded calls). `monologue_repeats`
-            # of them in a row (that many + 1 messages saying one thing) is a monologue
-            # (fresh6): one more than for the same words, as rewording is weaker evidence.
-            lw = s.msg_last
-            restates = (
-                stale
-                and bool(words)
-                and len(words & lw) >= self.policy.near_duplicate * len(words | lw)
-            )
-            restated = (s.msg_restated if running else 0) + 1 if restates else 0
-            seq = [*msgs, digest]
-            found, cap = self._message_loop(seq, s.msg_streak + 1, stales)
-            by_echo = False
-            if found is None and digest == again and len(msgs) + 1 == len(answer):
-                found = self._echo_loop(s.echo[1] + 1, bool(s.echo[4]))
-                by_echo = found is not None
-                # after calls (to unrelated requests, fresh15) the evidence is weaker than
-                # a text-only answer to a follow-up: a nudge each time, never more
-                cap = cap or (by_echo and bool(s.echo[4]))
-            if found is None and restated >= self.policy.monologue_repeats:
-                found = (
-                    f"the agent said the same thing in other words {restated + 1} "
-                    "times in a row without acting"
-                )
-            if found is None and stale_row >= self.policy.monologue_repeats:
-                found = (
-                    f"{stale_row} agent messages in a row without acting, none saying anything new"
-                )
-            if found is None and len(text) >= _repeat.MIN_SPAN:
-                # one message stuck on a passage it says over and over (crs.guard._repeat)
-                rep = _repeat.repetition(text)
-                if rep is not None:
-                    found = (
-                        f"the agent's message says the same {rep[0]}-character passage "
-                        f"{rep[1]} times over"
+            # judged on the state as it is; another writer's record that came first (a
+            # NATS race, or another process's append under the journal's lock: nothing
+            # written) is applied, and the message judged again with it
+            for attempt in range(_REJUDGE + 1):
+                s = self._session()
+                msgs = s.msgs
+                # a message of a turn that follows up the same answer (`new_turn(text)`): the
+                # one that answer has at this place
+                answer: list[str] = s.echo[0]
+                again = answer[len(msgs)] if len(msgs) < len(answer) else None
+                if not s.echo[3] or not s.replaying():
+                    again = None
+                # (a near-identical text is judged against the last message: the answer's own
+                # when it is one message)
+                ref = msgs[-1] if msgs else again if len(answer) == 1 else None
+                if (
+                    ref is not None
+                    and digest != ref
+                    and len(norm) >= 40
+                    and s.last_sketch
+                    and (
+                        _turns.sketch_similarity(sk, s.last_sketch) >= 0.8
+                        or not s.last_sents.isdisjoint(sents)
                     )
-            payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
-            if sk:
-                payload["h"] = sk
-                if sents:
-                    payload["sn"] = sents
-            payload["mw"] = sorted(words)
-            if stale:
-                payload["st"] = 1
-            if restates:
-                payload["rs"] = 1
-            if found is not None:
-                payload["v"] = 1
-            self._kernel.commit_op("guard.msg", payload, bump_generation=False)
+                ):
+                    # a near-identical message, or one that says a sentence of the last one
+                    # again, counts as the same one
+                    digest = ref
+                # The run of agent messages (journaled as digests: a new process continues): the
+                # words it used, its messages that brought (almost) none that was new (stale),
+                # and the restatements in a row.
+                words = frozenset(_turns.word_digests(set(_canon._tokens(clean)) - _canon._STOP))
+                running = s.msg_streak > 0
+                stale = 3 * len(words - s.msg_run) < len(words) if running else False
+                stale = stale or not words
+                stales = (s.msg_stale if running else 0) + stale
+                # stale messages in a row, each in words of its own (fresh10)
+                stale_row = s.msg_stale_row if running else 0
+                stale_row = 0 if not stale else stale_row + (digest not in msgs)
+                # A restatement: (almost) nothing new to the run, and its words a near-duplicate
+                # of the last message's (the same test as reworded calls). `monologue_repeats`
+                # of them in a row (that many + 1 messages saying one thing) is a monologue
+                # (fresh6): one more than for the same words, as rewording is weaker evidence.
+                lw = s.msg_last
+                restates = (
+                    stale
+                    and bool(words)
+                    and len(words & lw) >= self.policy.near_duplicate * len(words | lw)
+                )
+                restated = (s.msg_restated if running else 0) + 1 if restates else 0
+                seq = [*msgs, digest]
+                found, cap = self._message_loop(seq, s.msg_streak + 1, stales)
+                by_echo = False
+                if found is None and digest == again and len(msgs) + 1 == len(answer):
+                    found = self._echo_loop(s.echo[1] + 1, bool(s.echo[4]))
+                    by_echo = found is not None
+                    # after calls (to unrelated requests, fresh15) the evidence is weaker than
+                    # a text-only answer to a follow-up: a nudge each time, never more
+                    cap = cap or (by_echo and bool(s.echo[4]))
+                if found is None and restated >= self.policy.monologue_repeats:
+                    found = (
+                        f"the agent said the same thing in other words {restated + 1} "
+                        "times in a row without acting"
+                    )
+                if found is None and stale_row >= self.policy.monologue_repeats:
+                    found = (
+                        f"{stale_row} agent messages in a row without acting, none saying "
+                        "anything new"
+                    )
+                if found is None and len(text) >= _repeat.MIN_SPAN:
+                    # one message stuck on a passage it says over and over (crs.guard._repeat)
+                    rep = _repeat.repetition(text)
+                    if rep is not None:
+                        found = (
+                            f"the agent's message says the same {rep[0]}-character passage "
+                            f"{rep[1]} times over"
+                        )
+                payload: dict[str, Any] = {"s": self.session_id, "d": digest, "ts": _now_ms()}
+                if sk:
+                    payload["h"] = sk
+                    if sents:
+                        payload["sn"] = sents
+                payload["mw"] = sorted(words)
+                if stale:
+                    payload["st"] = 1
+                if restates:
+                    payload["rs"] = 1
+                if found is not None:
+                    payload["v"] = 1
+                try:
+                    self._kernel.commit_op(
+                        "guard.msg",
+                        payload,
+                        bump_generation=False,
+                        fresh=_stale if attempt < _REJUDGE else None,
+                    )
+                    break
+                except StaleOpError:
+                    continue
             if found is None:
                 return allow_verdict(None)
             # apply_msg counted this one
@@ -2263,11 +2288,22 @@ class Guard:
             if asked:
                 payload["rp"] = asked  # "run it 5 times": five runs of one call are the task
         with self._lock:
-            if digests is not None:
-                payload["u"] = digests
-                if _turns.asks_nothing_new(digests, self._session().ask):
-                    payload["f"] = 1
-            self._kernel.commit_op("guard.turn", payload, bump_generation=False)
+            for attempt in range(_REJUDGE + 1):  # (judged again as `on_message`'s)
+                if digests is not None:
+                    payload["u"] = digests
+                    payload.pop("f", None)
+                    if _turns.asks_nothing_new(digests, self._session().ask):
+                        payload["f"] = 1
+                try:
+                    self._kernel.commit_op(
+                        "guard.turn",
+                        payload,
+                        bump_generation=False,
+                        fresh=_stale if attempt < _REJUDGE and digests is not None else None,
+                    )
+                    break
+                except StaleOpError:
+                    continue
 
     # ------------------------------------------------------------------ async
 
