@@ -63,6 +63,8 @@ CAUGHT_AT_LEAST = {
     "fresh13": 21,
     "fresh14": 17,
     "fresh15": 21,
+    # fresh16: committed before crs ran on it; the floor is set from the first run.
+    "fresh16": 0,
 }
 
 
