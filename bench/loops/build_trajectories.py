@@ -18056,7 +18056,1016 @@ for k in range(26):
 t.msg("26 dependencies: 9 MIT, 9 Apache-2.0, 8 BSD-3-Clause; no copyleft licenses.")
 
 
-# ---------------------------------------------------------------- split and write
+# ================================================================ fresh16 set
+# Written at 18:40 UTC (Dec 4) from sources no earlier split uses (checked against every
+# `source` of the file; one, amd/gaia #2160, is another issue of a repository an earlier split
+# cites): Pythagora's GPT Pilot (#437, #424, #313), polywrap/PolyGPT #30,
+# mistralai/mistral-vibe (#83, #990), FlowiseAI/Flowise #5620, microsoft/FluidFramework
+# pull request #26686, agentlang-ai/agentlang #332, jsmestad/minga #401,
+# google-antigravity/antigravity-cli #768, bradtaylorsf/alpha-loop #431, danhicks853/
+# theappapp's LOOP_DETECTION_FIXED.md, the Cursor forum's "infinite cache read loop" thread,
+# the devgent.org and bugicodes.com pages on Windsurf Cascade errors and hangs, and the test
+# suite of vjsingh1984/victor's tool loop detector (`tests/unit/test_tool_loop_detector.py`,
+# one trajectory per test case, positive or negative, with the label its test asserts);
+# legitimate sessions from itayinbarr/little-coder #81, whoz-oss/coday pull request #861,
+# countbot-ai/CountBot pull request #118, berenddeboer/ready-for-agent pull request #1141,
+# getsentry/sentry pull request #110596, microsoft/agent-framework #6449, livekit/
+# deploy-action pull request #26, daily-co/pipecat-cloud pull request #133, amd/gaia #2160
+# and the loop sources' own counterparts. Each report is one trajectory labelled by what the
+# source says is wrong (a loop) or right (legitimate work, or the working case the report
+# contrasts with), translated to this file's classes and label rules; where a peer's
+# threshold differs from these rules, the rules decide (the note says so). Committed before
+# crs was run on them. Split "fresh16".
+
+FRESH16_START = len(ALL)
+PILOT = "Pythagora-io/gpt-pilot"
+VIBE = "mistralai/mistral-vibe"
+VICTOR = {"repo": "vjsingh1984/victor", "path": "tests/unit/test_tool_loop_detector.py"}
+APPAPP = {"repo": "danhicks853/theappapp", "path": "LOOP_DETECTION_FIXED.md"}
+CURSOR_CACHE = {
+    "url": "https://forum.cursor.com/t/warning-infinite-cache-read-loop-in-v2-4-x-agent-"
+    "thinking-mode-96m-tokens-spike/151035"
+}
+DEVGENT = {"url": "https://devgent.org/en/windsurf-cascade-internal-error-en/"}
+BUGI = {
+    "url": "https://bugicodes.com/fix/windsurf-cascade-stuck-5-tested-fixes-for-freezing-"
+    "spinning-and-internal-errors/"
+}
+
+# ---- fresh16 loops
+
+t = new(
+    "f16-gptpilot-437-reimplements-feature",
+    "cycle",
+    True,
+    gh(PILOT, "issues", 437),
+    "GPT Pilot implements the requested hello-world feature, then returns and does the same "
+    "several more times: the same file written with the same content and the same run "
+    "printing the same greeting.",
+)
+t.user("Create a Node script that prints Hello, world!")
+t.call("list_directory", {"path": "."}, ["package.json"])
+HELLO16 = "console.log('Hello, world!');\n"
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "write_file",
+            "args": {"path": "index.js", "content": HELLO16},
+            "result": "Saved index.js",
+            "mutates": True,
+        },
+        {"tool": "run_command", "args": {"command": "node index.js"}, "result": "Hello, world!"},
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f16-gptpilot-424-gratitude-loop",
+    "monologue",
+    True,
+    gh(PILOT, "issues", 424),
+    "The agents are stuck trying to end the conversation: message after message of thanks "
+    "and farewells about the same JSON automation-steps topic, no tool call, no new content.",
+)
+t.user("Design the JSON format for the automation steps")
+t.call(
+    "write_file",
+    {"path": "docs/steps.schema.json", "content": '{"type": "array", "items": {"$ref": "#/step"}}'},
+    "Saved docs/steps.schema.json",
+    mutates=True,
+)
+BYE16 = (
+    "As we part ways, please don't hesitate to reach out if you have any more questions about "
+    "JSON objects representing automation steps. I'll be here, ready to help and learn from "
+    "your expertise. Keep on coding and happy developing!"
+)
+idx = [t.msg(BYE16) for _ in range(2)]
+t.msg(
+    "I think it's safe to say that our conversation about JSON objects representing automation "
+    "steps has come to a close. Thank you again for sharing your expertise and insights."
+)
+idx += [t.msg(BYE16) for _ in range(3)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-gptpilot-313-same-passing-test",
+    "repeated_call",
+    True,
+    gh(PILOT, "issues", 313),
+    "In the debugging recursion each level runs the same test command; going back up, it runs "
+    "again although it passed and nothing changed in between.",
+)
+t.user("Fix the failing date formatter test")
+t.call("read_file", {"path": "src/format.js"}, "export const fmt = d => d.toISOString()...")
+t.call(
+    "edit_file",
+    {"path": "src/format.js", "old": "toISOString()", "new": "toISOString().slice(0, 10)"},
+    "Edited src/format.js",
+    mutates=True,
+)
+NPMT16 = {"command": "npm test"}
+PASS16 = "format\n  ✓ formats dates as YYYY-MM-DD\n\n  5 passing (41ms)"
+_again(t, 5, "run_command", NPMT16, PASS16)
+
+t = new(
+    "f16-polygpt-30-repeats-command",
+    "repeated_call",
+    True,
+    gh("polywrap/PolyGPT", "issues", 30),
+    "The agent repeats the same command with the same result; the maintainers propose loop "
+    "detection that tells the agent when it repeats a series of steps.",
+)
+t.user("Get the ETH balance of vitalik.eth")
+t.call("LearnWrap", {"namespace": "ens"}, "ens wrap: getResolver, getAddress, getContentHash ...")
+BAL16 = {
+    "uri": "wrap://ens/ethers.wraps.eth",
+    "method": "getBalance",
+    "args": {"address": "vitalik.eth"},
+}
+_again(t, 4, "InvokeWrap", BAL16, {"balance": "962.37 ETH"})
+
+t = new(
+    "f16-mistralvibe-83-flake8-message-cycle",
+    "cycle",
+    True,
+    gh(VIBE, "issues", 83),
+    "During a code audit the agent says 'Most nézzük meg a kód minőséget:' and runs the same "
+    "flake8 command, gets 'Flake8 hibák száma: 1' and says the same again, ten times over.",
+)
+t.user("Végezz teljes auditot a projekten")
+t.call("bash", {"command": "ls"}, "app\ntests\nsetup.cfg\nREADME.md")
+t.call("bash", {"command": "pytest -q"}, "24 passed in 1.92s")
+FLAKE16 = {"command": "flake8 app | wc -l | xargs -I{} echo 'Flake8 hibák száma: {}'"}
+occ = []
+for _ in range(6):
+    m = t.msg("Most nézzük meg a kód minőséget:")
+    c = t.call("bash", FLAKE16, "Flake8 hibák száma: 1")
+    occ.append([m, c])
+mark_cycle(t, occ)
+
+t = new(
+    "f16-mistralvibe-990-grep-fails-endlessly",
+    "error_loop",
+    True,
+    gh(VIBE, "issues", 990),
+    "Asked to backport a patch, the agent gets stuck endlessly running the same grep, which "
+    "fails the same way each time.",
+)
+t.user("Review the patch and backport it to Python 3.6")
+t.call("read_file", {"path": "fix.patch"}, "--- a/lib/parse.py\n+++ b/lib/parse.py\n@@ ...")
+GREP16 = {"command": 'grep -n "class Parser" lib/parse_compat.py'}
+_again(
+    t,
+    6,
+    "bash",
+    GREP16,
+    error="grep: lib/parse_compat.py: No such file or directory (exit code 2)",
+    kind="exit_code",
+)
+
+t = new(
+    "f16-flowise-5620-supervisor-hello",
+    "repeated_call",
+    True,
+    gh("FlowiseAI/Flowise", "issues", 5620),
+    "A plain 'Hello' to a Supervisor multi-agent flow: the supervisor calls its SQL worker again "
+    "and again with the same greeting (the first answer was enough) until Max Iterations.",
+)
+t.user("Hello")
+GREET16 = "Hello! I can answer questions about the sales database. What would you like to know?"
+_again(t, 5, "sql_agent", {"input": "Hello"}, GREET16)
+
+t = new(
+    "f16-fluid-26686-always-tool-call",
+    "repeated_call",
+    True,
+    gh("microsoft/FluidFramework", "pull", 26686),
+    "The tree agent's model always answers with a tool call, so the agent loops: the same "
+    "tree read with the same state, again and again (the pull request adds a cap).",
+)
+t.user("Add a 'Done' column to the board")
+t.call(
+    "edit_tree",
+    {"code": "root.columns.insertAtEnd({ title: 'Done', cards: [] })"},
+    "Edit applied",
+    mutates=True,
+)
+TREE16 = {"columns": [{"title": "Todo"}, {"title": "Doing"}, {"title": "Done"}]}
+_again(t, 6, "get_tree", {}, TREE16)
+
+t = new(
+    "f16-agentlang-332-triage-cycle",
+    "cycle",
+    True,
+    gh("agentlang-ai/agentlang", "issues", 332),
+    "A two-step flow (ticketTriager, then triageDnsEntry on 'DNS') gets stuck repeating the same "
+    "steps over and over with the same outputs.",
+)
+t.user("Triage ticket T-4411: api.example.org does not resolve from the office")
+o = repeat_block(
+    t,
+    [
+        {"tool": "ticketTriager", "args": {"ticket": "T-4411"}, "result": "DNS"},
+        {
+            "tool": "triageDnsEntry",
+            "args": {"ticket": "T-4411", "host": "api.example.org"},
+            "result": {"record": "A", "status": "missing in office resolver", "action": "escalate"},
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f16-minga-401-read-edit-cycle",
+    "cycle",
+    True,
+    gh("jsmestad/minga", "issues", 401),
+    "A model misreading tool output enters an infinite read-edit cycle: read the file, try "
+    "the same edit, which fails the same way, read again (the issue adds a turn limit).",
+)
+t.user("Rename the config key :max_depth to :agent_max_turns")
+t.call("grep", {"pattern": ":max_depth", "path": "lib"}, "lib/agent/config.ex:12: max_depth: 25")
+CFG16 = "defmodule Agent.Config do\n  @defaults [\n    max_depth: 25,\n  ]\nend\n"
+o = repeat_block(
+    t,
+    [
+        {"tool": "read_file", "args": {"path": "lib/agent/config.ex"}, "result": CFG16},
+        {
+            "tool": "edit_file",
+            "args": {
+                "path": "lib/agent/config.ex",
+                "old": "max_depth: 25,\n  ]",
+                "new": "agent_max_turns: 25,\n  ]",
+            },
+            "error": "old text not found in lib/agent/config.ex",
+            "kind": "not_found",
+        },
+    ],
+    5,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f16-victor-deepseek-same-window",
+    "repeated_call",
+    True,
+    VICTOR | {"case": "test_deepseek_same_file_loop"},
+    "DeepSeek reads the same line window of one file six times without progress (the peer "
+    "warns at the third and breaks at the fourth; by this file's rules the unit has happened "
+    "twice at the second).",
+)
+t.user("Why does the web search client time out?")
+WIN16 = {"path": "investor_homelab/utils/web_search_client.py", "start_line": 200, "end_line": 200}
+_again(t, 6, "read", WIN16, "200:        resp = self.session.get(url, timeout=self.timeout)")
+
+t = new(
+    "f16-victor-path-aliases",
+    "no_progress",
+    True,
+    VICTOR | {"case": "test_file_path_aliases_normalized"},
+    "The same file read four times through path, file, filepath and file_path: semantically "
+    "identical calls with the same content (the peer breaks at the fourth).",
+)
+t.user("Read foo.py and tell me what it exports")
+FOO16 = "def foo():\n    return 42\n\n__all__ = ['foo']\n"
+idx = [t.call("read", {key: "foo.py"}, FOO16) for key in ["path", "file", "filepath", "file_path"]]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-victor-offset-aliases",
+    "no_progress",
+    True,
+    VICTOR | {"case": "test_line_offset_aliases_normalized"},
+    "One window of foo.py read with its offset spelt start_line, start, offset and begin, the "
+    "same lines each time.",
+)
+t.user("Show me foo.py from line 10")
+LINES16 = "10: def foo():\n11:     return 42"
+idx = [
+    t.call("read", {"path": "foo.py", key: 10}, LINES16)
+    for key in ["start_line", "start", "offset", "begin"]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-victor-query-aliases",
+    "no_progress",
+    True,
+    VICTOR | {"case": "test_query_aliases_normalized"},
+    "code_search for 'def foo' as query, search, pattern and keyword: one search four times "
+    "with the same hits.",
+)
+t.user("Where is foo defined?")
+HITS16 = ["src/foo.py:1: def foo():"]
+idx = [
+    t.call("code_search", {key: "def foo"}, HITS16)
+    for key in ["query", "search", "pattern", "keyword"]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-victor-dot-slash",
+    "repeated_call",
+    True,
+    VICTOR | {"case": "test_path_normalization_removes_dot_slash"},
+    "foo.py read as ./foo.py and foo.py in turn, four times, the same content each time.",
+)
+t.user("Summarise foo.py")
+idx = [t.call("read", {"path": p}, FOO16) for p in ["./foo.py", "foo.py", "./foo.py", "foo.py"]]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-victor-numeric-offset",
+    "repeated_call",
+    True,
+    VICTOR | {"case": "test_numeric_offset_coercion"},
+    "One window read with offset 10, '10', 10 and 10: the number and its string are one "
+    "argument, the same lines each time.",
+)
+t.user("Show foo.py from offset 10")
+idx = [t.call("read", {"path": "foo.py", "offset": off}, LINES16) for off in [10, "10", 10, 10]]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-victor-diminishing-returns",
+    "no_progress",
+    True,
+    VICTOR | {"case": "test_detect_identical_results"},
+    "Five code searches with different queries, every one with the same result (the peer "
+    "flags diminishing returns at the fifth; by this file's rules at the second).",
+)
+t.user("Find where the retry policy is configured")
+SAME16 = ["src/http/client.py:88: RETRIES = 3"]
+idx = [
+    t.call("code_search", {"query": q}, SAME16)
+    for q in [
+        "retry policy",
+        "RETRIES constant",
+        "number of retries",
+        "retry configuration",
+        "max retries",
+    ]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-victor-interleaved-read-symbol",
+    "cycle",
+    True,
+    VICTOR | {"case": "test_deepseek_interleaved_reads"},
+    "Reads of one file interleaved with the same symbol lookup in it, four rounds, the same "
+    "answers: the read/symbol pair is a period-2 cycle.",
+)
+t.user("Explain WebSearchClient")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read",
+            "args": {"path": "utils/web_search_client.py"},
+            "result": "class WebSearchClient:\n    def __init__(self, timeout=10): ...",
+        },
+        {
+            "tool": "symbol",
+            "args": {"file_path": "utils/web_search_client.py", "symbol": "WebSearchClient"},
+            "result": {"kind": "class", "line": 14, "methods": ["search", "close"]},
+        },
+    ],
+    4,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f16-theappapp-unknown-tools",
+    "error_loop",
+    True,
+    APPAPP,
+    "The agent loops hallucinating tools: 'Unknown tool: interview_tool', then Miro, Jira, "
+    "Zoom..., each a new name failing the same way (the fix normalises the error signature so "
+    "the loop detector sees one error).",
+)
+t.user("Plan the user research for the onboarding redesign")
+t.call("file_system", {"op": "read", "path": "docs/brief.md"}, "Goal: reduce onboarding drop-off")
+idx = [
+    t.call(
+        name,
+        {"action": "create", "topic": "onboarding research"},
+        error=f"Unknown tool: {name}",
+        kind="invalid_args",
+    )
+    for name in ["interview_tool", "Miro", "Jira", "Zoom", "Calendly", "Notion"]
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-cursorforum-cache-read-reviewing",
+    "monologue",
+    True,
+    CURSOR_CACHE,
+    "The agent gets stuck in a 'Reviewing/Examining' state for hours: the same review "
+    "status again and again, no new code, the cache reads exploding.",
+)
+t.user("Refactor the OrderService to use the repository pattern")
+t.call("read_file", {"path": "src/Services/OrderService.cs"}, "public class OrderService { ... }")
+REV16 = "Reviewing the changes to OrderService and examining the repository interfaces..."
+idx = [t.msg(REV16) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f16-alphaloop-431-auth-failure-queue",
+    "known_failure",
+    True,
+    gh("bradtaylorsf/alpha-loop", "issues", 431),
+    "An agent auth failure is not session-fatal: each queued issue starts a new agent session "
+    "that fails with the same authentication error on the unchanged setup, burning the whole "
+    "queue in seconds. The commands differ (one issue each), so the repeated unit is the "
+    "failure: it has happened twice after the second session's run, and the third session's "
+    "run is the one to refuse.",
+)
+AUTH16 = "Invalid API key · Please run /login (exit 1)"
+calls = []
+for k, num in enumerate([101, 102, 103, 104, 105]):
+    if k:
+        t.session(f"s{k + 1}")
+    t.user(f"Work issue #{num} from the queue")
+    calls.append(
+        t.call(
+            "run_agent",
+            {"command": f"claude -p 'Implement issue #{num}' --output-format json"},
+            error=AUTH16,
+            kind="permission",
+        )
+    )
+    t.msg(f"The agent run for #{num} failed; moving to the next issue.")
+t.mark(calls[1], calls[1])
+
+t = new(
+    "f16-devgent-expired-token-next-session",
+    "known_failure",
+    True,
+    DEVGENT,
+    "An expired auth token makes Cascade's model call fail; a new session on the unchanged "
+    "setup hits the same error at once (the fix is to sign in again, not to retry).",
+)
+t.user("Add a dark mode toggle to the settings page")
+MODEL16 = {"model": "claude-sonnet", "task": "dark mode toggle"}
+EXP16 = "Unauthenticated: your auth token has expired. Please sign in again."
+t.call("cascade_step", MODEL16, error=EXP16, kind="permission")
+t.msg("Cascade has encountered an internal error in this step.")
+t.session("s2")
+u = t.user("Add a dark mode toggle to the settings page")
+c = t.call("cascade_step", MODEL16, error=EXP16, kind="permission")
+t.call("cascade_step", MODEL16, error=EXP16, kind="permission")
+t.call("cascade_step", MODEL16, error=EXP16, kind="permission")
+t.mark(c, u)
+
+t = new(
+    "f16-bugicodes-terminal-completion-hang",
+    "error_loop",
+    True,
+    BUGI,
+    "A custom shell theme keeps Cascade from detecting that a command finished: every run of "
+    "the same command times out the same way, and the agent keeps waiting and re-running.",
+)
+t.user("Run the unit tests")
+TEST16 = {"command": "npm test", "cwd": "/home/dev/shop"}
+idx = [
+    t.call(
+        "run_terminal_command",
+        TEST16,
+        error="command did not report completion within 120s",
+        kind="timeout",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f16-antigravity-768-venv-names",
+    "no_progress",
+    True,
+    gh("google-antigravity/antigravity-cli", "issues", 768),
+    "A project-setup skill creates a venv, then goes ahead to create another one with a "
+    "different name, and gets stuck in that loop.",
+)
+t.user("/project-setup https://github.com/ROHIT318/fastapi-project.git feature/new-build")
+t.call(
+    "run_command",
+    {"command": "git clone -b feature/new-build https://github.com/ROHIT318/fastapi-project.git"},
+    "Cloning into 'fastapi-project'... done.",
+    mutates=True,
+)
+idx = [
+    t.call(
+        "run_command",
+        {"command": f"python -m venv {name}", "cwd": "fastapi-project"},
+        "",
+        mutates=True,
+    )
+    for name in [".venv", "venv", "env", ".env", "venv2", "pyenv"]
+]
+t.mark(idx[1], idx[1])
+
+# ---- fresh16 legitimate
+
+t = new(
+    "f16-littlecoder-81-build-edit-build",
+    "edit_test_cycle",
+    False,
+    gh("itayinbarr/little-coder", "issues", 81),
+    "Build script fails on a build error, the model edits the source, calls the same build "
+    "script again: the harness called it 'the exact same tool call', but the environment "
+    "changed and the build moves on to the next error, then passes.",
+)
+t.user("Make the project build")
+BUILD16 = {"command": "./scripts/build.sh"}
+t.call(
+    "bash",
+    BUILD16,
+    error="src/main.rs:14:5: error[E0425]: cannot find value `cfg` in this scope",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {"path": "src/main.rs", "old": "run(cfg)", "new": "run(config)"},
+    "Edited src/main.rs",
+    mutates=True,
+)
+t.call(
+    "bash",
+    BUILD16,
+    error="src/net.rs:31:9: error[E0308]: mismatched types: expected `u16`, found `i32`",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {"path": "src/net.rs", "old": "let port = 8080;", "new": "let port: u16 = 8080;"},
+    "Edited src/net.rs",
+    mutates=True,
+)
+t.call("bash", BUILD16, "Finished release [optimized] target(s) in 12.4s")
+t.msg("The build passes.")
+
+t = new(
+    "f16-coday-861-transient-then-ok",
+    "retry_transient",
+    False,
+    gh("whoz-oss/coday", "pull", 861),
+    "The review of the repetition detector: a tool that legitimately fails a few times in a "
+    "row with transient errors while the agent retries correctly must not count as a loop.",
+)
+t.user("Fetch the consultant's availability for March")
+AV16 = {"consultant_id": "C-7731", "month": "2026-03"}
+t.call("get_availability", AV16, error="503 Service Unavailable", kind="server_error")
+t.call("get_availability", AV16, error="503 Service Unavailable", kind="server_error")
+t.call("get_availability", AV16, {"free_days": [3, 4, 10, 11, 17], "booked_days": 14})
+t.msg("C-7731 is free on March 3, 4, 10, 11 and 17.")
+
+t = new(
+    "f16-countbot-118-retry-third-succeeds",
+    "retry_transient",
+    False,
+    gh("countbot-ai/CountBot", "pull", 118),
+    "Retries made to work: a network tool that fails twice with a retryable error and "
+    "succeeds the third time (the pull request's test), then the answer.",
+)
+t.user("搜索一下今天上海的天气")
+WS16 = {"query": "上海 今天 天气"}
+t.call("web_search", WS16, error="ConnectionResetError: connection reset by peer", kind="network")
+t.call("web_search", WS16, error="ConnectionResetError: connection reset by peer", kind="network")
+t.call("web_search", WS16, [{"title": "上海天气", "snippet": "多云, 14-19°C, 东风3级"}])
+t.msg("上海今天多云, 14 到 19 度, 东风 3 级。")
+
+t = new(
+    "f16-readyforagent-1141-silent-retry",
+    "retry_transient",
+    False,
+    gh("berenddeboer/ready-for-agent", "pull", 1141),
+    "A known-session continuation produces no output in the startup window (a transient "
+    "provider stall); it is retried exactly once with the same session and prompt and "
+    "succeeds, so the review does not restart.",
+)
+t.user("Apply the review findings on PR #88")
+CONT16 = {"session": "ses_4f1c", "prompt": "Apply the findings listed in review.md"}
+t.call(
+    "continue_turn",
+    CONT16,
+    error="AgentBackendStartupTimeoutError: no stdout within 90s",
+    kind="timeout",
+)
+t.call("continue_turn", CONT16, {"status": "completed", "files_changed": 3})
+t.call("run_command", {"command": "npm test"}, "Tests: 42 passed, 42 total")
+t.msg("The findings are applied and the tests pass.")
+
+t = new(
+    "f16-sentry-110596-rerun-on-request",
+    "conversation",
+    False,
+    gh("getsentry/sentry", "pull", 110596),
+    "The user asks Autofix to run the root-cause step again; the agent should re-run it "
+    "rather than say it already did (the pull request steers it to), and the new run looks "
+    "again with the issue's newer events.",
+)
+t.user("Find the root cause of issue PROJ-1A2")
+RC16 = {"issue": "PROJ-1A2", "step": "root_cause"}
+t.call(
+    "run_autofix_step",
+    RC16,
+    {"run": 1, "cause": "Null user in checkout when the session expired", "confidence": 0.62},
+)
+t.msg("The likely root cause: a null user in checkout after the session expired.")
+t.user("That doesn't look right, re-run the root cause analysis")
+t.call(
+    "run_autofix_step",
+    RC16,
+    {
+        "run": 2,
+        "cause": "Race between cart merge and login redirect drops user",
+        "confidence": 0.81,
+    },
+)
+t.msg("The second run points to a race between the cart merge and the login redirect.")
+
+t = new(
+    "f16-minga-401-continue-long-task",
+    "long_productive",
+    False,
+    gh("jsmestad/minga", "issues", 401),
+    "The turn limit's other side: a task that genuinely needs more iterations hits the limit, "
+    "the user types /continue and the agent carries on with new edits and checks.",
+)
+t.user("Port the 18 legacy keybinding modules to the new Keymap API")
+for k in range(18):
+    if k == 9:
+        t.msg("Turn limit reached (20/20). Use /continue to resume.")
+        t.user("/continue")
+    t.call(
+        "read_file",
+        {"path": f"lib/keys/legacy_{k:02d}.ex"},
+        f'defmodule Keys.Legacy{k:02d} do\n  bind("C-{chr(97 + k)}", :cmd_{k})\nend',
+    )
+    t.call(
+        "write_file",
+        {
+            "path": f"lib/keymap/mod_{k:02d}.ex",
+            "content": f'Keymap.bind(:normal, "C-{chr(97 + k)}", :cmd_{k})\n',
+        },
+        f"Wrote lib/keymap/mod_{k:02d}.ex",
+        mutates=True,
+    )
+t.call("run_command", {"command": "mix test test/keymap"}, "36 tests, 0 failures")
+t.msg("All 18 modules are ported; the keymap tests pass.")
+
+t = new(
+    "f16-victor-different-args",
+    "distinct_reads",
+    False,
+    VICTOR | {"case": "test_no_loop_with_different_arguments"},
+    "One tool, different arguments: foo.py, then bar.py, each read once.",
+)
+t.user("Compare foo.py and bar.py")
+t.call("read_file", {"path": "foo.py"}, FOO16)
+t.call("read_file", {"path": "bar.py"}, "def bar():\n    return foo() + 1\n")
+t.msg("bar() wraps foo() and adds one.")
+
+t = new(
+    "f16-victor-counter-resets",
+    "distinct_reads",
+    False,
+    VICTOR | {"case": "test_counter_resets_with_different_call"},
+    "foo.py read twice, bar.py, then foo.py again: the peer's counter resets on the different "
+    "call and it asserts no loop.",
+)
+t.user("Check how foo.py and bar.py fit together")
+t.call("read_file", {"path": "foo.py"}, FOO16)
+t.call("read_file", {"path": "foo.py"}, FOO16)
+t.call("read_file", {"path": "bar.py"}, "def bar():\n    return foo() + 1\n")
+t.call("read_file", {"path": "foo.py"}, FOO16)
+t.msg("bar.py imports foo() from foo.py.")
+
+t = new(
+    "f16-victor-read-write-read",
+    "edit_test_cycle",
+    False,
+    VICTOR | {"case": "test_no_contention_with_mixed_operations"},
+    "Read foo.py, edit it, read it again: the re-read follows a write, the content changed.",
+)
+t.user("Make foo return 43")
+t.call("read_file", {"path": "foo.py"}, FOO16)
+t.call(
+    "edit_files",
+    {"path": "foo.py", "old": "return 42", "new": "return 43"},
+    "Edited foo.py",
+    mutates=True,
+)
+t.call("read_file", {"path": "foo.py"}, "def foo():\n    return 43\n\n__all__ = ['foo']\n")
+
+t = new(
+    "f16-victor-different-values",
+    "distinct_reads",
+    False,
+    VICTOR | {"case": "test_different_values_still_different"},
+    "Normalisation must not conflate different values: foo.py at offsets 10 and 20, bar.py at "
+    "10, baz.py at 30.",
+)
+t.user("Show me the four call sites")
+for path, off in [("foo.py", 10), ("foo.py", 20), ("bar.py", 10), ("baz.py", 30)]:
+    t.call("read", {"path": path, "offset": off}, f"{off}: call_site_{path[:3]}_{off}()")
+t.msg("Four call sites, one per window.")
+
+t = new(
+    "f16-victor-varied-results",
+    "research",
+    False,
+    VICTOR | {"case": "test_no_detection_with_varied_results"},
+    "Five code searches with different queries and different results each time.",
+)
+t.user("Map out the HTTP layer")
+for k, q in enumerate(["class HttpClient", "def request", "RETRIES", "def close", "timeout="]):
+    t.call("code_search", {"query": q}, [f"src/http/mod{k}.py:{10 + k}: {q}"])
+t.msg("The HTTP layer is five modules under src/http.")
+
+t = new(
+    "f16-victor-varied-tools",
+    "edit_test_cycle",
+    False,
+    VICTOR | {"case": "test_no_cycle_with_varied_tools"},
+    "Read, edit, test, commit: four different tools in sequence, no cycle.",
+)
+t.user("Fix the off-by-one in paginate()")
+t.call("read_file", {"path": "src/page.py"}, "def paginate(xs, n):\n    return xs[: n - 1]\n")
+t.call(
+    "edit_files",
+    {"path": "src/page.py", "old": "xs[: n - 1]", "new": "xs[:n]"},
+    "Edited src/page.py",
+    mutates=True,
+)
+t.call("run_tests", {"path": "tests/test_page.py"}, "3 passed in 0.04s")
+t.call(
+    "git",
+    {"args": ["commit", "-am", "Fix paginate off-by-one"]},
+    "[main 4e1a2b9] Fix",
+    mutates=True,
+)
+
+t = new(
+    "f16-victor-very-long-history",
+    "long_productive",
+    False,
+    VICTOR | {"case": "test_very_long_history"},
+    "A hundred calls over five tools, each with its own id: a long run of different calls "
+    "the peer must not flag.",
+)
+t.user("Reconcile the 100 invoices in batch 2026-11")
+tools16 = ["fetch_invoice", "match_payment", "check_tax", "update_ledger", "notify_owner"]
+for i in range(100):
+    tool = tools16[i % 5]
+    t.call(
+        tool,
+        {"id": i},
+        {"id": i, "tool": tool, "ok": True, "amount": 100 + 7 * i},
+        mutates=tool == "update_ledger",
+    )
+t.msg("All 100 invoices are reconciled.")
+
+t = new(
+    "f16-agentframework-6449-many-iterations",
+    "research",
+    False,
+    gh("microsoft/agent-framework", "issues", 6449),
+    "A request that needs more function-calling iterations than a small per-request cap: the "
+    "maintainers answer that max_iterations is configured on the client for exactly such "
+    "work; every call here asks something new.",
+)
+t.user("For each of our 14 warehouses, get today's stock level of SKU A-100")
+for k in range(14):
+    t.call(
+        "get_stock",
+        {"warehouse": f"WH-{k + 1:02d}", "sku": "A-100"},
+        {"warehouse": f"WH-{k + 1:02d}", "on_hand": (k * 37) % 120},
+    )
+t.msg("Stock of A-100 across the 14 warehouses is listed above; WH-01 has none.")
+
+t = new(
+    "f16-livekit-26-status-until-running",
+    "polling",
+    False,
+    gh("livekit/deploy-action", "pull", 26),
+    "After a deploy, the agent status is checked until it returns 'Running' or a timeout is "
+    "reached: the same status call between waits, the status moving from Pending to Running.",
+)
+t.user("Deploy the voice agent and wait until it is running")
+t.call("lk_agent_deploy", {"agent": "voice-bot"}, {"deployment": "dep-77", "status": "Pending"})
+ST16 = {"agent": "voice-bot"}
+for status in ["Pending", "Pending", "Pending", "Building", "Building", "Running"]:
+    t.call("sleep", {"seconds": 10}, "")
+    t.call("lk_agent_status", ST16, {"agent": "voice-bot", "status": status})
+t.msg("voice-bot is running.")
+
+t = new(
+    "f16-pipecatcloud-133-wait-new-deployment",
+    "polling",
+    False,
+    gh("daily-co/pipecat-cloud", "pull", 133),
+    "When updating an agent, the CLI waits for the deployment id to change before checking "
+    "readiness: the same describe call answers the old id a few times, then the new one, then "
+    "ready.",
+)
+t.user("Update the support-bot image to v2.3 and tell me when it is live")
+t.call(
+    "pcc_deploy",
+    {"agent": "support-bot", "image": "registry.example.com/support-bot:2.3"},
+    {"accepted": True},
+)
+DESC16 = {"agent": "support-bot"}
+answers = [
+    {"deployment_id": "d-101", "ready": True},
+    {"deployment_id": "d-101", "ready": True},
+    {"deployment_id": "d-102", "ready": False},
+    {"deployment_id": "d-102", "ready": False},
+    {"deployment_id": "d-102", "ready": True},
+]
+for ans in answers:
+    t.call("sleep", {"seconds": 5}, "")
+    t.call("pcc_agent_status", DESC16, ans)
+t.msg("support-bot v2.3 (deployment d-102) is live.")
+
+t = new(
+    "f16-gaia-2160-recovery-probe",
+    "conversation",
+    False,
+    gh("amd/gaia", "issues", 2160),
+    "After a window of 401s, later queries in the same session must probe the tool again "
+    "rather than answer from history ('we are still running into an authentication "
+    "issue'): the next query's call succeeds, and so does the first query asked again.",
+)
+t.user("Any new mail from the auditors?")
+MAIL16 = {"folder": "INBOX", "from": "auditors@example.com", "unread": True}
+t.call("search_mail", MAIL16, error="401 Unauthorized: token rejected", kind="permission")
+t.msg("I'm running into an authentication issue with the mailbox right now.")
+t.user("Did the bank send the statement?")
+t.call(
+    "search_mail",
+    {"folder": "INBOX", "from": "statements@bank.example", "unread": True},
+    [{"subject": "Your November statement", "received": "2026-07-17T08:40:00Z"}],
+)
+t.msg("Yes: 'Your November statement' arrived this morning.")
+t.user("And the auditors, anything now?")
+t.call(
+    "search_mail",
+    MAIL16,
+    [{"subject": "Q3 audit: open items", "received": "2026-07-17T09:12:00Z"}],
+)
+t.msg("One new mail from the auditors: 'Q3 audit: open items'.")
+
+t = new(
+    "f16-gptpilot-313-test-after-change",
+    "edit_test_cycle",
+    False,
+    gh(PILOT, "issues", 313),
+    "The issue's own rule: a passed command need not run again unless something changed. "
+    "Here each run follows an edit, so the same test command is re-run legitimately, the "
+    "same suite passing after each change.",
+)
+t.user("Add a weekday and a month-name helper to the formatter, with tests")
+NPMT16B = {"command": "npm test"}
+t.call("run_command", NPMT16B, "format\n  ✓ formats dates as YYYY-MM-DD\n\n  5 passing (40ms)")
+t.call(
+    "edit_file",
+    {
+        "path": "src/format.js",
+        "old": "export const fmt",
+        "new": "export const weekday = ...\nexport const fmt",
+    },
+    "Edited src/format.js",
+    mutates=True,
+)
+t.call(
+    "edit_file",
+    {
+        "path": "test/format.test.js",
+        "old": "describe('format'",
+        "new": "it('weekday')...\ndescribe('format'",
+    },
+    "Edited test/format.test.js",
+    mutates=True,
+)
+t.call(
+    "run_command",
+    NPMT16B,
+    "format\n  ✓ formats dates as YYYY-MM-DD\n  ✓ weekday\n\n  6 passing (44ms)",
+)
+t.call(
+    "edit_file",
+    {
+        "path": "src/format.js",
+        "old": "export const fmt",
+        "new": "export const monthName = ...\nexport const fmt",
+    },
+    "Edited src/format.js",
+    mutates=True,
+)
+t.call(
+    "run_command",
+    NPMT16B,
+    "format\n  ✓ formats dates as YYYY-MM-DD\n  ✓ weekday\n\n  6 passing (41ms)",
+)
+t.call(
+    "edit_file",
+    {
+        "path": "test/format.test.js",
+        "old": "describe('format'",
+        "new": "it('monthName')...\ndescribe('format'",
+    },
+    "Edited test/format.test.js",
+    mutates=True,
+)
+t.call(
+    "run_command",
+    NPMT16B,
+    "format\n  ✓ formats dates as YYYY-MM-DD\n  ✓ weekday\n  ✓ monthName\n\n  7 passing (45ms)",
+)
+t.msg("Both helpers are added with tests; 7 passing.")
+
+t = new(
+    "f16-mistralvibe-83-audit-done-once",
+    "distinct_reads",
+    False,
+    gh(VIBE, "issues", 83),
+    "What the reporter expected of the audit: each check run once and the agent moving on "
+    "(flake8, mypy, bandit, coverage), with the same short lead-in before several of them.",
+)
+t.user("Végezz teljes auditot a projekten")
+t.msg("Most nézzük meg a kód minőséget:")
+t.call("bash", {"command": "flake8 app | wc -l"}, "1")
+t.msg("Most nézzük meg a típusokat:")
+t.call("bash", {"command": "mypy app"}, "Success: no issues found in 31 source files")
+t.msg("Most nézzük meg a biztonságot:")
+t.call("bash", {"command": "bandit -q -r app"}, "No issues identified.")
+t.call("bash", {"command": "pytest -q --cov=app"}, "24 passed in 2.31s\nTOTAL 87%")
+t.msg("Audit kész: 1 flake8 hiba, típusok rendben, nincs biztonsági hiba, 87% lefedettség.")
+
+t = new(
+    "f16-flowise-5620-greeting-then-question",
+    "conversation",
+    False,
+    gh("FlowiseAI/Flowise", "issues", 5620),
+    "What the report expected: a greeting answered at once without tools, then a real "
+    "question sent once to the SQL worker.",
+)
+t.user("Hello")
+t.msg("Hello! I can answer questions about the sales database.")
+t.user("How many orders did we ship in October?")
+t.call(
+    "sql_agent",
+    {"input": "How many orders did we ship in October?"},
+    "SELECT count(*) FROM orders WHERE shipped_at >= '2025-10-01' AND shipped_at < '2025-11-01' "
+    "-> 4812",
+)
+t.msg("4,812 orders shipped in October.")
+
+t = new(
+    "f16-alphaloop-431-queue-works",
+    "session_memory",
+    False,
+    gh("bradtaylorsf/alpha-loop", "issues", 431),
+    "The queue working as meant: one agent session per queued issue, the same kind of command "
+    "with a different issue each time, each run completing.",
+)
+for k, num in enumerate([201, 202, 203, 204]):
+    if k:
+        t.session(f"s{k + 1}")
+    t.user(f"Work issue #{num} from the queue")
+    t.call(
+        "run_agent",
+        {"command": f"claude -p 'Implement issue #{num}' --output-format json"},
+        {"issue": num, "status": "success", "pr": 900 + k},
+        mutates=True,
+    )
+    t.msg(f"Issue #{num} is done: PR #{900 + k}.")
+
+t = new(
+    "f16-devgent-resend-after-network-error",
+    "retry_transient",
+    False,
+    DEVGENT,
+    "A transient network error fails one Cascade step; resending the prompt (the page's "
+    "seventh fix) works, and the work goes on.",
+)
+t.user("Add a dark mode toggle to the settings page")
+STEP16 = {"model": "claude-sonnet", "task": "dark mode toggle"}
+t.call(
+    "cascade_step",
+    STEP16,
+    error="Cascade has encountered an internal error in this step: network error",
+    kind="network",
+)
+t.call("cascade_step", STEP16, {"edits": ["src/settings/Theme.tsx"], "status": "done"})
+t.call("run_command", {"command": "npm run typecheck"}, "Found 0 errors.")
+t.msg("The toggle is added and the types check.")
 
 
 # ---------------------------------------------------------------- split and write
@@ -18099,8 +19108,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh13"
     for it in items[FRESH14_START:FRESH15_START]:
         split[it.tid] = "fresh14"
-    for it in items[FRESH15_START:]:
+    for it in items[FRESH15_START:FRESH16_START]:
         split[it.tid] = "fresh15"
+    for it in items[FRESH16_START:]:
+        split[it.tid] = "fresh16"
     return split
 
 

@@ -134,6 +134,7 @@ SPLIT_ORDER = (
     "fresh13",
     "fresh14",
     "fresh15",
+    "fresh16",
 )
 
 

@@ -109,6 +109,11 @@ def test_size_and_balance() -> None:
     assert 0.4 <= sum(not t["loop"] for t in fresh15) / len(fresh15) <= 0.6
     assert all(t["id"].startswith("f15-") for t in fresh15)
     assert {t["class"] for t in fresh15 if t["loop"]} == LOOP_CLASSES
+    fresh16 = [t for t in TRAJS if t["split"] == "fresh16"]
+    assert len(fresh16) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh16) / len(fresh16) <= 0.6
+    assert all(t["id"].startswith("f16-") for t in fresh16)
+    assert {t["class"] for t in fresh16 if t["loop"]} == LOOP_CLASSES
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
