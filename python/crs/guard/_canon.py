@@ -531,11 +531,18 @@ def features(
     times) are parameters, left out (a re-parameterised call with the same result is the
     same call).
     """
-    if len(canon) == 1:
+    # A call of one argument is its value: the argument's name is not compared (`read(path=
+    # "foo.py")`, `read(file="foo.py")`, `read(file_path="foo.py")` read one file; a search
+    # for "def foo" as `query`, `pattern` or `keyword` is one search). Its identifier alone,
+    # with no key, is a near-duplicate of another call with it (with the same result: one
+    # call renamed). Calls of several arguments keep their keys (`src` and `dst` swapped is
+    # another copy). (fresh16)
+    one = len(canon) == 1
+    if one:
         ((k, v),) = canon.items()
         # (the keys of IDENT_KEYS are lower case: `k in IDENT_KEYS` is `_is_ident`'s first test)
         if type(v) is str and k not in commands and (k in IDENT_KEYS or _is_ident(k, v)):
-            return ""
+            return _one_ident(v)
     idents: list[tuple[str, str]] = []
     texts: list[tuple[str, str]] = []
     progs: list[tuple[str, str]] = []
@@ -591,7 +598,9 @@ def features(
             idents.append((k, _one_spelling(v)))
         elif v:
             texts.append((k, v))
-    if not texts and not progs and not extra:
+    if one:
+        idents = [("", v) for _, v in idents]
+    elif not texts and not progs and not extra:
         return ""
     ident = _blake_hex(repr(sorted(idents)).encode("utf-8", "surrogatepass"), 8)
     # A word said twice is two tokens (`total#2`): `select total from total` and `select
@@ -603,12 +612,20 @@ def features(
             continue
         for t in _tokens(sanitize(v)):
             if t not in _STOP:
-                tok = f"{k}:{t}"
+                tok = f":{t}" if one else f"{k}:{t}"
                 n = said[tok] = said.get(tok, 0) + 1
                 toks.add(tok if n == 1 else f"{tok}#{n}")
     for k, v in progs:  # a later stage's program, marked `>` (`similar`'s walk rule)
-        toks.update(f"{k}:>{t}" for t in _tokens(sanitize(v)))
+        toks.update(f"{'' if one else k}:>{t}" for t in _tokens(sanitize(v)))
     return ident + "|" + " ".join(sorted(toks))
+
+
+def _one_ident(value: str) -> str:
+    """`features` of a call whose one argument is an identifier (a path, a URL, an id):
+    that identifier, with no key."""
+    if value[:2] == "./" or value[-1:] == "/":
+        value = _one_spelling(value)
+    return _blake_hex(("\x00" + value).encode("utf-8", "surrogatepass"), 8) + "|"
 
 
 # A whole number as text (`"668"`, `"-3"`, `"30.0"`): not `"007"` (a code with its zeros)

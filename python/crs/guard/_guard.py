@@ -22,7 +22,6 @@ import functools
 import inspect
 import itertools
 import logging
-import operator
 import os
 import re
 import reprlib
@@ -87,7 +86,6 @@ _ALLOW, _NUDGE, _BLOCK, _STOP = Action.ALLOW, Action.NUDGE, Action.BLOCK, Action
 # (an enum member read through its class costs ~0.2 us: the hot path reads these)
 _OK, _POLLING = VerdictCode.OK, VerdictCode.POLLING
 _digest_text = _core.digest_text
-_RESULT_OF_TEXT = operator.itemgetter(3)  # of a SessionState.texts entry
 _THINKS = re.compile(THINK_PATTERN).search  # thinking tools: no near-duplicates
 _CLOCKS = re.compile(CLOCK_PATTERN).search  # tools that read the clock: readings are answers
 _CLOCK_TOOLS: dict[str, bool] = {}  # (the test's answer per tool name: a regex costs ~0.4 us)
@@ -213,6 +211,26 @@ _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 def _echo(canon: dict[str, Any]) -> list[str]:
     """The arguments a result or error may echo: str values of at least 4 characters."""
     return [v for v in canon.values() if type(v) is str and len(v) >= 4]
+
+
+def _names_tool(tool: str, text: str) -> bool:
+    """Whether an error `text` names the `tool` called, as a word of its own ("Unknown tool:
+    Miro", "Tool 'jira' not found"; not `ls` inside "false"): 3 characters or more."""
+    if len(tool) < 3 or not text:
+        return False
+    at = text.find(tool)
+    while at >= 0:
+        end = at + len(tool)
+        if (at == 0 or not _wordish(text[at - 1])) and (
+            end == len(text) or not _wordish(text[end])
+        ):
+            return True
+        at = text.find(tool, at + 1)
+    return False
+
+
+def _wordish(c: str) -> bool:
+    return c.isalnum() or c == "_"
 
 
 def _waited_since(s: SessionState, step: int) -> bool:
@@ -1259,7 +1277,7 @@ class Guard:
             self._check_open()
         t0 = _perf()
         ident = self._identify(tool, args)
-        pre = (ident, self._outcome(ident[3], ident[5], result, error))
+        pre = (ident, self._outcome(ident[3], ident[5], result, error, tool))
         with hold():
             call: Call = self._make_call(tool, args, call_id, False, ident)  # type: ignore[assignment]
             self._pending.pop(call.call_id, None)  # (its outcome is computed: `pre`)
@@ -1308,7 +1326,7 @@ class Guard:
             else:
                 lim = self._limits.get(call.tool) or self._limits_for(_canon.check_tool(call.tool))
                 poll, mut, canon = lim.polling, lim.mutating, {}
-            kind, res, err, feat, views = self._outcome(canon, mut, result, error)
+            kind, res, err, feat, views = self._outcome(canon, mut, result, error, call.tool)
         else:  # computed before the caller took its lock (`_after_held`)
             (_, lim, _, canon, poll, mut), (kind, res, err, feat, views) = pre
         if (
@@ -1363,7 +1381,7 @@ class Guard:
                 p["n"] = call.step
             while True:
                 alias = ""
-                if feat:
+                if feat and res in s.text_res:  # (a result no candidate has: none)
                     alias = self._near_duplicate(s, call, res, feat, kind, result)
                     if alias:
                         p["a"] = alias
@@ -1374,7 +1392,7 @@ class Guard:
                     v = None
                 # (a new (call, result): `_detect` says nothing of it; not called)
                 if v is None and (kind != OK or f"{cluster}:{res}" in s.pairs):
-                    v = self._detect(s, call, kind, res, cluster, polling, lim, canon, result)
+                    v = self._detect(s, call, kind, res, cluster, polling, lim, canon, result, err)
                 if v is not None and v.action is not _ALLOW:
                     p["v"] = str(v.code)
                     p["ev"] = list(v.evidence)
@@ -1574,7 +1592,12 @@ class Guard:
         )
 
     def _outcome(
-        self, canon: dict[str, Any], mut: bool, result: Any, error: BaseException | str | None
+        self,
+        canon: dict[str, Any],
+        mut: bool,
+        result: Any,
+        error: BaseException | str | None,
+        tool: str = "",
     ) -> _Outcome:
         """What a finished call's record says of its outcome, from the call and its result
         alone (no state read, no lock held): (kind, result digest, sanitized error text,
@@ -1585,6 +1608,10 @@ class Guard:
         if error is not None:
             echo = _echo(canon)
             etext = _canon.error_text(error)
+            if _names_tool(tool, etext):
+                # the error names the tool called ("Unknown tool: Miro"): judged without
+                # it, as an echo of the arguments is (fresh16)
+                echo.append(tool)
             kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
             res = _canon.error_digest(_canon.without(etext, echo))
             err = _short(_SANITIZER.sanitize(etext), 400) if etext else ""
@@ -1683,9 +1710,9 @@ class Guard:
         arguments are a near-duplicate of this one's (`_canon.similar`), or ""."""
         if f"{call.signature}:{res}" in s.pairs:
             return ""
-        texts = s.texts
-        if res not in map(_RESULT_OF_TEXT, texts):  # (a scan in C: most results are new)
+        if res not in s.text_res:  # (most results are new)
             return ""
+        texts = s.texts
         if _THINKS(call.tool) is not None:
             return ""
         if kind == OK and _canon.names_new_id(result):
@@ -1770,6 +1797,7 @@ class Guard:
         lim: Limits,
         canon: dict[str, Any],
         result: Any = None,
+        err: str = "",
     ) -> Verdict | None:
         pol = self.policy
         if kind == TRANSIENT:
@@ -1778,6 +1806,8 @@ class Guard:
             return self._variant_retries(s, call, cluster, lim)
         if kind == HARD:
             v = self._error_streak(s, call, res, lim, canon)
+            if v is None and _names_tool(call.tool, err):
+                v = self._tool_errors(s, call, res, lim, canon, err)
             if v is not None:
                 return v
         n = call.step
@@ -2002,6 +2032,49 @@ class Guard:
             "The same error came back several times in a row although you changed how the "
             "call is written. Read the error and fix its cause; another spelling of the "
             "same call will fail the same way.",
+            tuple(sorted(steps)),
+        )
+
+    def _tool_errors(
+        self, s: SessionState, call: Call, res: str, lim: Limits, canon: dict[str, Any], err: str
+    ) -> Verdict | None:
+        """The same hard error naming the tool called (its name left out: "Unknown tool:
+        Miro", "Unknown tool: Jira"), `max_failures + 1` times in a row from calls of at
+        least two tools: the agent is calling tools that are not there (or not usable),
+        one new name after another. An error that echoes the call's arguments is about what
+        the call asked (another file probed), not about the tool: not part of it (the
+        digests of the run are equal, so none of them echoed its arguments). (fresh16)"""
+        if any(e in err for e in _echo(canon)):
+            return None
+        need = lim.max_failures + 1
+        suffix = ":" + res
+        steps = [call.step]
+        tools = {call.tool}
+        tail = s.tail
+        for i in range(len(tail) - 1, max(len(tail) - need, -1), -1):
+            n, pair, g = tail[i]
+            st = s.sigs.get(g)
+            if (
+                n <= s.answered
+                or not pair.endswith(suffix)
+                or st is None
+                or not st.hard
+                or not _names_tool(st.tool, st.last_err)
+            ):
+                break
+            steps.append(n)
+            tools.add(st.tool)
+        if len(steps) < need or len(tools) < 2:
+            return None
+        return self._nudge(
+            s,
+            call,
+            VerdictCode.ERROR_LOOP,
+            f"{len(steps)} calls in a row to {len(tools)} different tools failed the same "
+            "way, each error naming the tool called",
+            "Each of these tools failed with the same error about the tool itself: they are "
+            "not available here. Use one of the tools you were given, or ask the user for "
+            "what you need.",
             tuple(sorted(steps)),
         )
 

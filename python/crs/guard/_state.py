@@ -337,6 +337,7 @@ class SessionState:
         "stale",
         "started",
         "tail",
+        "text_res",
         "texts",
         "tool_calls",
         "turn_step",
@@ -367,6 +368,9 @@ class SessionState:
         self.blocks = 0  # refusals in a row
         self.recent: deque[list[Any]] = deque(maxlen=RECENT)
         self.texts: deque[tuple[int, str, str, str, str]] = deque(maxlen=TEXTS)
+        # how many entries of `texts` have each result (derived: no near-duplicate
+        # candidate for a result none has, found without a scan)
+        self.text_res: dict[str, int] = {}
         self.msg_streak = 0  # agent messages since the last call or user turn
         self.msgs: list[str] = []  # their digests (the last 16)
         self.msg_flags = 0  # monologue verdicts in a row
@@ -396,6 +400,20 @@ class SessionState:
         # runs of one call the latest user turn asked for ("run it 5 times": 5; 0: none;
         # `crs.guard._turns.repeats_asked`): that many in the turn are the task
         self.asked = 0
+
+    def add_text(self, entry: tuple[int, str, str, str, str]) -> None:
+        """Keep a near-duplicate candidate (`texts`, the oldest dropped past `TEXTS`)."""
+        texts, counts = self.texts, self.text_res
+        if len(texts) == TEXTS:
+            old = texts[0][3]
+            left = counts[old] - 1
+            if left:
+                counts[old] = left
+            else:
+                del counts[old]
+        texts.append(entry)
+        res = entry[3]
+        counts[res] = counts.get(res, 0) + 1
 
     # -------------------------------------------------------------- facts
 
@@ -506,8 +524,17 @@ class SessionState:
             self.last_mut = pair
         if "x" in p:
             text = p["x"]
-            if text:
-                self.texts.append((n, tool, cluster, res, text))
+            if text:  # (`add_text`, inline: the hot path)
+                texts, counts = self.texts, self.text_res
+                if len(texts) == TEXTS:
+                    gone = texts[0][3]
+                    left = counts[gone] - 1
+                    if left:
+                        counts[gone] = left
+                    else:
+                        del counts[gone]
+                texts.append((n, tool, cluster, res, text))
+                counts[res] = counts.get(res, 0) + 1
         v = p["v"] if "v" in p else None  # noqa: SIM401
         if v:  # the live guard detected a loop at this call
             self.level = NUDGED
@@ -723,7 +750,8 @@ class SessionState:
         s.nudges = int(d["nudges"])
         s.blocks = int(d["blocks"])
         s.recent.extend(list(r) for r in d["recent"])
-        s.texts.extend((int(a), str(b), str(c), str(e), str(f)) for a, b, c, e, f in d["texts"])
+        for a, b, c, e, f in d["texts"]:
+            s.add_text((int(a), str(b), str(c), str(e), str(f)))
         s.msg_streak, s.msg_flags, msgs = d["msg"]
         s.msgs = [str(m) for m in msgs]
         s.turns = int(d["turns"])

@@ -1,0 +1,148 @@
+"""Rules of the guard's semantics refined after the fresh16 trajectories of the loop benchmark
+(bench/loops, split fresh16) showed them wrong in general: the loop that must now be caught
+beside the legitimate work that must still pass, and neighbours beyond the split probed for
+new false alarms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from crs.guard import Action, Guard, VerdictCode
+
+SOURCE = "def foo():\n    return 42\n\n__all__ = ['foo']\n"
+
+
+def _run(g: Guard, tool: str, args: dict[str, Any], result: Any = None, error: Any = None) -> Any:
+    v = g.before_call(tool, args)
+    assert v.allowed, v
+    return g.after_call(v.call, result=result, error=error)
+
+
+# ------------------------------------------- one argument: its name is not what is asked
+
+
+def test_one_file_read_under_four_argument_names_is_one_read() -> None:
+    """victor's `test_file_path_aliases_normalized`: `path`, `file`, `filepath`,
+    `file_path`, the same file and the same content each time: reads renamed, no progress
+    (the third read of one file with one content, as if it kept its argument's name)."""
+    g = Guard()
+    keys = ("path", "file", "filepath", "file_path")
+    got = [_run(g, "read", {k: "foo.py"}, SOURCE) for k in keys]
+    assert [v.action for v in got] == [Action.ALLOW, Action.ALLOW, Action.NUDGE, Action.NUDGE]
+    assert got[2].code is VerdictCode.REPEATED_CALL
+    assert list(got[2].evidence) == [1, 2, 3]
+
+
+def test_one_search_under_four_argument_names_is_one_search() -> None:
+    g = Guard()
+    hits = ["src/foo.py:1: def foo():"]
+    keys = ("query", "search", "pattern", "keyword")
+    got = [_run(g, "code_search", {k: "def foo"}, hits).action for k in keys]
+    assert got == [Action.ALLOW, Action.ALLOW, Action.NUDGE, Action.NUDGE]
+
+
+def test_renamed_reads_of_different_files_or_with_new_content_pass() -> None:
+    """Another file under another name, or the same file whose content changed (it is
+    being edited), is not a rename of one read."""
+    g = Guard()
+    for i, k in enumerate(("path", "file", "filepath", "file_path", "filename", "target")):
+        assert _run(g, "read", {k: f"mod_{i}.py"}, SOURCE).action is Action.ALLOW
+    g = Guard()
+    for i, k in enumerate(("path", "file", "filepath", "file_path", "filename", "target")):
+        assert _run(g, "read", {k: "foo.py"}, f"{SOURCE}# rev {i}\n").action is Action.ALLOW
+
+
+def test_keys_still_matter_for_calls_of_several_arguments() -> None:
+    """`copy(src=a, dst=b)` then `copy(src=b, dst=a)`: two copies, not one renamed."""
+    g = Guard()
+    for i in range(3):
+        a, b = ("a.txt", "b.txt") if i % 2 == 0 else ("b.txt", "a.txt")
+        got = _run(g, "copy", {"src": a, "dst": b, "overwrite": True}, "copied")
+        assert got.action is Action.ALLOW, (i, got)
+
+
+def test_a_renamed_read_that_fails_the_same_way_is_one_failing_call() -> None:
+    """The same missing file asked for as `path`, `file`, `file_path`: one call failing,
+    spelled three ways (the error streak of respelled calls)."""
+    g = Guard()
+    err = "ENOENT: no such file or directory"
+    got = [_run(g, "read", {k: "cfg.yml"}, error=err) for k in ("path", "file", "file_path")]
+    assert got[-1].action is Action.NUDGE
+    assert got[-1].code is VerdictCode.ERROR_LOOP
+
+
+# ------------------------------------------ errors about the tool itself, tool after tool
+
+
+def test_one_hallucinated_tool_after_another_is_an_error_loop() -> None:
+    """theappapp's loop: "Unknown tool: interview_tool", then Miro, Jira, Zoom, each a new
+    name failing the same way: caught at the third."""
+    g = Guard()
+    assert _run(g, "file_system", {"op": "read", "path": "docs/brief.md"}, "Goal").allowed
+    args = {"action": "create", "topic": "onboarding research"}
+    got = [_run(g, t, args, error=f"Unknown tool: {t}") for t in ("interview_tool", "Miro")]
+    assert [v.action for v in got] == [Action.ALLOW, Action.ALLOW]
+    v = _run(g, "Jira", args, error="Unknown tool: Jira")
+    assert v.action is Action.NUDGE
+    assert v.code is VerdictCode.ERROR_LOOP
+    assert list(v.evidence) == [2, 3, 4]
+    assert "Jira" not in v.message  # (it redirects; it does not echo the call)
+
+
+def test_tool_named_errors_with_other_wordings_each_time_are_no_loop() -> None:
+    """Different tools, each failing its own way (the tool named in each): no one error."""
+    g = Guard()
+    errors = ["{t}: rate of writes exceeded", "{t} refused: not signed in", "{t}: bad request"]
+    for t, e in zip(("Jira", "Miro", "Zoom"), errors, strict=True):
+        assert _run(g, t, {"x": 1}, error=e.format(t=t)).action is Action.ALLOW
+
+
+def test_an_error_that_echoes_the_arguments_is_about_them_not_the_tool() -> None:
+    """Three tools probing three files that are not there ("read_file: no such file:
+    a.py"): each error is about what was asked; looking for a file is no loop."""
+    g = Guard()
+    for t, f in (("read_file", "a.py"), ("stat_file", "b.py"), ("open_file", "c.py")):
+        assert _run(g, t, {"path": f}, error=f"{t}: no such file: {f}").action is Action.ALLOW
+
+
+def test_a_tool_name_inside_another_word_is_not_named() -> None:
+    """`ls` is not named by "false"; `cat` not by "concatenate"."""
+    g = Guard()
+    for t in ("ls", "cat", "gre"):
+        v = _run(g, t, {"q": t}, error="false: concatenate failed, degrees unknown")
+        assert v.action is Action.ALLOW
+
+
+def test_a_user_turn_after_an_answer_starts_the_run_again(tmp_path: Path) -> None:
+    """The run is of one request: after the agent answered and the user spoke, the next
+    unknown tool is the first of a new run (durable: a new process continues the run)."""
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        for t in ("Miro", "Jira"):
+            assert _run(g, t, {"a": 1}, error=f"Unknown tool: {t}").allowed
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        v = _run(g, "Zoom", {"a": 1}, error="Unknown tool: Zoom")
+        assert v.action is Action.NUDGE  # the run went on in the new process
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        g.on_message("Those tools are not available here; I will plan it by hand.")
+        g.new_turn("ok, then use the docs folder")
+        for t in ("Notion", "Trello"):
+            assert _run(g, t, {"a": 1}, error=f"Unknown tool: {t}").allowed
+
+
+def test_the_result_counts_of_the_candidates_follow_them(tmp_path: Path) -> None:
+    """`SessionState.text_res` (derived: how many near-duplicate candidates have each
+    result) stays equal to what `texts` holds, past its bound, and after a reopen."""
+    from collections import Counter
+
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        for i in range(150):
+            _run(g, "read", {"path": f"f{i % 40}.py"}, f"body {i % 7}")
+            _run(g, "search", {"query": f"term {i % 11}", "limit": 5}, [f"hit {i % 3}"])
+        s = g._session()
+        assert len(s.texts) == 64
+        assert s.text_res == Counter(e[3] for e in s.texts)
+        before = dict(s.text_res)
+    with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
+        s = g._session()
+        assert s.text_res == Counter(e[3] for e in s.texts) == before
