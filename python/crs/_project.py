@@ -30,7 +30,13 @@ from crs._errors import (
     JournalUnavailableError,
 )
 from crs._home import default_home
-from crs._journal._base import DefaultJournalConfig, DeltaOrError, JournalConfig, JournalStats
+from crs._journal._base import (
+    DefaultJournalConfig,
+    DeltaOrError,
+    JournalConfig,
+    JournalStats,
+    free_in_child,
+)
 from crs._persistence._crs_persist import project_journal
 from crs._persistence._load import compute_project_hash
 from crs._persistence._manager import DefaultPersistenceConfig, PersistenceManager
@@ -171,6 +177,7 @@ def _open_once(
     journal = project_journal(pm, key, session_id, journal_config)
     try:
         crs = CRS(config, journal=journal)
+        _watch_local_forks(crs)
         persist = crs._persist
         persist.own(journal)
         persist.own(pm)
@@ -244,31 +251,42 @@ def nats_journal_config(nats: object, key: str, name: str = "nats") -> NATSJourn
 
 
 _FORKED: weakref.WeakSet[NATSProjectJournal] = weakref.WeakSet()  # open ones, `_watch_forks`
+# Open projects on a local journal (`_watch_local_forks`): each CRS -> the pid that opened it
+_FORKED_LOCAL: weakref.WeakKeyDictionary[CRS, int] = weakref.WeakKeyDictionary()
 _fork_hook = False
+
+
+def _hook_forks() -> None:
+    """Register `_close_in_child` once (when the first project is opened: a process that
+    opens none pays nothing at a fork)."""
+    global _fork_hook
+    if not _fork_hook:
+        os.register_at_fork(after_in_child=_close_in_child)
+        _fork_hook = True
 
 
 def _watch_forks(journal: NATSProjectJournal) -> None:
     """A child forked from this process cannot use `journal` (its connection, loop and apply
     threads stayed in the parent: a call waited forever, or on a lock held at the fork):
     in the child its CRS refuses every call at once with `CRSClosedError` (red team 7)."""
-    global _fork_hook
-    if not _fork_hook:
-        os.register_at_fork(after_in_child=_close_in_child)
-        _fork_hook = True
+    _hook_forks()
     _FORKED.add(journal)
 
 
-def _free_in_child(lock: Any) -> None:
-    """`lock` usable in a forked child: one that another thread held at the fork (the apply
-    thread, a caller's) is never released here (that thread did not come along), so every
-    read waited on it forever (red team 8); the forking thread's own stays held."""
-    owned = getattr(lock, "_is_owned", None)
-    if owned is not None and owned():
-        return
-    if lock.acquire(blocking=False):
-        lock.release()
-        return
-    lock._at_fork_reinit()  # (what logging and concurrent.futures do with theirs at fork)
+def _watch_local_forks(crs: CRS) -> None:
+    """A child forked from this process must not write `crs`'s project journal: it has the
+    parent's descriptors (and the flock of `LOCK` with them, shared: it kept neither
+    process out of the other's appends), so its changes were appended as the parent's,
+    and a lock another thread held at the fork hung its calls. In the child the CRS
+    refuses every change with `CRSClosedError` naming the fork, reads answer on the state
+    as it was at the fork, and the journal is closed there without touching the parent's
+    files or lock (`LocalJournal._forget_in_child`); `Guard.open` in the child opens the
+    project as a new writer (red team 9)."""
+    _hook_forks()
+    _FORKED_LOCAL[crs] = os.getpid()
+
+
+_free_in_child = free_in_child  # (the name the NATS project journal's code knows)
 
 
 def _close_in_child() -> None:
@@ -290,6 +308,19 @@ def _close_in_child() -> None:
                 f"the project's NATS journal was opened in process {os.getppid()}, and this "
                 f"is a child forked from it ({os.getpid()}): open the guard again in the child "
                 "(Guard.open)"
+            )
+    for crs, opener in list(_FORKED_LOCAL.items()):
+        kernel = crs._kernel
+        for lock in (kernel.lock, getattr(kernel.history, "_lock", None)):
+            if lock is not None:
+                _free_in_child(lock)
+        crs._journal._forget_in_child()
+        if not kernel.closed or kernel.closed_why:  # (not one the parent closed itself)
+            kernel.close_in_child(
+                f"the project's journal was opened in process {opener}, and this is a child "
+                f"forked from it ({os.getpid()}): it writes nothing there; open the guard "
+                "(the project) again in the child: Guard.open (crs.open_project), a new "
+                "writer of the project"
             )
 
 

@@ -522,8 +522,41 @@ def pause_gc() -> Iterator[None]:
         if owns:
             with _gc_pause_lock:
                 _gc_pauses -= 1
-                if not _gc_pauses:
+                if _gc_pauses <= 0:  # (< 0: a pause a forked child counted as over)
+                    _gc_pauses = 0
                     gc.enable()
+
+
+def free_in_child(lock: Any) -> None:
+    """`lock` (a Lock, an RLock or a Condition) usable in a forked child: one that another
+    thread held at the fork (a journal's apply or sync thread, a caller's) is never released
+    here (that thread did not come along), so every call taking it waited on it forever
+    (red team 8); the forking thread's own RLock stays held (its blocks release it)."""
+    inner = getattr(lock, "_lock", lock) if isinstance(lock, threading.Condition) else lock
+    owned = getattr(inner, "_is_owned", None)  # (an RLock's; a Condition's own would guess)
+    if owned is not None and owned():
+        return
+    if inner.acquire(blocking=False):
+        inner.release()
+        return
+    lock._at_fork_reinit()  # (what logging and concurrent.futures do with theirs at fork)
+
+
+def _gc_after_fork() -> None:
+    """In a forked child: the pauses of the threads that did not come along are over (they
+    never end here: the collector stayed off for the child's life, and the next `pause_gc`
+    waited forever on the lock one of them held at the fork, red team 9). (The forking
+    thread's own pause is counted as over too: only a codec whose decode forks would be
+    inside one; the collector then runs again in the child before that pause ends.)"""
+    global _gc_pauses
+    free_in_child(_gc_pause_lock)
+    if _gc_pauses:
+        _gc_pauses = 0
+        gc.enable()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_gc_after_fork)
 
 
 class _State(enum.Enum):

@@ -46,6 +46,7 @@ from crs._journal._base import (
     SyncPolicy,
     _check_seq,
     _State,
+    free_in_child,
     read_backup_stream,
     write_backup_stream,
 )
@@ -767,6 +768,8 @@ class LocalJournal(JournalBase):
         self._lock_head = self._stamp + b"%020d\n" % self._lock_gen
 
     def _unflock(self) -> None:
+        if self._lock_fd < 0:  # closed (in a forked child: `_forget_in_child`): none held
+            return
         try:
             fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
         except OSError:  # its descriptor is closed: nothing is held
@@ -2048,6 +2051,40 @@ class LocalJournal(JournalBase):
                 segments=len(self._segments),
                 torn_bytes=self._torn,
             )
+
+    def _forget_in_child(self) -> None:
+        """Close this journal in a child forked from the process that opened it (the
+        at-fork hook of `crs._project`), leaving everything of the parent's as it is.
+
+        The child has the parent's descriptors: the segment's, the spare's and `LOCK`'s,
+        whose flock belongs to the open file description the two now share (so it never
+        kept the child out of the parent's appends, nor the parent out of the child's).
+        Here the journal's locks are freed (another thread of the parent may have held them
+        at the fork: `free_in_child`), every later call raises `JournalClosedError`, and the
+        descriptors are closed with nothing written, synced, sealed or truncated and no
+        `flock(LOCK_UN)`: an unlock here would release the parent's lock; closing the
+        child's descriptor does not (the parent's stays open). The background preparer
+        stayed in the parent. A sync handed to the worker thread (`_inflight`) is left: its
+        wait in the child (`_settle`) answers at once with an error (a ticket of another
+        process), and releases the lock its append kept."""
+        free_in_child(self._lock)
+        free_in_child(self._cond)
+        self._state = _State.CLOSED
+        self._prep = None
+        self._unsynced = False  # (the parent syncs what it appended)
+        sealing, self._sealing = self._sealing, None
+        fds = [self._fd, self._spare_fd, self._lock_fd]
+        if sealing is not None:
+            fds += [sealing[0], sealing[2]]
+        self._fd = self._spare_fd = self._lock_fd = -1
+        for fd in fds:
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        memory = self._memory
+        if memory is not None:  # (degraded: it ran in memory)
+            free_in_child(memory._lock)
+            memory._state = _State.CLOSED
 
     def _close(self) -> None:
         try:
