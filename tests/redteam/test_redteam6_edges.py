@@ -37,6 +37,7 @@ from crs.guard import Guard
 from crs.integrations import langchain as lc
 from crs.integrations import mcp as crs_mcp
 from crs.integrations import openai_agents as oa
+from crs.integrations._common import SessionGuards
 
 BIG = "s" * 2_000_000  # a 2 MB value
 LIMIT = 1024  # what an error message about it may take
@@ -131,7 +132,8 @@ def test_the_agents_sdk_session_resolver_is_bounded() -> None:
 
     guard = Guard()
     for returned in ([BIG], BIG, "\x00" + BIG):
-        sessions = oa._Sessions(guard, lambda ctx, r=returned: r)
+        # (the resolver of the Agents SDK's and Pydantic AI's integrations, shared)
+        sessions = SessionGuards(guard, lambda ctx, r=returned: r)
         message = _raised(lambda s=sessions: s.for_context(RunContextWrapper(context=None)))
         assert len(message) < LIMIT, len(message)
         assert message.startswith("session"), message[:200]
