@@ -24,6 +24,7 @@ HEAVY = (
     "langgraph",
     "agents",
     "openai",
+    "pydantic_ai",
     "mcp",
     "fastmcp",
     "prometheus_client",

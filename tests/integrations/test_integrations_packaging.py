@@ -21,6 +21,7 @@ FRAMEWORKS = (
     "langgraph",
     "agents",
     "openai",
+    "pydantic_ai",
     "mcp",
     "fastmcp",
     "prometheus_client",
@@ -42,6 +43,7 @@ def test_import_crs_and_crs_integrations_import_no_framework() -> None:
     [
         ("crs.integrations.langchain", "import langchain.agents, langgraph.prebuilt"),
         ("crs.integrations.openai_agents", "import agents"),
+        ("crs.integrations.pydantic_ai", "import pydantic_ai.capabilities, pydantic_ai.toolsets"),
         ("crs.integrations.prometheus", "import prometheus_client"),
         ("crs.integrations.otel", "import opentelemetry.trace"),
     ],
@@ -50,7 +52,7 @@ def test_an_integration_imports_only_its_framework(module: str, framework: str) 
     got = imported_after(f"import {module}")
     assert got
     # What the framework itself imports comes along (the Agents SDK imports mcp and openai,
-    # langchain imports opentelemetry); nothing else does.
+    # langchain and Pydantic AI import opentelemetry); nothing else does.
     assert got <= imported_after(f"import crs\n{framework}")
 
 
@@ -70,6 +72,7 @@ def test_extras_have_the_tested_versions_as_lower_bounds() -> None:
     expected = {
         "langchain": ["langchain"],
         "openai-agents": ["openai-agents"],
+        "pydantic-ai": ["pydantic-ai-slim"],
         "mcp": ["mcp", "fastmcp"],
         "prometheus": ["prometheus-client"],
         "otel": ["opentelemetry-api"],

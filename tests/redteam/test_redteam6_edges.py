@@ -30,6 +30,7 @@ from typing import Any
 import mcp_types as mt
 import pytest
 from fastmcp import Client, FastMCP
+from pydantic_ai.toolsets import FunctionToolset
 from test_redteam5_cli import learned_build_failure
 
 from crs import InvalidArgumentError, JournalDegradedError
@@ -37,6 +38,8 @@ from crs.guard import Guard
 from crs.integrations import langchain as lc
 from crs.integrations import mcp as crs_mcp
 from crs.integrations import openai_agents as oa
+from crs.integrations import pydantic_ai as pa
+from crs.integrations._common import SessionGuards
 
 BIG = "s" * 2_000_000  # a 2 MB value
 LIMIT = 1024  # what an error message about it may take
@@ -119,6 +122,11 @@ def test_the_integrations_bound_what_they_quote() -> None:
         ("guard", lambda: lc.GuardMiddleware(BIG)),  # type: ignore[arg-type]
         ("exit_behavior", lambda: lc.GuardMiddleware(guard, exit_behavior=BIG)),  # type: ignore[arg-type]
         ("exit_on", lambda: lc.GuardMiddleware(guard, exit_on=BIG)),  # type: ignore[arg-type]
+        ("toolset", lambda: pa.guard_toolset(BIG, guard)),  # type: ignore[arg-type]
+        ("guard", lambda: pa.guard_toolset(FunctionToolset(), BIG)),  # type: ignore[arg-type]
+        ("session", lambda: pa.guard_toolset(FunctionToolset(), guard, session=BIG)),  # type: ignore[arg-type]
+        ("guard", lambda: pa.GuardCapability(BIG)),  # type: ignore[arg-type]
+        ("session", lambda: pa.GuardCapability(guard, session=BIG)),  # type: ignore[arg-type]
     ]
     for name, fn in cases:
         message = _raised(fn)
@@ -131,7 +139,8 @@ def test_the_agents_sdk_session_resolver_is_bounded() -> None:
 
     guard = Guard()
     for returned in ([BIG], BIG, "\x00" + BIG):
-        sessions = oa._Sessions(guard, lambda ctx, r=returned: r)
+        # (the resolver of the Agents SDK's and Pydantic AI's integrations, shared)
+        sessions = SessionGuards(guard, lambda ctx, r=returned: r)
         message = _raised(lambda s=sessions: s.for_context(RunContextWrapper(context=None)))
         assert len(message) < LIMIT, len(message)
         assert message.startswith("session"), message[:200]

@@ -4,10 +4,18 @@ cannot take as they are."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from crs._check import brief
+from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._record import abefore_call, arecord_result, before_call, call_for, record_result
 
 __all__ = [
+    "SessionGuards",
     "abefore_call",
     "anew_turn",
     "arecord_result",
@@ -15,6 +23,36 @@ __all__ = [
     "call_for",
     "record_result",
 ]
+
+MAX_SESSIONS = 1024  # per-session guards kept (least recently used evicted)
+
+
+class SessionGuards:
+    """The guard of each session a framework's runs map to: `resolve(ctx)` (the framework's
+    run context to a session id, or None for `guard`'s own session) and `guard.with_session(id)`
+    per id, least recently used evicted past `MAX_SESSIONS`."""
+
+    def __init__(self, guard: Guard, resolve: Callable[[Any], str | None] | None) -> None:
+        self.guard = guard
+        self.resolve = resolve
+        self._lock = threading.Lock()
+        self._by_id: OrderedDict[str, Guard] = OrderedDict()
+
+    def for_context(self, ctx: Any) -> Guard:
+        sid = self.resolve(ctx) if self.resolve is not None else None
+        if sid is None or sid == self.guard.session_id:
+            return self.guard
+        if not isinstance(sid, str) or not sid:
+            raise InvalidArgumentError(f"session: the resolver must return a str, got {brief(sid)}")
+        with self._lock:
+            g = self._by_id.get(sid)
+            if g is None:
+                g = self._by_id[sid] = self.guard.with_session(sid)
+                while len(self._by_id) > MAX_SESSIONS:
+                    self._by_id.popitem(last=False)
+            else:
+                self._by_id.move_to_end(sid)
+            return g
 
 
 async def anew_turn(guard: Guard, text: str | None = None) -> None:

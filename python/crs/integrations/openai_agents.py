@@ -62,14 +62,19 @@ from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, Verdict
-from crs.integrations._common import abefore_call, anew_turn, arecord_result, call_for
+from crs.integrations._common import (
+    SessionGuards,
+    abefore_call,
+    anew_turn,
+    arecord_result,
+    call_for,
+)
 
 __all__ = ["GuardRunHooks", "GuardToolGuardrails", "guard_agent"]
 
 log = logging.getLogger("crs.guard")
 
 SessionResolver = Callable[[RunContextWrapper[Any]], "str | None"]
-_MAX_SESSIONS = 1024
 _MAX_PENDING = 4096
 _MARK = "crs_guard"
 
@@ -124,32 +129,6 @@ def _plain_text(output: Any) -> str | None:
     return None
 
 
-class _Sessions:
-    """The guard of each session (`guard.with_session`), least recently used evicted."""
-
-    def __init__(self, guard: Guard, session: SessionResolver | None) -> None:
-        self.guard = guard
-        self.resolve = session
-        self._lock = threading.Lock()
-        self._by_id: OrderedDict[str, Guard] = OrderedDict()
-
-    def for_context(self, ctx: RunContextWrapper[Any]) -> Guard:
-        sid = self.resolve(ctx) if self.resolve is not None else None
-        if sid is None or sid == self.guard.session_id:
-            return self.guard
-        if not isinstance(sid, str) or not sid:
-            raise InvalidArgumentError(f"session: the resolver must return a str, got {brief(sid)}")
-        with self._lock:
-            g = self._by_id.get(sid)
-            if g is None:
-                g = self._by_id[sid] = self.guard.with_session(sid)
-                while len(self._by_id) > _MAX_SESSIONS:
-                    self._by_id.popitem(last=False)
-            else:
-                self._by_id.move_to_end(sid)
-            return g
-
-
 class GuardToolGuardrails:
     """The tool guardrails and failure function of one guard (what `guard_agent` installs).
 
@@ -162,7 +141,7 @@ class GuardToolGuardrails:
             raise InvalidArgumentError(f"guard: must be a crs.Guard, got {brief(guard)}")
         if session is not None and not callable(session):
             raise InvalidArgumentError(f"session: must be a callable or None, got {brief(session)}")
-        self.sessions = _Sessions(guard, session)
+        self.sessions = SessionGuards(guard, session)
         self._lock = threading.Lock()
         # (session, call id) -> the before_call verdict, or ("failed", after verdict)
         self._pending: OrderedDict[tuple[str, str], tuple[str, Verdict]] = OrderedDict()
@@ -303,7 +282,7 @@ class GuardRunHooks(RunHooks[Any]):
             raise InvalidArgumentError(f"guard: must be a crs.Guard, got {brief(guard)}")
         if session is not None and not callable(session):
             raise InvalidArgumentError(f"session: must be a callable or None, got {brief(session)}")
-        self.sessions = _Sessions(guard, session)
+        self.sessions = SessionGuards(guard, session)
         # The runs already started, by their `Usage` object (one per run, shared by the run's
         # contexts); weakly held so finished runs are forgotten.
         self._runs: deque[weakref.ref[Any]] = deque(maxlen=256)
