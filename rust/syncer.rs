@@ -22,7 +22,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
 #[derive(Default)]
@@ -142,8 +142,20 @@ static NO_THREAD: AtomicU32 = AtomicU32::new(0);
 /// starts (a process that writes one record, a hook, never waits for a spawn); None also
 /// when no thread can be spawned.
 fn worker() -> Option<Arc<Worker>> {
+    worker_in(&WORKER)
+}
+
+/// `worker` of the slot `global`. Its lock is only tried: another thread holds it for an
+/// instant (this one sync runs inline), or, in a child forked while a thread of its parent
+/// held it, for ever (that thread did not come along): every sync of the child runs inline,
+/// and nothing waits on the lock.
+fn worker_in(global: &Mutex<Option<Arc<Worker>>>) -> Option<Arc<Worker>> {
     let pid = std::process::id();
-    let mut global = WORKER.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut global = match global.try_lock() {
+        Ok(held) => held,
+        Err(TryLockError::Poisoned(held)) => held.into_inner(),
+        Err(TryLockError::WouldBlock) => return None,
+    };
     if let Some(w) = global.as_ref() {
         if w.pid == pid {
             return Some(Arc::clone(w));
@@ -310,6 +322,20 @@ mod tests {
         assert_eq!(wait(0, Duration::ZERO, Duration::ZERO), libc::EINVAL);
         drop(f);
         let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_slot_locked_by_a_thread_that_is_gone_makes_the_sync_inline() {
+        // a child forked while a thread of its parent held the worker's slot: that thread
+        // never unlocks it (here: it forgets its guard and ends)
+        static SLOT: Mutex<Option<Arc<Worker>>> = Mutex::new(None);
+        std::thread::spawn(|| std::mem::forget(SLOT.lock().unwrap()))
+            .join()
+            .unwrap();
+        let t0 = Instant::now();
+        assert!(worker_in(&SLOT).is_none());
+        assert!(worker_in(&SLOT).is_none());
+        assert!(t0.elapsed() < Duration::from_secs(1)); // (no wait on the lock)
     }
 
     #[test]

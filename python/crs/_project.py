@@ -250,7 +250,8 @@ def nats_journal_config(nats: object, key: str, name: str = "nats") -> NATSJourn
     return replace(cfg, codec=DeltaCodec())
 
 
-_FORKED: weakref.WeakSet[NATSProjectJournal] = weakref.WeakSet()  # open ones, `_watch_forks`
+# open ones (`_watch_forks`) -> the pid of the process that opened each
+_FORKED: weakref.WeakKeyDictionary[NATSProjectJournal, int] = weakref.WeakKeyDictionary()
 # Open projects on a local journal (`_watch_local_forks`): each CRS -> the pid that opened it
 _FORKED_LOCAL: weakref.WeakKeyDictionary[CRS, int] = weakref.WeakKeyDictionary()
 _fork_hook = False
@@ -270,7 +271,7 @@ def _watch_forks(journal: NATSProjectJournal) -> None:
     threads stayed in the parent: a call waited forever, or on a lock held at the fork):
     in the child its CRS refuses every call at once with `CRSClosedError` (red team 7)."""
     _hook_forks()
-    _FORKED.add(journal)
+    _FORKED[journal] = os.getpid()
 
 
 def _watch_local_forks(crs: CRS) -> None:
@@ -290,7 +291,7 @@ _free_in_child = free_in_child  # (the name the NATS project journal's code know
 
 
 def _close_in_child() -> None:
-    for journal in list(_FORKED):
+    for journal, opener in list(_FORKED.items()):
         # A lock another thread of the parent held at the fork (the apply thread holds the
         # CRS lock while it applies a record, the follower the inbox's) is never released
         # in the child, where that thread does not exist: every call that takes it (close,
@@ -305,7 +306,7 @@ def _close_in_child() -> None:
                 if lock is not None:
                     _free_in_child(lock)
             crs._kernel.close_in_child(
-                f"the project's NATS journal was opened in process {os.getppid()}, and this "
+                f"the project's NATS journal was opened in process {opener}, and this "
                 f"is a child forked from it ({os.getpid()}): open the guard again in the child "
                 "(Guard.open)"
             )

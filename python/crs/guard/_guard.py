@@ -29,6 +29,7 @@ import shlex
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -211,6 +212,51 @@ _SENTENCE_END = re.compile(r"[.!?;]+(?:\s|$)")
 def _echo(canon: dict[str, Any]) -> list[str]:
     """The arguments a result or error may echo: str values of at least 4 characters."""
     return [v for v in canon.values() if type(v) is str and len(v) >= 4]
+
+
+# The in-memory engines of `Guard()`s (no journal): a child forked while a thread of its
+# parent was inside one (its lock held, the state maybe half updated) hung on that lock at
+# its first call (red team 9). In the child such an engine is closed (every change raises
+# `CRSClosedError` saying to make a new Guard; reads answer, the lock freed); one no
+# thread was inside at the fork goes on in the child as a copy.
+_MEMORY_ENGINES: weakref.WeakSet[Any] = weakref.WeakSet()
+_memory_hook = False
+
+
+def _watch_memory_forks(engine: Any) -> None:
+    global _memory_hook
+    if not _memory_hook and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_memory_engines_in_child)
+        _memory_hook = True
+    _MEMORY_ENGINES.add(engine)
+
+
+def _held_elsewhere(lock: Any) -> bool:
+    """Whether a thread other than this one holds `lock` (in a child just forked: a thread
+    that did not come along, so it is never released)."""
+    owned = getattr(lock, "_is_owned", None)
+    if owned is not None and owned():
+        return False
+    if lock.acquire(blocking=False):
+        lock.release()
+        return False
+    return True
+
+
+def _memory_engines_in_child() -> None:
+    for engine in list(_MEMORY_ENGINES):
+        kernel = engine._kernel
+        locks = [kernel.lock, getattr(kernel.history, "_lock", None)]
+        held = [lock for lock in locks if lock is not None and _held_elsewhere(lock)]
+        if not held:
+            continue
+        for lock in held:
+            lock._at_fork_reinit()
+        kernel.close_in_child(
+            "a thread of the parent process was inside this in-memory guard when the process "
+            f"forked (this is the child, {os.getpid()}): its state may be half updated; make "
+            "a new Guard() in the child"
+        )
 
 
 def _names_tool(tool: str, text: str) -> bool:
@@ -468,6 +514,23 @@ def _now_ms() -> int:
     return _time_ns() // 1_000_000
 
 
+_last_record_ms = [0]
+
+
+def _record_ms() -> int:
+    """The unix ms of a step's record, later than every one this process gave before: a
+    record sent again after its append raised is found among the records that came back by
+    its signature, result, outcome and ms (`_landed`), and two identical calls recorded in
+    one millisecond (a fast machine) were taken for one (a call's record found at the step
+    of the call before it). Ahead of the clock by at most the records of a burst."""
+    ts = _time_ns() // 1_000_000
+    last = _last_record_ms[0]
+    if ts <= last:
+        ts = last + 1
+    _last_record_ms[0] = ts
+    return ts
+
+
 _BOUNDED = reprlib.Repr()  # keyword arguments need Python 3.12
 _BOUNDED.maxlevel, _BOUNDED.maxstring, _BOUNDED.maxother, _BOUNDED.maxlong = 3, 200, 200, 40
 
@@ -551,6 +614,7 @@ class Guard:
 
         if _crs is None:
             _crs = CRS()
+            _watch_memory_forks(_crs)
         elif not isinstance(_crs, CRS):
             raise InvalidArgumentError(f"_crs: must be a crs.CRS, got {brief(_crs)}")
         self._crs = _crs
@@ -1338,7 +1402,7 @@ class Guard:
         ):
             mut = False  # an edit that says it changed nothing (fresh14)
         polling = lim.polling or poll
-        ts = _time_ns() // 1_000_000
+        ts = _record_ms()
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
