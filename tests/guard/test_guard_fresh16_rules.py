@@ -146,3 +146,61 @@ def test_the_result_counts_of_the_candidates_follow_them(tmp_path: Path) -> None
     with Guard.open(tmp_path / "p", "s", home=tmp_path / "h", fingerprint=lambda: "f") as g:
         s = g._session()
         assert s.text_res == Counter(e[3] for e in s.texts) == before
+
+
+# ------------------------------------------ the same message around one reworded message
+
+FAREWELL = (
+    "As we part ways, please don't hesitate to reach out if you have any more questions "
+    "about the JSON format. Keep on coding and happy developing!"
+)
+
+
+def test_a_message_said_again_around_one_other_is_a_monologue() -> None:
+    """GPT Pilot #424: a farewell, the farewell, one reworded goodbye, the farewell: three
+    of the last four messages say one thing, no call between them."""
+    g = Guard()
+    _run(g, "write_file", {"path": "steps.json", "content": "[]"}, "Saved steps.json")
+    got = [
+        g.on_message(t).action
+        for t in (FAREWELL, FAREWELL, "Our talk about the format has come to a close. Thanks!")
+    ]
+    assert got == [Action.ALLOW, Action.ALLOW, Action.ALLOW]
+    v = g.on_message(FAREWELL)
+    assert v.action is Action.NUDGE
+    assert v.code is VerdictCode.MONOLOGUE
+    assert "3 times in its last 4 messages" in v.reason
+
+
+def test_a_message_said_three_times_among_other_messages_or_turns_passes() -> None:
+    """Not the same thing three times in four: a design answer in sections with one short
+    line said between some of them; one greeting to three new requests (each turn a run of
+    its own)."""
+    g = Guard()
+    for i, t in enumerate(["Part one of the design.", "Next:", "Part two.", "Part three."]):
+        assert g.on_message(t).action is Action.ALLOW, i
+    assert g.on_message("Next:").action is Action.ALLOW  # (2 in the last 4)
+    g = Guard()
+    for ask in ("hi there", "can you review my pull request?", "what does crs stand for?"):
+        g.new_turn(ask)  # (three new requests: each turn a run of its own)
+        assert g.on_message("Hello! How can I help you today?").action is Action.ALLOW
+
+
+# ------------------------------------------ a record's ms, unique for identical records
+
+
+def test_identical_records_in_one_millisecond_get_distinct_ms(monkeypatch: Any) -> None:
+    """A record sent again is found among the records that came back by its signature,
+    result, outcome and ms: two identical calls recorded in one ms must not share it."""
+    from crs.guard import _guard
+
+    monkeypatch.setattr(_guard, "_time_ns", lambda: 1_700_000_000_000_000_000)
+    g = Guard()
+    for _ in range(3):
+        _run(g, "read", {"path": "a.py"}, "same") if _ < 2 else g.after_call(
+            g.before_call("read", {"path": "a.py"}).call, result="same"
+        )
+    ts = [r[6] for r in g._session().recent]
+    assert ts == [1_700_000_000_000, 1_700_000_000_001, 1_700_000_000_002]
+    _run(g, "read", {"path": "b.py"}, "other")
+    assert g._session().recent[-1][6] == 1_700_000_000_000  # (another call: its own ms)

@@ -514,23 +514,6 @@ def _now_ms() -> int:
     return _time_ns() // 1_000_000
 
 
-_last_record_ms = [0]
-
-
-def _record_ms() -> int:
-    """The unix ms of a step's record, later than every one this process gave before: a
-    record sent again after its append raised is found among the records that came back by
-    its signature, result, outcome and ms (`_landed`), and two identical calls recorded in
-    one millisecond (a fast machine) were taken for one (a call's record found at the step
-    of the call before it). Ahead of the clock by at most the records of a burst."""
-    ts = _time_ns() // 1_000_000
-    last = _last_record_ms[0]
-    if ts <= last:
-        ts = last + 1
-    _last_record_ms[0] = ts
-    return ts
-
-
 _BOUNDED = reprlib.Repr()  # keyword arguments need Python 3.12
 _BOUNDED.maxlevel, _BOUNDED.maxstring, _BOUNDED.maxother, _BOUNDED.maxlong = 3, 200, 200, 40
 
@@ -635,6 +618,7 @@ class Guard:
         self._limits: dict[str, Limits] = {}
         self._prefix = os.urandom(4).hex()
         self._closed = False
+        self._ms_used: tuple[int, set[tuple[str, str, int]]] = (0, set())
         # call_id -> (poll command, mutating, canonical args) until after_call
         # per reserved call: (polls, mutates, canonical arguments, the Call handed out, the
         # limits of its tool)
@@ -1402,7 +1386,20 @@ class Guard:
         ):
             mut = False  # an edit that says it changed nothing (fresh14)
         polling = lim.polling or poll
-        ts = _record_ms()
+        ts = _time_ns() // 1_000_000
+        # A record sent again after its append raised is found among the records that came
+        # back by its signature, result, outcome and ms (`_landed`): two identical calls of
+        # this guard recorded in one millisecond (a fast machine) were taken for one (the
+        # call's record found at the step of the call before it). Such a record gets the next
+        # free ms of its kind (`_ms_used`: the last ms given and the records given it).
+        mine = (call.signature, res, kind)
+        ms, used = self._ms_used
+        if ts <= ms and mine in used:
+            ts = ms + 1
+        if ts == ms:
+            used.add(mine)
+        elif ts > ms:
+            self._ms_used = (ts, {mine})
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
@@ -2361,6 +2358,14 @@ class Guard:
             run += 1
         if run >= pol.monologue_repeats:
             return f"the agent said the same thing {run} times in a row without acting", False
+        # the same message `monologue_repeats` times among the run's last ones, one other
+        # message between them (a farewell said again around one reworded, fresh16)
+        last = seq[-pol.monologue_repeats - 1 :]
+        if len(last) > pol.monologue_repeats and last.count(seq[-1]) >= pol.monologue_repeats:
+            return (
+                f"the agent said the same thing {pol.monologue_repeats} times in its last "
+                f"{len(last)} messages without acting"
+            ), False
         for per in range(2, 5):
             if (
                 len(seq) >= 2 * per
