@@ -184,23 +184,3 @@ def test_a_message_said_three_times_among_other_messages_or_turns_passes() -> No
     for ask in ("hi there", "can you review my pull request?", "what does crs stand for?"):
         g.new_turn(ask)  # (three new requests: each turn a run of its own)
         assert g.on_message("Hello! How can I help you today?").action is Action.ALLOW
-
-
-# ------------------------------------------ a record's ms, unique for identical records
-
-
-def test_identical_records_in_one_millisecond_get_distinct_ms(monkeypatch: Any) -> None:
-    """A record sent again is found among the records that came back by its signature,
-    result, outcome and ms: two identical calls recorded in one ms must not share it."""
-    from crs.guard import _guard
-
-    monkeypatch.setattr(_guard, "_time_ns", lambda: 1_700_000_000_000_000_000)
-    g = Guard()
-    for _ in range(3):
-        _run(g, "read", {"path": "a.py"}, "same") if _ < 2 else g.after_call(
-            g.before_call("read", {"path": "a.py"}).call, result="same"
-        )
-    ts = [r[6] for r in g._session().recent]
-    assert ts == [1_700_000_000_000, 1_700_000_000_001, 1_700_000_000_002]
-    _run(g, "read", {"path": "b.py"}, "other")
-    assert g._session().recent[-1][6] == 1_700_000_000_000  # (another call: its own ms)

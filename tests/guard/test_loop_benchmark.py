@@ -64,7 +64,7 @@ CAUGHT_AT_LEAST = {
     "fresh13": 21,
     "fresh14": 17,
     "fresh15": 21,
-    "fresh16": 20,
+    "fresh16": 21,
 }
 
 

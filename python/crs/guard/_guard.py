@@ -397,10 +397,13 @@ def _landed(s: SessionState, p: dict[str, Any]) -> int:
     """The step a guard.step record `p` was stored at, found among the session's recent
     records (it came back on a NATS feed after its append raised: the server had it), or 0.
     A record is its signature, result, outcome and millisecond (another writer's record of
-    the same call in the same millisecond would be the same call)."""
-    sig, ts, res, kind = p["g"], p["ts"], p["r"], p["k"]
+    the same call in the same millisecond would be the same call), stored at the step it
+    reserved or after it (a step taken first moves a record on, never back): an identical
+    call of this guard recorded just before it in the same millisecond (a fast machine) is
+    not it."""
+    sig, ts, res, kind, n = p["g"], p["ts"], p["r"], p["k"], p["n"]
     for r in reversed(s.recent):
-        if r[6] == ts and r[2] == sig and r[3] == res and r[4] == kind:
+        if r[6] == ts and r[2] == sig and r[3] == res and r[4] == kind and r[0] >= n:
             return int(r[0])
     return 0
 
@@ -618,7 +621,6 @@ class Guard:
         self._limits: dict[str, Limits] = {}
         self._prefix = os.urandom(4).hex()
         self._closed = False
-        self._ms_used: tuple[int, set[tuple[str, str, int]]] = (0, set())
         # call_id -> (poll command, mutating, canonical args) until after_call
         # per reserved call: (polls, mutates, canonical arguments, the Call handed out, the
         # limits of its tool)
@@ -1387,19 +1389,6 @@ class Guard:
             mut = False  # an edit that says it changed nothing (fresh14)
         polling = lim.polling or poll
         ts = _time_ns() // 1_000_000
-        # A record sent again after its append raised is found among the records that came
-        # back by its signature, result, outcome and ms (`_landed`): two identical calls of
-        # this guard recorded in one millisecond (a fast machine) were taken for one (the
-        # call's record found at the step of the call before it). Such a record gets the next
-        # free ms of its kind (`_ms_used`: the last ms given and the records given it).
-        mine = (call.signature, res, kind)
-        ms, used = self._ms_used
-        if ts <= ms and mine in used:
-            ts = ms + 1
-        if ts == ms:
-            used.add(mine)
-        elif ts > ms:
-            self._ms_used = (ts, {mine})
         p: dict[str, Any] = {
             "s": call.session_id,
             "n": call.step,
