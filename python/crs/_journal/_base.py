@@ -627,6 +627,14 @@ class JournalBase:
 
     def _check_open(self) -> None:
         if self._state is _State.CLOSED:
+            opener = getattr(self, "_forked_from", 0)
+            if opener:
+                raise JournalClosedError(
+                    f"journal: opened in process {opener}, and this is a child forked from it "
+                    f"({os.getpid()}): it writes nothing there; open the journal again in the "
+                    "child (a writer of its own: LocalJournal(config), CRS.open(path), "
+                    "Guard.open)"
+                )
             raise JournalClosedError("journal is closed; open a new one")
 
     def __enter__(self) -> Self:

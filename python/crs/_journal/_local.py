@@ -20,6 +20,7 @@ import stat
 import struct
 import threading
 import time
+import weakref
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import IO, Any, ClassVar
@@ -572,6 +573,32 @@ class _Exclusive:
         self._j._unhold(exc[0] is None)
 
 
+# The writers open in this process (`_watch_forks`) -> the pid that opened each. A child
+# forked from it has their descriptors, and `LOCK`'s flock with them, shared: it kept
+# neither process out of the other's appends, so a child's appends through an inherited
+# journal interleaved with the parent's (a damaged record once, red team 9). In the child
+# each is closed (`_forget_in_child`: nothing written, synced or unlocked there); opening
+# the journal again in the child makes a writer of its own.
+_OPEN_WRITERS: weakref.WeakKeyDictionary[LocalJournal, int] = weakref.WeakKeyDictionary()
+_fork_hook = False
+
+
+def _watch_forks(journal: LocalJournal) -> None:
+    global _fork_hook
+    if not _fork_hook and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_forget_writers_in_child)
+        _fork_hook = True
+    _OPEN_WRITERS[journal] = os.getpid()
+
+
+def _forget_writers_in_child() -> None:
+    for journal, opener in list(_OPEN_WRITERS.items()):
+        if journal._state is _State.OPEN:
+            journal._forked_from = opener
+            journal._forget_in_child()
+    _OPEN_WRITERS.clear()
+
+
 class LocalJournal(JournalBase):
     """The default journal: a crash-safe write-ahead log in a directory.
 
@@ -648,6 +675,7 @@ class LocalJournal(JournalBase):
         # file `next.spare` whose directory entry is durable: a roll then writes its header and
         # renames it, and the rolling append syncs only its record (`_roll_ahead`).
         self._spare_fd = -1
+        self._forked_from = 0  # (in a forked child: the pid that opened it, `_watch_forks`)
         self._prep: threading.Thread | None = None
         # (old fd, its first seq, new fd, its sealed header's flags)
         self._sealing: tuple[int, int, int, int] | None = None
@@ -672,6 +700,8 @@ class LocalJournal(JournalBase):
             self._memory = MemoryJournal(
                 dataclasses.replace(config, in_memory=True, path=""), self._codec
             )
+        if not self._read_only and self._memory is None:
+            _watch_forks(self)
 
     # ---------------------------------------------------------------- opening
 
