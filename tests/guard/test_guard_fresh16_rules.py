@@ -184,3 +184,15 @@ def test_a_message_said_three_times_among_other_messages_or_turns_passes() -> No
     for ask in ("hi there", "can you review my pull request?", "what does crs stand for?"):
         g.new_turn(ask)  # (three new requests: each turn a run of its own)
         assert g.on_message("Hello! How can I help you today?").action is Action.ALLOW
+
+
+def test_one_empty_or_numeric_argument_keeps_its_key() -> None:
+    """`git(status="")`, `git(diff="")`, `git(log="")` with the same empty output are three
+    commands; `get(issue=2)`, `get(pr=2)`, `get(order=2)` saying "not found" are three
+    items: only a non-empty str value stands for the call without its key."""
+    g = Guard()
+    for k in ("status", "diff", "log", "stash"):
+        assert _run(g, "git", {k: ""}, "").action is Action.ALLOW, k
+    g = Guard()
+    for k in ("issue", "pr", "order", "ticket"):
+        assert _run(g, "get", {k: 2}, "not found").action is Action.ALLOW, k

@@ -531,18 +531,21 @@ def features(
     times) are parameters, left out (a re-parameterised call with the same result is the
     same call).
     """
-    # A call of one argument is its value: the argument's name is not compared (`read(path=
-    # "foo.py")`, `read(file="foo.py")`, `read(file_path="foo.py")` read one file; a search
-    # for "def foo" as `query`, `pattern` or `keyword` is one search). Its identifier alone,
-    # with no key, is a near-duplicate of another call with it (with the same result: one
-    # call renamed). Calls of several arguments keep their keys (`src` and `dst` swapped is
-    # another copy). (fresh16)
-    one = len(canon) == 1
-    if one:
+    # A call of one argument, a non-empty str, is its value: the argument's name is not
+    # compared (`read(path="foo.py")`, `read(file="foo.py")`, `read(file_path="foo.py")`
+    # read one file; a search for "def foo" as `query`, `pattern` or `keyword` is one
+    # search). Its identifier alone, with no key, is a near-duplicate of another call with
+    # it (with the same result: one call renamed). Calls of several arguments keep their
+    # keys (`src` and `dst` swapped is another copy). (fresh16)
+    one = False
+    if len(canon) == 1:
         ((k, v),) = canon.items()
-        # (the keys of IDENT_KEYS are lower case: `k in IDENT_KEYS` is `_is_ident`'s first test)
-        if type(v) is str and k not in commands and (k in IDENT_KEYS or _is_ident(k, v)):
-            return _one_ident(v)
+        if type(v) is str and v:  # (an empty one, a number, a flag: keyed, as before)
+            # (the keys of IDENT_KEYS are lower case: `k in IDENT_KEYS` is `_is_ident`'s
+            # first test)
+            if k not in commands and (k in IDENT_KEYS or _is_ident(k, v)):
+                return _one_ident(v)
+            one = True
     idents: list[tuple[str, str]] = []
     texts: list[tuple[str, str]] = []
     progs: list[tuple[str, str]] = []
