@@ -2122,9 +2122,9 @@ class Guard:
             VerdictCode.ERROR_LOOP,
             f"{len(steps)} calls in a row to {len(tools)} different tools failed the same "
             "way, each error naming the tool called",
-            "Each of these tools failed with the same error about the tool itself: they are "
-            "not available here. Use one of the tools you were given, or ask the user for "
-            "what you need.",
+            "Each of these tools failed with the same error about the tool itself (is it "
+            "there, set up, allowed?). Use one of the tools you were given that works, or "
+            "ask the user for what you need.",
             tuple(sorted(steps)),
         )
 
