@@ -19068,6 +19068,892 @@ t.call("run_command", {"command": "npm run typecheck"}, "Found 0 errors.")
 t.msg("The toggle is added and the types check.")
 
 
+# ================================================================ fresh17 set
+# Written at 19:55 UTC (Dec 4) from sources no earlier split uses (checked against every
+# `source` of the file; some are other issues of repositories earlier splits cite:
+# google-gemini/gemini-cli, langchain-ai/langchain, openclaw/openclaw, agent0ai/agent-zero,
+# anthropics/claude-code, OpenHands/OpenHands): nexu-io/looper #74, kirodotdev/Kiro #10079,
+# Team-Commonly/commonly #508, first-tree-ai/first-tree pull request #347, elizaOS/eliza pull
+# request #4331, EKKOLearnAI/hermes-studio #267, langchain #26019 and #2323,
+# NatLabRockies/openstudio-mcp pull request #26, gemini-cli #8259, #7525 and #15384, openclaw
+# #118355, agent-zero #1056, claude-code #18864, OpenHands #10350,
+# TransformerOptimus/SuperAGI #323 and openonion/connectonion #106. Each report is one
+# trajectory labelled by what the source says is wrong (a loop) or right (legitimate work,
+# or the working case the report contrasts with), translated to this file's classes and
+# label rules. Committed before crs was run on them. Split "fresh17".
+
+FRESH17_START = len(ALL)
+LOOPER = gh("nexu-io/looper", "issues", 74)
+KIRO = gh("kirodotdev/Kiro", "issues", 10079)
+COMMONLY = gh("Team-Commonly/commonly", "issues", 508)
+FIRSTTREE = gh("first-tree-ai/first-tree", "pull", 347)
+ELIZA = gh("elizaOS/eliza", "pull", 4331)
+HSTUDIO = gh("EKKOLearnAI/hermes-studio", "issues", 267)
+LC26019 = gh("langchain-ai/langchain", "issues", 26019)
+LC2323 = gh("langchain-ai/langchain", "issues", 2323)
+OSMCP = gh("NatLabRockies/openstudio-mcp", "pull", 26)
+GEM8259 = gh("google-gemini/gemini-cli", "issues", 8259)
+GEM7525 = gh("google-gemini/gemini-cli", "issues", 7525)
+GEM15384 = gh("google-gemini/gemini-cli", "issues", 15384)
+OC118355 = gh("openclaw/openclaw", "issues", 118355)
+AZ1056 = gh("agent0ai/agent-zero", "issues", 1056)
+CC18864 = gh("anthropics/claude-code", "issues", 18864)
+OH10350 = gh("OpenHands/OpenHands", "issues", 10350)
+SUPERAGI = gh("TransformerOptimus/SuperAGI", "issues", 323)
+CONNECT = gh("openonion/connectonion", "issues", 106)
+
+# ---- fresh17 loops
+
+CODEX17 = {"command": "codex exec --model gpt-5.5 'fix the failing CI job for PR #212'"}
+CODEX17_ERR = (
+    "exit status 1: The 'gpt-5.5' model requires a newer version of Codex. Please upgrade to "
+    "the latest app or CLI and try again."
+)
+t = new(
+    "f17-looper-74-model-error-next-loop",
+    "known_failure",
+    True,
+    LOOPER,
+    "The configured Codex CLI is too old for the configured model; the failure is "
+    "deterministic, yet each restarted fixer loop runs the same agent command and fails the "
+    "same way (the report asks for it to be terminal, not retried).",
+)
+t.user("Fix the failing CI job for PR #212")
+t.call("run_agent", CODEX17, error=CODEX17_ERR, kind="exit_code")
+t.msg("The agent run failed; the loop will restart.")
+t.session("s2")
+u = t.user("Fix the failing CI job for PR #212")
+c = t.call("run_agent", CODEX17, error=CODEX17_ERR, kind="exit_code")
+t.call("run_agent", CODEX17, error=CODEX17_ERR, kind="exit_code")
+t.mark(c, u)
+
+t = new(
+    "f17-looper-74-retried-as-transient",
+    "error_loop",
+    True,
+    LOOPER,
+    "Within one worker loop the same deterministic configuration failure is classified as "
+    "retryable and the same command is restarted again and again with the same error.",
+)
+t.user("Work through the queued review comments on PR #215")
+t.call(
+    "git",
+    {"args": "fetch origin pull/215/head"},
+    "From github.com:acme/app\n * branch pull/215/head",
+)
+CODEX17B = {"command": "codex exec --model gpt-5.5 'address review comments on PR #215'"}
+idx = [t.call("run_agent", CODEX17B, error=CODEX17_ERR, kind="exit_code") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f17-kiro-10079-wait-timeout-loop",
+    "error_loop",
+    True,
+    KIRO,
+    "The command finishes but the agent does not notice: it waits until the timeout, then "
+    "runs the same command again, and again (transient timeouts past the retry budget).",
+)
+t.user("Install the dependencies and run the unit tests")
+t.call("read_file", {"path": "package.json"}, '{"scripts": {"test": "vitest run"}}')
+TO17 = "Command did not report completion within 300s; timed out waiting for it to finish."
+idx = [
+    t.call("execute_bash", {"command": "npm install && npm test"}, error=TO17, kind="timeout")
+    for _ in range(6)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f17-commonly-508-ack-pingpong",
+    "cycle",
+    True,
+    COMMONLY,
+    'Two agents @mention each other with acknowledgments ("confirmed, parked" / '
+    '"acknowledged"), each reply waking the other, about fifteen rounds with no new '
+    "artifact or decision.",
+)
+t.user("@Theo coordinate with @Cody on the login page; park it until the design review.")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "post_message",
+            "args": {
+                "pod": "engineering",
+                "text": "@Cody confirmed, login page parked until the design review.",
+            },
+            "result": {"delivered": True},
+        },
+        {
+            "tool": "post_message",
+            "args": {
+                "pod": "engineering",
+                "text": "@Theo acknowledged, standing by until the design review.",
+            },
+            "result": {"delivered": True},
+        },
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f17-firsttree-347-bare-ack-echo",
+    "monologue",
+    True,
+    FIRSTTREE,
+    'Two agents in a group chat answer each other with bare acknowledgments ("@developer .", '
+    '"@architect (待命中)"), over and over, with no tool call and no information.',
+)
+t.user("@architect please hand the schema task to @developer")
+t.call(
+    "create_task", {"title": "Design the orders schema", "assignee": "developer"}, {"id": "T-41"}
+)
+idx = []
+for _ in range(5):
+    idx.append(t.msg("@developer ."))
+    idx.append(t.msg("@architect (待命中)"))
+t.mark(idx[2], idx[3], period=2)
+
+t = new(
+    "f17-eliza-4331-canned-reply",
+    "monologue",
+    True,
+    ELIZA,
+    "During an ongoing group-chat conversation the agent sends the same canned response to "
+    "every message (the pull request prevents exactly that).",
+)
+CANNED17 = (
+    "Thanks for reaching out! I'm here to help with anything related to the project. Let me "
+    "know what you need and I'll do my best to assist."
+)
+t.user("hey, when is the next community call?")
+m1 = t.msg(CANNED17)
+t.user("is the token migration finished?")
+m2 = t.msg(CANNED17)
+t.user("can you link the docs for running a node?")
+t.msg(CANNED17)
+t.user("why do you keep saying the same thing?")
+t.msg(CANNED17)
+t.mark(m2, m2)
+
+t = new(
+    "f17-hermesstudio-267-mention-echo",
+    "monologue",
+    True,
+    HSTUDIO,
+    "In a group chat an agent keeps @mentioning another agent with the same sentence, pulling "
+    "it back in, and they repeat each other (复读) without end.",
+)
+t.user("@研究员 帮我整理一下本周的竞品动态")
+t.call("web_search", {"query": "本周 竞品 发布 动态"}, ["A 公司发布 2.0 版本", "B 公司完成融资"])
+t.msg("本周动态已整理：A 公司发布 2.0 版本，B 公司完成融资。")  # noqa: RUF001
+ECHO17 = "@写手 请根据上面的竞品动态写一段总结，@研究员 会补充数据来源。"  # noqa: RUF001
+idx = [t.msg(ECHO17) for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f17-langchain-26019-flight-status",
+    "repeated_call",
+    True,
+    LC26019,
+    "A LangGraph customer-support agent calls the flight-information tool again and again "
+    "without using its output or answering the user.",
+)
+t.user("What time is my flight?")
+FL17 = {
+    "ticket_no": "7240005432906569",
+    "flight_no": "LX0112",
+    "departure_airport": "CDG",
+    "scheduled_departure": "2024-05-03 12:09",
+    "status": "Scheduled",
+}
+_again(t, 6, "fetch_user_flight_information", {"passenger_id": "3442 587242"}, [FL17])
+
+t = new(
+    "f17-langchain-2323-llm-math-error",
+    "error_loop",
+    True,
+    LC2323,
+    "An error in the llm-math tool makes the agent call it again with the same input, an "
+    "endless agent loop of the same failure.",
+)
+t.user("What is Olivia Wilde's boyfriend's age raised to the 0.23 power?")
+t.call("Search", {"query": "Olivia Wilde boyfriend"}, "Harry Styles")
+t.call("Search", {"query": "Harry Styles age"}, "29 years")
+MATH17 = {"question": "29^0.23"}
+ERR17 = "ValueError: unknown format from LLM: 29 ** 0.23 = ?"
+idx = [t.call("Calculator", MATH17, error=ERR17, kind="invalid_args") for _ in range(5)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f17-langchain-2323-search-loop",
+    "repeated_call",
+    True,
+    LC2323,
+    "A commenter's loop on the search tool: the same query with the same answer until the "
+    "token limit (the workaround is a prompt saying not to reuse the same input).",
+)
+t.user("Who won the 2022 Tour de France and what team were they on?")
+t.call("Search", {"query": "2022 Tour de France winner"}, "Jonas Vingegaard")
+_again(
+    t,
+    5,
+    "Search",
+    {"query": "Jonas Vingegaard team 2022"},
+    "Jonas Vingegaard rode for Team Jumbo-Visma in 2022.",
+)
+
+t = new(
+    "f17-openstudio-26-find-files-reworded",
+    "no_progress",
+    True,
+    OSMCP,
+    "The agent loops on finding model files: the same search re-spelt (glob forms, case) with "
+    "the same empty answer (the pull request adds guardrails against these loops).",
+)
+t.user("Load the office building model and list its thermal zones")
+t.call("list_files", {"directory": "/runs"}, ["baseline/", "notes.txt"])
+pats = ["*.osm", "**/*.osm", "*.OSM", "./*.osm", "**/*.OSM", "*.osm*"]
+idx = [t.call("find_files", {"pattern": p}, "No files found.") for p in pats]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f17-openstudio-26-dir-respelt",
+    "no_progress",
+    True,
+    OSMCP,
+    "The same directory listed through re-spelt paths (trailing slash, ./, absolute), the same "
+    "listing each time, while the file it looks for is not there.",
+)
+t.user("Find the weather file for the Chicago run")
+LIST17 = ["in.osm", "run/", "reports/"]
+paths = ["/runs/chicago", "/runs/chicago/", "./runs/chicago", "runs/chicago", "/runs//chicago"]
+idx = [t.call("list_files", {"directory": p}, LIST17) for p in paths]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f17-gemini-8259-readfile-again",
+    "repeated_call",
+    True,
+    GEM8259,
+    "The user says not to read the component template again and again; the agent reads the "
+    "same file four more times with the same content, until the loop is halted.",
+)
+t.user("try again, do not ReadFile office-details.component.html again and again")
+HTML17 = '<div class="office-details">\n  <h2>{{ office.name }}</h2>\n</div>'
+_again(
+    t,
+    4,
+    "read_file",
+    {"absolute_path": "C:\\src\\S.WebUI\\office-details.component.html"},
+    HTML17,
+)
+
+t = new(
+    "f17-gemini-7525-stale-log",
+    "cycle",
+    True,
+    GEM7525,
+    "The agent reads the test log, says it still sees the old log and will clear its cache "
+    "and read it again, and reads the same log with the same content, again and again.",
+)
+t.user("Run the tests and tell me why the integration test fails")
+t.call("run_shell_command", {"command": "npm test > test_run.log 2>&1"}, "")
+LOG17 = "FAIL test/api.spec.ts\n  ✕ returns 200 for /health (12 ms)\nTests: 1 failed, 14 passed"
+occ = []
+for _ in range(4):
+    r = t.call("read_file", {"path": "test_run.log"}, LOG17)
+    m = t.msg("I am still seeing the old log file. I will try to clear my cache and read it again.")
+    occ.append([r, m])
+mark_cycle(t, occ)
+
+t = new(
+    "f17-gemini-15384-ill-execute",
+    "error_loop",
+    True,
+    GEM15384,
+    'The agent announces "I\'ll execute." and emits the same shell call, which fails before '
+    "running, then announces it again: the same message and the same failed call, over and "
+    "over.",
+)
+t.user("Build the relwithdebinfo preset and run the three debug scenes")
+CMAKE17 = {
+    "command": "cmake --build --preset linux-relwithdebinfo && ./build/relwithdebinfo/app "
+    'full_debug run_and_exit > full_debug.log 2>&1; echo "full_debug: $?"'
+}
+MAL17 = "Malformed function call: the tool call could not be parsed and was not executed."
+occ = []
+for _ in range(5):
+    m = t.msg("I'll execute.")
+    c = t.call("run_shell_command", CMAKE17, error=MAL17, kind="invalid_args")
+    occ.append([m, c])
+t.mark(occ[1][0], occ[1][-1], period=2)
+
+t = new(
+    "f17-openclaw-118355-send-again",
+    "repeated_call",
+    True,
+    OC118355,
+    "After message.send succeeds (deliveryStatus sent, a messageId), the agent sends the "
+    "identical message again without user input, again and again; each answer has a new id.",
+)
+t.user("Post the ferry schedule for tomorrow in #iba-ilha")
+t.call(
+    "web_fetch",
+    {"url": "https://ferry.example.org/schedule?date=tomorrow"},
+    "06:30, 09:00, 13:15, 17:40",
+)
+SEND17 = {
+    "channel": "discord:1514733173156876288",
+    "text": "Ferry schedule for tomorrow: 06:30, 09:00, 13:15, 17:40.",
+}
+idx = [
+    t.call(
+        "message.send",
+        SEND17,
+        {"deliveryStatus": "sent", "messageId": str(1514790000000000000 + 7919 * k)},
+    )
+    for k in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f17-agentzero-1056-same-message-again",
+    "monologue",
+    True,
+    AZ1056,
+    'The framework answers "You have sent the same message again. You have to do something '
+    'else!" and the agent sends the same message again, forever.',
+)
+t.user("Summarise the three PDFs in /work/reports")
+t.call(
+    "code_execution_tool",
+    {"runtime": "terminal", "code": "ls /work/reports"},
+    "q1.pdf\nq2.pdf\nq3.pdf",
+)
+SAME17 = (
+    "I will now read the reports and summarise them. First I need to extract the text from "
+    "each PDF and then combine the key points into one summary."
+)
+idx = []
+for _ in range(4):
+    idx.append(t.msg(SAME17))
+    t.user("You have sent the same message again. You have to do something else!")
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f17-claude-18864-empty-update-loop",
+    "repeated_call",
+    True,
+    CC18864,
+    "In plan mode, asked to return a specification file to empty, the agent writes the same "
+    'empty content again and again, its plan stuck at "0 of 3 done".',
+)
+t.user("Reset docs/spec.md to an empty file")
+t.call("Read", {"file_path": "docs/spec.md"}, "# Spec\n\n## Goals\n...")
+_again(
+    t,
+    5,
+    "Write",
+    {"file_path": "docs/spec.md", "content": ""},
+    "File updated. Plan progress: 0 of 3 done.",
+    mutates=True,
+)
+
+# ---- fresh17 legitimate
+
+t = new(
+    "f17-openhands-10350-continue-long-command",
+    "polling",
+    False,
+    OH10350,
+    "A long-running command is continued by sending an empty command several times in a row, "
+    "each answer with new output; the issue says this must not be flagged as stuck.",
+)
+t.user("Set up the environment and run the test suite")
+t.call(
+    "execute_bash",
+    {"command": "pip install -r requirements.txt"},
+    "Collecting numpy\n[The command has no new output after 30 seconds. Send empty command "
+    "to continue]",
+)
+for line in [
+    "Collecting pandas\nCollecting scipy",
+    "Building wheel for scipy (pyproject.toml) ...",
+    "Building wheel for scipy (pyproject.toml) ... done",
+    "Successfully installed numpy-1.26.4 pandas-2.2.2 scipy-1.13.0",
+]:
+    t.call("execute_bash", {"command": ""}, line)
+t.call("execute_bash", {"command": "pytest -q"}, "38 passed in 4.21s")
+t.msg("Environment is set up and all 38 tests pass.")
+
+t = new(
+    "f17-kiro-10079-command-completes",
+    "edit_test_cycle",
+    False,
+    KIRO,
+    "The expected behaviour: each command's completion is detected and the agent moves on, "
+    "fixing the failures the test run reports one after another.",
+)
+t.user("Install the dependencies and run the unit tests")
+t.call("execute_bash", {"command": "npm install"}, "added 412 packages in 18s")
+t.call(
+    "execute_bash",
+    {"command": "npm test"},
+    "FAIL src/date.test.ts: expected '2024-05-03' got '03/05/2024'",
+)
+t.call(
+    "edit_file",
+    {"path": "src/date.ts", "old": "toLocaleDateString()", "new": "toISOString().slice(0, 10)"},
+    "ok",
+    mutates=True,
+)
+t.call(
+    "execute_bash",
+    {"command": "npm test"},
+    "FAIL src/money.test.ts: expected '1,000.00' got '1000'",
+)
+t.call(
+    "edit_file",
+    {"path": "src/money.ts", "old": "String(v)", "new": "fmt.format(v)"},
+    "ok",
+    mutates=True,
+)
+t.call("execute_bash", {"command": "npm test"}, "Test Files 6 passed (6)\nTests 41 passed (41)")
+t.msg("All 41 tests pass.")
+
+t = new(
+    "f17-kiro-10079-dev-server-poll",
+    "polling",
+    False,
+    KIRO,
+    "A background dev server is checked after waits until it reports ready; each check is "
+    "after a sleep and the output moves (the report's expected behaviour: notice completion).",
+)
+t.user("Start the dev server and open the dashboard")
+t.call("execute_bash", {"command": "npm run dev > dev.log 2>&1 &"}, "[1] 48213")
+for out in [
+    "vite v5.2.0 building for development...",
+    "vite v5.2.0 building for development...\ntransforming (812) src/pages/Dashboard.tsx",
+    "VITE v5.2.0  ready in 9412 ms\n  ➜  Local:   http://localhost:5173/",
+]:
+    t.call("execute_bash", {"command": "sleep 5"}, "")
+    t.call("execute_bash", {"command": "tail -n 3 dev.log"}, out)
+t.call("browser_open", {"url": "http://localhost:5173/dashboard"}, "Dashboard: 12 widgets loaded")
+
+t = new(
+    "f17-looper-74-transient-retry-succeeds",
+    "retry_transient",
+    False,
+    LOOPER,
+    "The case the report contrasts with: a genuinely transient failure (the stream dropped) "
+    "is retried and the agent run then succeeds.",
+)
+t.user("Fix the failing CI job for PR #212")
+RUN17 = {"command": "codex exec --model gpt-5.4 'fix the failing CI job for PR #212'"}
+t.call(
+    "run_agent",
+    RUN17,
+    error="stream disconnected before completion: connection reset by peer",
+    kind="network",
+)
+t.call(
+    "run_agent",
+    RUN17,
+    '__LOOPER_RESULT__={"summary": "Pinned node 20 in the CI matrix; the job passes."}',
+)
+t.call(
+    "git", {"args": "push origin fix/ci-node20"}, "To github.com:acme/app.git\n   4f1c2aa..9b0e7d1"
+)
+
+t = new(
+    "f17-looper-74-upgraded-next-session",
+    "session_memory",
+    False,
+    LOOPER,
+    "The actionable guidance the report asks for: the model error is surfaced, the user "
+    "upgrades the Codex CLI, and the next loop's same command succeeds.",
+)
+t.user("Fix the failing CI job for PR #212")
+t.call("run_agent", CODEX17, error=CODEX17_ERR, kind="exit_code")
+t.msg("Codex is too old for gpt-5.5: upgrade the CLI (npm i -g @openai/codex) and rerun.")
+t.workspace("The user upgraded the Codex CLI to the latest version.")
+t.session("s2")
+t.user("Fix the failing CI job for PR #212")
+t.call("run_agent", CODEX17, '__LOOPER_RESULT__={"summary": "Fixed the lint step; CI is green."}')
+
+t = new(
+    "f17-commonly-508-real-handoffs",
+    "conversation",
+    False,
+    COMMONLY,
+    "What the issue says must not be blocked: agents handing work to each other with real "
+    "content, each message carrying a new artifact or decision.",
+)
+t.user("@Theo plan the login page with @Cody")
+t.call(
+    "post_message",
+    {"pod": "engineering", "text": "@Cody spec is in LOGIN.md: email+password, OAuth later."},
+    {"delivered": True},
+)
+t.call("read_file", {"path": "LOGIN.md"}, "# Login\n- email + password\n- rate limit 5/min")
+t.call(
+    "post_message",
+    {
+        "pod": "engineering",
+        "text": "@Theo scaffolded src/login.tsx; question: where do errors render?",
+    },
+    {"delivered": True},
+)
+t.call(
+    "post_message",
+    {
+        "pod": "engineering",
+        "text": "@Cody inline under each field, see the design tokens in ui/tokens.ts.",
+    },
+    {"delivered": True},
+)
+t.call(
+    "edit_file",
+    {"path": "src/login.tsx", "old": "{/* errors */}", "new": "<FieldError name='email' />"},
+    "ok",
+    mutates=True,
+)
+t.call(
+    "post_message",
+    {"pod": "engineering", "text": "@Theo done: PR #88 opened with the inline errors."},
+    {"delivered": True},
+)
+
+t = new(
+    "f17-firsttree-347-substantive-replies",
+    "conversation",
+    False,
+    FIRSTTREE,
+    "Agent-to-agent replies that carry information go through (the pull request's form guard "
+    "only silences empty or pure-mention replies): a short design exchange.",
+)
+t.user("@architect agree the orders schema with @developer")
+for text in [
+    "@developer orders need id, customer_id, status and created_at; status is an enum.",
+    "@architect should status include 'refunded' or is that a separate table?",
+    "@developer separate table: refunds(order_id, amount, reason).",
+    "@architect ok, migration 0042 adds both tables; I'll open the PR.",
+]:
+    t.msg(text)
+t.call(
+    "write_file",
+    {"path": "migrations/0042_orders.sql", "content": "CREATE TABLE orders (...);"},
+    "written",
+    mutates=True,
+)
+
+t = new(
+    "f17-eliza-4331-varied-group-replies",
+    "conversation",
+    False,
+    ELIZA,
+    "The behaviour the pull request restores: in a group chat each message gets its own answer.",
+)
+for q, a in [
+    ("hey, when is the next community call?", "The next community call is Thursday at 16:00 UTC."),
+    (
+        "is the token migration finished?",
+        "Yes, the migration finished on Monday; balances are live.",
+    ),
+    (
+        "can you link the docs for running a node?",
+        "Here: docs/node/running.md covers setup and ports.",
+    ),
+    ("thanks!", "You're welcome!"),
+    ("does the node need a GPU?", "No, a 4-core CPU and 8 GB of RAM are enough."),
+]:
+    t.user(q)
+    t.msg(a)
+
+t = new(
+    "f17-hermesstudio-267-user-mentions",
+    "conversation",
+    False,
+    HSTUDIO,
+    "Ordinary @mentions by the user route to each agent once, and each answers with its own "
+    "work (the behaviour the fix keeps).",
+)
+t.user("@研究员 帮我整理一下本周的竞品动态")
+t.call("web_search", {"query": "本周 竞品 发布 动态"}, ["A 公司发布 2.0 版本", "B 公司完成融资"])
+t.msg("本周动态：A 公司发布 2.0 版本，B 公司完成融资。")  # noqa: RUF001
+t.user("@写手 根据上面的内容写一段 100 字的总结")
+t.msg(
+    "本周竞品方面，A 公司推出 2.0 版本，重点强化协作功能；B 公司完成新一轮融资，预计加快海外扩张。"  # noqa: RUF001
+)
+t.user("@研究员 B 公司的融资金额是多少？")  # noqa: RUF001
+t.call("web_search", {"query": "B 公司 融资 金额"}, ["B 公司完成 3000 万美元 B 轮融资"])
+t.msg("B 公司本轮融资 3000 万美元（B 轮）。")  # noqa: RUF001
+
+t = new(
+    "f17-langchain-26019-distinct-flights",
+    "distinct_reads",
+    False,
+    LC26019,
+    "The working customer-support flow: one status lookup per flight of a multi-leg trip, "
+    "each answered and reported.",
+)
+t.user("What is the status of each leg of my trip?")
+for fl, st in [
+    ("LX0112", "On time"),
+    ("LX0318", "Delayed 25 min"),
+    ("LH0441", "On time"),
+    ("LH0902", "Boarding"),
+]:
+    t.call("get_flight_status", {"flight_no": fl}, {"flight_no": fl, "status": st})
+t.msg("LX0112 on time, LX0318 delayed 25 minutes, LH0441 on time, LH0902 boarding.")
+
+t = new(
+    "f17-openstudio-26-distinct-dirs",
+    "distinct_reads",
+    False,
+    OSMCP,
+    "Finding files done right: each run directory listed once, some empty, until the model "
+    "is found and loaded.",
+)
+t.user("Load the office building model and list its thermal zones")
+for d, out in [
+    ("/runs/baseline", []),
+    ("/runs/retrofit", []),
+    ("/runs/office", ["office.osm", "office.epw"]),
+]:
+    t.call("list_files", {"directory": d}, out)
+t.call("load_model", {"path": "/runs/office/office.osm"}, {"zones": 14})
+t.call("list_thermal_zones", {}, ["Core_ZN", "Perimeter_ZN_1", "Perimeter_ZN_2", "..."])
+t.msg("The model has 14 thermal zones; the core and perimeter zones are listed above.")
+
+t = new(
+    "f17-gemini-7525-log-after-rerun",
+    "edit_test_cycle",
+    False,
+    GEM7525,
+    "Reading the log after each new test run, as the user expected: the log changes after "
+    "each fix.",
+)
+t.user("Run the tests and tell me why the integration test fails")
+logs = [
+    "FAIL test/api.spec.ts\n  ✕ returns 200 for /health\nTests: 1 failed, 14 passed",
+    "FAIL test/api.spec.ts\n  ✕ returns version in /health body\nTests: 1 failed, 14 passed",
+    "PASS test/api.spec.ts\nTests: 15 passed",
+]
+edits = [
+    ("src/routes.ts", "'/healthz'", "'/health'"),
+    ("src/routes.ts", "{ ok: true }", "{ ok: true, version }"),
+]
+for k, log in enumerate(logs):
+    t.call("run_shell_command", {"command": "npm test > test_run.log 2>&1"}, "")
+    t.call("read_file", {"path": "test_run.log"}, log)
+    if k < len(edits):
+        p, a, b = edits[k]
+        t.call("replace", {"file_path": p, "old_string": a, "new_string": b}, "ok", mutates=True)
+t.msg("The integration test passes now.")
+
+t = new(
+    "f17-gemini-8259-reread-after-edit",
+    "edit_test_cycle",
+    False,
+    GEM8259,
+    "A template read, edited, then read back once to check the edit (the second read answers "
+    "the new content).",
+)
+t.user("Add the office phone number to the details page")
+P17 = {"absolute_path": "C:\\src\\S.WebUI\\office-details.component.html"}
+t.call("read_file", P17, HTML17)
+t.call(
+    "replace",
+    {
+        "file_path": P17["absolute_path"],
+        "old_string": "</h2>",
+        "new_string": "</h2>\n  <p>{{ office.phone }}</p>",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("read_file", P17, HTML17.replace("</h2>", "</h2>\n  <p>{{ office.phone }}</p>"))
+t.call(
+    "run_shell_command",
+    {"command": "npx ng build"},
+    "Build at: 2025-09-11 - Hash: 7a1c9e - Time: 8121ms",
+)
+
+t = new(
+    "f17-openclaw-118355-send-per-channel",
+    "distinct_reads",
+    False,
+    OC118355,
+    "The expected behaviour: one message.send per channel the user named, each answered "
+    "sent, then the agent waits for input.",
+)
+t.user("Post the ferry schedule in #iba-ilha, #geral and #avisos")
+for k, ch in enumerate(["1514733173156876288", "1514733173156870001", "1514733173156870002"]):
+    t.call(
+        "message.send",
+        {
+            "channel": f"discord:{ch}",
+            "text": "Ferry schedule for tomorrow: 06:30, 09:00, 13:15, 17:40.",
+        },
+        {"deliveryStatus": "sent", "messageId": str(1514790000000000000 + 31 * k)},
+    )
+t.msg("Posted in all three channels.")
+
+t = new(
+    "f17-agentzero-1056-subordinates",
+    "research",
+    False,
+    AZ1056,
+    "The workaround a commenter describes: two expert subordinates collaborating, each "
+    "message new, until they agree and implement.",
+)
+t.user("Design and implement a CSV import for the contacts table")
+for msg, res in [
+    (
+        "Data expert: propose the column mapping for contacts.csv",
+        "name->full_name, mail->email, tel->phone",
+    ),
+    (
+        "Backend expert: review the mapping and name the validation rules",
+        "email must be unique; phone E.164",
+    ),
+    ("Data expert: how should duplicates be handled?", "skip and report duplicates by email"),
+]:
+    t.call("call_subordinate", {"message": msg}, res)
+t.call(
+    "code_execution_tool",
+    {"runtime": "python", "code": "import_contacts('contacts.csv')"},
+    "imported 412, skipped 9 duplicates",
+)
+t.msg("Imported 412 contacts; 9 duplicates were skipped and reported.")
+
+t = new(
+    "f17-langchain-2323-research-steps",
+    "research",
+    False,
+    LC2323,
+    "The same agent's working run: a search, a follow-up search, and one calculation, each "
+    "with a new input.",
+)
+t.user("What is Olivia Wilde's boyfriend's age raised to the 0.23 power?")
+t.call("Search", {"query": "Olivia Wilde boyfriend"}, "Harry Styles")
+t.call("Search", {"query": "Harry Styles age"}, "29 years")
+t.call("Calculator", {"question": "29^0.23"}, "Answer: 2.169459462491557")
+t.msg("Harry Styles is 29; 29^0.23 ≈ 2.17.")
+
+t = new(
+    "f17-claude-18864-plan-progress",
+    "edit_test_cycle",
+    False,
+    CC18864,
+    "What the user was used to before the regression: a three-step plan executed with each "
+    "step changing the file and the progress counter moving.",
+)
+t.user("Rewrite docs/spec.md as an empty template with three headings")
+t.call("Read", {"file_path": "docs/spec.md"}, "# Spec\n\n## Goals\n...")
+for k, content in enumerate(["", "# Spec\n", "# Spec\n\n## Goals\n\n## Non-goals\n\n## Design\n"]):
+    t.call(
+        "Write",
+        {"file_path": "docs/spec.md", "content": content},
+        f"File updated. Plan progress: {k + 1} of 3 done.",
+        mutates=True,
+    )
+t.msg("docs/spec.md is now an empty template with three headings.")
+
+
+def _superagi_scrape_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        SUPERAGI,
+        "A research agent scraping IRS.gov pages for ten minutes (the report: several steps "
+        "had succeeded when the iteration limit stopped it): each page scraped once, notes "
+        "written per section, 48 calls.",
+    )
+    t.user("Collect the 2023 filing thresholds and deadlines from IRS.gov into notes.md")
+    rng = random.Random(1723)
+    pages = [f"https://www.irs.gov/filing/section-{k}" for k in range(30)]
+    for k, url in enumerate(pages):
+        n = rng.randint(3, 19)
+        t.call(
+            "WebScraperTool", {"url": url}, f"Section {k}: {n} paragraphs; thresholds table {k % 4}"
+        )
+        if k % 2 == 1:
+            t.call(
+                "WriteFileTool",
+                {"path": "notes.md", "content": f"## Sections {k - 1}-{k}\n- {n} items"},
+                "File written",
+                mutates=True,
+            )
+    t.call("ReadFileTool", {"path": "notes.md"}, "## Sections 0-1 ... ## Sections 28-29")
+    t.call("WebSearchTool", {"query": "IRS 2023 filing deadline extension"}, "October 16, 2023")
+    t.call("WebSearchTool", {"query": "IRS 2023 standard deduction single"}, "$13,850")
+    t.msg("notes.md holds the thresholds and deadlines from 30 IRS pages.")
+
+
+_superagi_scrape_long("f17-superagi-323-scrape-long")
+
+
+def _connectonion_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        CONNECT,
+        "A long coding task of the kind the issue wants to continue rather than cut off at the "
+        "iteration limit: twelve modules migrated, each read, edited and tested once "
+        "(test counts rising), 40 calls.",
+    )
+    t.user("Migrate every module in connectonion/tools from print() to the logger")
+    mods = [
+        f"connectonion/tools/{m}.py"
+        for m in (
+            "shell",
+            "files",
+            "web",
+            "email",
+            "calendar",
+            "memory",
+            "browser",
+            "search",
+            "math",
+            "image",
+            "audio",
+            "notify",
+        )
+    ]
+    passed = 120
+    for k, m in enumerate(mods):
+        t.call("read_file", {"path": m}, f"def run(...):\n    print('running {k}')\n")
+        t.call(
+            "edit_file",
+            {"path": m, "old": f"print('running {k}')", "new": f"log.info('running {k}')"},
+            "ok",
+            mutates=True,
+        )
+        passed += 3 + k % 2
+        t.call(
+            "bash",
+            {"command": f"pytest -q tests/tools/test_{m.rsplit('/', 1)[1]}"},
+            f"{3 + k % 2} passed",
+        )
+        if k % 4 == 3:
+            t.call("bash", {"command": "pytest -q"}, f"{passed} passed in {4 + k / 10:.1f}s")
+    t.call(
+        "bash",
+        {"command": "git commit -am 'tools: use the logger'"},
+        "[main 3c1d0e2] tools: use the logger",
+        mutates=True,
+    )
+    t.msg("All twelve tool modules log through the logger; the full suite passes.")
+
+
+_connectonion_long("f17-connectonion-106-long-migration")
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -19110,8 +19996,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh14"
     for it in items[FRESH15_START:FRESH16_START]:
         split[it.tid] = "fresh15"
-    for it in items[FRESH16_START:]:
+    for it in items[FRESH16_START:FRESH17_START]:
         split[it.tid] = "fresh16"
+    for it in items[FRESH17_START:]:
+        split[it.tid] = "fresh17"
     return split
 
 

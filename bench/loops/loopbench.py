@@ -135,6 +135,7 @@ SPLIT_ORDER = (
     "fresh14",
     "fresh15",
     "fresh16",
+    "fresh17",
 )
 
 

@@ -114,6 +114,11 @@ def test_size_and_balance() -> None:
     assert 0.4 <= sum(not t["loop"] for t in fresh16) / len(fresh16) <= 0.6
     assert all(t["id"].startswith("f16-") for t in fresh16)
     assert {t["class"] for t in fresh16 if t["loop"]} == LOOP_CLASSES
+    fresh17 = [t for t in TRAJS if t["split"] == "fresh17"]
+    assert len(fresh17) >= 36
+    assert 0.4 <= sum(not t["loop"] for t in fresh17) / len(fresh17) <= 0.6
+    assert all(t["id"].startswith("f17-") for t in fresh17)
+    assert {t["class"] for t in fresh17 if t["loop"]} == LOOP_CLASSES
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
