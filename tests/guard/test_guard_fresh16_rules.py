@@ -196,3 +196,51 @@ def test_one_empty_or_numeric_argument_keeps_its_key() -> None:
     g = Guard()
     for k in ("issue", "pr", "order", "ticket"):
         assert _run(g, "get", {k: 2}, "not found").action is Action.ALLOW, k
+
+
+# ------------------------------------------ held-out split fresh17: the rules it showed wrong
+
+
+def test_try_again_after_a_fix_it_asks_for_is_a_hard_failure(tmp_path: Path) -> None:
+    """looper #74: "... requires a newer version of Codex. Please upgrade to the latest app
+    or CLI and try again." is no transient error (waiting does not fix it): remembered, and
+    the same call refused in the next session of an unchanged workspace."""
+    from crs.guard import _canon
+
+    err = "The 'gpt-5.5' model requires a newer version. Please upgrade the CLI and try again."
+    assert not _canon.is_transient(err, err)
+    for text in (
+        "Please wait a moment and try again",
+        "Rate limit reached; upgrade your plan or try again later",  # (a rate limit)
+        "Check your network connection and try again",  # (the network: a retry may work)
+        "Something went wrong. Try again.",
+    ):
+        assert _canon.is_transient(text, text), text
+    for text in ("Sign in and try again", "Invalid key: check your API key and try again"):
+        assert not _canon.is_transient(text, text), text
+    home, project = tmp_path / "h", tmp_path / "p"
+    args = {"command": "codex exec --model gpt-5.5 'fix the tests'"}
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "f") as g:
+        assert _run(g, "bash", args, error=err).allowed
+    with Guard.open(project, "s2", home=home, fingerprint=lambda: "f") as g:
+        v = g.before_call("bash", args)
+        assert v.action is Action.BLOCK
+        assert v.code is VerdictCode.KNOWN_FAILURE
+
+
+def test_one_folder_respelt_absolute_relative_and_with_doubled_slashes_is_one_listing() -> None:
+    """openstudio-mcp #26: `/runs/chicago`, `/runs/chicago/`, `./runs/chicago`,
+    `runs/chicago`, `/runs//chicago`, the same listing each time."""
+    g = Guard()
+    listing = ["in.osm", "run/", "reports/"]
+    spellings = ["/runs/chicago", "/runs/chicago/", "./runs//chicago", "runs/chicago"]
+    got = [_run(g, "list_files", {"directory": d}, listing).action for d in spellings[:3]]
+    assert got == [Action.ALLOW, Action.ALLOW, Action.NUDGE]
+    assert g.before_call("list_files", {"directory": "runs/chicago"}).action is Action.BLOCK
+    # other folders, or the same folder whose listing changed: no repeat
+    g = Guard()
+    for i, d in enumerate(["/runs/chicago", "runs/denver", "/runs/boston/", "./runs/austin"]):
+        assert _run(g, "list_files", {"directory": d}, listing).action is Action.ALLOW, i
+    g = Guard()
+    for i, d in enumerate(spellings):
+        assert _run(g, "list_files", {"directory": d}, [*listing, f"new_{i}"]).allowed

@@ -66,7 +66,7 @@ CAUGHT_AT_LEAST = {
     "fresh14": 17,
     "fresh15": 21,
     "fresh16": 21,
-    "fresh17": 15,
+    "fresh17": 17,
 }
 
 

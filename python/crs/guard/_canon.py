@@ -625,9 +625,13 @@ def features(
 
 def _one_ident(value: str) -> str:
     """`features` of a call whose one argument is an identifier (a path, a URL, an id):
-    that identifier, with no key."""
-    if value[:2] == "./" or value[-1:] == "/":
+    that identifier, with no key, in one spelling (`_one_spelling`; and a path absolute or
+    relative alike, `/runs/chicago` and `runs/chicago`: with the same result they are one
+    folder asked for twice, fresh17)."""
+    if value[:2] == "./" or value[-1:] == "/" or "//" in value:
         value = _one_spelling(value)
+    if value[:1] == "/" and value[1:2] != "/" and len(value) > 1:
+        value = value[1:]
     return _blake_hex(("\x00" + value).encode("utf-8", "surrogatepass"), 8) + "|"
 
 
@@ -723,6 +727,8 @@ def _one_spelling(path: str) -> str:
     argument (`./run.sh` and `run.sh` are different programs)."""
     while path.startswith("./") and len(path) > 2:
         path = path[2:]
+    if "//" in path[1:] and "://" not in path:  # (`/runs//chicago`; not a URL's, fresh17)
+        path = path[0] + re.sub("/{2,}", "/", path[1:])
     if len(path) > 1 and path.endswith("/") and not path.endswith("//"):
         path = path[:-1]
     return path
@@ -1132,10 +1138,30 @@ def in_progress(result: Any) -> bool:
 
 
 def is_transient(error: BaseException | str, text: str) -> bool:
-    """Timeouts, rate limits, 5xx and network errors: worth a retry."""
+    """Timeouts, rate limits, 5xx and network errors: worth a retry. Not an error whose only
+    sign of one is a "try again" after a fix it asks for first ("Please upgrade to the
+    latest CLI and try again", "sign in and try again"): waiting does not fix it (fresh17)."""
     if isinstance(error, TimeoutError | ConnectionError):
         return True
-    return _TRANSIENT.search(text[:4000]) is not None
+    head = text[:4000]
+    m = _TRANSIENT.search(head)
+    if m is None:
+        return False
+    if m.group(0).lower() in _RETRY_WORDS:
+        fix = _FIX_FIRST.search(head, 0, m.start())
+        if fix is not None and _TRANSIENT.search(head, m.end()) is None:
+            return False
+    return True
+
+
+_RETRY_WORDS = frozenset({"try again", "please retry", "retry later"})
+# What an error may ask for before its "try again" that waiting does not give.
+_FIX_FIRST = re.compile(
+    r"(?i)\b(upgrade|update|install|reinstall|sign(ed)? ?in|log(ged)? ?in|re-?authenticate|"
+    r"authenticate|configure|enable|provide (a|an|your)|set (a|an|your|the)|add (a|an|your)|"
+    r"correct|fix|(check|verify) (your|the) [\w -]{0,30}?(key|token|credential|password|"
+    r"permission|setting|config|input|argument|parameter|spelling|path|name))\b"
+)
 
 
 def error_digest(text: str) -> str:

@@ -274,6 +274,11 @@ class HookServer:
         token, home, cwd, root, on_block, trace = (os.fsdecode(f) for f in fields[1:7])
         if token != self.token or self._code_changed():
             self._stop.set()  # another version asks: make way for a server of its code
+            # and at once no longer reachable: the client that was told to restart starts
+            # the new server now, which gave up when it could still connect to this one
+            # (it took that for a server serving) while this one had not yet stopped
+            if _inode(self.path) == self._ident:
+                _unlink(self.path)
             return _reply("restart", 0, "", ""), None
         if home != self.home:
             return _reply("restart", 0, "", ""), None
