@@ -36,6 +36,7 @@ from crs._journal._base import (
     JournalConfig,
     JournalStats,
     free_in_child,
+    on_fork_child,
 )
 from crs._persistence._crs_persist import project_journal
 from crs._persistence._load import compute_project_hash
@@ -254,16 +255,12 @@ def nats_journal_config(nats: object, key: str, name: str = "nats") -> NATSJourn
 _FORKED: weakref.WeakKeyDictionary[NATSProjectJournal, int] = weakref.WeakKeyDictionary()
 # Open projects on a local journal (`_watch_local_forks`): each CRS -> the pid that opened it
 _FORKED_LOCAL: weakref.WeakKeyDictionary[CRS, int] = weakref.WeakKeyDictionary()
-_fork_hook = False
 
 
 def _hook_forks() -> None:
     """Register `_close_in_child` once (when the first project is opened: a process that
     opens none pays nothing at a fork)."""
-    global _fork_hook
-    if not _fork_hook:
-        os.register_at_fork(after_in_child=_close_in_child)
-        _fork_hook = True
+    on_fork_child(_close_in_child)
 
 
 def _watch_forks(journal: NATSProjectJournal) -> None:

@@ -527,19 +527,31 @@ def pause_gc() -> Iterator[None]:
                     gc.enable()
 
 
-def free_in_child(lock: Any) -> None:
+def free_in_child(lock: Any) -> bool:
     """`lock` (a Lock, an RLock or a Condition) usable in a forked child: one that another
     thread held at the fork (a journal's apply or sync thread, a caller's) is never released
     here (that thread did not come along), so every call taking it waited on it forever
-    (red team 8); the forking thread's own RLock stays held (its blocks release it)."""
+    (red team 8); the forking thread's own RLock stays held (its blocks release it). True
+    when another thread held it (what it guarded may be half updated)."""
     inner = getattr(lock, "_lock", lock) if isinstance(lock, threading.Condition) else lock
     owned = getattr(inner, "_is_owned", None)  # (an RLock's; a Condition's own would guess)
     if owned is not None and owned():
-        return
+        return False
     if inner.acquire(blocking=False):
         inner.release()
-        return
+        return False
     lock._at_fork_reinit()  # (what logging and concurrent.futures do with theirs at fork)
+    return True
+
+
+_child_hooks: set[Callable[[], None]] = set()
+
+
+def on_fork_child(hook: Callable[[], None]) -> None:
+    """Run `hook` in every child forked from this process from now on (registered once)."""
+    if hook not in _child_hooks and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=hook)
+        _child_hooks.add(hook)
 
 
 def _gc_after_fork() -> None:
@@ -555,8 +567,7 @@ def _gc_after_fork() -> None:
         gc.enable()
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_gc_after_fork)
+on_fork_child(_gc_after_fork)
 
 
 class _State(enum.Enum):

@@ -48,6 +48,7 @@ from crs._journal._base import (
     _check_seq,
     _State,
     free_in_child,
+    on_fork_child,
     read_backup_stream,
     write_backup_stream,
 )
@@ -580,14 +581,10 @@ class _Exclusive:
 # each is closed (`_forget_in_child`: nothing written, synced or unlocked there); opening
 # the journal again in the child makes a writer of its own.
 _OPEN_WRITERS: weakref.WeakKeyDictionary[LocalJournal, int] = weakref.WeakKeyDictionary()
-_fork_hook = False
 
 
 def _watch_forks(journal: LocalJournal) -> None:
-    global _fork_hook
-    if not _fork_hook and hasattr(os, "register_at_fork"):
-        os.register_at_fork(after_in_child=_forget_writers_in_child)
-        _fork_hook = True
+    on_fork_child(_forget_writers_in_child)
     _OPEN_WRITERS[journal] = os.getpid()
 
 

@@ -220,38 +220,23 @@ def _echo(canon: dict[str, Any]) -> list[str]:
 # `CRSClosedError` saying to make a new Guard; reads answer, the lock freed); one no
 # thread was inside at the fork goes on in the child as a copy.
 _MEMORY_ENGINES: weakref.WeakSet[Any] = weakref.WeakSet()
-_memory_hook = False
 
 
 def _watch_memory_forks(engine: Any) -> None:
-    global _memory_hook
-    if not _memory_hook and hasattr(os, "register_at_fork"):
-        os.register_at_fork(after_in_child=_memory_engines_in_child)
-        _memory_hook = True
+    from crs._journal._base import on_fork_child  # (loaded with the engine already)
+
+    on_fork_child(_memory_engines_in_child)
     _MEMORY_ENGINES.add(engine)
 
 
-def _held_elsewhere(lock: Any) -> bool:
-    """Whether a thread other than this one holds `lock` (in a child just forked: a thread
-    that did not come along, so it is never released)."""
-    owned = getattr(lock, "_is_owned", None)
-    if owned is not None and owned():
-        return False
-    if lock.acquire(blocking=False):
-        lock.release()
-        return False
-    return True
-
-
 def _memory_engines_in_child() -> None:
+    from crs._journal._base import free_in_child
+
     for engine in list(_MEMORY_ENGINES):
         kernel = engine._kernel
         locks = [kernel.lock, getattr(kernel.history, "_lock", None)]
-        held = [lock for lock in locks if lock is not None and _held_elsewhere(lock)]
-        if not held:
+        if not [free_in_child(lock) for lock in locks if lock is not None].count(True):
             continue
-        for lock in held:
-            lock._at_fork_reinit()
         kernel.close_in_child(
             "a thread of the parent process was inside this in-memory guard when the process "
             f"forked (this is the child, {os.getpid()}): its state may be half updated; make "

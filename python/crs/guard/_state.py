@@ -19,7 +19,7 @@ import functools
 import itertools
 import json
 import re
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -401,20 +401,6 @@ class SessionState:
         # `crs.guard._turns.repeats_asked`): that many in the turn are the task
         self.asked = 0
 
-    def add_text(self, entry: tuple[int, str, str, str, str]) -> None:
-        """Keep a near-duplicate candidate (`texts`, the oldest dropped past `TEXTS`)."""
-        texts, counts = self.texts, self.text_res
-        if len(texts) == TEXTS:
-            old = texts[0][3]
-            left = counts[old] - 1
-            if left:
-                counts[old] = left
-            else:
-                del counts[old]
-        texts.append(entry)
-        res = entry[3]
-        counts[res] = counts.get(res, 0) + 1
-
     # -------------------------------------------------------------- facts
 
     def free_step(self, n: int) -> int:
@@ -524,7 +510,7 @@ class SessionState:
             self.last_mut = pair
         if "x" in p:
             text = p["x"]
-            if text:  # (`add_text`, inline: the hot path)
+            if text:  # a near-duplicate candidate (the oldest dropped past `TEXTS`)
                 texts, counts = self.texts, self.text_res
                 if len(texts) == TEXTS:
                     gone = texts[0][3]
@@ -750,8 +736,8 @@ class SessionState:
         s.nudges = int(d["nudges"])
         s.blocks = int(d["blocks"])
         s.recent.extend(list(r) for r in d["recent"])
-        for a, b, c, e, f in d["texts"]:
-            s.add_text((int(a), str(b), str(c), str(e), str(f)))
+        s.texts.extend((int(a), str(b), str(c), str(e), str(f)) for a, b, c, e, f in d["texts"])
+        s.text_res = dict(Counter(t[3] for t in s.texts))
         s.msg_streak, s.msg_flags, msgs = d["msg"]
         s.msgs = [str(m) for m in msgs]
         s.turns = int(d["turns"])

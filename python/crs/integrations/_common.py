@@ -4,6 +4,7 @@ cannot take as they are."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._record import abefore_call, arecord_result, before_call, call_for, record_result
+from crs.guard._verdict import Verdict
 
 __all__ = [
     "SessionGuards",
@@ -65,3 +67,23 @@ async def anew_turn(guard: Guard, text: str | None = None) -> None:
     import asyncio
 
     await asyncio.to_thread(guard.new_turn, text)
+
+
+def log_exit(framework: str, what: str, v: Verdict) -> None:
+    """Log (`crs.guard`, WARNING) that `framework`'s run ends on the verdict `v`, `what`
+    saying how ("tripwire", "ending the run before the call")."""
+    call = v.call
+    logging.getLogger("crs.guard").warning(
+        "%s: %s on %s (%s) of %s",
+        framework,
+        what,
+        v.action,
+        v.code,
+        call.tool if call else "message",
+        extra={
+            "code": str(v.code),
+            "tool": call.tool if call else None,
+            "session": call.session_id if call else None,
+            "step": call.step if call else None,
+        },
+    )

@@ -68,6 +68,7 @@ from crs.integrations._common import (
     anew_turn,
     arecord_result,
     call_for,
+    log_exit,
 )
 
 __all__ = ["GuardRunHooks", "GuardToolGuardrails", "guard_agent"]
@@ -94,20 +95,7 @@ def _info(v: Verdict) -> dict[str, Any]:
 
 
 def _log_exit(v: Verdict, what: str) -> None:
-    call = v.call
-    log.warning(
-        "openai-agents: %s on %s (%s) of %s",
-        what,
-        v.action,
-        v.code,
-        call.tool if call else "message",
-        extra={
-            "code": str(v.code),
-            "tool": call.tool if call else None,
-            "session": call.session_id if call else None,
-            "step": call.step if call else None,
-        },
-    )
+    log_exit("openai-agents", what, v)
 
 
 def _plain_text(output: Any) -> str | None:

@@ -56,7 +56,6 @@ happens in a worker thread, never on the run's event loop.
 from __future__ import annotations
 
 import dataclasses
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -72,7 +71,13 @@ from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
 from crs.guard._verdict import Action, GuardStoppedError, Verdict
-from crs.integrations._common import SessionGuards, abefore_call, anew_turn, arecord_result
+from crs.integrations._common import (
+    SessionGuards,
+    abefore_call,
+    anew_turn,
+    arecord_result,
+    log_exit,
+)
 
 if TYPE_CHECKING:
     from pydantic_ai.models import ModelRequestContext
@@ -81,8 +86,6 @@ __all__ = ["GuardCapability", "GuardedToolset", "SessionResolver", "guard_toolse
 
 SessionResolver = Callable[[RunContext[Any]], "str | None"]
 """A run's context to its guard session id (None: the guard's own session)."""
-
-log = logging.getLogger("crs.guard")
 
 
 def _check(guard: Any, session: Any) -> None:
@@ -93,20 +96,7 @@ def _check(guard: Any, session: Any) -> None:
 
 
 def _stopped(v: Verdict, when: str) -> GuardStoppedError:
-    call = v.call
-    log.warning(
-        "pydantic-ai: ending the run on %s (%s) %s %s",
-        v.action,
-        v.code,
-        when,
-        call.tool if call else "message",
-        extra={
-            "code": str(v.code),
-            "tool": call.tool if call else None,
-            "session": call.session_id if call else None,
-            "step": call.step if call else None,
-        },
-    )
+    log_exit("pydantic-ai", f"ending the run {when} the call", v)
     return GuardStoppedError(v)
 
 
