@@ -115,6 +115,53 @@ STUCK = [  # a report of distinct findings, then one message stuck on one passag
 ]
 
 
+RESPELT = [  # one file under four names/spellings: the third read a repeat, the fourth refused
+    ("read_file", "ok", "allow", "ok"),
+    ("read_file", "ok", "allow", "ok"),
+    ("read_file", "ok", "nudge", "repeated_call"),
+    ("read_file", "refused", "block", "repeated_call"),
+    ("read_file", "ok", "allow", "ok"),  # another file
+]
+MADE_UP = [  # three made-up tools, each "Unknown tool: <name>", then a real one
+    ("jira_search", "failed", "allow", "ok"),
+    ("jira_find_issue", "failed", "allow", "ok"),
+    ("confluence_search", "failed", "nudge", "error_loop"),
+    ("read_file", "ok", "allow", "ok"),
+]
+
+
+def test_demo_scenes_one_file_respelt_is_one_read_made_up_tools_are_an_error_loop(
+    tmp_path: Path,
+) -> None:
+    """The fourth and fifth scenes, the same in every run: one file read as
+    path=src/util.py, file=./src/util.py, filepath=src/util.py/ and path=src//util.py is one
+    read (nudged at the third, refused at the fourth, before it runs), another file is read;
+    three different tools the model made up, each failing with "Unknown tool: <name>", are
+    an error loop whose message sends the model back to its real tools."""
+    for run in (1, 2):
+        out = run_crs("demo", "--json", home=tmp_path)
+        assert out.returncode == 0, out.stderr
+        report = json.loads(out.stdout)
+        names = [s["session_id"] for s in report["scenes"]]
+        assert names[3:] == [f"scene-respelt-{run}", f"scene-made-up-{run}"]
+        assert scene_steps(report, "respelt") == RESPELT
+        respelt = report["scenes"][3]["steps"]
+        assert [s["args"] for s in respelt[:4]] == [
+            "path='src/util.py'",
+            "file='./src/util.py'",
+            "filepath='src/util.py/'",
+            "path='src//util.py'",
+        ]
+        assert "steps 1, 2, 3" in respelt[3]["reason"]
+        assert scene_steps(report, "made-up") == MADE_UP
+        made_up = report["scenes"][4]["steps"]
+        assert made_up[0]["reason"] == "Unknown tool: jira_search"
+        assert "3 different tools failed the same way" in made_up[2]["reason"]
+    table = run_crs("demo", home=tmp_path).stdout
+    assert "scene: one file read under other names and spellings" in table
+    assert "scene: tools the model made up" in table
+
+
 def test_demo_scenes_pings_and_a_stuck_message_are_monologues_a_walk_is_not_a_loop(
     tmp_path: Path,
 ) -> None:
@@ -126,7 +173,7 @@ def test_demo_scenes_pings_and_a_stuck_message_are_monologues_a_walk_is_not_a_lo
         out = run_crs("demo", "--json", home=tmp_path)
         assert out.returncode == 0, out.stderr
         report = json.loads(out.stdout)
-        assert [s["session_id"] for s in report["scenes"]] == [
+        assert [s["session_id"] for s in report["scenes"]][:3] == [
             f"scene-pings-{run}",
             f"scene-walk-{run}",
             f"scene-stuck-{run}",

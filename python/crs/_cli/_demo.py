@@ -9,12 +9,17 @@ a fingerprint of the workspace. The next `crs demo` run is a new session: the bu
 refused before it runs, with the earlier error as the reason, until the agent edits the
 file; then it runs and passes. (A run after that starts over from the broken file.)
 
-Three short scenes follow, each in a session of its own: a user who pings ("any update?")
+Five short scenes follow, each in a session of its own: a user who pings ("any update?")
 and gets the same answer every time, a monologue (`Guard.new_turn(text)`); a walk over
 tables (the same count query on five tables, each answering 0, is work, not a loop; the
-same query on one table three times in a row still is one); and a model stuck inside one
+same query on one table three times in a row still is one); a model stuck inside one
 message (a long report of distinct findings passes; a message that ends in the same
-passage said over and over is a monologue on its own).
+passage said over and over is a monologue on its own); one file read again under other
+argument names and path spellings (`path=src/util.py`, `file=./src/util.py`, ...: one
+read, so the third is a repeat and the fourth is refused, while another file is read);
+and tools the model made up (each call fails with "Unknown tool: <name>": after three
+different tools failing that way the model is told to use the tools it has; the scene
+forgets what it taught, `Guard.forget`, so that every run shows the same).
 
 Everything the guard knows is in the demo project's CRS (`crs.open_project`: journal and
 backups under the data directory, `$CRS_HOME`, else `~/.crs`).
@@ -58,7 +63,7 @@ class DemoStep:
 
 @dataclass
 class DemoScene:
-    name: str  # pings | walk | stuck
+    name: str  # pings | walk | stuck | respelt | made-up
     title: str
     session_id: str
     steps: list[DemoStep] = field(default_factory=list)
@@ -78,6 +83,10 @@ class DemoReport:
     scenes: list[DemoScene] = field(default_factory=list)
 
 
+class UnknownTool(LookupError):
+    """A tool the demo agent does not have (the model made it up)."""
+
+
 class _Tools:
     """The demo agent's tools, on the real project directory."""
 
@@ -88,7 +97,9 @@ class _Tools:
 
     def run(self, tool: str, args: dict[str, Any]) -> str:
         if tool == "read_file":
-            return (self.project / str(args["path"])).read_text()
+            # the path under any of the names models give it, in any spelling
+            (path,) = (str(v) for k, v in args.items() if k in ("path", "file", "filepath"))
+            return (self.project / path.strip("/").replace("//", "/")).read_text()
         if tool == "ci_status":
             self.polls += 1
             return ["pending 2/5 checks", "pending 4/5 checks", "passed 5/5 checks"][
@@ -121,7 +132,7 @@ class _Tools:
             if "fixed" not in source:
                 raise RuntimeError("src/app.py:2: NameError: name 'cfg' is not defined")
             return "build ok: 2 modules"
-        raise ValueError(f"unknown demo tool {tool}")
+        raise UnknownTool(f"Unknown tool: {tool}")  # a tool the model made up
 
 
 def _prepare(project: Path, guard: Guard) -> None:
@@ -163,6 +174,8 @@ def run_demo(home: Path | None = None) -> DemoReport:
             _pings(probe.with_session(f"scene-pings-{run}"), tools),
             _walk(probe.with_session(f"scene-walk-{run}"), tools),
             _stuck(probe.with_session(f"scene-stuck-{run}"), tools),
+            _respelt(probe.with_session(f"scene-respelt-{run}"), tools),
+            _made_up(probe.with_session(f"scene-made-up-{run}"), tools),
         ]
         meta = probe.crs.save_project_backup()
         stats = probe.crs._journal.stats()
@@ -272,20 +285,26 @@ def _scene_call(
     scene: DemoScene, guard: Guard, tools: _Tools, tool: str, args: dict[str, Any]
 ) -> None:
     v = guard.before_call(tool, args)
-    after = v
+    after, outcome, error = v, "refused", ""
     if v.allowed:
         assert v.call is not None
-        after = guard.after_call(v.call, result=tools.run(tool, args))
+        try:
+            result = tools.run(tool, args)
+        except UnknownTool as exc:
+            after, outcome, error = guard.after_call(v.call, error=exc), "failed", str(exc)
+        else:
+            after, outcome = guard.after_call(v.call, result=result), "ok"
     shown_v = after if after.action != "allow" else v
+    reason = shown_v.reason if shown_v.action != "allow" else ""
     scene.steps.append(
         DemoStep(
             len(scene.steps) + 1,
             tool,
             ", ".join(f"{k}={a!r}" for k, a in args.items()),
-            "ok" if v.allowed else "refused",
+            outcome,
             str(shown_v.action),
             str(shown_v.code),
-            shown_v.reason if shown_v.action != "allow" else "",
+            f"{error}; {reason}" if error and reason else error or reason,
         )
     )
 
@@ -343,16 +362,52 @@ def _stuck(guard: Guard, tools: _Tools) -> DemoScene:
     return scene
 
 
+RESPELT = (  # one file under other argument names and path spellings, then another file
+    {"path": "src/util.py"},
+    {"file": "./src/util.py"},
+    {"filepath": "src/util.py/"},
+    {"path": "src//util.py"},
+    {"path": "README.md"},
+)
+
+
+def _respelt(guard: Guard, tools: _Tools) -> DemoScene:
+    """A call of one argument is its value, the path in one spelling: the same file read
+    four ways is one read (the third a repeat, nudged; the fourth refused); another file
+    is read."""
+    scene = DemoScene("respelt", "one file read under other names and spellings", guard.session_id)
+    for args in RESPELT:
+        _scene_call(scene, guard, tools, "read_file", dict(args))
+    return scene
+
+
+MADE_UP = ("jira_search", "jira_find_issue", "confluence_search", "read_file")
+
+
+def _made_up(guard: Guard, tools: _Tools) -> DemoScene:
+    """Tools the model made up: each fails with "Unknown tool: <name>". Three different
+    tools failing that way are an error loop (nudged: use the tools you have); a real
+    tool runs."""
+    scene = DemoScene("made-up", "tools the model made up", guard.session_id)
+    for tool in MADE_UP:
+        args = {"path": "README.md"} if tool == "read_file" else {"query": "login bug"}
+        _scene_call(scene, guard, tools, tool, args)
+    for failure in guard.learned():  # remembered (a later session would be refused them):
+        if failure.tool in MADE_UP:  # forgotten, so that every run shows the same scene
+            guard.forget(failure.id)
+    return scene
+
+
 def _brief(text: str) -> str:
     """A long message as the table shows it: its start and its length."""
     return f"{text[:48]}... ({len(text)} characters)"
 
 
 def _print_steps(steps: list[DemoStep], out: TextIO) -> None:
-    out.write(f"{'step':>4}  {'tool':<13} {'outcome':<8} {'guard':<6} {'code':<14} why\n")
+    out.write(f"{'step':>4}  {'tool':<17} {'outcome':<8} {'guard':<6} {'code':<14} why\n")
     for s in steps:
         out.write(
-            f"{s.step:>4}  {s.tool:<13} {s.outcome:<8} {s.action:<6} {s.code:<14} "
+            f"{s.step:>4}  {s.tool:<17} {s.outcome:<8} {s.action:<6} {s.code:<14} "
             f"{s.args}{'  ' + s.reason if s.reason else ''}\n"
         )
 
