@@ -1,6 +1,9 @@
 """Runs crs on label-preserving variants of every trajectory: the same agent behaviour as a
 different harness would report it (a GUID or a timing in each result, results as JSON with an
-`elapsed_ms`, a Unix time prefix, a commentary field that varies or is spelt `Description`,
+`elapsed_ms`, a Unix time prefix, results in an MCP envelope, failures handed over as the
+result the model is shown (`Error: ...`, the OpenAI Agents SDK's text, MCP's `isError`,
+Claude Code's `<tool_use_error>`), shell results as `{stdout, stderr, interrupted}`, a
+commentary field that varies or is spelt `Description`,
 commands as an argv, other tool and argument names, another key order, user messages
 upper-cased or after a greeting). A rule that only fits how the benchmark happens to spell
 things shows up as catches lost or false alarms gained on a variant.
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import json
 import random
 import sys
 import zlib
@@ -50,6 +54,48 @@ def took_in_result(e: Event, rng: random.Random) -> None:
 def json_with_elapsed(e: Event, rng: random.Random) -> None:
     if "result" in e:
         e["result"] = {"output": e["result"], "elapsed_ms": rng.randint(5, 5000)}
+
+
+def mcp_content_envelope(e: Event, rng: random.Random) -> None:
+    if "result" in e:
+        r = e["result"]
+        text = r if isinstance(r, str) else json.dumps(r)
+        e["result"] = {"content": [{"type": "text", "text": text}], "isError": False}
+
+
+def error_as_result_text(e: Event, rng: random.Random) -> None:
+    # A harness that hands the model a failure as the tool's text (the OpenAI Agents SDK's
+    # failure_error_function, LangChain's handle_tool_error): no `error` field.
+    if "error" in e:
+        e["result"] = f"Error: {e.pop('error')}"
+        e.pop("error_kind", None)
+
+
+def error_as_agents_sdk_text(e: Event, rng: random.Random) -> None:
+    # The OpenAI Agents SDK's default failure_error_function.
+    if "error" in e:
+        e["result"] = (
+            f"An error occurred while running the tool. Please try again. Error: {e.pop('error')}"
+        )
+        e.pop("error_kind", None)
+
+
+def error_as_mcp_is_error(e: Event, rng: random.Random) -> None:
+    if "error" in e:
+        e["result"] = {"content": [{"type": "text", "text": e.pop("error")}], "isError": True}
+        e.pop("error_kind", None)
+
+
+def error_as_tool_use_error(e: Event, rng: random.Random) -> None:
+    # Claude Code's tool_result text of a failed tool.
+    if "error" in e:
+        e["result"] = f"<tool_use_error>{e.pop('error')}</tool_use_error>"
+        e.pop("error_kind", None)
+
+
+def shell_stdout_shape(e: Event, rng: random.Random) -> None:
+    if e["tool"] in SHELLS and _text(e):
+        e["result"] = {"stdout": e["result"], "stderr": "", "interrupted": False}
 
 
 def unix_time_prefix(e: Event, rng: random.Random) -> None:
@@ -112,6 +158,12 @@ VARIANTS: list[tuple[str, Change | None]] = [
     ("'(took Nms)' appended to text results", took_in_result),
     ("results as {output, elapsed_ms}", json_with_elapsed),
     ("a Unix time before text results", unix_time_prefix),
+    ("results in an MCP content envelope", mcp_content_envelope),
+    ("failures as 'Error: ...' results", error_as_result_text),
+    ("failures as the OpenAI Agents SDK's default text", error_as_agents_sdk_text),
+    ("failures as MCP results with isError", error_as_mcp_is_error),
+    ("failures as Claude Code's <tool_use_error> text", error_as_tool_use_error),
+    ("shell results as {stdout, stderr, interrupted}", shell_stdout_shape),
     ("a varying `description` argument", varying_description),
     ("a varying `Description` argument", varying_capital_description),
     ("shell commands as an argv", argv_command),

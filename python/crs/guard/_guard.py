@@ -45,7 +45,7 @@ from crs._errors import (
     StaleOpError,
 )
 from crs._reasoning._sanitizer import QUIET, SecretSanitizer
-from crs.guard import _canon, _repeat, _turns
+from crs.guard import _canon, _repeat, _results, _turns
 from crs.guard._observe import GuardEventKind, GuardObserver, Observers, notify, observed
 from crs.guard._policy import (
     CLOCK_PATTERN,
@@ -340,6 +340,26 @@ _BEFORE, _AFTER = GuardEventKind.BEFORE_CALL, GuardEventKind.AFTER_CALL
 
 _MAX_STEP = 1 << 63
 _SIGNATURE = re.compile(r"[0-9a-f]{1,128}").fullmatch  # `Call.signature`: a hex digest
+
+
+def _read_result(result: Any) -> tuple[Any, str | None]:
+    """(result, error) as the guard judges a result given without an error: a failure the
+    result reports (`_results.unwrap`: an envelope's `isError`, a non-zero exit, an error
+    text) is the call's error; an envelope or a wrapper of one text is what it carries."""
+    got, failed = _results.unwrap(result)
+    if failed is None:
+        return got, None
+    if len(failed) > _canon.MAX_VALUE_CHARS or not _encodes(failed):
+        return result, None  # (judged as the result, whose checks name `result`)
+    return None, failed
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _bad_call(call: Call) -> str:
@@ -1312,6 +1332,8 @@ class Guard:
             self._check_open()
         t0 = _perf()
         ident = self._identify(tool, args)
+        if error is None and result is not None:
+            result, error = _read_result(result)
         pre = (ident, self._outcome(ident[3], ident[5], result, error, tool))
         with hold():
             call: Call = self._make_call(tool, args, call_id, False, ident)  # type: ignore[assignment]
@@ -1356,6 +1378,8 @@ class Guard:
                 f"{brief(self.session_id)}; use the guard of that session (with_session)"
             )
         if pre is None:
+            if error is None and result is not None:
+                result, error = _read_result(result)
             if extra is not None:  # (taken from `_pending` under the lock, below)
                 poll, mut, canon, _, lim = extra  # (the limits of its tool, as `_limits` has)
             else:
@@ -2074,9 +2098,11 @@ class Guard:
         self, s: SessionState, call: Call, res: str, lim: Limits, canon: dict[str, Any], err: str
     ) -> Verdict | None:
         """The same hard error naming the tool called (its name left out: "Unknown tool:
-        Miro", "Unknown tool: Jira"), `max_failures + 1` times in a row from calls of at
-        least two tools: the agent is calling tools that are not there (or not usable),
-        one new name after another. An error that echoes the call's arguments is about what
+        Miro", "Unknown tool: Jira"), `max_failures + 1` times in a row: the agent is
+        calling tools that are not there (or not usable), one new name after another
+        (fresh16), or one such tool with new arguments each time ("Tool exec not found"
+        for `ls`, `pwd`, `{"input": "whoami"}`: no two calls share a signature; fresh19).
+        An error that echoes the call's arguments is about what
         the call asked (another file probed), not about the tool: not part of it (the
         digests of the run are equal, so none of them echoed its arguments). (fresh16)"""
         if any(e in err for e in _echo(canon)):
@@ -2099,17 +2125,29 @@ class Guard:
                 break
             steps.append(n)
             tools.add(st.tool)
-        if len(steps) < need or len(tools) < 2:
+        if len(steps) < need:
             return None
+        what = (
+            f"{len(steps)} calls in a row to {len(tools)} different tools failed the same "
+            "way, each error naming the tool called"
+            if len(tools) > 1
+            else f"{len(steps)} calls of {call.tool} in a row, each with other arguments, "
+            "failed the same way, each error naming the tool itself"
+        )
+        said = (
+            "Each of these tools failed with the same error about the tool itself (is it "
+            "there, set up, allowed?)."
+            if len(tools) > 1
+            else "This tool fails with the same error about itself whatever you pass it (is "
+            "it there, set up, allowed?): other arguments will not help."
+        )
         return self._nudge(
             s,
             call,
             VerdictCode.ERROR_LOOP,
-            f"{len(steps)} calls in a row to {len(tools)} different tools failed the same "
-            "way, each error naming the tool called",
-            "Each of these tools failed with the same error about the tool itself (is it "
-            "there, set up, allowed?). Use one of the tools you were given that works, or "
-            "ask the user for what you need.",
+            what,
+            f"{said} Use one of the tools you were given that works, or ask the user for "
+            "what you need.",
             tuple(sorted(steps)),
         )
 

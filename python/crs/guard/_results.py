@@ -1,0 +1,219 @@
+"""What a tool's result says when the harness hands the guard the model-facing form.
+
+Many harnesses never raise: a failure reaches `after_call(call, result=...)` as the text the
+model is shown, or inside the envelope of a protocol. `unwrap(result)` reads the forms the
+frameworks document, so a failure counts as one (error loops, the breaker, the memory across
+sessions) and an envelope is judged by what it carries:
+
+- MCP's `CallToolResult` (`{"content": [{"type": "text", "text": ...}], "isError": ...}`,
+  with `structuredContent` / `_meta`), Anthropic's `tool_result` block (`content` a str or
+  blocks, `is_error`) and the pi agent's / OpenClaw's `{content, details}` (details for the
+  UI): `isError` / `is_error` true is a failure whose text is the content;
+  otherwise the result is its `structuredContent`, else its text (a JSON object or array
+  when the text is one: MCP servers send their data so; blocks other than text leave the
+  envelope as it is).
+- A record of a command the tool ran (`exit_code` / `exitCode` / `returncode` /
+  `exit_status` beside `stdout` / `stderr`): a non-zero exit is a failure whose text is what
+  the command printed (stderr first); a zero exit is a field that says nothing (below).
+- `{"success": false}` / `{"ok": false}` with an `error` / `message` / `detail` / `reason`
+  text (Slack's and many REST APIs' failure), and `{"error": <text>}` alone (other fields
+  empty or stamps): a failure with that text. A `status` of "failed" is not one: it is
+  what a job, a run or a check the tool looked at says of itself (polling a CI run that
+  failed is a call that worked).
+- A wrapper of one text (`{"output": ..., "elapsed_ms": 12}`, `{"stdout": ..., "stderr": "",
+  "interrupted": false}`): the text under `output` / `result` / `text` / `content` /
+  `stdout` / `response` / `body`, every other field empty, false, zero or a stamp
+  (`_canon.RESULT_STAMP_KEYS`): the result is that text (`{"time": ...}` is a record).
+- A text that starts as an error report does: `Error: ...`, `error[E0425]: ...`, `fatal:
+  ...`, `Exception: ...`, `Error executing tool x: ...` (MCP's Python SDK), `An error
+  occurred while running the tool. Please try again. Error: ...` (the OpenAI Agents SDK's
+  default; the failure is what follows its boilerplate, whose "try again" is not the
+  error's), `<tool_use_error>...` (Claude Code), `Traceback (most recent call last):`, a
+  Python exception line (`ValueError: ...`, `json.decoder.JSONDecodeError: ...`), `Command
+  failed with exit code 2`, `Exit code 1`; or a short output whose first line is an errno
+  message (`cat: x: No such file or directory`, `bash: y: command not found`). A summary
+  such as `Errors: 0`, `Failed: 0, passed: 12` or `error count: 0` is not one.
+
+Only a result the caller did not mark already is read (`error=` given: the error is the
+error). Cost on the hot path: `type(result) is dict` or one anchored regex match of a str.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from crs.guard._canon import _stamp_key
+
+# An error report's first words (case-insensitive, after leading whitespace), or a Python
+# (or Java) exception line (`ValueError: ...`, `requests.exceptions.HTTPError: ...`; case
+# matters there): one anchored match, which fails at the first characters of most results.
+_HEAD = re.compile(
+    r"(?i)\s*(?:"
+    r"(?:error(?:\[\w{1,16}\])?|fatal|exception|panic)\s*:"
+    r"|error (?:executing|running|calling|invoking|while|during|when)\b"
+    r"|tool (?:error|execution (?:error|failed))\b"
+    r"|<tool_use_error>|<error>"
+    r"|traceback \(most recent call last\)"
+    r"|(?:command )?failed with exit (?:code|status) -?[1-9]"
+    r"|exit (?:code|status):? -?[1-9]"
+    r"|exited with (?:code|status) -?[1-9]"
+    r"|an error occurred\b"
+    r"|(?-i:[A-Za-z_][\w.]{0,120}(?:Error|Exception|Exit)(?:\([^\n]{0,200}\))?: )"
+    r")"
+)
+# The OpenAI Agents SDK's default failure text: the failure is what follows.
+_AGENTS_SDK = re.compile(
+    r"\s*An error occurred while running the tool\. Please try again\. Error: ", re.IGNORECASE
+)
+# An errno message as a command prints it on its first line (`prog: path: <strerror>`).
+_ERRNO = re.compile(
+    r"[^\n]{1,300}?: (?:No such file or directory|command not found|Permission denied|"
+    r"Not a directory|Is a directory|Operation not permitted)\s*(?:\n|$)",
+    re.IGNORECASE,
+)
+_ERRNO_LINES = 3  # (an output this short: a listing of many lines is data)
+_ERRNO_CHARS = 1200
+_JSON_CHARS = 1 << 20
+
+# (`details`: the pi agent's and OpenClaw's tool result, `{content, details}`, whose details
+# are for the UI and never shown to the model)
+_ENVELOPE_KEYS = frozenset(
+    {
+        "content",
+        "isError",
+        "is_error",
+        "structuredContent",
+        "_meta",
+        "meta",
+        "type",
+        "tool_use_id",
+        "details",
+    }
+)
+_EXIT_KEYS = frozenset({"exitcode", "returncode", "exitstatus"})
+_FAILURE_TEXT_KEYS = ("error", "message", "detail", "reason", "stderr")
+_OUTPUT_KEYS = ("stderr", "stdout", "output")
+# The fields a wrapper of one text keeps it in (`{"time": ...}` is a record, not a wrapper).
+_CONTENT_KEYS = frozenset({"output", "result", "text", "content", "stdout", "response", "body"})
+
+
+def failure_text(text: str) -> str | None:
+    """The failure a tool's text reports (see the module), or None."""
+    if _HEAD.match(text) is not None:
+        sdk = _AGENTS_SDK.match(text)
+        return text if sdk is None else text[sdk.end() :].strip() or "error"
+    if (
+        len(text) < _ERRNO_CHARS
+        and ": " in text
+        and text.count("\n") < _ERRNO_LINES
+        and _ERRNO.match(text) is not None
+    ):
+        return text
+    return None
+
+
+def _empty(v: Any) -> bool:
+    """None, False, 0, "", [] or {}: a field that says nothing."""
+    t = type(v)
+    if t is str or t is list or t is dict:
+        return not v
+    return v is None or v is False or ((t is int or t is float) and v == 0)
+
+
+def _key(k: Any) -> str:
+    return k.lower().replace("_", "").replace("-", "") if type(k) is str else ""
+
+
+def _blocks_text(content: Any) -> str | None:
+    """The text of an envelope's content (a str, or a list of text blocks), else None."""
+    if type(content) is str:
+        return content
+    if type(content) is not list:
+        return None
+    parts = []
+    for block in content:
+        if type(block) is not dict or block.get("type") != "text":
+            return None
+        text = block.get("text")
+        if type(text) is not str:
+            return None
+        parts.append(text)
+    return "\n".join(parts)
+
+
+def _json_text(text: str) -> Any:
+    """An envelope's text as the JSON object or array it spells (MCP servers return their
+    data so), else the text."""
+    head = text.lstrip()[:1]
+    if (head == "{" or head == "[") and len(text) <= _JSON_CHARS:
+        try:
+            doc = json.loads(text)
+        except (ValueError, RecursionError):
+            return text
+        if type(doc) is dict or type(doc) is list:
+            return doc
+    return text
+
+
+def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
+    if "content" in result and _ENVELOPE_KEYS.issuperset(result):
+        text = _blocks_text(result["content"])
+        if result.get("isError") is True or result.get("is_error") is True:
+            return result, (text or "").strip() or "error"
+        structured = result.get("structuredContent")
+        if type(structured) is dict or type(structured) is list:
+            return structured, None  # (the text content is its serialization)
+        if text is None:
+            return result, None
+        return _json_text(text), None
+    keys = {_key(k): k for k in result}
+    for ek in _EXIT_KEYS & keys.keys():
+        code = result[keys[ek]]
+        if type(code) is int and code != 0 and ("stdout" in result or "stderr" in result):
+            for name in _OUTPUT_KEYS:
+                said = result.get(name)
+                if type(said) is str and said.strip():
+                    return result, said.strip()
+            return result, f"exit code {code}"
+    failed = result.get("success") is False or result.get("ok") is False
+    if failed or "error" in result:
+        for name in _FAILURE_TEXT_KEYS:
+            said = result.get(name)
+            if type(said) is str and said.strip():
+                if failed:
+                    return result, said.strip()
+                if name == "error" and all(
+                    k == "error" or _empty(v) or _stamp_key(k)
+                    for k, v in result.items()
+                    if type(k) is str
+                ):
+                    return result, said.strip()
+                break
+    # a wrapper of one text: every other field empty or a stamp
+    only: str | None = None
+    for k, v in result.items():
+        if type(k) is not str:
+            return result, None
+        if _empty(v) or _stamp_key(k):
+            continue  # (a stamp that is text, `{"time": ...}`, is no wrapper's content)
+        if type(v) is str and v.strip() and _key(k) in _CONTENT_KEYS:
+            if only is not None:
+                return result, None
+            only = v
+        else:
+            return result, None
+    if only is None:
+        return result, None
+    return only, failure_text(only)
+
+
+def unwrap(result: Any) -> tuple[Any, str | None]:
+    """(what `result` says, the failure it reports or None); see the module."""
+    t = type(result)
+    if t is str:
+        return result, failure_text(result) if result else None
+    if t is dict:
+        return _dict(result)
+    return result, None
