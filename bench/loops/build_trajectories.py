@@ -19954,6 +19954,1285 @@ def _connectonion_long(tid: str) -> None:
 _connectonion_long("f17-connectonion-106-long-migration")
 
 
+# ================================================================ fresh19 set
+# Written at 21:30 UTC (Dec 4) from sources no earlier split uses (checked against every
+# `source` of the file): the test suites of three loop detectors, one trajectory per test
+# case (positive or negative, labelled by what its test asserts; where a threshold differs
+# from this file's label rules, the rules decide and the note says so):
+# browser-use/browser-use `tests/ci/test_action_loop_detection.py` (its ActionLoopDetector:
+# normalised search hashes, repeated clicks and inputs, page stagnation),
+# TimoWilhelm/worker-ide `worker/services/ai-agent/doom-loop.test.ts` and `retry.test.ts`
+# (identical calls, failure streaks, no-progress iterations; retryable and non-retryable
+# errors) and openclaw/openclaw `src/agents/tool-loop-detection.test.ts` (generic repeats,
+# known polls without progress, volatile exec details, ping-pong, unknown-tool churn,
+# argument churn, sends with fresh ids, runs kept apart); and pages on agents looping or
+# repeating themselves (useody.com, loopengineering-app.pages.dev, theneuralbase.com,
+# agnost.ai, techietalkreviews.com's copy of O'Reilly's "rehash loop", agentbeck.bot reports
+# 16409 and 44452, notifly.ru). Committed before crs was run on them. Split "fresh19".
+
+FRESH19_START = len(ALL)
+BU19 = {"repo": "browser-use/browser-use", "path": "tests/ci/test_action_loop_detection.py"}
+WI19 = {"repo": "TimoWilhelm/worker-ide", "path": "worker/services/ai-agent/doom-loop.test.ts"}
+WIR19 = {"repo": "TimoWilhelm/worker-ide", "path": "worker/services/ai-agent/retry.test.ts"}
+OC19 = {"repo": "openclaw/openclaw", "path": "src/agents/tool-loop-detection.test.ts"}
+USEODY19 = {"url": "https://useody.com/guides/why-agents-repeat-mistakes"}
+LOOPENG19 = {
+    "url": "https://loopengineering-app.pages.dev/failures/agent-retried-same-failing-command/"
+}
+NEURAL19 = {
+    "url": "https://theneuralbase.com/conversational-ai/learn/beginner/repetitive-responses/"
+}
+AGNOST19 = {"url": "https://agnost.ai/blog/repetition-red-flag-looping-conversations"}
+REHASH19 = {"url": "https://techietalkreviews.com/understanding-the-rehash-loop-oreilly"}
+BECK16409 = {"url": "https://agentbeck.bot/report/16409"}
+BECK44452 = {"url": "https://agentbeck.bot/report/44452"}
+NOTIFLY19 = {"url": "https://notifly.ru/en/cases/vibecoder/ai/agent-stuck/"}
+
+
+def _page19(url: str, title: str, elements: int, text: str) -> dict[str, Any]:
+    """A browser-use style step result: the action's extracted content and the page state."""
+    return {"url": url, "title": title, "interactive_elements": elements, "text": text}
+
+
+# ---- fresh19 loops
+
+t = new(
+    "f19-bu-search-keyword-order",
+    "no_progress",
+    True,
+    BU19 | {"case": "test_detector_search_variations_detected_as_same"},
+    "The hinative pattern: the same site search with its keywords shuffled five times, the "
+    "same results each time (the detector hashes the sorted keywords as one action; its "
+    "nudge comes at the fifth, by this file's rules the unit has happened twice at the "
+    "second).",
+)
+t.user("Find the most voted answers about 'ですか vs ますか' on HiNative")
+HINATIVE19 = [
+    "hinative.com/questions/1203 - What is the difference between ですか and ますか?",
+    "hinative.com/questions/88412 - ますか vs ですか in polite speech",
+]
+qs = [
+    "site:hinative.com answers votes questions",
+    "site:hinative.com questions answers votes",
+    "site:hinative.com votes answers questions",
+    "site:hinative.com questions votes answers",
+    "site:hinative.com answers questions votes",
+]
+idx = [t.call("search", {"query": q, "engine": "google"}, {"results": HINATIVE19}) for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-search-case-punctuation",
+    "no_progress",
+    True,
+    BU19
+    | {
+        "case": "test_search_normalization_ignores_case / _ignores_punctuation / "
+        "_deduplicates_tokens"
+    },
+    "One search re-typed with other capitals, quotes, commas and a doubled word, the same "
+    "results each time (the tests hash all these spellings as one query).",
+)
+t.user("Find a beginner Python tutorial that covers list comprehensions")
+PYT19 = [
+    "docs.python.org/3/tutorial/datastructures.html - 5. Data Structures",
+    "realpython.com/list-comprehension-python - When to Use a List Comprehension",
+]
+qs = [
+    "Python Tutorial list comprehensions",
+    "python tutorial list comprehensions",
+    '"python" tutorial, list comprehensions',
+    "python python tutorial list comprehensions",
+    "PYTHON tutorial: list comprehensions",
+]
+idx = [t.call("search", {"query": q, "engine": "duckduckgo"}, {"results": PYT19}) for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-click-same-index-stagnant",
+    "repeated_call",
+    True,
+    BU19 | {"case": "test_combined_loop_and_stagnation"},
+    "The same element clicked eight times while the page does not change (the test expects "
+    "the strong warning at eight repeats together with the stagnation nudge).",
+)
+t.user("Submit the newsletter signup form on example.com")
+t.call(
+    "navigate",
+    {"url": "https://example.com/newsletter"},
+    _page19("https://example.com/newsletter", "Newsletter", 50, "Sign up: [email] [Subscribe]"),
+)
+t.call(
+    "input",
+    {"index": 3, "text": "ana@example.org", "clear": True},
+    "Typed 'ana@example.org' into element 3",
+)
+_again(
+    t,
+    8,
+    "click",
+    {"index": 7},
+    _page19("https://example.com/newsletter", "Newsletter", 50, "Sign up: [email] [Subscribe]"),
+)
+
+t = new(
+    "f19-bu-input-clear-flag",
+    "repeated_call",
+    True,
+    BU19 | {"case": "test_input_same_element_same_text"},
+    "The same text typed into the same field again and again, its clear flag flipping between "
+    "calls (the test: the clear flag does not change the action's hash), the same answer.",
+)
+t.user("Search the docs site for 'rate limits'")
+t.call(
+    "navigate",
+    {"url": "https://docs.example.dev"},
+    _page19("https://docs.example.dev/", "Docs", 31, "[search box] Getting started ..."),
+)
+idx = [
+    t.call(
+        "input",
+        {"index": 3, "text": "rate limits", "clear": k % 2 == 0},
+        "Typed 'rate limits' into element 3",
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-page-stagnation-clicks",
+    "no_progress",
+    True,
+    BU19 | {"case": "test_page_stagnation_nudge_at_5_identical_pages"},
+    "Clicks on different elements of a challenge page that never changes: the same URL, text "
+    "and element count after every step (the test nudges after five stagnant page states; "
+    "the calls differ, the outcome does not).",
+)
+t.user("Download the March invoice from the billing portal")
+CHAL19 = _page19(
+    "https://billing.example.net/challenge",
+    "Just a moment...",
+    12,
+    "Verify you are human by completing the action below.",
+)
+t.call("navigate", {"url": "https://billing.example.net/invoices"}, CHAL19)
+idx = [t.call("click", {"index": i}, CHAL19) for i in (87, 282, 480, 910, 1033, 1207)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-navigate-same-url",
+    "repeated_call",
+    True,
+    BU19 | {"case": "test_navigate_same_url_same_hash"},
+    "The same URL opened again and again, the same page each time (the same-URL hash is the "
+    "repeated action; the nudge comes at five).",
+)
+t.user("What are the opening hours listed on the museum page?")
+MUSEUM19 = _page19(
+    "https://museum.example.org/visit",
+    "Plan your visit",
+    44,
+    "Plan your visit | Tickets | Accessibility | Getting here",
+)
+_again(t, 6, "navigate", {"url": "https://museum.example.org/visit"}, MUSEUM19)
+
+t = new(
+    "f19-wi-edit-after-exploration",
+    "error_loop",
+    True,
+    WI19
+    | {"case": "still detects doom loop after many non-identical calls followed by identical ones"},
+    "After four different calls, the same file_edit of /x.txt again and again: the first "
+    "applies, each later one fails the same way because its old string is gone.",
+)
+t.user("Rename the flag 'a' to 'b' in x.txt")
+t.call("file_read", {"path": "/a.txt"}, "notes for the rename")
+t.call("file_write", {"path": "/b.txt", "content": "draft"}, {"success": True, "bytes": 5})
+t.call("file_delete", {"path": "/c.txt"}, {"success": True})
+t.call("file_glob", {"pattern": "*.ts"}, ["src/index.ts", "src/flags.ts"])
+EDIT19 = {"path": "/x.txt", "old_string": "a", "new_string": "b"}
+t.call("file_edit", EDIT19, {"success": True, "replacements": 1}, mutates=True)
+idx = [
+    t.call("file_edit", EDIT19, error="old_string not found in /x.txt", kind="not_found")
+    for _ in range(4)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-wi-three-identical-reads",
+    "repeated_call",
+    True,
+    WI19 | {"case": "detects 3 identical consecutive tool calls"},
+    "file_read of one path three times in a row with the same content (the detector fires at "
+    "the third; the unit has happened twice at the second).",
+)
+t.user("What does a.txt say about the deploy window?")
+_again(t, 3, "file_read", {"path": "/a.txt"}, "Deploy window: Tue-Thu 10:00-16:00 UTC")
+
+t = new(
+    "f19-wi-edit-failure-streak",
+    "error_loop",
+    True,
+    WI19 | {"case": "detects 3 consecutive failures of the same tool"},
+    "file_edit failing validation the same way four times in a row (the detector's failure "
+    "loop is three consecutive failures of one tool).",
+)
+t.user("Make the header sticky in src/Header.tsx")
+t.call("file_read", {"path": "src/Header.tsx"}, "export function Header() {\n  return <header>")
+BAD19 = {"path": "src/Header.tsx", "old_string": "<header>"}
+idx = [
+    t.call(
+        "file_edit",
+        BAD19,
+        error="Invalid input for file_edit: expected string at 'new_string', received undefined",
+        kind="invalid_args",
+    )
+    for _ in range(4)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-wi-no-progress-test-reruns",
+    "no_progress",
+    True,
+    WI19 | {"case": "detects no-progress after an initial successful iteration"},
+    "One iteration with a file change, then iterations that change nothing: each reads or "
+    "searches something and re-runs the same tests with the same failure.",
+)
+t.user("Fix the failing date formatting test")
+t.call(
+    "file_edit",
+    {"path": "src/date.ts", "old_string": "getYear()", "new_string": "getFullYear()"},
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+FAIL19 = "FAIL src/date.test.ts > formats ISO dates\nExpected '2026-03-04', received '2026-3-4'"
+t.call("test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19})
+t.call("file_grep", {"pattern": "padStart", "path": "src"}, [])
+r2 = t.call(
+    "test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19}
+)
+t.call("file_read", {"path": "src/date.ts"}, "export const fmt = (d) => `${d.getFullYear()}-...`")
+t.call("test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19})
+t.call("file_list", {"path": "src"}, ["date.ts", "date.test.ts", "index.ts"])
+t.call("test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19})
+t.mark(r2, r2)
+
+t = new(
+    "f19-wi-no-progress-announcements",
+    "monologue",
+    True,
+    WI19 | {"case": "detects 3 consecutive iterations with no file changes"},
+    "Iterations that change no file: after one edit the agent only announces the next edit, "
+    "in the same words, turn after turn, with no tool call.",
+)
+t.user("Add a dark-mode toggle to the settings page")
+t.call("file_read", {"path": "src/Settings.tsx"}, "export function Settings() { ... }")
+t.call(
+    "file_edit",
+    {"path": "src/Settings.tsx", "old_string": "{/* toggles */}", "new_string": "<ThemeToggle />"},
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+ANN19 = "Next I'll wire the ThemeToggle into the theme context in src/theme.tsx so it persists."
+idx = [t.msg(ANN19) for _ in range(4)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-wi-auth-401-retried",
+    "error_loop",
+    True,
+    WIR19 | {"case": "returns undefined for auth errors"},
+    "An authentication failure (401), which the retry module classifies as not retryable, "
+    "sent again and again unchanged.",
+)
+t.user("Publish the preview build to the staging bucket")
+PUB19 = {"bucket": "staging-previews", "path": "dist/", "region": "eu-west-1"}
+idx = [
+    t.call(
+        "deploy_upload",
+        PUB19,
+        error="Authentication failed (HTTP 401): the access key is not valid",
+        kind="permission",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-process-poll-no-new-output",
+    "repeated_call",
+    True,
+    OC19 | {"case": "warns for known polling no-progress loops"},
+    "A background process polled back to back, each answer '(no new output) Process still "
+    "running.' with the same details (the detector's known-poll check warns at ten; no wait "
+    "between the polls, so by this file's rules the unit has happened twice at the second).",
+)
+t.user("Run the migration in the background and tell me when it is done")
+t.call(
+    "exec",
+    {"command": "npm run migrate", "background": True},
+    {
+        "content": [{"type": "text", "text": "Started session sess-1"}],
+        "details": {"status": "running"},
+    },
+)
+POLL19 = {
+    "content": [{"type": "text", "text": "(no new output)\n\nProcess still running."}],
+    "details": {"status": "running", "aggregated": "steady"},
+}
+_again(t, 12, "process", {"action": "poll", "sessionId": "sess-1"}, POLL19)
+
+t = new(
+    "f19-oc-exec-volatile-details",
+    "repeated_call",
+    True,
+    OC19 | {"case": "blocks repeated completed exec calls despite volatile runtime details"},
+    "The same completed command run again and again: the same output, only the duration and "
+    "the working directory in its details change.",
+)
+t.user("Which Grafana datasources are configured?")
+idx = [
+    t.call(
+        "exec",
+        {"command": "grafana-api.sh datasources"},
+        {
+            "content": [{"type": "text", "text": "Loki\nPrometheus"}],
+            "details": {
+                "status": "completed",
+                "exitCode": 0,
+                "durationMs": 100 + k * 7,
+                "cwd": f"/tmp/run-{k}",
+                "aggregated": "Loki\nPrometheus",
+            },
+        },
+    )
+    for k in range(8)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-exec-running-volatile-session",
+    "repeated_call",
+    True,
+    OC19 | {"case": "blocks repeated running exec calls despite volatile session details and text"},
+    "A follow command started again and again: each answer 'still running' with a new "
+    "session id, pid, start time and working directory, and no new output.",
+)
+t.user("Watch the app log for the next error")
+idx = [
+    t.call(
+        "exec",
+        {"command": "tail -f /var/log/app.log", "yieldMs": 1000},
+        {
+            "content": [
+                {
+                    "type": "text",
+                    "text": f"Command still running (session sess-{40 + k}, pid {1000 + 13 * k})",
+                }
+            ],
+            "details": {
+                "status": "running",
+                "sessionId": f"sess-{40 + k}",
+                "pid": 1000 + 13 * k,
+                "startedAt": 1764880000000 + 1100 * k,
+                "cwd": f"/tmp/run-{k}",
+                "tail": "(no new output)",
+            },
+        },
+    )
+    for k in range(8)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-read-list-ping-pong",
+    "cycle",
+    True,
+    OC19 | {"case": "blocks ping-pong alternating patterns at critical threshold"},
+    "read of one file and list of one directory alternating, each with its stable answer.",
+)
+t.user("Find where the retry policy is configured")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read",
+            "args": {"path": "/a.txt"},
+            "result": {
+                "content": [{"type": "text", "text": "read stable"}],
+                "details": {"ok": True},
+            },
+        },
+        {
+            "tool": "list",
+            "args": {"dir": "/workspace"},
+            "result": {
+                "content": [{"type": "text", "text": "list stable"}],
+                "details": {"ok": True},
+            },
+        },
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f19-oc-unknown-tool-arg-churn",
+    "error_loop",
+    True,
+    OC19 | {"case": "blocks repeated unknown-tool failures even when the args keep changing"},
+    "A tool that does not exist called again and again with new arguments each time (other "
+    "keys, other commands), every call failing 'Tool exec not found'.",
+)
+t.user("Check the disk usage on the build host")
+attempts = [
+    {"command": "ls"},
+    {"command": "pwd"},
+    {"input": "whoami"},
+    {"cmd": "env"},
+    {"shell": "bash -lc ls"},
+    {"cwd": "/tmp", "command": "ls"},
+    {"args": ["df", "-h"]},
+    {"text": "run df -h"},
+]
+idx = [t.call("exec", a, error="Tool exec not found", kind="not_found") for a in attempts]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-write-churn-alternating",
+    "cycle",
+    True,
+    OC19 | {"case": "blocks stable argument churn despite bounded singleton probes"},
+    "The same content written to two files in turn, over and over, each answer the same "
+    "'wrote <path>'; two one-off probe paths do not make it progress.",
+)
+t.user("Save the summary to the notes folder")
+w19 = []
+for k in range(12):
+    path = f"/tmp/probe-{k}.md" if k in (8,) else f"/tmp/{k % 2}.md"
+    i = t.call(
+        "write",
+        {"path": path, "content": "same content"},
+        {
+            "content": [{"type": "text", "text": f"wrote {path}"}],
+            "details": {"ok": True, "path": path},
+        },
+        mutates=True,
+    )
+    w19.append(i)
+t.mark(w19[2], w19[3], period=2)
+
+t = new(
+    "f19-oc-feishu-send-fresh-ids",
+    "repeated_call",
+    True,
+    OC19 | {"case": "escalates identical-arg send loops to critical even though every id differs"},
+    "The same message sent to the same chat again and again; each answer carries a new run "
+    "id, message id and platform receipt (openclaw #89090's shape).",
+)
+t.user("Tell the team chat that the release is out")
+idx = [
+    t.call(
+        "message",
+        {"action": "send", "target": "feishu:oc_chat", "text": "Release 4.2 is out"},
+        {
+            "ok": True,
+            "channel": "feishu",
+            "chatId": "oc_chat",
+            "runId": f"run_{7100 + k}",
+            "messageId": f"om_{93000 + 17 * k}",
+            "receipt": {"platformMessageId": f"p_{5500 + 3 * k}"},
+        },
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-sessions-send-runid",
+    "repeated_call",
+    True,
+    OC19 | {"case": "also blocks sessions_send loops whose result carries a fresh runId"},
+    "One agent session sending the same text to a peer session again and again, each answer "
+    "ok with a fresh runId.",
+)
+t.user("Ask the research agent for the latest benchmark numbers")
+idx = [
+    t.call(
+        "sessions_send",
+        {"sessionKey": "agent:main:peer", "text": "Please send the latest benchmark numbers."},
+        {"ok": True, "runId": f"run_{k}a{31 * k}"},
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-plugin-veto-repeated",
+    "repeated_call",
+    True,
+    OC19 | {"case": "still escalates repeated plugin/approval vetoes to a critical loop"},
+    "A read of a chat that a plugin blocks before the call, requested again and again with "
+    "the same blocked answer.",
+)
+t.user("Read the last messages in the support chat")
+_again(
+    t,
+    6,
+    "message",
+    {"action": "read", "target": "feishu:oc_chat"},
+    {
+        "content": [{"type": "text", "text": "blocked"}],
+        "details": {"status": "blocked", "deniedReason": "plugin-before-tool-call"},
+    },
+)
+
+CFG19 = {
+    "file_path": "config/config.production.ts",
+    "content": "export const flags = { newCheckout: true };\n",
+}
+CFG19_ERR = (
+    "EACCES: permission denied, open 'config/config.production.ts' (generated file; change "
+    "flags through src/config/service.ts)"
+)
+t = new(
+    "f19-useody-wrong-config-next-session",
+    "known_failure",
+    True,
+    USEODY19,
+    "The page's doom loop: the agent writes to the wrong config path and the suite breaks; "
+    "the next morning, in a new session on the unchanged repository, it does the same thing "
+    "for the same reason.",
+)
+t.user("Turn on the new checkout flag for production")
+t.call("Read", {"file_path": "src/config/service.ts"}, "export function setFlag(name, value) {...}")
+t.call("Write", CFG19, error=CFG19_ERR, kind="permission")
+t.msg("The production config is generated and read-only; the flag has to go through the service.")
+t.session("s2")
+u = t.user("Turn on the new checkout flag for production")
+c = t.call("Write", CFG19, error=CFG19_ERR, kind="permission")
+t.call("Write", CFG19, error=CFG19_ERR, kind="permission")
+t.mark(c, u)
+
+t = new(
+    "f19-loopeng-same-failing-command",
+    "error_loop",
+    True,
+    LOOPENG19,
+    "A command fails and the agent retries it unchanged, hitting the same error, again and "
+    "again, never escalating or changing approach.",
+)
+t.user("Deploy the API to staging")
+t.call("shell", {"cmd": "git status --porcelain"}, "")
+DEPLOY19 = "make: *** [deploy] Error 2\nerror: DEPLOY_TOKEN is not set"
+idx = [
+    t.call("shell", {"cmd": "make deploy ENV=staging"}, error=DEPLOY19, kind="exit_code")
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+RETURN19 = (
+    "You can return any item within 30 days of delivery for a full refund. Items must be unused "
+    "and in their original packaging. Refunds are issued to the original payment method within "
+    "5-7 business days."
+)
+t = new(
+    "f19-neuralbase-same-answer",
+    "monologue",
+    True,
+    NEURAL19,
+    "A support bot gives the word-for-word same canned answer to different questions, turn "
+    "after turn (the page: users notice it at once and take it for a broken bot).",
+)
+t.user("What's your return policy?")
+t.msg(RETURN19)
+t.user("How do I return an item?")
+m2 = t.msg(RETURN19)
+t.user("Do I have to pay for return shipping?")
+t.msg(RETURN19)
+t.user("Can I exchange it for a different size instead?")
+t.msg(RETURN19)
+t.mark(m2, m2)
+
+t = new(
+    "f19-rehash-loop-same-failure",
+    "no_progress",
+    True,
+    REHASH19,
+    "The rehash loop: each new attempt is the same broken fix with cosmetic changes (other "
+    "variable names, reordered lines), and the test fails in exactly the same way every time.",
+)
+t.user("The CSV export drops the last row; fix it")
+t.call("read_file", {"path": "export.py"}, "def rows(data):\n    return data[:-1]\n")
+RH19 = "FAILED tests/test_export.py::test_last_row_kept - assert 99 == 100"
+fixes = [
+    "def rows(data):\n    out = data[:len(data) - 1]\n    return out\n",
+    "def rows(data):\n    n = len(data) - 1\n    return data[:n]\n",
+    "def rows(records):\n    last = len(records) - 1\n    return records[0:last]\n",
+    "def rows(data):\n    end = -1\n    return list(data[:end])\n",
+]
+starts = []
+for body in fixes:
+    e = t.call(
+        "write_file", {"path": "export.py", "content": body}, "Wrote export.py", mutates=True
+    )
+    r = t.call("run_tests", {"target": "tests/test_export.py"}, error=RH19, kind="exit_code")
+    starts.append((e, r))
+t.mark(starts[1][0], starts[1][1], period=2)
+
+t = new(
+    "f19-agentbeck-16409-fix-revert-cycle",
+    "cycle",
+    True,
+    BECK16409,
+    "A self-repairing agent writes a fix, the test fails, it reverts, the test fails the other "
+    "way, and it tries the exact same fix again: a period-4 cycle with the same results.",
+)
+t.user("Make the cache tests pass")
+FIX19 = {"file": "cache.go", "find": "ttl := 0", "replace": "ttl := defaultTTL"}
+REV19 = {"file": "cache.go", "find": "ttl := defaultTTL", "replace": "ttl := 0"}
+o = repeat_block(
+    t,
+    [
+        {"tool": "apply_edit", "args": FIX19, "result": "1 hunk applied", "mutates": True},
+        {
+            "tool": "go_test",
+            "args": {"pkg": "./cache/..."},
+            "error": "--- FAIL: TestExpiry (0.01s)\n    cache_test.go:41: entry expired too late",
+            "kind": "exit_code",
+        },
+        {"tool": "apply_edit", "args": REV19, "result": "1 hunk applied", "mutates": True},
+        {
+            "tool": "go_test",
+            "args": {"pkg": "./cache/..."},
+            "error": "--- FAIL: TestNoTTL (0.00s)\n    cache_test.go:18: entry never expires",
+            "kind": "exit_code",
+        },
+    ],
+    3,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f19-agentbeck-44452-missing-file-cycle",
+    "cycle",
+    True,
+    BECK44452,
+    "The agent is sure the file is in directory X: it lists X, reads the file (not found), "
+    "reasons that it should be there, and starts over, round after round.",
+)
+t.user("Update the database URL in the service config")
+o = []
+for _ in range(4):
+    a = t.call("list_dir", {"dir": "deploy/service"}, ["Dockerfile", "README.md", "values.yaml"])
+    b = t.call(
+        "read_file",
+        {"path": "deploy/service/config.yaml"},
+        error="ENOENT: no such file or directory, open 'deploy/service/config.yaml'",
+        kind="not_found",
+    )
+    m = t.msg("The service config must be in deploy/service; let me look at that directory again.")
+    o.append([a, b, m])
+mark_cycle(t, o)
+
+t = new(
+    "f19-notifly-check-one-more-time",
+    "cycle",
+    True,
+    NOTIFLY19,
+    "An agent stuck in 'let me check one more time': the same status check of a service that "
+    "quietly died, the same answer, and the same line between, over and over.",
+)
+t.user("Wait for the embedding job to finish and then summarise the results")
+t.call("job_submit", {"queue": "embeddings", "input": "s3://corpus/2026-12"}, {"jobId": "emb-5521"})
+o = []
+for _ in range(5):
+    c = t.call("job_status", {"jobId": "emb-5521"}, {"state": "PENDING", "worker": None})
+    m = t.msg("Let me check one more time.")
+    o.append([c, m])
+mark_cycle(t, o)
+
+# ---- fresh19 legitimate
+
+t = new(
+    "f19-bu-diverse-actions",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_detector_no_nudge_for_diverse_actions"},
+    "A click, a scroll, another click, a search and a navigation, each different, each page "
+    "new: no nudge.",
+)
+t.user("Compare the two pricing plans on example.com and the reviews elsewhere")
+t.call(
+    "click",
+    {"index": 1},
+    _page19("https://example.com/pricing", "Pricing", 38, "Starter $9 | Team $29 | [details]"),
+)
+t.call(
+    "scroll",
+    {"down": True, "index": None},
+    _page19("https://example.com/pricing", "Pricing", 41, "Team: SSO, audit log, 10 seats"),
+)
+t.call(
+    "click",
+    {"index": 2},
+    _page19("https://example.com/pricing/team", "Team plan", 22, "Team plan details ..."),
+)
+t.call(
+    "search", {"query": "example.com team plan review"}, {"results": ["g2.com/...", "reddit ..."]}
+)
+t.call(
+    "navigate",
+    {"url": "https://www.g2.com/products/example/reviews"},
+    _page19("https://www.g2.com/products/example/reviews", "Reviews", 90, "4.5 stars (212)"),
+)
+t.msg("Team costs $29 and adds SSO and the audit log; reviewers rate it 4.5/5.")
+
+t = new(
+    "f19-bu-navigate-different-paths",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_navigate_different_paths_different_hash"},
+    "Navigating to different paths of one domain is genuine exploration (the test keeps "
+    "their hashes apart): five changelog pages, each read once.",
+)
+t.user("Summarise what changed in the last five releases")
+for v, note in [
+    ("5.4", "Adds webhooks retries"),
+    ("5.3", "Drops Node 16"),
+    ("5.2", "New CSV importer"),
+    ("5.1", "Faster search index"),
+    ("5.0", "Breaking: new auth flow"),
+]:
+    t.call(
+        "navigate",
+        {"url": f"https://example.com/changelog/{v}"},
+        _page19(f"https://example.com/changelog/{v}", f"Release {v}", 19, note),
+    )
+t.msg("5.0 changed auth; 5.1-5.4 added search speed, a CSV importer, dropped Node 16, webhooks.")
+
+t = new(
+    "f19-bu-scroll-new-content",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_page_stagnation_no_nudge_when_pages_change"},
+    "The same scroll-down action five times on one URL, the page content and element count "
+    "changing each step (an infinite feed): no stagnation.",
+)
+t.user("Collect the titles of the first 25 posts on the feed")
+for k in range(5):
+    t.call(
+        "scroll",
+        {"down": True, "index": None},
+        _page19(
+            "https://feed.example.com/",
+            "Feed",
+            50 + 5 * k,
+            f"posts {5 * k + 1}-{5 * k + 5}: "
+            + ", ".join(f"Post {5 * k + j}" for j in range(1, 6)),
+        ),
+    )
+t.msg("Collected 25 post titles.")
+
+t = new(
+    "f19-bu-scroll-different-elements",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_scroll_different_elements_different_hash"},
+    "Scrolling different containers of one page (the product list, the reviews pane, the Q&A "
+    "pane), each revealing its own content.",
+)
+t.user("Does the kettle have reviews mentioning limescale?")
+for idx_, text in [
+    (5, "Products: Kettle K2, Kettle K3, Toaster T1"),
+    (10, "Reviews: 'boils fast', 'limescale builds up after 2 months'"),
+    (14, "Q&A: 'Is the filter removable?' - Yes"),
+]:
+    t.call(
+        "scroll",
+        {"down": True, "index": idx_},
+        _page19("https://shop.example.com/kettle-k2", "Kettle K2", 64, text),
+    )
+t.msg("Yes: one review says limescale builds up after two months; the filter is removable.")
+
+t = new(
+    "f19-bu-research-different-queries",
+    "research",
+    False,
+    BU19 | {"case": "test_search_different_queries_produce_different_hashes"},
+    "Fundamentally different searches are different actions: a research run over scraping "
+    "and testing tools, each search followed by a page read.",
+)
+t.user("Recommend a Python scraping library and a JavaScript testing framework")
+for q, url, text in [
+    ("python web scraping", "https://scrapy.org", "Scrapy: a fast high-level crawling framework"),
+    (
+        "javascript testing framework",
+        "https://vitest.dev",
+        "Vitest: a Vite-native testing framework",
+    ),
+    (
+        "playwright vs selenium 2026",
+        "https://playwright.dev",
+        "Playwright: cross-browser automation",
+    ),
+]:
+    t.call("search", {"query": q}, {"results": [url]})
+    t.call("navigate", {"url": url}, _page19(url, q.title(), 40, text))
+t.msg("Scrapy for scraping, Vitest for unit tests, Playwright for browser tests.")
+
+t = new(
+    "f19-wi-different-paths",
+    "distinct_reads",
+    False,
+    WI19 | {"case": "does not trigger for different inputs"},
+    "file_read of three different files, each with its own content.",
+)
+t.user("What do the three env files set for the API port?")
+for name, port in [("a", 8080), ("b", 8081), ("c", 9000)]:
+    t.call("file_read", {"path": f"/{name}.txt"}, f"API_PORT={port}\nLOG_LEVEL=info")
+t.msg("a.txt sets 8080, b.txt 8081 and c.txt 9000.")
+
+t = new(
+    "f19-wi-read-write-read",
+    "edit_test_cycle",
+    False,
+    WI19 | {"case": "does not trigger for different tool names"},
+    "A file read, written, and read again to check the write (the second read answers the "
+    "new content).",
+)
+t.user("Bump the version in /a.txt to 2.1.0")
+t.call("file_read", {"path": "/a.txt"}, "version=2.0.3")
+t.call(
+    "file_write", {"path": "/a.txt", "content": "version=2.1.0"}, {"success": True}, mutates=True
+)
+t.call("file_read", {"path": "/a.txt"}, "version=2.1.0")
+t.msg("The version is now 2.1.0.")
+
+t = new(
+    "f19-wi-failure-streak-broken",
+    "edit_test_cycle",
+    False,
+    WI19 | {"case": "a successful record() call breaks the failure streak"},
+    "Two edits fail on different old strings, the third (after the agent re-reads the file) "
+    "applies, and a later edit elsewhere fails once and is fixed: no failure loop.",
+)
+t.user("Replace the deprecated fetchJSON helper in src/api.ts")
+t.call(
+    "file_edit",
+    {"path": "src/api.ts", "old_string": "fetchJSON(url)", "new_string": "getJSON(url)"},
+    error="old_string not found in src/api.ts",
+    kind="not_found",
+)
+t.call(
+    "file_edit",
+    {"path": "src/api.ts", "old_string": "fetchJson(url)", "new_string": "getJSON(url)"},
+    error="old_string found 3 times in src/api.ts; add context to make it unique",
+    kind="invalid_args",
+)
+t.call("file_read", {"path": "src/api.ts"}, "const user = await fetchJson(url, { auth });\n...")
+t.call(
+    "file_edit",
+    {
+        "path": "src/api.ts",
+        "old_string": "const user = await fetchJson(url, { auth });",
+        "new_string": "const user = await getJSON(url, { auth });",
+    },
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+t.call(
+    "file_edit",
+    {
+        "path": "src/orders.ts",
+        "old_string": "fetchJson(ordersUrl)",
+        "new_string": "getJSON(ordersUrl)",
+    },
+    error="old_string not found in src/orders.ts",
+    kind="not_found",
+)
+t.call(
+    "file_grep",
+    {"pattern": "fetchJson", "path": "src/orders.ts"},
+    ["12: fetchJson(ordersUrl, opts)"],
+)
+t.call(
+    "file_edit",
+    {
+        "path": "src/orders.ts",
+        "old_string": "fetchJson(ordersUrl, opts)",
+        "new_string": "getJSON(ordersUrl, opts)",
+    },
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+
+t = new(
+    "f19-wi-interleaved-edits",
+    "edit_test_cycle",
+    False,
+    WI19 | {"case": "does not trigger when different tools are interleaved"},
+    "file_edit on four different files with a read between: a small rename across modules.",
+)
+t.user("Rename userId to accountId in the four handlers")
+for k, f in enumerate(["/a.ts", "/b.ts", "/c.ts", "/d.ts"]):
+    if k == 2:
+        t.call("file_read", {"path": "/c.ts"}, "export const handle = (accountId) => ...")
+        continue
+    t.call(
+        "file_edit",
+        {"path": f, "old_string": "userId", "new_string": "accountId"},
+        {"success": True, "replacements": 2 + k},
+        mutates=True,
+    )
+t.call("test_run", {"pattern": "handlers"}, {"passed": 24, "failed": 0})
+
+t = new(
+    "f19-wi-econnreset-retry",
+    "retry_transient",
+    False,
+    WIR19 | {"case": "returns reason for ECONNRESET errors"},
+    "A connection reset, classified as retryable, retried after the backoff; the second call "
+    "succeeds.",
+)
+t.user("Fetch the latest exchange rates")
+RATES19 = {"url": "https://api.rates.example/latest?base=EUR"}
+t.call("preview_fetch", RATES19, error="read ECONNRESET", kind="network")
+t.call("sleep", {"ms": 2000}, "slept 2000 ms")
+t.call("preview_fetch", RATES19, {"status": 200, "body": {"USD": 1.08, "GBP": 0.85}})
+t.msg("1 EUR = 1.08 USD = 0.85 GBP.")
+
+t = new(
+    "f19-wi-overloaded-backoff",
+    "retry_transient",
+    False,
+    WIR19 | {"case": "returns reason for overloaded errors (529) / calculateRetryDelay"},
+    "An overloaded error retried with exponential backoff (2 s, 4 s, 8 s), succeeding on the "
+    "fourth attempt.",
+)
+t.user("Ask the review sub-agent to check the diff")
+SUB19 = {"task": "Review the staged diff for bugs", "agent": "reviewer"}
+OVL19 = '{"error":{"type":"overloaded_error","message":"Overloaded"}}'
+for ms in (2000, 4000, 8000):
+    t.call("sub_agent", SUB19, error=OVL19, kind="server_error")
+    t.call("sleep", {"ms": ms}, f"slept {ms} ms")
+t.call("sub_agent", SUB19, {"summary": "One issue: the loop in diff.ts skips the last hunk."})
+t.msg("The reviewer found one issue: the last hunk is skipped in diff.ts.")
+
+t = new(
+    "f19-oc-write-batch-distinct",
+    "distinct_reads",
+    False,
+    OC19 | {"case": "does not block a one-shot batch of distinct arguments"},
+    "The same template written to twelve different files, each answered 'write complete': a "
+    "one-shot batch, not a loop.",
+)
+t.user("Create an empty notes file for each of the twelve sprint retros")
+for k in range(12):
+    t.call(
+        "write",
+        {"path": f"/tmp/file-{k}.md", "content": "same content"},
+        {"content": [{"type": "text", "text": "write complete"}], "details": {"ok": True}},
+        mutates=True,
+    )
+t.msg("Created twelve notes files.")
+
+t = new(
+    "f19-oc-poll-output-progresses",
+    "polling",
+    False,
+    OC19 | {"case": "does not block known polling when output progresses"},
+    "A running process polled again and again, each answer with a new output line: the build "
+    "is progressing.",
+)
+t.user("Run the full build and tell me when it finishes")
+t.call(
+    "exec",
+    {"command": "make all", "background": True},
+    {
+        "content": [{"type": "text", "text": "Started session sess-9"}],
+        "details": {"status": "running"},
+    },
+)
+for k in range(14):
+    t.call(
+        "process",
+        {"action": "poll", "sessionId": "sess-9"},
+        {
+            "content": [{"type": "text", "text": f"[{k + 1}/14] compiling module_{k}.c"}],
+            "details": {"status": "running", "aggregated": f"line {k}"},
+        },
+    )
+t.call(
+    "process",
+    {"action": "poll", "sessionId": "sess-9"},
+    {"content": [{"type": "text", "text": "build finished"}], "details": {"status": "completed"}},
+)
+t.msg("The build finished: 14 modules compiled.")
+
+t = new(
+    "f19-oc-alternation-broken",
+    "distinct_reads",
+    False,
+    OC19 | {"case": "does not flag ping-pong when alternation is broken"},
+    "read, list, read again, then a write breaks the alternation and the next list shows the "
+    "new file.",
+)
+t.user("Copy the summary from a.txt into an out file")
+t.call("read", {"path": "/a.txt"}, {"content": [{"type": "text", "text": "summary: 3 open bugs"}]})
+t.call("list", {"dir": "/workspace"}, {"content": [{"type": "text", "text": "a.txt\nsrc/"}]})
+t.call("read", {"path": "/a.txt"}, {"content": [{"type": "text", "text": "summary: 3 open bugs"}]})
+t.call(
+    "write",
+    {"path": "/tmp/out.txt", "content": "summary: 3 open bugs"},
+    {"content": [{"type": "text", "text": "wrote /tmp/out.txt"}]},
+    mutates=True,
+)
+t.call(
+    "list",
+    {"dir": "/workspace"},
+    {"content": [{"type": "text", "text": "a.txt\nsrc/\ntmp/out.txt"}]},
+)
+
+t = new(
+    "f19-oc-heartbeat-runs",
+    "session_memory",
+    False,
+    OC19 | {"case": "ignores repeated history from other runs"},
+    "A heartbeat agent reads the same checklist once per heartbeat run (each run its own "
+    "session): repeated history from other runs is not a loop.",
+)
+HB19 = "# Heartbeat\n- check the inbox\n- check failed cron jobs\n- reply HEARTBEAT_OK if idle"
+for k in range(1, 6):
+    if k > 1:
+        t.session(f"s{k}")
+    t.user("Heartbeat: read HEARTBEAT.md and follow it")
+    t.call(
+        "read", {"path": "/workspace/HEARTBEAT.md"}, {"content": [{"type": "text", "text": HB19}]}
+    )
+    t.call(
+        "gateway",
+        {"action": "lookup", "path": "cron.failed"},
+        {"content": [{"type": "text", "text": "[]" if k != 3 else '["nightly-backup"]'}]},
+    )
+    t.msg("HEARTBEAT_OK" if k != 3 else "The nightly-backup cron job failed; I opened a ticket.")
+
+t = new(
+    "f19-oc-distinct-sends",
+    "distinct_reads",
+    False,
+    OC19 | {"case": "does not flag distinct messages (different args) as a no-progress loop"},
+    "Six different messages sent to one chat (a release note posted item by item), each "
+    "answer ok with its own ids.",
+)
+t.user("Post the release notes to the team chat, one item per message")
+items = [
+    "Webhooks now retry with backoff",
+    "The CSV importer handles quoted newlines",
+    "Search is 40% faster",
+    "Node 16 is no longer supported",
+    "The audit log exports to S3",
+    "Fixed: SSO logout loop on Safari",
+]
+for k, line in enumerate(items):
+    t.call(
+        "message",
+        {"action": "send", "target": "feishu:oc_chat", "text": line},
+        {"ok": True, "channel": "feishu", "messageId": f"om_{8100 + k}", "runId": f"run_{k}"},
+    )
+t.msg("Posted all six release-note items.")
+
+t = new(
+    "f19-oc-chat-read-new-messages",
+    "polling",
+    False,
+    OC19
+    | {
+        "case": "keeps full result hashing for non-send message actions so id/timestamp "
+        "progress is not masked"
+    },
+    "A chat read again while waiting for a reply: answers that differ only by the newest "
+    "message id and timestamp are new messages arriving, not a loop.",
+)
+t.user("Ping the on-call engineer and wait for an acknowledgement")
+t.call(
+    "message",
+    {"action": "send", "target": "feishu:oncall", "text": "Disk alert on db-2, please ack"},
+    {"ok": True, "messageId": "om_700"},
+)
+for k in range(4):
+    t.call("sleep", {"seconds": 30}, "")
+    t.call(
+        "message",
+        {"action": "read", "target": "feishu:oncall"},
+        {"ok": True, "messageId": f"m_{k}", "ts": 1764880000 + 1000 * k},
+    )
+t.call(
+    "message",
+    {"action": "read", "target": "feishu:oncall", "messageId": "m_3", "full": True},
+    {"ok": True, "text": "ack, looking at db-2 now"},
+)
+t.msg("The on-call engineer acknowledged and is looking at db-2.")
+
+
+def _bu_catalogue_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        BU19 | {"case": "test_detector_window_slides (diverse actions push old ones out)"},
+        "A 66-call browser task: twenty product pages opened, each read, its price typed into a "
+        "spreadsheet row; every action on a new target.",
+    )
+    t.user("Copy the name and price of the 20 best-selling tents into the sheet")
+    rng = random.Random(1931)
+    for k in range(20):
+        url = f"https://outdoor.example.com/tents/{1000 + 37 * k}"
+        price = rng.randint(89, 649)
+        t.call(
+            "navigate",
+            {"url": url},
+            _page19(url, f"Tent model {k}", 70 + k % 9, f"Tent model {k} - EUR {price}"),
+        )
+        t.call(
+            "extract",
+            {"query": "product name and price"},
+            {"name": f"Tent model {k}", "price": price},
+        )
+        t.call(
+            "input",
+            {"index": 200 + k, "text": f"Tent model {k}\t{price}", "clear": True},
+            f"Typed 'Tent model {k}\t{price}' into element {200 + k}",
+        )
+    t.call("click", {"index": 5}, "Clicked 'Save'")
+    t.call(
+        "navigate",
+        {"url": "https://sheets.example.com/d/tents"},
+        _page19("https://sheets.example.com/d/tents", "Tents", 300, "20 rows"),
+    )
+    t.call("extract", {"query": "row count"}, {"rows": 20})
+    t.call("click", {"index": 9}, "Clicked 'Share'")
+    t.call("input", {"index": 12, "text": "team@example.org"}, "Typed 'team@example.org'")
+    t.call("click", {"index": 14}, "Clicked 'Send'")
+    t.msg("The sheet has all 20 tents with prices and is shared with the team.")
+
+
+_bu_catalogue_long("f19-bu-catalogue-long")
+
+
+def _oc_gateway_walk_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        OC19 | {"case": "returns the recorded call while trimming production call/outcome records"},
+        "A 52-call configuration audit: 33 gateway lookups of different keys, each with its own "
+        "schema, then one fix written and verified per key found wrong.",
+    )
+    t.user("Audit the gateway configuration and fix any key that is out of policy")
+    wrong = {4, 11, 19, 27}
+    for i in range(33):
+        t.call(
+            "gateway",
+            {"action": "lookup", "path": f"config.{i}"},
+            {
+                "content": [
+                    {"type": "text", "text": f"schema-{i}: value={'off' if i in wrong else 'ok'}"}
+                ]
+            },
+        )
+    for i in sorted(wrong):
+        t.call(
+            "gateway",
+            {"action": "set", "path": f"config.{i}", "value": "ok"},
+            {"content": [{"type": "text", "text": f"config.{i} updated"}]},
+            mutates=True,
+        )
+        t.call(
+            "gateway",
+            {"action": "lookup", "path": f"config.{i}"},
+            {"content": [{"type": "text", "text": f"schema-{i}: value=ok"}]},
+        )
+    for step in ("validate", "diff", "reload"):
+        t.call("gateway", {"action": step}, {"content": [{"type": "text", "text": f"{step}: ok"}]})
+    for k in range(8):
+        t.call("read", {"path": f"/workspace/policy/section-{k}.md"}, f"policy section {k}")
+    t.msg("Four keys were out of policy (4, 11, 19, 27); all are fixed, validated and reloaded.")
+
+
+_oc_gateway_walk_long("f19-oc-gateway-config-audit-long")
+
+t = new(
+    "f19-useody-pnpm-next-session",
+    "session_memory",
+    False,
+    USEODY19,
+    "The behaviour the page asks for: told in one session that the repo uses pnpm (npm fails "
+    "there), the agent's next session installs with pnpm instead of repeating npm.",
+)
+t.user("Install the dependencies and run the tests")
+t.call(
+    "Bash",
+    {"command": "npm install"},
+    error="npm ERR! This project is configured to use pnpm (packageManager: pnpm@9.12.0)",
+    kind="exit_code",
+)
+t.call("Bash", {"command": "pnpm install"}, "Packages: +612\nDone in 14.2s")
+t.call("Bash", {"command": "pnpm test"}, "Test Files  48 passed (48)")
+t.session("s2")
+t.user("Add date-fns and run the tests again")
+t.call("Bash", {"command": "pnpm add date-fns"}, "+ date-fns 4.1.0")
+t.call("Bash", {"command": "pnpm test"}, "Test Files  48 passed (48)")
+
+t = new(
+    "f19-neuralbase-varied-answers",
+    "conversation",
+    False,
+    NEURAL19,
+    "The working bot: each return question gets the answer it asked for (policy, how-to, "
+    "shipping, exchange), with the conversation history in view.",
+)
+for q, a in [
+    ("What's your return policy?", RETURN19),
+    (
+        "How do I return an item?",
+        "Open Orders, choose the item and click 'Return'; print the label we email you and drop "
+        "the parcel at any post office.",
+    ),
+    (
+        "Do I have to pay for return shipping?",
+        "No, return shipping is free within the EU; elsewhere it is deducted from the refund.",
+    ),
+    (
+        "Can I exchange it for a different size instead?",
+        "Yes: pick 'Exchange' instead of 'Return' and choose the new size; we ship it when the "
+        "original arrives.",
+    ),
+]:
+    t.user(q)
+    t.msg(a)
+
+t = new(
+    "f19-agnost-clarification-turns",
+    "conversation",
+    False,
+    AGNOST19,
+    "Clarification, which the page calls healthy: each follow-up adds new information and each "
+    "draft changes with it.",
+)
+t.user("Can you help me write a cover letter for a data analyst role?")
+t.msg("Here is a first draft: 'Dear hiring team, I am applying for the Data Analyst role...'")
+t.user("Actually make it more casual and about 150 words shorter")
+t.msg("Shorter and more casual: 'Hi! I'd love to join your team as a data analyst...'")
+t.user("Mention my SQL and Tableau experience from the logistics job")
+t.msg("Added: 'At NorthFreight I built Tableau dashboards on top of SQL models...'")
+t.user("Perfect, thanks")
+t.msg("You're welcome, good luck with the application!")
+
+# ================================================================ end of fresh19 set
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -19998,8 +21277,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh15"
     for it in items[FRESH16_START:FRESH17_START]:
         split[it.tid] = "fresh16"
-    for it in items[FRESH17_START:]:
+    for it in items[FRESH17_START:FRESH19_START]:
         split[it.tid] = "fresh17"
+    for it in items[FRESH19_START:]:
+        split[it.tid] = "fresh19"
     return split
 
 
