@@ -67,6 +67,8 @@ CAUGHT_AT_LEAST = {
     "fresh15": 21,
     "fresh16": 21,
     "fresh17": 17,
+    # Placeholder until the held-out run: the data is committed before crs is run on it.
+    "fresh18": 0,
 }
 
 
