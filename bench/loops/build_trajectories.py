@@ -19954,6 +19954,1490 @@ def _connectonion_long(tid: str) -> None:
 _connectonion_long("f17-connectonion-106-long-migration")
 
 
+# ================================================================ fresh18 set
+# Written at 21:25 UTC (Dec 4) from GitHub issues and pull requests of agent frameworks and
+# coding agents no earlier split cites (checked against every `source` of the file; some are
+# other issues of repositories earlier splits cite: crewAI, Roo-Code, autogen, cline, goose,
+# SWE-agent, codex, letta-code, semantic-kernel, openinterpreter, hermes-agent, mastra,
+# browser-use, smolagents, continue, OpenHands/software-agent-sdk, QwenPaw): crewAI #6 and
+# #1355, Roo-Code #5879, #11754 and #4452, autogen #907 and #108, cline pull request #8787,
+# goose #9758 and pull request #3529, SWE-agent #1262 and pull request #1118, codex #20830,
+# #37937 and #15950, letta-code #3505, langgraph-swarm-py #6, semantic-kernel #6281,
+# openinterpreter #434, hermes-agent #50170, suitenumerique/conversations #474, mastra #9387,
+# #5756 and #16536, browser-use pull request #4027, smolagents #1386, QwenPaw #7580,
+# OpenHands/software-agent-sdk #544 and continue #6911. Each report is one trajectory labelled
+# by what the source says is wrong (a loop) or right (legitimate work, or the working case the
+# report contrasts with), translated to this file's classes and label rules; tool names,
+# argument keys and result formats follow each framework. Committed before crs was run on
+# them. Split "fresh18".
+
+FRESH18_START = len(ALL)
+CREW6 = gh("crewAIInc/crewAI", "issues", 6)
+CREW1355 = gh("crewAIInc/crewAI", "issues", 1355)
+ROO5879 = gh("RooCodeInc/Roo-Code", "issues", 5879)
+ROO11754 = gh("RooCodeInc/Roo-Code", "issues", 11754)
+ROO4452 = gh("RooCodeInc/Roo-Code", "issues", 4452)
+AG907 = gh("microsoft/autogen", "issues", 907)
+AG108 = gh("microsoft/autogen", "issues", 108)
+CLINE8787 = gh("cline/cline", "pull", 8787)
+GOOSE9758 = gh("aaif-goose/goose", "issues", 9758)
+GOOSE3529 = gh("aaif-goose/goose", "pull", 3529)
+SWE1262 = gh("SWE-agent/SWE-agent", "issues", 1262)
+SWE1118 = gh("SWE-agent/SWE-agent", "pull", 1118)
+CDX20830 = gh("openai/codex", "issues", 20830)
+CDX37937 = gh("openai/codex", "issues", 37937)
+CDX15950 = gh("openai/codex", "issues", 15950)
+LCODE3505 = gh("letta-ai/letta-code", "issues", 3505)
+SWARM6 = gh("langchain-ai/langgraph-swarm-py", "issues", 6)
+SK6281 = gh("microsoft/semantic-kernel", "issues", 6281)
+OI434 = gh("openinterpreter/openinterpreter", "issues", 434)
+HERMES50170 = gh("NousResearch/hermes-agent", "issues", 50170)
+CONV474 = gh("suitenumerique/conversations", "issues", 474)
+MASTRA9387 = gh("mastra-ai/mastra", "issues", 9387)
+MASTRA5756 = gh("mastra-ai/mastra", "issues", 5756)
+MASTRA16536 = gh("mastra-ai/mastra", "issues", 16536)
+BU4027 = gh("browser-use/browser-use", "pull", 4027)
+SMOL1386 = gh("huggingface/smolagents", "issues", 1386)
+QPAW7580 = gh("agentscope-ai/QwenPaw", "issues", 7580)
+OHSDK544 = gh("OpenHands/software-agent-sdk", "issues", 544)
+CONT6911 = gh("continuedev/continue", "issues", 6911)
+
+# ---- fresh18 loops
+
+t = new(
+    "f18-crewai-6-delegate-repeat",
+    "repeated_call",
+    True,
+    CREW6,
+    "The manager agent delegates the same work to the Researcher with the same pipe-separated "
+    "input again and again (Action / Action Input repeated), each time getting the same list.",
+)
+t.user("Write a short article on IDEs with AI-assisted programming features.")
+DELEG18 = {
+    "input": "Researcher|Compile list of IDEs|Please compile a comprehensive list of all "
+    "Integrated Development Environments (IDEs) that support AI/LLM assisted programming with "
+    "extensive search capabilities across project code files and console/terminal messages."
+}
+IDES18 = (
+    "1. Visual Studio Code (GitHub Copilot, Continue)\n2. JetBrains IDEs (AI Assistant)\n"
+    "3. Cursor\n4. Zed\n5. Neovim (copilot.vim, avante.nvim)"
+)
+_again(t, 6, "Delegate Work to Co-Worker", DELEG18, IDES18)
+
+t = new(
+    "f18-crewai-1355-action-and-final-answer",
+    "error_loop",
+    True,
+    CREW1355,
+    "Since the move to LiteLLM the agent emits an Action and a Final Answer in one reply; the "
+    'framework answers "I did it wrong. Tried to both perform Action and give a Final Answer at '
+    'the same time" and the agent sends the same reply again, up to ten LLM calls.',
+)
+t.user("List the files in the working directory and summarise what the project does.")
+WRONG18 = (
+    "I did it wrong. Tried to both perform Action and give a Final Answer at the same time, I "
+    "must do one or the other"
+)
+idx = [t.call("list_directory", {"dir_path": "."}, error=WRONG18, kind="syntax") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+ROOFILE18 = (
+    '<files><file><path>src/services/billing.ts</path>\n<content lines="1-48">\n'
+    " 1 | import { Invoice } from '../models/invoice'\n 2 | \n"
+    " 3 | export function totalDue(inv: Invoice): number {\n"
+    " 4 |   return inv.lines.reduce((s, l) => s + l.amount, 0)\n 5 | }\n</content>\n</file></files>"
+)
+t = new(
+    "f18-roo-5879-read-file-repeat",
+    "repeated_call",
+    True,
+    ROO5879,
+    "Roo reads the same file with the same content again and again until its own repetition "
+    'guard says "Roo appears to be stuck in a loop, attempting the same action (read_file) '
+    'repeatedly" (with several models).',
+)
+t.user("Add a late fee to totalDue in src/services/billing.ts")
+t.call(
+    "list_files",
+    {"path": "src/services", "recursive": False},
+    "billing.ts\ncustomers.ts\nmailer.ts",
+)
+_again(
+    t,
+    5,
+    "read_file",
+    {"args": {"file": [{"path": "src/services/billing.ts"}]}},
+    ROOFILE18,
+)
+
+
+def _roo_chunk(a: int, b: int, total: int = 1311) -> str:
+    return (
+        f'<file><path>llama_server/handlers.py</path>\n<content lines="{a}-{b}">\n'
+        f"{a} | # section starting at line {a}\n...\n{b} | return response\n</content>\n"
+        f"<notice>Showing lines {a}-{b} of {total}. Use line_range to read more.</notice></file>"
+    )
+
+
+t = new(
+    "f18-roo-11754-chunk-reread-cycle",
+    "cycle",
+    True,
+    ROO11754,
+    "Since the option to read a whole file was removed, a local model reads the same file in "
+    'chunks, then the same chunks again and again ("extra long loops trying reading the same '
+    'file in chunks").',
+)
+t.user("Change the timeout handling in llama_server/handlers.py to return 504")
+ranges = [(1, 500), (501, 1000), (1001, 1311)]
+occ = []
+for _ in range(3):
+    occ.append(
+        [
+            t.call(
+                "read_file",
+                {
+                    "args": {
+                        "file": [{"path": "llama_server/handlers.py", "line_range": f"{a}-{b}"}]
+                    }
+                },
+                _roo_chunk(a, b),
+            )
+            for a, b in ranges
+        ]
+    )
+mark_cycle(t, occ)
+
+CART_DIFF18 = (
+    "<<<<<<< SEARCH\n:start_line:42\n-------\n"
+    "  const total = items.reduce((s, i) => s + i.price, 0)\n=======\n"
+    "  const total = items.reduce((s, i) => s + i.price * i.qty, 0)\n>>>>>>> REPLACE"
+)
+CART_NEW18 = (
+    '<file><path>src/cart.ts</path>\n<content lines="40-44">\n'
+    "40 | export function cartTotal(items: Item[]) {\n"
+    "41 |   // quantities included\n"
+    "42 |   const total = items.reduce((s, i) => s + i.price * i.qty, 0)\n"
+    "43 |   return round2(total)\n44 | }\n</content></file>"
+)
+CART_ERR18 = (
+    "No sufficiently similar match found at line: 42 (81% similar, needs 100%)\n\n"
+    "Search Content:\n  const total = items.reduce((s, i) => s + i.price, 0)\n\n"
+    "Best Match Found:\n42 |   const total = items.reduce((s, i) => s + i.price * i.qty, 0)"
+)
+t = new(
+    "f18-roo-4452-stale-context-cycle",
+    "cycle",
+    True,
+    ROO4452,
+    "Roo makes the change, then works from stale context: it reads the file (the change is "
+    "there), tries to make the change it already made, fails, reads again, and so on.",
+)
+t.user("Make cartTotal in src/cart.ts include item quantities")
+t.call(
+    "apply_diff",
+    {"path": "src/cart.ts", "diff": CART_DIFF18},
+    "Changes applied to src/cart.ts",
+    mutates=True,
+)
+occ = []
+for _ in range(4):
+    r = t.call(
+        "read_file",
+        {"args": {"file": [{"path": "src/cart.ts", "line_range": "40-44"}]}},
+        CART_NEW18,
+    )
+    d = t.call(
+        "apply_diff",
+        {"path": "src/cart.ts", "diff": CART_DIFF18},
+        error=CART_ERR18,
+        kind="not_found",
+    )
+    occ.append([r, d])
+mark_cycle(t, occ)
+
+t = new(
+    "f18-autogen-907-empty-auto-reply",
+    "monologue",
+    True,
+    AG907,
+    "The user proxy auto-replies with empty messages and the assistant answers each with the "
+    'same "有什么我可以帮助你的吗？" until max_consecutive_auto_reply is reached.',  # noqa: RUF001
+)
+t.user("你知道中国的首都是哪里.")
+t.msg("中国的首都是北京。")
+idx = []
+for _ in range(6):
+    t.user("")
+    idx.append(t.msg("有什么我可以帮助你的吗？"))  # noqa: RUF001
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f18-autogen-108-blank-admin",
+    "monologue",
+    True,
+    AG108,
+    "In a group chat the admin agent starts sending blank messages through the auto reply, "
+    "one after another, with no tool call and no content.",
+)
+t.user("Research the latest AI agent frameworks and draft a blog post about them.")
+t.call(
+    "web_search",
+    {"q": "new AI agent frameworks 2023", "num": 5},
+    [
+        {
+            "title": "AutoGen: multi-agent conversations",
+            "link": "https://microsoft.github.io/autogen",
+        }
+    ],
+)
+t.msg("Draft: AutoGen lets several agents converse to solve tasks; here is an outline ...")
+idx = [t.msg("") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+CLINE_DIFF18 = (
+    "------- SEARCH\nexport function formatDate(d: Date) {\n  return d.toLocaleDateString()\n}\n"
+    "=======\nexport function formatDate(d: Date) {\n  return d.toISOString().slice(0, 10)\n}\n"
+    "+++++++ REPLACE"
+)
+CLINE_ERR18 = (
+    "The SEARCH block:\nexport function formatDate(d: Date) {\n  return d.toLocaleDateString()\n}\n"
+    "...does not match anything in the file.\n\nThis is likely because the SEARCH block content "
+    "doesn't match exactly with what's in the file, or if you used multiple SEARCH/REPLACE "
+    "blocks they may not have been in the order they appear in the file."
+)
+t = new(
+    "f18-cline-8787-replace-in-file-retries",
+    "error_loop",
+    True,
+    CLINE8787,
+    "A failing replace_in_file (search string not found) is retried with the same diff "
+    "indefinitely: the mistake counter was reset at the start of each attempt, so the limit "
+    "never triggered and the context exploded.",
+)
+t.user("Make formatDate in src/utils/format.ts return ISO dates")
+t.call(
+    "read_file",
+    {"path": "src/utils/format.ts"},
+    "export const formatDate = (d: Date): string =>\n  d.toLocaleDateString('en-US')\n",
+)
+idx = [
+    t.call(
+        "replace_in_file",
+        {"path": "src/utils/format.ts", "diff": CLINE_DIFF18},
+        error=CLINE_ERR18,
+        kind="not_found",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+CARGO18 = (
+    '[package]\nname = "ledger"\nversion = "0.3.1"\nedition = "2021"\n\n[dependencies]\n'
+    'serde = { version = "1", features = ["derive"] }\n'
+    'tokio = { version = "1", features = ["full"] }'
+)
+t = new(
+    "f18-goose-9758-identical-calls",
+    "repeated_call",
+    True,
+    GOOSE9758,
+    "A repeated identical tool-call stream: goose re-executes the same text_editor view and "
+    "submits the same tool result again and again instead of bounding the loop.",
+)
+t.user("Bump tokio to the latest 1.x in this crate")
+_again(
+    t,
+    6,
+    "developer__text_editor",
+    {"command": "view", "path": "/home/dev/ledger/Cargo.toml"},
+    CARGO18,
+)
+
+t = new(
+    "f18-goose-3529-found-the-issue",
+    "monologue",
+    True,
+    GOOSE3529,
+    'Since streaming was added the agent answers with repeated "I found the issue!" responses '
+    "that restate the same finding with variations, over and over, before it eventually "
+    "continues (the pull request fixes the reply loop).",
+)
+t.user("Why does /api/orders return 500 when the payment service is down?")
+t.call(
+    "developer__shell",
+    {"command": "rg -n 'retry' src/middleware"},
+    "src/middleware/retry.rs:18:    if status == 503 { return Ok(Response::empty()) }",
+)
+idx = [
+    t.msg(s)
+    for s in (
+        "I found the issue! The retry middleware swallows the 503 before the handler sees it.",
+        "I found the issue! The retry middleware is swallowing the 503 before the handler can "
+        "see it.",
+        "Found the issue! The 503 gets swallowed by the retry middleware before it reaches the "
+        "handler.",
+        "I found the issue! The retry middleware swallows the 503 response before the handler "
+        "ever sees it.",
+        "I found the issue! The 503 is swallowed in the retry middleware, so the handler never "
+        "sees it.",
+    )
+]
+t.mark(idx[1], idx[1])
+t.call(
+    "developer__text_editor",
+    {
+        "command": "str_replace",
+        "path": "/home/dev/shop/src/middleware/retry.rs",
+        "old_str": "return Ok(Response::empty())",
+        "new_str": "return Err(Error::Upstream(status))",
+    },
+    "The file has been edited.",
+    mutates=True,
+)
+
+SWEWIN18 = (
+    "[File: /testbed/astropy/io/fits/card.py (1332 lines total)]\n(1270 more lines above)\n"
+    '1271:    def _format_float(value):\n1272:        value_str = f"{value:.16G}"\n'
+    '1273:        if "." not in value_str and "E" not in value_str:\n'
+    '1274:            value_str += ".0"\n(58 more lines below)'
+)
+t = new(
+    "f18-swe-agent-1262-view-same-window",
+    "repeated_call",
+    True,
+    SWE1262,
+    "On a SWE-bench Verified issue gpt-4o-mini keeps reading the same file window, step after "
+    "step, and the agent never stops (200+ steps).",
+)
+t.user(
+    "<uploaded_files>/testbed</uploaded_files> io.fits.Card uses a string representation of "
+    "floats that is larger than necessary. Fix it."
+)
+t.call(
+    "bash",
+    {"command": "grep -n '_format_float' /testbed/astropy/io/fits/card.py"},
+    "1271:    def _format_float(value):",
+)
+_again(
+    t,
+    8,
+    "str_replace_editor",
+    {"command": "view", "path": "/testbed/astropy/io/fits/card.py", "view_range": [1270, 1275]},
+    SWEWIN18,
+)
+
+SWETO18 = (
+    "The command 'python -m pytest astropy/io/fits/tests -q' was cancelled because it took "
+    "more than 300 seconds. Please try a different command that completes more quickly."
+)
+t = new(
+    "f18-swe-agent-1118-consecutive-timeouts",
+    "error_loop",
+    True,
+    SWE1118,
+    "The same test command times out again and again; the consecutive-timeout limit did not "
+    "count (the pull request fixes max n consecutive timeouts), so the agent kept re-running "
+    "it past any retry budget.",
+)
+t.user("Fix the failing FITS header round-trip test and make sure the test suite passes.")
+t.call(
+    "str_replace_editor",
+    {
+        "command": "str_replace",
+        "path": "/testbed/astropy/io/fits/header.py",
+        "old_str": "sep=''",
+        "new_str": "sep=' '",
+    },
+    "The file /testbed/astropy/io/fits/header.py has been edited.",
+    mutates=True,
+)
+idx = [
+    t.call(
+        "bash",
+        {"command": "python -m pytest astropy/io/fits/tests -q"},
+        error=SWETO18,
+        kind="timeout",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[2])
+
+ARG0_18 = ["AZeqPr", "Kd81Qx", "p0ZtWm", "Vn3sLe", "r7YbHc"]
+
+
+def _codex_version(suffix: str) -> str:
+    return (
+        "codex-cli 0.128.0\nWARNING: failed to clean up stale arg0 temp dirs: Acceso denegado. "
+        "(os error 5)\nWARNING: proceeding, even though we could not update PATH: Acceso "
+        "denegado. (os error 5) at path "
+        f'"C:\\\\Users\\\\antoi\\\\.codex\\\\tmp\\\\arg0\\\\codex-arg0{suffix}"'
+    )
+
+
+t = new(
+    "f18-codex-20830-version-search-cycle",
+    "cycle",
+    True,
+    CDX20830,
+    "Codex keeps repeating its actions without finishing anything: it checks its own version "
+    "(each answer names a fresh temp directory) and runs the same search for the settings "
+    "screen (no match), again and again, burning tokens.",
+)
+t.user("Implement a settings screen for the app following AGENTS.md")
+WD18 = "C:\\Users\\antoi\\AndroidStudioProjects\\Budget"
+occ = []
+for suffix in ARG0_18[:4]:
+    a = t.call(
+        "shell_command",
+        {"command": "codex --version", "workdir": WD18},
+        _codex_version(suffix),
+    )
+    b = t.call(
+        "shell_command",
+        {"command": 'rg -n "SettingsScreen" app/src/main', "workdir": WD18},
+        "",
+    )
+    occ.append([a, b])
+mark_cycle(t, occ)
+
+HOOK18 = (
+    "Stop hook (blocked)\nfeedback: Multi Server Sync Hook Router was not found; run "
+    "gateway-service.py ensure or set MULTI_SERVER_SYNC_ROOT"
+)
+REPORT18 = (
+    "The Stop hook cannot resolve a compatible sync runtime (the shared configuration moved to "
+    "a newer checkout than this session's launcher). I can't repair that from inside the "
+    "session, so I'm stopping here; run gateway-service.py ensure from a fresh shell."
+)
+t = new(
+    "f18-codex-37937-stop-hook-blocked",
+    "monologue",
+    True,
+    CDX37937,
+    "A Stop hook returns the same blocking feedback on every invocation; each time the "
+    "assistant reports the failure and tries to finish, Codex runs the hook again: the same "
+    "report after the same feedback, an infinite no-escape loop.",
+)
+t.user("Sync the release notes to the other servers and finish.")
+t.call(
+    "shell",
+    {"command": ["bash", "-lc", "python3 gateway-service.py ensure"], "workdir": "/srv/notes"},
+    error="exit status 1: no compatible runtime candidate for launcher generation 37",
+    kind="exit_code",
+)
+idx = []
+for _ in range(5):
+    idx.append(t.msg(REPORT18))
+    t.user(HOOK18)
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f18-lettacode-3505-stop-then-status",
+    "cycle",
+    True,
+    LCODE3505,
+    "An agent on an open Discord channel says it is stuck and must stop running Bash and "
+    "wait, then runs the same `git status --short` of its clean memory repository (empty "
+    "output), again and again: 93 cycles in 24 minutes.",
+)
+t.user("[discord #agents] mika: can you check whether your memory repo has the new notes?")
+STOP18 = [
+    "I'm stuck repeating myself. I must stop running Bash and wait for Mika's reply.",
+    "I should stop here and wait for the external response instead of running Bash again.",
+    "Stopping now: nothing changed, I need to wait for Mika to answer.",
+]
+GITST18 = {
+    "command": 'git -C "$MEMORY_DIR" status --short',
+    "description": "Check memory repository state",
+}
+occ = []
+for k in range(6):
+    m = t.msg(STOP18[k % 3])
+    c = t.call("Bash", GITST18, "")
+    occ.append([m, c])
+mark_cycle(t, occ)
+
+t = new(
+    "f18-swarm-6-handoff-pingpong",
+    "cycle",
+    True,
+    SWARM6,
+    "Two swarm agents keep handing the conversation to each other with the handoff tools "
+    "until the graph recursion limit; nothing else happens between the handoffs.",
+)
+t.user("Book a table for two at 7pm at a place with vegan options.")
+occ = repeat_block(
+    t,
+    [
+        {"tool": "transfer_to_bob", "args": {}, "result": "Successfully transferred to bob"},
+        {"tool": "transfer_to_alice", "args": {}, "result": "Successfully transferred to alice"},
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+POEM18 = (
+    "Sunlight scatters, blue takes flight,\nRayleigh's dance through air so light;\n"
+    "Short waves wander, long ones stay,\nPainting heaven blue by day."
+)
+t = new(
+    "f18-sk-6281-nested-writer",
+    "repeated_call",
+    True,
+    SK6281,
+    "A kernel function invoked directly with auto invoke enabled: the model calls the same "
+    "WriterPlugin function again with the same input, nested, several times (unnecessary "
+    "round trips, the same poem each time).",
+)
+t.user("Write a short poem about why the sky is blue.")
+_again(t, 5, "WriterPlugin-ShortPoem", {"input": "Why is the sky blue?"}, POEM18)
+
+OICODE18 = (
+    "import pandas as pd\ndf = pd.read_csv('sales_2023.csv')\n"
+    "print(df.groupby('region')['revenue'].sum())"
+)
+OIOUT18 = (
+    "region\nEMEA     1843210.50\nAPAC      902114.25\nAMER     2410987.00\n"
+    "Name: revenue, dtype: float64"
+)
+t = new(
+    "f18-oi-434-rerun-successful-code",
+    "repeated_call",
+    True,
+    OI434,
+    "Open Interpreter executes the same code block again and again even though it did not "
+    "fail: an infinite code execution loop with the same output each time.",
+)
+t.user("What is the total revenue per region in sales_2023.csv?")
+_again(t, 5, "run_code", {"language": "python", "code": OICODE18}, OIOUT18)
+
+t = new(
+    "f18-hermes-50170-unknown-tool-next-session",
+    "known_failure",
+    True,
+    HERMES50170,
+    "After the MCP keepalive failed, new sessions get no fresh connection: the agent calls its "
+    'memory tool at the start of the next session and gets the same "Unknown tool", with no '
+    "warning.",
+)
+t.user("What did we decide about the NAS backup schedule?")
+RECALL18 = {"query": "NAS backup schedule decision", "limit": 5}
+t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.msg("My memory tools are unavailable right now; from this chat I can't see that decision.")
+t.session("s2")
+u = t.user("What did we decide about the NAS backup schedule?")
+c = t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.mark(c, u)
+
+WSERR18 = "Unknown tool name: 'web_search'. No tools available. Fix the errors and try again."
+t = new(
+    "f18-conversations-474-disabled-web-search",
+    "known_failure",
+    True,
+    CONV474,
+    "Web search was disabled in the settings but the conversation still carries the earlier "
+    "tool call, so when the conversation is reopened the assistant launches web_search again "
+    "and gets the same unknown-tool error.",
+)
+t.user("Quelles sont les dernières annonces sur la réforme des retraites ?")
+WSQ18 = {"query": "réforme des retraites annonces gouvernement"}
+t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.msg("Je n'ai pas pu effectuer la recherche web.")
+t.session("s2")
+u = t.user("Tu peux réessayer de chercher les dernières annonces ?")
+c = t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.mark(c, u)
+
+t = new(
+    "f18-mastra-9387-network-reroute",
+    "repeated_call",
+    True,
+    MASTRA9387,
+    "agent.network keeps looping beyond maxSteps: the routing agent does not feel it should "
+    "finish and calls the same agent primitive with the same prompt again and again (each "
+    "answer with a new run id).",
+)
+t.user("Summarise the main churn drivers in the Q3 CRM export.")
+t.call("crmExportTool", {"quarter": "2025-Q3", "format": "csv"}, {"rows": 18422, "file": "q3.csv"})
+RUNS18 = [
+    "a3f1c2e0-5b7d-4e21-9c1a-0d2f6b8e4a11",
+    "b81e0d94-2c6a-4f3b-8e57-71c9a0d3f256",
+    "c0d2a7f3-9e14-4b68-a2d5-3f8b61e07c9a",
+    "d4e6b1a8-07c3-4d92-b1f0-5a2e9c8d6b37",
+    "e9a7c3d1-6f28-4a05-93be-2d7f0b1c4e68",
+]
+CHURN18 = (
+    "Top churn drivers in Q3: price increase on the Pro plan (41%), missing SSO (23%), "
+    "onboarding drop-off in week 1 (17%)."
+)
+idx = [
+    t.call(
+        "agent-researchAgent",
+        {"prompt": "Analyse q3.csv and list the main churn drivers with shares"},
+        {"runId": r, "text": CHURN18},
+    )
+    for r in RUNS18
+]
+t.mark(idx[1], idx[1])
+
+CF18 = "Just a moment... Verify you are human by completing the action below."
+t = new(
+    "f18-browseruse-4027-page-stuck-clicks",
+    "no_progress",
+    True,
+    BU4027,
+    "Stuck on a Cloudflare challenge page the agent clicks one element after another (a "
+    "different index each time) on the same URL and the page never changes: the pull "
+    "request's page-stagnation case (same action type on the same URL, element index ignored).",
+)
+t.user("Collect the five most recent reviews of Notion from g2.com")
+t.call(
+    "navigate",
+    {"url": "https://www.g2.com/products/notion/reviews", "new_tab": False},
+    {"url": "https://www.g2.com/products/notion/reviews", "title": "Just a moment..."},
+)
+idx = [
+    t.call(
+        "click",
+        {"index": i},
+        {
+            "extracted_content": f"Clicked element with index {i}",
+            "url": "https://www.g2.com/products/notion/reviews",
+            "page_text": CF18,
+        },
+    )
+    for i in (3, 5, 7, 2, 9, 4)
+]
+t.mark(idx[1], idx[1])
+
+NORES18 = "Exception: No results found! Try a less restrictive/shorter query."
+t = new(
+    "f18-smolagents-1386-no-results-reworded",
+    "no_progress",
+    True,
+    SMOL1386,
+    'The WebSearchTool raises "No results found! Try a less restrictive/shorter query." even '
+    "for the Guided Tour's own example; an agent following that advice rewords the same "
+    "question again and again (shorter each time) and gets the same exception.",
+)
+t.user("Who is the president of Russia?")
+qs18 = [
+    "Who is the president of Russia?",
+    "president of Russia",
+    "current Russian president",
+    "Russia president name",
+    "Russia head of state",
+]
+idx = [t.call("web_search", {"query": q}, error=NORES18, kind="not_found") for q in qs18]
+t.mark(idx[1], idx[1])
+
+# ---- fresh18 legitimate
+
+t = new(
+    "f18-crewai-6-delegate-distinct",
+    "research",
+    False,
+    CREW6,
+    "The sample crew working: the research is delegated once, a question goes to the writer, "
+    "and the article is returned.",
+)
+t.user("Write a short article on IDEs with AI-assisted programming features.")
+t.call("Delegate Work to Co-Worker", DELEG18, IDES18)
+t.call(
+    "Ask Question to Co-Worker",
+    {"input": "Writer|Article angle|Which angle suits a developer audience best for this list?"},
+    "Compare how each IDE searches project code and terminal output.",
+)
+t.call(
+    "Delegate Work to Co-Worker",
+    {
+        "input": "Writer|Write the article|Write 4 paragraphs comparing: "
+        + IDES18.replace("\n", "; ")
+    },
+    "AI-assisted IDEs have moved from autocomplete to whole-project search ...",
+)
+t.msg("Final Answer: the article is ready (4 paragraphs comparing five IDEs).")
+
+t = new(
+    "f18-crewai-1355-tool-then-answer",
+    "distinct_reads",
+    False,
+    CREW1355,
+    "The expected behaviour: the agent uses the file tools it has and gives its final answer "
+    "in a few LLM calls.",
+)
+t.user("List the files in the working directory and summarise what the project does.")
+t.call("list_directory", {"dir_path": "."}, "README.md\npyproject.toml\nsrc\ntests")
+t.call("read_file", {"file_path": "README.md"}, "# invoicer\nGenerates PDF invoices from CSV.")
+t.call(
+    "read_file", {"file_path": "pyproject.toml"}, '[project]\nname = "invoicer"\nversion = "0.4.0"'
+)
+t.msg("Final Answer: invoicer 0.4.0 turns CSV rows into PDF invoices (src/, tests/).")
+
+t = new(
+    "f18-roo-5879-read-edit-verify",
+    "edit_test_cycle",
+    False,
+    ROO5879,
+    'What the user had "for a long time" without the warning: the file read, edited, read '
+    "back once (new content) and the tests run.",
+)
+t.user("Add a late fee to totalDue in src/services/billing.ts")
+BILL18 = {"args": {"file": [{"path": "src/services/billing.ts"}]}}
+t.call("read_file", BILL18, ROOFILE18)
+t.call(
+    "apply_diff",
+    {
+        "path": "src/services/billing.ts",
+        "diff": "<<<<<<< SEARCH\n:start_line:4\n-------\n"
+        "  return inv.lines.reduce((s, l) => s + l.amount, 0)\n"
+        "=======\n  return inv.lines.reduce((s, l) => s + l.amount, 0) + lateFee(inv)\n"
+        ">>>>>>> REPLACE",
+    },
+    "Changes applied to src/services/billing.ts",
+    mutates=True,
+)
+t.call("read_file", BILL18, ROOFILE18.replace("l.amount, 0)", "l.amount, 0) + lateFee(inv)"))
+t.call("execute_command", {"command": "npm test -- billing"}, "Tests: 9 passed, 9 total")
+
+t = new(
+    "f18-roo-11754-chunks-once",
+    "distinct_reads",
+    False,
+    ROO11754,
+    "The expected result: a long file read once in successive chunks, then changed and "
+    "tested, with no chunk read twice.",
+)
+t.user("Change the timeout handling in llama_server/handlers.py to return 504")
+for a, b in ranges:
+    t.call(
+        "read_file",
+        {"args": {"file": [{"path": "llama_server/handlers.py", "line_range": f"{a}-{b}"}]}},
+        _roo_chunk(a, b),
+    )
+t.call(
+    "apply_diff",
+    {
+        "path": "llama_server/handlers.py",
+        "diff": "<<<<<<< SEARCH\n:start_line:1187\n-------\n        status = 500\n=======\n"
+        "        status = 504\n>>>>>>> REPLACE",
+    },
+    "Changes applied to llama_server/handlers.py",
+    mutates=True,
+)
+t.call("execute_command", {"command": "pytest -q tests/test_handlers.py"}, "14 passed in 2.31s")
+
+t = new(
+    "f18-roo-4452-fresh-context-edits",
+    "edit_test_cycle",
+    False,
+    ROO4452,
+    "The expected behaviour: after each edit the file is read fresh and the next step works "
+    "from the new content; two different edits, tests between.",
+)
+t.user("Make cartTotal in src/cart.ts include item quantities and round to cents")
+t.call(
+    "apply_diff",
+    {"path": "src/cart.ts", "diff": CART_DIFF18},
+    "Changes applied to src/cart.ts",
+    mutates=True,
+)
+t.call(
+    "read_file", {"args": {"file": [{"path": "src/cart.ts", "line_range": "40-44"}]}}, CART_NEW18
+)
+t.call(
+    "execute_command",
+    {"command": "npx vitest run cart"},
+    "FAIL cart.test.ts > rounds to cents: expected 10.005 to be 10.01",
+)
+t.call(
+    "apply_diff",
+    {
+        "path": "src/cart.ts",
+        "diff": "<<<<<<< SEARCH\n:start_line:43\n-------\n  return round2(total)\n=======\n"
+        "  return Math.round(total * 100) / 100\n>>>>>>> REPLACE",
+    },
+    "Changes applied to src/cart.ts",
+    mutates=True,
+)
+t.call(
+    "execute_command",
+    {"command": "npx vitest run cart"},
+    "Test Files 1 passed (1)\nTests 6 passed (6)",
+)
+
+t = new(
+    "f18-autogen-907-questions-answered",
+    "conversation",
+    False,
+    AG907,
+    "The intended chat: each real question answered once, the last reply ending with TERMINATE.",
+)
+for q, a in [
+    ("你知道中国的首都是哪里.", "中国的首都是北京。"),
+    ("北京有多少人口？", "北京常住人口约 2,185 万（2023 年）。"),  # noqa: RUF001
+    ("那上海呢？", "上海常住人口约 2,487 万（2023 年）。TERMINATE"),  # noqa: RUF001
+]:
+    t.user(q)
+    t.msg(a)
+
+t = new(
+    "f18-autogen-108-group-drafts",
+    "research",
+    False,
+    AG108,
+    "The content-agent group chat working: each agent's message carries new content (search, "
+    "draft, review, revision).",
+)
+t.user("Research the latest AI agent frameworks and draft a blog post about them.")
+t.call(
+    "web_search",
+    {"q": "new AI agent frameworks 2023", "num": 5},
+    [
+        {
+            "title": "AutoGen: multi-agent conversations",
+            "link": "https://microsoft.github.io/autogen",
+        }
+    ],
+)
+t.msg("Draft: AutoGen lets several agents converse to solve tasks; here is an outline ...")
+t.msg("Review: the draft needs a comparison with LangChain agents and a code sample.")
+t.call(
+    "web_search",
+    {"q": "AutoGen vs LangChain agents comparison", "num": 5},
+    [{"title": "Comparing agent frameworks", "link": "https://example.org/agents-compared"}],
+)
+t.msg("Revision: added a comparison table and a 12-line two-agent example. TERMINATE")
+
+t = new(
+    "f18-cline-8787-reset-after-success",
+    "edit_test_cycle",
+    False,
+    CLINE8787,
+    "The pull request's test procedure: a failing replace_in_file, a re-read, a success (the "
+    "counter resets), another block failing once, re-read, applied, tests passing.",
+)
+t.user("Make formatDate and formatTime in src/utils/format.ts return ISO strings")
+t.call(
+    "replace_in_file",
+    {"path": "src/utils/format.ts", "diff": CLINE_DIFF18},
+    error=CLINE_ERR18,
+    kind="not_found",
+)
+t.call(
+    "read_file",
+    {"path": "src/utils/format.ts"},
+    "export const formatDate = (d: Date): string =>\n  d.toLocaleDateString('en-US')\n"
+    "export const formatTime = (d: Date): string =>\n  d.toLocaleTimeString('en-US')\n",
+)
+t.call(
+    "replace_in_file",
+    {
+        "path": "src/utils/format.ts",
+        "diff": "------- SEARCH\n  d.toLocaleDateString('en-US')\n=======\n"
+        "  d.toISOString().slice(0, 10)\n+++++++ REPLACE",
+    },
+    "The content was successfully saved to src/utils/format.ts.",
+    mutates=True,
+)
+t.call(
+    "replace_in_file",
+    {
+        "path": "src/utils/format.ts",
+        "diff": "------- SEARCH\n  d.toLocaleTimeString()\n=======\n"
+        "  d.toISOString().slice(11, 19)\n+++++++ REPLACE",
+    },
+    error=CLINE_ERR18.replace(
+        "formatDate(d: Date) {\n  return d.toLocaleDateString()\n}", "  d.toLocaleTimeString()"
+    ),
+    kind="not_found",
+)
+t.call(
+    "read_file",
+    {"path": "src/utils/format.ts"},
+    "export const formatDate = (d: Date): string =>\n  d.toISOString().slice(0, 10)\n"
+    "export const formatTime = (d: Date): string =>\n  d.toLocaleTimeString('en-US')\n",
+)
+t.call(
+    "replace_in_file",
+    {
+        "path": "src/utils/format.ts",
+        "diff": "------- SEARCH\n  d.toLocaleTimeString('en-US')\n=======\n"
+        "  d.toISOString().slice(11, 19)\n+++++++ REPLACE",
+    },
+    "The content was successfully saved to src/utils/format.ts.",
+    mutates=True,
+)
+t.call(
+    "execute_command",
+    {"command": "npm test -- format", "requires_approval": False},
+    "Tests: 4 passed, 4 total",
+)
+
+t = new(
+    "f18-goose-9758-distinct-views",
+    "distinct_reads",
+    False,
+    GOOSE9758,
+    "The bounded case: each tool call has its own id and target, each file viewed once before "
+    "the edit and the build.",
+)
+t.user("Bump tokio to the latest 1.x in this crate")
+for p, out in [
+    ("/home/dev/ledger/Cargo.toml", CARGO18),
+    ("/home/dev/ledger/src/main.rs", "#[tokio::main]\nasync fn main() { ledger::run().await }"),
+    ("/home/dev/ledger/src/net.rs", "use tokio::net::TcpListener;\n..."),
+    ("/home/dev/ledger/src/db.rs", "use tokio::sync::Mutex;\n..."),
+]:
+    t.call("developer__text_editor", {"command": "view", "path": p}, out)
+t.call(
+    "developer__text_editor",
+    {
+        "command": "str_replace",
+        "path": "/home/dev/ledger/Cargo.toml",
+        "old_str": 'tokio = { version = "1"',
+        "new_str": 'tokio = { version = "1.47"',
+    },
+    "The file has been edited.",
+    mutates=True,
+)
+t.call(
+    "developer__shell",
+    {"command": "cargo build"},
+    "   Compiling tokio v1.47.1\n   Compiling ledger v0.3.1\n    Finished `dev` profile in 41.2s",
+)
+
+t = new(
+    "f18-swe-agent-1262-scroll-windows",
+    "distinct_reads",
+    False,
+    SWE1262,
+    "A stronger model on the same kind of task: successive windows of the file, one edit, the "
+    "reproduction script run before and after.",
+)
+t.user(
+    "<uploaded_files>/testbed</uploaded_files> io.fits.Card uses a string representation of "
+    "floats that is larger than necessary. Fix it."
+)
+t.call("bash", {"command": "python reproduce.py"}, "0.009124999999999999")
+for a in (1240, 1260, 1280, 1300):
+    t.call(
+        "str_replace_editor",
+        {"command": "view", "path": "/testbed/astropy/io/fits/card.py", "view_range": [a, a + 19]},
+        f"[File: /testbed/astropy/io/fits/card.py (1332 lines total)]\n{a}: ...\n{a + 19}: ...",
+    )
+t.call(
+    "str_replace_editor",
+    {
+        "command": "str_replace",
+        "path": "/testbed/astropy/io/fits/card.py",
+        "old_str": '    value_str = f"{value:.16G}"',
+        "new_str": "    value_str = str(value)",
+    },
+    "The file /testbed/astropy/io/fits/card.py has been edited.",
+    mutates=True,
+)
+t.call("bash", {"command": "python reproduce.py"}, "0.009125")
+t.call("submit", {}, "Submitted patch (1 file changed).")
+
+t = new(
+    "f18-swe-agent-1118-timeout-then-installed",
+    "retry_transient",
+    False,
+    SWE1118,
+    "Timeouts that are not consecutive failures of one thing: an install times out twice on "
+    "a slow mirror and succeeds at the third attempt, then the tests run.",
+)
+t.user("Set up the repository and run the FITS tests.")
+PIPTO18 = (
+    "The command 'pip install -e .[test]' was cancelled because it took more than 300 seconds. "
+    "Please try a different command that completes more quickly."
+)
+for _ in range(2):
+    t.call("bash", {"command": "pip install -e .[test]"}, error=PIPTO18, kind="timeout")
+t.call("bash", {"command": "pip install -e .[test]"}, "Successfully installed astropy-6.1.dev0")
+t.call(
+    "bash",
+    {"command": "python -m pytest astropy/io/fits/tests/test_header.py -q"},
+    "212 passed in 38.4s",
+)
+
+t = new(
+    "f18-codex-15950-loop-train-log",
+    "polling",
+    False,
+    CDX15950,
+    "The /loop workflow the request describes: every 60 s check logs/train.log and the job "
+    "status while the experiment is healthy (twice the same line while a checkpoint saves), "
+    "until it finishes.",
+)
+t.user("/loop every 60s check logs/train.log and job status; if healthy keep waiting quietly")
+for out in [
+    "step 1200/6000 loss 2.913 lr 3.0e-4",
+    "step 1850/6000 loss 2.640 lr 3.0e-4",
+    "step 2400/6000 loss 2.502 saving checkpoint ckpt-2400 ...",
+    "step 2400/6000 loss 2.502 saving checkpoint ckpt-2400 ...",
+    "step 3100/6000 loss 2.371 lr 2.4e-4",
+    "step 6000/6000 loss 1.988 training finished",
+]:
+    t.call("shell", {"command": ["bash", "-lc", "sleep 60"], "workdir": "/exp/run7"}, "")
+    t.call(
+        "shell",
+        {"command": ["bash", "-lc", "tail -n 1 logs/train.log"], "workdir": "/exp/run7"},
+        out,
+    )
+t.msg("Training finished at step 6000 (final loss 1.988).")
+
+t = new(
+    "f18-lettacode-3505-ask-and-wait",
+    "conversation",
+    False,
+    LCODE3505,
+    "The expected behaviour: the agent asks in the channel and ends its turn; when the reply "
+    "arrives it acts on it once.",
+)
+t.user("[discord #agents] mika: can you check whether your memory repo has the new notes?")
+t.call("Bash", GITST18, " M notes/infra.md")
+t.msg("There is one uncommitted change in notes/infra.md. Should I commit it?")
+t.user("[discord #agents] mika: yes, commit it with a short message")
+t.call(
+    "Bash",
+    {
+        "command": 'git -C "$MEMORY_DIR" commit -am "infra notes"',
+        "description": "Commit memory notes",
+    },
+    "[main 5e21c0a] infra notes\n 1 file changed, 4 insertions(+)",
+    mutates=True,
+)
+t.call("Bash", GITST18, "")
+t.msg("Committed (5e21c0a); the memory repository is clean.")
+
+t = new(
+    "f18-swarm-6-handoff-with-work",
+    "conversation",
+    False,
+    SWARM6,
+    "A swarm used as intended: one agent does its part, hands off once, the other finishes.",
+)
+t.user("Book a table for two at 7pm at a place with vegan options.")
+t.call(
+    "search_restaurants",
+    {"cuisine": "any", "dietary": "vegan", "party_size": 2},
+    [{"name": "Verde", "slot": "19:00"}, {"name": "Lotus", "slot": "19:30"}],
+)
+t.call("transfer_to_bob", {}, "Successfully transferred to bob")
+t.call(
+    "book_table",
+    {"restaurant": "Verde", "time": "19:00", "party_size": 2},
+    {"confirmation": "VRD-4471"},
+)
+t.msg("Booked Verde at 19:00 for two (confirmation VRD-4471); they have a vegan menu.")
+
+t = new(
+    "f18-sk-6281-function-once",
+    "research",
+    False,
+    SK6281,
+    "The recommended pattern: the function is called once by the model (not registered and "
+    "invoked directly), alongside one other function, and the answer returned.",
+)
+t.user("Write a short poem about why the sky is blue, dated today.")
+t.call("TimePlugin-Today", {}, "Friday, December 4, 2026")
+t.call("WriterPlugin-ShortPoem", {"input": "Why is the sky blue?"}, POEM18)
+t.msg("Friday, December 4, 2026\n\n" + POEM18)
+
+t = new(
+    "f18-oi-434-fix-and-rerun",
+    "edit_test_cycle",
+    False,
+    OI434,
+    "Code re-run only after it failed and was changed: a KeyError fixed, then a chart saved.",
+)
+t.user("What is the total revenue per region in sales_2023.csv? Plot it too.")
+t.call(
+    "run_code",
+    {"language": "python", "code": OICODE18.replace("'revenue'", "'Revenue'")},
+    error="KeyError: 'Revenue'",
+    kind="exit_code",
+)
+t.call("run_code", {"language": "python", "code": OICODE18}, OIOUT18)
+t.call(
+    "run_code",
+    {
+        "language": "python",
+        "code": "ax = df.groupby('region')['revenue'].sum().plot.bar()\n"
+        "ax.figure.savefig('rev.png')",
+    },
+    "",
+)
+t.msg("AMER leads with 2.41M, then EMEA 1.84M and APAC 0.90M; the chart is in rev.png.")
+
+t = new(
+    "f18-hermes-50170-reconnected",
+    "session_memory",
+    False,
+    HERMES50170,
+    "The suggested fix: the gateway is restarted between sessions, the MCP server registers "
+    "its tools again, and the next session's memory call works.",
+)
+t.user("What did we decide about the NAS backup schedule?")
+t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.msg("My memory tools are unavailable right now; I'll flag it.")
+t.workspace("The user restarted the gateway; MCP server 'mimir' registered 36 tool(s).")
+t.session("s2")
+t.user("What did we decide about the NAS backup schedule?")
+t.call(
+    "mimir_recall",
+    RECALL18,
+    [{"memory": "Nightly NAS backup at 02:30, weekly offsite copy on Sundays", "score": 0.91}],
+)
+t.msg("Nightly at 02:30, plus a weekly offsite copy on Sundays.")
+
+t = new(
+    "f18-conversations-474-search-reenabled",
+    "session_memory",
+    False,
+    CONV474,
+    "The expected behaviour once web search is enabled again: the reopened conversation's "
+    "search runs and the assistant answers.",
+)
+t.user("Quelles sont les dernières annonces sur la réforme des retraites ?")
+t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.msg("La recherche web est désactivée pour cette conversation.")
+t.workspace("The administrator re-enabled the web_search tool for this assistant.")
+t.session("s2")
+t.user("Tu peux réessayer de chercher les dernières annonces ?")
+t.call(
+    "web_search",
+    WSQ18,
+    [
+        {
+            "title": "Réforme des retraites : ce qui change en 2026",
+            "url": "https://www.service-public.fr/actu/retraites",
+        }
+    ],
+)
+t.msg("Selon service-public.fr, les changements de 2026 portent sur ...")
+
+t = new(
+    "f18-mastra-5756-many-orders",
+    "distinct_reads",
+    False,
+    MASTRA5756,
+    "An agent that needs more than five tool calls: one status lookup per order of the "
+    "customer (the report: only five were made through the API), then the summary.",
+)
+t.user("Check the status of every open order for customer C-2291")
+t.call(
+    "listOrders",
+    {"customerId": "C-2291", "status": "open"},
+    {"orders": [f"ORD-{7100 + k}" for k in range(8)]},
+)
+for k, st in enumerate(
+    [
+        "shipped",
+        "packing",
+        "shipped",
+        "awaiting_stock",
+        "packing",
+        "shipped",
+        "delivered",
+        "packing",
+    ]
+):
+    t.call(
+        "getOrderStatus",
+        {"orderId": f"ORD-{7100 + k}"},
+        {"orderId": f"ORD-{7100 + k}", "status": st},
+    )
+t.msg("8 open orders: 3 shipped, 3 packing, 1 awaiting stock, 1 delivered today.")
+
+
+def _mastra_migration_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        MASTRA16536,
+        "An agent that needs many tool calls: twenty CMS pages migrated (fetch, convert, "
+        'upload), the run reaching maxSteps and the user saying "continue", 62 calls.',
+    )
+    t.user("Migrate every page in the /docs collection from the old CMS to the new one")
+    t.call(
+        "listPages", {"collection": "docs"}, {"pages": [f"docs/page-{k:02d}" for k in range(20)]}
+    )
+    rng = random.Random(18536)
+    for k in range(20):
+        if k == 12:
+            t.msg("I reached the step limit; 12 of 20 pages are migrated.")
+            t.user("continue")
+        slug = f"docs/page-{k:02d}"
+        words = rng.randint(300, 2400)
+        t.call("fetchPage", {"slug": slug}, {"slug": slug, "words": words, "format": "html"})
+        t.call("convertToMarkdown", {"slug": slug}, {"slug": slug, "blocks": words // 40})
+        t.call(
+            "uploadPage",
+            {"slug": slug, "collection": "docs-v2"},
+            {"id": f"pg_{4100 + k}", "status": "published"},
+            mutates=True,
+        )
+    t.call("listPages", {"collection": "docs-v2"}, {"count": 20})
+    t.msg("All 20 pages are published in docs-v2.")
+
+
+_mastra_migration_long("f18-mastra-16536-continue-migration-long")
+
+t = new(
+    "f18-browseruse-4027-varied-actions",
+    "research",
+    False,
+    BU4027,
+    "The pull request's negative test: each step performs a different action (navigate, "
+    "type, click, scroll, extract), the page changing each time.",
+)
+t.user("Find the price of the Pro plan on linear.app and whether it has SSO")
+t.call(
+    "navigate",
+    {"url": "https://linear.app", "new_tab": False},
+    {"url": "https://linear.app", "title": "Linear"},
+)
+t.call(
+    "click",
+    {"index": 14},
+    {
+        "extracted_content": "Clicked element with index 14",
+        "url": "https://linear.app/pricing",
+        "page_text": "Pricing: Free, Basic, Business, Enterprise",
+    },
+)
+t.call(
+    "scroll",
+    {"down": True, "num_pages": 1.0},
+    {
+        "extracted_content": "Scrolled down the page by one page",
+        "url": "https://linear.app/pricing",
+        "page_text": "Compare plans: SAML SSO — Enterprise only",
+    },
+)
+t.call(
+    "input",
+    {"index": 31, "text": "SSO", "clear": True},
+    {
+        "extracted_content": "Input 'SSO' into element 31",
+        "url": "https://linear.app/pricing",
+        "page_text": "1 result: SAML and SCIM",
+    },
+)
+t.call(
+    "extract",
+    {"query": "price per user of each plan and SSO availability"},
+    {"extracted_content": "Basic $10, Business $16 per user/month; SSO on Enterprise"},
+)
+t.call(
+    "done",
+    {"text": "Business is $16/user/month; SSO needs Enterprise.", "success": True},
+    "Task completed",
+)
+
+t = new(
+    "f18-smolagents-1386-shorter-query",
+    "research",
+    False,
+    SMOL1386,
+    "The tool's advice followed where it applies: a long query finds nothing, a shorter one "
+    "returns results, and the page is visited.",
+)
+t.user("Who won the 2024 Tour de France Femmes and by how much?")
+t.call(
+    "web_search",
+    {
+        "query": "winner of the 2024 Tour de France Femmes avec Zwift general classification "
+        "margin in seconds"
+    },
+    error=NORES18,
+    kind="not_found",
+)
+t.call(
+    "web_search",
+    {"query": "2024 Tour de France Femmes winner"},
+    "## Search Results\n[Katarzyna Niewiadoma wins 2024 Tour de France Femmes](https://www.letour.fr/...)",
+)
+t.call(
+    "visit_webpage",
+    {"url": "https://www.letour.fr/en/tdff-2024-final-gc"},
+    "Final GC: 1. Niewiadoma 2. Vollering +4s 3. Kopecky ...",
+)
+t.call(
+    "final_answer",
+    {"answer": "Katarzyna Niewiadoma, by 4 seconds over Demi Vollering."},
+    "Katarzyna Niewiadoma, by 4 seconds over Demi Vollering.",
+)
+
+t = new(
+    "f18-qwenpaw-7580-check-after-waits",
+    "polling",
+    False,
+    QPAW7580,
+    "A delegated long task polled as the tool asks: wait at least 30 s, then check; the same "
+    "running answer four times, then the result (the issue asks not to be cut off by the "
+    "repeated-behaviour protection).",
+)
+t.user("Have the data agent rebuild the monthly KPI report, then send me the summary.")
+t.call(
+    "submit_to_agent",
+    {"agent_id": "data-agent", "task": "Rebuild the monthly KPI report for November"},
+    {"task_id": "tsk_81f2", "status": "submitted"},
+)
+RUNNING18 = {
+    "task_id": "tsk_81f2",
+    "status": "running",
+    "hint": "Wait at least 30 seconds before next check.",
+}
+for _ in range(4):
+    t.call("execute_shell_command", {"command": "sleep 30"}, "")
+    t.call("check_agent_task", {"task_id": "tsk_81f2"}, RUNNING18)
+t.call("execute_shell_command", {"command": "sleep 30"}, "")
+t.call(
+    "check_agent_task",
+    {"task_id": "tsk_81f2"},
+    {
+        "task_id": "tsk_81f2",
+        "status": "completed",
+        "result": "report_nov.xlsx: revenue +6.2%, churn 2.1%",
+    },
+)
+t.msg("The November KPI report is rebuilt: revenue +6.2%, churn 2.1% (report_nov.xlsx).")
+
+t = new(
+    "f18-ohsdk-544-unknown-tool-recovered",
+    "edit_test_cycle",
+    False,
+    OHSDK544,
+    "After the fix: a call to a tool that does not exist returns an error naming the "
+    "available tools and the conversation continues with the right tool.",
+)
+t.user("Fix the typo in the README title")
+t.call(
+    "file_editor_v2",
+    {"command": "view", "path": "/workspace/README.md"},
+    error="Tool 'file_editor_v2' not found. Available: terminal, file_editor, task_tracker",
+    kind="not_found",
+)
+t.call(
+    "file_editor",
+    {"command": "view", "path": "/workspace/README.md"},
+    "# Teh Project\n\nA tool for ...",
+)
+t.call(
+    "file_editor",
+    {
+        "command": "str_replace",
+        "path": "/workspace/README.md",
+        "old_str": "# Teh Project",
+        "new_str": "# The Project",
+    },
+    "The file /workspace/README.md has been edited.",
+    mutates=True,
+)
+t.call("terminal", {"command": "git diff --stat"}, " README.md | 2 +-\n 1 file changed")
+
+t = new(
+    "f18-continue-6911-mcp-error-fixed",
+    "research",
+    False,
+    CONT6911,
+    "What the issue asks for: an MCP tool error (a misconfigured JSON argument) goes back to "
+    "the model, which fixes the call and continues.",
+)
+t.user("Open a Linear issue for the flaky login test and link it in the PR")
+t.call(
+    "linear_create_issue",
+    {"title": "Flaky login e2e test", "teamId": "ENG", "priority": "high"},
+    error="MCP error -32602: Invalid arguments: priority: Expected number, received string",
+    kind="invalid_args",
+)
+t.call(
+    "linear_create_issue",
+    {"title": "Flaky login e2e test", "teamId": "ENG", "priority": 2},
+    {"identifier": "ENG-1432", "url": "https://linear.app/acme/issue/ENG-1432"},
+)
+t.call(
+    "github_add_comment",
+    {"owner": "acme", "repo": "web", "issue_number": 877, "body": "Tracking the flake in ENG-1432"},
+    {"id": 2291841},
+)
+t.msg("Created ENG-1432 and linked it on PR #877.")
+
+
+def _swe_agent_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        SWE1262,
+        "What the user wanted from a capped run: a long but productive session, twenty test "
+        "modules each viewed, edited and run once (a deprecated assertion replaced), 64 calls.",
+    )
+    t.user(
+        "Replace the deprecated assertEquals in every test module under tests/ and keep them green"
+    )
+    mods = [
+        f"tests/test_{n}.py"
+        for n in (
+            "api",
+            "auth",
+            "cache",
+            "cli",
+            "config",
+            "db",
+            "email",
+            "export",
+            "forms",
+            "i18n",
+            "jobs",
+            "logging",
+            "models",
+            "payments",
+            "perm",
+            "search",
+            "session",
+            "storage",
+            "upload",
+            "views",
+        )
+    ]
+    t.call("bash", {"command": "grep -rl assertEquals tests/ | wc -l"}, "20")
+    for k, m in enumerate(mods):
+        t.call(
+            "str_replace_editor",
+            {"command": "view", "path": f"/testbed/{m}", "view_range": [1, 40]},
+            f"[File: /testbed/{m}]\n12:        self.assertEquals(resp.status, {200 + k % 3})",
+        )
+        t.call(
+            "str_replace_editor",
+            {
+                "command": "str_replace",
+                "path": f"/testbed/{m}",
+                "old_str": f"self.assertEquals(resp.status, {200 + k % 3})",
+                "new_str": f"self.assertEqual(resp.status, {200 + k % 3})",
+            },
+            f"The file /testbed/{m} has been edited.",
+            mutates=True,
+        )
+        t.call(
+            "bash", {"command": f"python -m pytest {m} -q"}, f"{4 + k % 5} passed in 0.{3 + k % 6}s"
+        )
+    t.call("bash", {"command": "grep -rl assertEquals tests/ | wc -l"}, "0")
+    t.call("bash", {"command": "python -m pytest tests -q"}, "112 passed in 9.84s")
+    t.call("submit", {}, "Submitted patch (20 files changed).")
+
+
+_swe_agent_long("f18-swe-agent-1262-long-test-cleanup")
+
+
 # ================================================================ fresh19 set
 # Written at 21:30 UTC (Dec 4) from sources no earlier split uses (checked against every
 # `source` of the file): the test suites of three loop detectors, one trajectory per test
@@ -20634,7 +22118,10 @@ for _ in range(4):
     )
     m = t.msg("The service config must be in deploy/service; let me look at that directory again.")
     o.append([a, b, m])
-mark_cycle(t, o)
+# Due at the second failing read (a hard failure of one call that has happened twice, the
+# file's rule for error loops), one step before the cycle's second message (label corrected
+# at the merge, before any rule change: the helper reported it).
+t.mark(o[1][0], o[1][1], period=3)
 
 t = new(
     "f19-notifly-check-one-more-time",
@@ -21277,8 +22764,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh15"
     for it in items[FRESH16_START:FRESH17_START]:
         split[it.tid] = "fresh16"
-    for it in items[FRESH17_START:FRESH19_START]:
+    for it in items[FRESH17_START:FRESH18_START]:
         split[it.tid] = "fresh17"
+    for it in items[FRESH18_START:FRESH19_START]:
+        split[it.tid] = "fresh18"
     for it in items[FRESH19_START:]:
         split[it.tid] = "fresh19"
     return split

@@ -20,12 +20,6 @@ ROOT = Path(__file__).resolve().parents[2]
 RECALL_FLOOR = 0.90
 FALSE_ALARMS_CEILING = 0
 EARLY_CEILING = 0
-# Early flags measured and left standing, by id, for the lead to judge (no label is changed
-# after a split was measured): f19-agentbeck-44452-missing-file-cycle is labelled as a
-# period-3 cycle (list, the same failing read, a message) due at the message, but its
-# failing read is a hard failure of one call that has already happened twice one step
-# earlier, where crs flags it (bench/loops/README.md, "fresh19").
-ACCEPTED_EARLY: frozenset[str] = frozenset({"f19-agentbeck-44452-missing-file-cycle"})
 # False alarms measured and accepted, by id (none since fresh4: the one left standing after
 # fresh3, f3-validator-validate-fix-loop, a CI status polled with no wait, passes since a
 # call whose answer moved with the workspace unchanged and that names no workspace path is
@@ -52,9 +46,10 @@ ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 # flag's label corrected, bench/loops/README.md), 21/23 and 0/21 after (bench/RESULTS.md,
 # "fresh15 (helper)"); fresh16 at 17/24 (one late) and 0/22 (f35ba1f, main d683114's guard,
 # no rule changed; bench/loops/README.md, "fresh16"); fresh17 at 15/18 and 0/19 (5abc2ea,
-# main d5bc5c3's guard, no rule changed; bench/loops/README.md, "fresh17"); fresh19 at
-# 20/28 (one early, one late) and 0/22 (20c37ae, main 913a198's guard, no rule changed;
-# bench/loops/README.md, "fresh19").
+# main d5bc5c3's guard, no rule changed; bench/loops/README.md, "fresh17"); fresh18 at 20/23 and
+# 0/26 (02965fb, main 913a198's guard, no rule changed; bench/loops/README.md, "fresh18");
+# fresh19 at 20/28 (one early, one late) and 0/22 (20c37ae, main 913a198's guard, no rule
+# changed; bench/loops/README.md, "fresh19").
 CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
@@ -75,6 +70,7 @@ CAUGHT_AT_LEAST = {
     "fresh15": 21,
     "fresh16": 21,
     "fresh17": 17,
+    "fresh18": 20,
     "fresh19": 20,
 }
 
@@ -129,10 +125,8 @@ def test_no_false_alarm(outcomes: list[Any]) -> None:
 
 
 def test_no_loop_flagged_before_it_repeated(outcomes: list[Any]) -> None:
-    rest = [o for o in outcomes if o.id not in ACCEPTED_EARLY]
-    s = lb.score(rest)
-    assert s.early <= EARLY_CEILING, _ids(rest, "early")
-    assert {o.id for o in outcomes if o.loop} >= ACCEPTED_EARLY
+    s = lb.score(outcomes)
+    assert s.early <= EARLY_CEILING, _ids(outcomes, "early")
 
 
 def test_every_split_keeps_its_catches_and_no_false_alarm(outcomes: list[Any]) -> None:
