@@ -19954,6 +19954,2772 @@ def _connectonion_long(tid: str) -> None:
 _connectonion_long("f17-connectonion-106-long-migration")
 
 
+# ================================================================ fresh18 set
+# Written at 21:25 UTC (Dec 4) from GitHub issues and pull requests of agent frameworks and
+# coding agents no earlier split cites (checked against every `source` of the file; some are
+# other issues of repositories earlier splits cite: crewAI, Roo-Code, autogen, cline, goose,
+# SWE-agent, codex, letta-code, semantic-kernel, openinterpreter, hermes-agent, mastra,
+# browser-use, smolagents, continue, OpenHands/software-agent-sdk, QwenPaw): crewAI #6 and
+# #1355, Roo-Code #5879, #11754 and #4452, autogen #907 and #108, cline pull request #8787,
+# goose #9758 and pull request #3529, SWE-agent #1262 and pull request #1118, codex #20830,
+# #37937 and #15950, letta-code #3505, langgraph-swarm-py #6, semantic-kernel #6281,
+# openinterpreter #434, hermes-agent #50170, suitenumerique/conversations #474, mastra #9387,
+# #5756 and #16536, browser-use pull request #4027, smolagents #1386, QwenPaw #7580,
+# OpenHands/software-agent-sdk #544 and continue #6911. Each report is one trajectory labelled
+# by what the source says is wrong (a loop) or right (legitimate work, or the working case the
+# report contrasts with), translated to this file's classes and label rules; tool names,
+# argument keys and result formats follow each framework. Committed before crs was run on
+# them. Split "fresh18".
+
+FRESH18_START = len(ALL)
+CREW6 = gh("crewAIInc/crewAI", "issues", 6)
+CREW1355 = gh("crewAIInc/crewAI", "issues", 1355)
+ROO5879 = gh("RooCodeInc/Roo-Code", "issues", 5879)
+ROO11754 = gh("RooCodeInc/Roo-Code", "issues", 11754)
+ROO4452 = gh("RooCodeInc/Roo-Code", "issues", 4452)
+AG907 = gh("microsoft/autogen", "issues", 907)
+AG108 = gh("microsoft/autogen", "issues", 108)
+CLINE8787 = gh("cline/cline", "pull", 8787)
+GOOSE9758 = gh("aaif-goose/goose", "issues", 9758)
+GOOSE3529 = gh("aaif-goose/goose", "pull", 3529)
+SWE1262 = gh("SWE-agent/SWE-agent", "issues", 1262)
+SWE1118 = gh("SWE-agent/SWE-agent", "pull", 1118)
+CDX20830 = gh("openai/codex", "issues", 20830)
+CDX37937 = gh("openai/codex", "issues", 37937)
+CDX15950 = gh("openai/codex", "issues", 15950)
+LCODE3505 = gh("letta-ai/letta-code", "issues", 3505)
+SWARM6 = gh("langchain-ai/langgraph-swarm-py", "issues", 6)
+SK6281 = gh("microsoft/semantic-kernel", "issues", 6281)
+OI434 = gh("openinterpreter/openinterpreter", "issues", 434)
+HERMES50170 = gh("NousResearch/hermes-agent", "issues", 50170)
+CONV474 = gh("suitenumerique/conversations", "issues", 474)
+MASTRA9387 = gh("mastra-ai/mastra", "issues", 9387)
+MASTRA5756 = gh("mastra-ai/mastra", "issues", 5756)
+MASTRA16536 = gh("mastra-ai/mastra", "issues", 16536)
+BU4027 = gh("browser-use/browser-use", "pull", 4027)
+SMOL1386 = gh("huggingface/smolagents", "issues", 1386)
+QPAW7580 = gh("agentscope-ai/QwenPaw", "issues", 7580)
+OHSDK544 = gh("OpenHands/software-agent-sdk", "issues", 544)
+CONT6911 = gh("continuedev/continue", "issues", 6911)
+
+# ---- fresh18 loops
+
+t = new(
+    "f18-crewai-6-delegate-repeat",
+    "repeated_call",
+    True,
+    CREW6,
+    "The manager agent delegates the same work to the Researcher with the same pipe-separated "
+    "input again and again (Action / Action Input repeated), each time getting the same list.",
+)
+t.user("Write a short article on IDEs with AI-assisted programming features.")
+DELEG18 = {
+    "input": "Researcher|Compile list of IDEs|Please compile a comprehensive list of all "
+    "Integrated Development Environments (IDEs) that support AI/LLM assisted programming with "
+    "extensive search capabilities across project code files and console/terminal messages."
+}
+IDES18 = (
+    "1. Visual Studio Code (GitHub Copilot, Continue)\n2. JetBrains IDEs (AI Assistant)\n"
+    "3. Cursor\n4. Zed\n5. Neovim (copilot.vim, avante.nvim)"
+)
+_again(t, 6, "Delegate Work to Co-Worker", DELEG18, IDES18)
+
+t = new(
+    "f18-crewai-1355-action-and-final-answer",
+    "error_loop",
+    True,
+    CREW1355,
+    "Since the move to LiteLLM the agent emits an Action and a Final Answer in one reply; the "
+    'framework answers "I did it wrong. Tried to both perform Action and give a Final Answer at '
+    'the same time" and the agent sends the same reply again, up to ten LLM calls.',
+)
+t.user("List the files in the working directory and summarise what the project does.")
+WRONG18 = (
+    "I did it wrong. Tried to both perform Action and give a Final Answer at the same time, I "
+    "must do one or the other"
+)
+idx = [t.call("list_directory", {"dir_path": "."}, error=WRONG18, kind="syntax") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+ROOFILE18 = (
+    '<files><file><path>src/services/billing.ts</path>\n<content lines="1-48">\n'
+    " 1 | import { Invoice } from '../models/invoice'\n 2 | \n"
+    " 3 | export function totalDue(inv: Invoice): number {\n"
+    " 4 |   return inv.lines.reduce((s, l) => s + l.amount, 0)\n 5 | }\n</content>\n</file></files>"
+)
+t = new(
+    "f18-roo-5879-read-file-repeat",
+    "repeated_call",
+    True,
+    ROO5879,
+    "Roo reads the same file with the same content again and again until its own repetition "
+    'guard says "Roo appears to be stuck in a loop, attempting the same action (read_file) '
+    'repeatedly" (with several models).',
+)
+t.user("Add a late fee to totalDue in src/services/billing.ts")
+t.call(
+    "list_files",
+    {"path": "src/services", "recursive": False},
+    "billing.ts\ncustomers.ts\nmailer.ts",
+)
+_again(
+    t,
+    5,
+    "read_file",
+    {"args": {"file": [{"path": "src/services/billing.ts"}]}},
+    ROOFILE18,
+)
+
+
+def _roo_chunk(a: int, b: int, total: int = 1311) -> str:
+    return (
+        f'<file><path>llama_server/handlers.py</path>\n<content lines="{a}-{b}">\n'
+        f"{a} | # section starting at line {a}\n...\n{b} | return response\n</content>\n"
+        f"<notice>Showing lines {a}-{b} of {total}. Use line_range to read more.</notice></file>"
+    )
+
+
+t = new(
+    "f18-roo-11754-chunk-reread-cycle",
+    "cycle",
+    True,
+    ROO11754,
+    "Since the option to read a whole file was removed, a local model reads the same file in "
+    'chunks, then the same chunks again and again ("extra long loops trying reading the same '
+    'file in chunks").',
+)
+t.user("Change the timeout handling in llama_server/handlers.py to return 504")
+ranges = [(1, 500), (501, 1000), (1001, 1311)]
+occ = []
+for _ in range(3):
+    occ.append(
+        [
+            t.call(
+                "read_file",
+                {
+                    "args": {
+                        "file": [{"path": "llama_server/handlers.py", "line_range": f"{a}-{b}"}]
+                    }
+                },
+                _roo_chunk(a, b),
+            )
+            for a, b in ranges
+        ]
+    )
+mark_cycle(t, occ)
+
+CART_DIFF18 = (
+    "<<<<<<< SEARCH\n:start_line:42\n-------\n"
+    "  const total = items.reduce((s, i) => s + i.price, 0)\n=======\n"
+    "  const total = items.reduce((s, i) => s + i.price * i.qty, 0)\n>>>>>>> REPLACE"
+)
+CART_NEW18 = (
+    '<file><path>src/cart.ts</path>\n<content lines="40-44">\n'
+    "40 | export function cartTotal(items: Item[]) {\n"
+    "41 |   // quantities included\n"
+    "42 |   const total = items.reduce((s, i) => s + i.price * i.qty, 0)\n"
+    "43 |   return round2(total)\n44 | }\n</content></file>"
+)
+CART_ERR18 = (
+    "No sufficiently similar match found at line: 42 (81% similar, needs 100%)\n\n"
+    "Search Content:\n  const total = items.reduce((s, i) => s + i.price, 0)\n\n"
+    "Best Match Found:\n42 |   const total = items.reduce((s, i) => s + i.price * i.qty, 0)"
+)
+t = new(
+    "f18-roo-4452-stale-context-cycle",
+    "cycle",
+    True,
+    ROO4452,
+    "Roo makes the change, then works from stale context: it reads the file (the change is "
+    "there), tries to make the change it already made, fails, reads again, and so on.",
+)
+t.user("Make cartTotal in src/cart.ts include item quantities")
+t.call(
+    "apply_diff",
+    {"path": "src/cart.ts", "diff": CART_DIFF18},
+    "Changes applied to src/cart.ts",
+    mutates=True,
+)
+occ = []
+for _ in range(4):
+    r = t.call(
+        "read_file",
+        {"args": {"file": [{"path": "src/cart.ts", "line_range": "40-44"}]}},
+        CART_NEW18,
+    )
+    d = t.call(
+        "apply_diff",
+        {"path": "src/cart.ts", "diff": CART_DIFF18},
+        error=CART_ERR18,
+        kind="not_found",
+    )
+    occ.append([r, d])
+mark_cycle(t, occ)
+
+t = new(
+    "f18-autogen-907-empty-auto-reply",
+    "monologue",
+    True,
+    AG907,
+    "The user proxy auto-replies with empty messages and the assistant answers each with the "
+    'same "有什么我可以帮助你的吗？" until max_consecutive_auto_reply is reached.',  # noqa: RUF001
+)
+t.user("你知道中国的首都是哪里.")
+t.msg("中国的首都是北京。")
+idx = []
+for _ in range(6):
+    t.user("")
+    idx.append(t.msg("有什么我可以帮助你的吗？"))  # noqa: RUF001
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f18-autogen-108-blank-admin",
+    "monologue",
+    True,
+    AG108,
+    "In a group chat the admin agent starts sending blank messages through the auto reply, "
+    "one after another, with no tool call and no content.",
+)
+t.user("Research the latest AI agent frameworks and draft a blog post about them.")
+t.call(
+    "web_search",
+    {"q": "new AI agent frameworks 2023", "num": 5},
+    [
+        {
+            "title": "AutoGen: multi-agent conversations",
+            "link": "https://microsoft.github.io/autogen",
+        }
+    ],
+)
+t.msg("Draft: AutoGen lets several agents converse to solve tasks; here is an outline ...")
+idx = [t.msg("") for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+CLINE_DIFF18 = (
+    "------- SEARCH\nexport function formatDate(d: Date) {\n  return d.toLocaleDateString()\n}\n"
+    "=======\nexport function formatDate(d: Date) {\n  return d.toISOString().slice(0, 10)\n}\n"
+    "+++++++ REPLACE"
+)
+CLINE_ERR18 = (
+    "The SEARCH block:\nexport function formatDate(d: Date) {\n  return d.toLocaleDateString()\n}\n"
+    "...does not match anything in the file.\n\nThis is likely because the SEARCH block content "
+    "doesn't match exactly with what's in the file, or if you used multiple SEARCH/REPLACE "
+    "blocks they may not have been in the order they appear in the file."
+)
+t = new(
+    "f18-cline-8787-replace-in-file-retries",
+    "error_loop",
+    True,
+    CLINE8787,
+    "A failing replace_in_file (search string not found) is retried with the same diff "
+    "indefinitely: the mistake counter was reset at the start of each attempt, so the limit "
+    "never triggered and the context exploded.",
+)
+t.user("Make formatDate in src/utils/format.ts return ISO dates")
+t.call(
+    "read_file",
+    {"path": "src/utils/format.ts"},
+    "export const formatDate = (d: Date): string =>\n  d.toLocaleDateString('en-US')\n",
+)
+idx = [
+    t.call(
+        "replace_in_file",
+        {"path": "src/utils/format.ts", "diff": CLINE_DIFF18},
+        error=CLINE_ERR18,
+        kind="not_found",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+CARGO18 = (
+    '[package]\nname = "ledger"\nversion = "0.3.1"\nedition = "2021"\n\n[dependencies]\n'
+    'serde = { version = "1", features = ["derive"] }\n'
+    'tokio = { version = "1", features = ["full"] }'
+)
+t = new(
+    "f18-goose-9758-identical-calls",
+    "repeated_call",
+    True,
+    GOOSE9758,
+    "A repeated identical tool-call stream: goose re-executes the same text_editor view and "
+    "submits the same tool result again and again instead of bounding the loop.",
+)
+t.user("Bump tokio to the latest 1.x in this crate")
+_again(
+    t,
+    6,
+    "developer__text_editor",
+    {"command": "view", "path": "/home/dev/ledger/Cargo.toml"},
+    CARGO18,
+)
+
+t = new(
+    "f18-goose-3529-found-the-issue",
+    "monologue",
+    True,
+    GOOSE3529,
+    'Since streaming was added the agent answers with repeated "I found the issue!" responses '
+    "that restate the same finding with variations, over and over, before it eventually "
+    "continues (the pull request fixes the reply loop).",
+)
+t.user("Why does /api/orders return 500 when the payment service is down?")
+t.call(
+    "developer__shell",
+    {"command": "rg -n 'retry' src/middleware"},
+    "src/middleware/retry.rs:18:    if status == 503 { return Ok(Response::empty()) }",
+)
+idx = [
+    t.msg(s)
+    for s in (
+        "I found the issue! The retry middleware swallows the 503 before the handler sees it.",
+        "I found the issue! The retry middleware is swallowing the 503 before the handler can "
+        "see it.",
+        "Found the issue! The 503 gets swallowed by the retry middleware before it reaches the "
+        "handler.",
+        "I found the issue! The retry middleware swallows the 503 response before the handler "
+        "ever sees it.",
+        "I found the issue! The 503 is swallowed in the retry middleware, so the handler never "
+        "sees it.",
+    )
+]
+t.mark(idx[1], idx[1])
+t.call(
+    "developer__text_editor",
+    {
+        "command": "str_replace",
+        "path": "/home/dev/shop/src/middleware/retry.rs",
+        "old_str": "return Ok(Response::empty())",
+        "new_str": "return Err(Error::Upstream(status))",
+    },
+    "The file has been edited.",
+    mutates=True,
+)
+
+SWEWIN18 = (
+    "[File: /testbed/astropy/io/fits/card.py (1332 lines total)]\n(1270 more lines above)\n"
+    '1271:    def _format_float(value):\n1272:        value_str = f"{value:.16G}"\n'
+    '1273:        if "." not in value_str and "E" not in value_str:\n'
+    '1274:            value_str += ".0"\n(58 more lines below)'
+)
+t = new(
+    "f18-swe-agent-1262-view-same-window",
+    "repeated_call",
+    True,
+    SWE1262,
+    "On a SWE-bench Verified issue gpt-4o-mini keeps reading the same file window, step after "
+    "step, and the agent never stops (200+ steps).",
+)
+t.user(
+    "<uploaded_files>/testbed</uploaded_files> io.fits.Card uses a string representation of "
+    "floats that is larger than necessary. Fix it."
+)
+t.call(
+    "bash",
+    {"command": "grep -n '_format_float' /testbed/astropy/io/fits/card.py"},
+    "1271:    def _format_float(value):",
+)
+_again(
+    t,
+    8,
+    "str_replace_editor",
+    {"command": "view", "path": "/testbed/astropy/io/fits/card.py", "view_range": [1270, 1275]},
+    SWEWIN18,
+)
+
+SWETO18 = (
+    "The command 'python -m pytest astropy/io/fits/tests -q' was cancelled because it took "
+    "more than 300 seconds. Please try a different command that completes more quickly."
+)
+t = new(
+    "f18-swe-agent-1118-consecutive-timeouts",
+    "error_loop",
+    True,
+    SWE1118,
+    "The same test command times out again and again; the consecutive-timeout limit did not "
+    "count (the pull request fixes max n consecutive timeouts), so the agent kept re-running "
+    "it past any retry budget.",
+)
+t.user("Fix the failing FITS header round-trip test and make sure the test suite passes.")
+t.call(
+    "str_replace_editor",
+    {
+        "command": "str_replace",
+        "path": "/testbed/astropy/io/fits/header.py",
+        "old_str": "sep=''",
+        "new_str": "sep=' '",
+    },
+    "The file /testbed/astropy/io/fits/header.py has been edited.",
+    mutates=True,
+)
+idx = [
+    t.call(
+        "bash",
+        {"command": "python -m pytest astropy/io/fits/tests -q"},
+        error=SWETO18,
+        kind="timeout",
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[2])
+
+ARG0_18 = ["AZeqPr", "Kd81Qx", "p0ZtWm", "Vn3sLe", "r7YbHc"]
+
+
+def _codex_version(suffix: str) -> str:
+    return (
+        "codex-cli 0.128.0\nWARNING: failed to clean up stale arg0 temp dirs: Acceso denegado. "
+        "(os error 5)\nWARNING: proceeding, even though we could not update PATH: Acceso "
+        "denegado. (os error 5) at path "
+        f'"C:\\\\Users\\\\antoi\\\\.codex\\\\tmp\\\\arg0\\\\codex-arg0{suffix}"'
+    )
+
+
+t = new(
+    "f18-codex-20830-version-search-cycle",
+    "cycle",
+    True,
+    CDX20830,
+    "Codex keeps repeating its actions without finishing anything: it checks its own version "
+    "(each answer names a fresh temp directory) and runs the same search for the settings "
+    "screen (no match), again and again, burning tokens.",
+)
+t.user("Implement a settings screen for the app following AGENTS.md")
+WD18 = "C:\\Users\\antoi\\AndroidStudioProjects\\Budget"
+occ = []
+for suffix in ARG0_18[:4]:
+    a = t.call(
+        "shell_command",
+        {"command": "codex --version", "workdir": WD18},
+        _codex_version(suffix),
+    )
+    b = t.call(
+        "shell_command",
+        {"command": 'rg -n "SettingsScreen" app/src/main', "workdir": WD18},
+        "",
+    )
+    occ.append([a, b])
+mark_cycle(t, occ)
+
+HOOK18 = (
+    "Stop hook (blocked)\nfeedback: Multi Server Sync Hook Router was not found; run "
+    "gateway-service.py ensure or set MULTI_SERVER_SYNC_ROOT"
+)
+REPORT18 = (
+    "The Stop hook cannot resolve a compatible sync runtime (the shared configuration moved to "
+    "a newer checkout than this session's launcher). I can't repair that from inside the "
+    "session, so I'm stopping here; run gateway-service.py ensure from a fresh shell."
+)
+t = new(
+    "f18-codex-37937-stop-hook-blocked",
+    "monologue",
+    True,
+    CDX37937,
+    "A Stop hook returns the same blocking feedback on every invocation; each time the "
+    "assistant reports the failure and tries to finish, Codex runs the hook again: the same "
+    "report after the same feedback, an infinite no-escape loop.",
+)
+t.user("Sync the release notes to the other servers and finish.")
+t.call(
+    "shell",
+    {"command": ["bash", "-lc", "python3 gateway-service.py ensure"], "workdir": "/srv/notes"},
+    error="exit status 1: no compatible runtime candidate for launcher generation 37",
+    kind="exit_code",
+)
+idx = []
+for _ in range(5):
+    idx.append(t.msg(REPORT18))
+    t.user(HOOK18)
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f18-lettacode-3505-stop-then-status",
+    "cycle",
+    True,
+    LCODE3505,
+    "An agent on an open Discord channel says it is stuck and must stop running Bash and "
+    "wait, then runs the same `git status --short` of its clean memory repository (empty "
+    "output), again and again: 93 cycles in 24 minutes.",
+)
+t.user("[discord #agents] mika: can you check whether your memory repo has the new notes?")
+STOP18 = [
+    "I'm stuck repeating myself. I must stop running Bash and wait for Mika's reply.",
+    "I should stop here and wait for the external response instead of running Bash again.",
+    "Stopping now: nothing changed, I need to wait for Mika to answer.",
+]
+GITST18 = {
+    "command": 'git -C "$MEMORY_DIR" status --short',
+    "description": "Check memory repository state",
+}
+occ = []
+for k in range(6):
+    m = t.msg(STOP18[k % 3])
+    c = t.call("Bash", GITST18, "")
+    occ.append([m, c])
+mark_cycle(t, occ)
+
+t = new(
+    "f18-swarm-6-handoff-pingpong",
+    "cycle",
+    True,
+    SWARM6,
+    "Two swarm agents keep handing the conversation to each other with the handoff tools "
+    "until the graph recursion limit; nothing else happens between the handoffs.",
+)
+t.user("Book a table for two at 7pm at a place with vegan options.")
+occ = repeat_block(
+    t,
+    [
+        {"tool": "transfer_to_bob", "args": {}, "result": "Successfully transferred to bob"},
+        {"tool": "transfer_to_alice", "args": {}, "result": "Successfully transferred to alice"},
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+POEM18 = (
+    "Sunlight scatters, blue takes flight,\nRayleigh's dance through air so light;\n"
+    "Short waves wander, long ones stay,\nPainting heaven blue by day."
+)
+t = new(
+    "f18-sk-6281-nested-writer",
+    "repeated_call",
+    True,
+    SK6281,
+    "A kernel function invoked directly with auto invoke enabled: the model calls the same "
+    "WriterPlugin function again with the same input, nested, several times (unnecessary "
+    "round trips, the same poem each time).",
+)
+t.user("Write a short poem about why the sky is blue.")
+_again(t, 5, "WriterPlugin-ShortPoem", {"input": "Why is the sky blue?"}, POEM18)
+
+OICODE18 = (
+    "import pandas as pd\ndf = pd.read_csv('sales_2023.csv')\n"
+    "print(df.groupby('region')['revenue'].sum())"
+)
+OIOUT18 = (
+    "region\nEMEA     1843210.50\nAPAC      902114.25\nAMER     2410987.00\n"
+    "Name: revenue, dtype: float64"
+)
+t = new(
+    "f18-oi-434-rerun-successful-code",
+    "repeated_call",
+    True,
+    OI434,
+    "Open Interpreter executes the same code block again and again even though it did not "
+    "fail: an infinite code execution loop with the same output each time.",
+)
+t.user("What is the total revenue per region in sales_2023.csv?")
+_again(t, 5, "run_code", {"language": "python", "code": OICODE18}, OIOUT18)
+
+t = new(
+    "f18-hermes-50170-unknown-tool-next-session",
+    "known_failure",
+    True,
+    HERMES50170,
+    "After the MCP keepalive failed, new sessions get no fresh connection: the agent calls its "
+    'memory tool at the start of the next session and gets the same "Unknown tool", with no '
+    "warning.",
+)
+t.user("What did we decide about the NAS backup schedule?")
+RECALL18 = {"query": "NAS backup schedule decision", "limit": 5}
+t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.msg("My memory tools are unavailable right now; from this chat I can't see that decision.")
+t.session("s2")
+u = t.user("What did we decide about the NAS backup schedule?")
+c = t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.mark(c, u)
+
+WSERR18 = "Unknown tool name: 'web_search'. No tools available. Fix the errors and try again."
+t = new(
+    "f18-conversations-474-disabled-web-search",
+    "known_failure",
+    True,
+    CONV474,
+    "Web search was disabled in the settings but the conversation still carries the earlier "
+    "tool call, so when the conversation is reopened the assistant launches web_search again "
+    "and gets the same unknown-tool error.",
+)
+t.user("Quelles sont les dernières annonces sur la réforme des retraites ?")
+WSQ18 = {"query": "réforme des retraites annonces gouvernement"}
+t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.msg("Je n'ai pas pu effectuer la recherche web.")
+t.session("s2")
+u = t.user("Tu peux réessayer de chercher les dernières annonces ?")
+c = t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.mark(c, u)
+
+t = new(
+    "f18-mastra-9387-network-reroute",
+    "repeated_call",
+    True,
+    MASTRA9387,
+    "agent.network keeps looping beyond maxSteps: the routing agent does not feel it should "
+    "finish and calls the same agent primitive with the same prompt again and again (each "
+    "answer with a new run id).",
+)
+t.user("Summarise the main churn drivers in the Q3 CRM export.")
+t.call("crmExportTool", {"quarter": "2025-Q3", "format": "csv"}, {"rows": 18422, "file": "q3.csv"})
+RUNS18 = [
+    "a3f1c2e0-5b7d-4e21-9c1a-0d2f6b8e4a11",
+    "b81e0d94-2c6a-4f3b-8e57-71c9a0d3f256",
+    "c0d2a7f3-9e14-4b68-a2d5-3f8b61e07c9a",
+    "d4e6b1a8-07c3-4d92-b1f0-5a2e9c8d6b37",
+    "e9a7c3d1-6f28-4a05-93be-2d7f0b1c4e68",
+]
+CHURN18 = (
+    "Top churn drivers in Q3: price increase on the Pro plan (41%), missing SSO (23%), "
+    "onboarding drop-off in week 1 (17%)."
+)
+idx = [
+    t.call(
+        "agent-researchAgent",
+        {"prompt": "Analyse q3.csv and list the main churn drivers with shares"},
+        {"runId": r, "text": CHURN18},
+    )
+    for r in RUNS18
+]
+t.mark(idx[1], idx[1])
+
+CF18 = "Just a moment... Verify you are human by completing the action below."
+t = new(
+    "f18-browseruse-4027-page-stuck-clicks",
+    "no_progress",
+    True,
+    BU4027,
+    "Stuck on a Cloudflare challenge page the agent clicks one element after another (a "
+    "different index each time) on the same URL and the page never changes: the pull "
+    "request's page-stagnation case (same action type on the same URL, element index ignored).",
+)
+t.user("Collect the five most recent reviews of Notion from g2.com")
+t.call(
+    "navigate",
+    {"url": "https://www.g2.com/products/notion/reviews", "new_tab": False},
+    {"url": "https://www.g2.com/products/notion/reviews", "title": "Just a moment..."},
+)
+idx = [
+    t.call(
+        "click",
+        {"index": i},
+        {
+            "extracted_content": f"Clicked element with index {i}",
+            "url": "https://www.g2.com/products/notion/reviews",
+            "page_text": CF18,
+        },
+    )
+    for i in (3, 5, 7, 2, 9, 4)
+]
+t.mark(idx[1], idx[1])
+
+NORES18 = "Exception: No results found! Try a less restrictive/shorter query."
+t = new(
+    "f18-smolagents-1386-no-results-reworded",
+    "no_progress",
+    True,
+    SMOL1386,
+    'The WebSearchTool raises "No results found! Try a less restrictive/shorter query." even '
+    "for the Guided Tour's own example; an agent following that advice rewords the same "
+    "question again and again (shorter each time) and gets the same exception.",
+)
+t.user("Who is the president of Russia?")
+qs18 = [
+    "Who is the president of Russia?",
+    "president of Russia",
+    "current Russian president",
+    "Russia president name",
+    "Russia head of state",
+]
+idx = [t.call("web_search", {"query": q}, error=NORES18, kind="not_found") for q in qs18]
+t.mark(idx[1], idx[1])
+
+# ---- fresh18 legitimate
+
+t = new(
+    "f18-crewai-6-delegate-distinct",
+    "research",
+    False,
+    CREW6,
+    "The sample crew working: the research is delegated once, a question goes to the writer, "
+    "and the article is returned.",
+)
+t.user("Write a short article on IDEs with AI-assisted programming features.")
+t.call("Delegate Work to Co-Worker", DELEG18, IDES18)
+t.call(
+    "Ask Question to Co-Worker",
+    {"input": "Writer|Article angle|Which angle suits a developer audience best for this list?"},
+    "Compare how each IDE searches project code and terminal output.",
+)
+t.call(
+    "Delegate Work to Co-Worker",
+    {
+        "input": "Writer|Write the article|Write 4 paragraphs comparing: "
+        + IDES18.replace("\n", "; ")
+    },
+    "AI-assisted IDEs have moved from autocomplete to whole-project search ...",
+)
+t.msg("Final Answer: the article is ready (4 paragraphs comparing five IDEs).")
+
+t = new(
+    "f18-crewai-1355-tool-then-answer",
+    "distinct_reads",
+    False,
+    CREW1355,
+    "The expected behaviour: the agent uses the file tools it has and gives its final answer "
+    "in a few LLM calls.",
+)
+t.user("List the files in the working directory and summarise what the project does.")
+t.call("list_directory", {"dir_path": "."}, "README.md\npyproject.toml\nsrc\ntests")
+t.call("read_file", {"file_path": "README.md"}, "# invoicer\nGenerates PDF invoices from CSV.")
+t.call(
+    "read_file", {"file_path": "pyproject.toml"}, '[project]\nname = "invoicer"\nversion = "0.4.0"'
+)
+t.msg("Final Answer: invoicer 0.4.0 turns CSV rows into PDF invoices (src/, tests/).")
+
+t = new(
+    "f18-roo-5879-read-edit-verify",
+    "edit_test_cycle",
+    False,
+    ROO5879,
+    'What the user had "for a long time" without the warning: the file read, edited, read '
+    "back once (new content) and the tests run.",
+)
+t.user("Add a late fee to totalDue in src/services/billing.ts")
+BILL18 = {"args": {"file": [{"path": "src/services/billing.ts"}]}}
+t.call("read_file", BILL18, ROOFILE18)
+t.call(
+    "apply_diff",
+    {
+        "path": "src/services/billing.ts",
+        "diff": "<<<<<<< SEARCH\n:start_line:4\n-------\n"
+        "  return inv.lines.reduce((s, l) => s + l.amount, 0)\n"
+        "=======\n  return inv.lines.reduce((s, l) => s + l.amount, 0) + lateFee(inv)\n"
+        ">>>>>>> REPLACE",
+    },
+    "Changes applied to src/services/billing.ts",
+    mutates=True,
+)
+t.call("read_file", BILL18, ROOFILE18.replace("l.amount, 0)", "l.amount, 0) + lateFee(inv)"))
+t.call("execute_command", {"command": "npm test -- billing"}, "Tests: 9 passed, 9 total")
+
+t = new(
+    "f18-roo-11754-chunks-once",
+    "distinct_reads",
+    False,
+    ROO11754,
+    "The expected result: a long file read once in successive chunks, then changed and "
+    "tested, with no chunk read twice.",
+)
+t.user("Change the timeout handling in llama_server/handlers.py to return 504")
+for a, b in ranges:
+    t.call(
+        "read_file",
+        {"args": {"file": [{"path": "llama_server/handlers.py", "line_range": f"{a}-{b}"}]}},
+        _roo_chunk(a, b),
+    )
+t.call(
+    "apply_diff",
+    {
+        "path": "llama_server/handlers.py",
+        "diff": "<<<<<<< SEARCH\n:start_line:1187\n-------\n        status = 500\n=======\n"
+        "        status = 504\n>>>>>>> REPLACE",
+    },
+    "Changes applied to llama_server/handlers.py",
+    mutates=True,
+)
+t.call("execute_command", {"command": "pytest -q tests/test_handlers.py"}, "14 passed in 2.31s")
+
+t = new(
+    "f18-roo-4452-fresh-context-edits",
+    "edit_test_cycle",
+    False,
+    ROO4452,
+    "The expected behaviour: after each edit the file is read fresh and the next step works "
+    "from the new content; two different edits, tests between.",
+)
+t.user("Make cartTotal in src/cart.ts include item quantities and round to cents")
+t.call(
+    "apply_diff",
+    {"path": "src/cart.ts", "diff": CART_DIFF18},
+    "Changes applied to src/cart.ts",
+    mutates=True,
+)
+t.call(
+    "read_file", {"args": {"file": [{"path": "src/cart.ts", "line_range": "40-44"}]}}, CART_NEW18
+)
+t.call(
+    "execute_command",
+    {"command": "npx vitest run cart"},
+    "FAIL cart.test.ts > rounds to cents: expected 10.005 to be 10.01",
+)
+t.call(
+    "apply_diff",
+    {
+        "path": "src/cart.ts",
+        "diff": "<<<<<<< SEARCH\n:start_line:43\n-------\n  return round2(total)\n=======\n"
+        "  return Math.round(total * 100) / 100\n>>>>>>> REPLACE",
+    },
+    "Changes applied to src/cart.ts",
+    mutates=True,
+)
+t.call(
+    "execute_command",
+    {"command": "npx vitest run cart"},
+    "Test Files 1 passed (1)\nTests 6 passed (6)",
+)
+
+t = new(
+    "f18-autogen-907-questions-answered",
+    "conversation",
+    False,
+    AG907,
+    "The intended chat: each real question answered once, the last reply ending with TERMINATE.",
+)
+for q, a in [
+    ("你知道中国的首都是哪里.", "中国的首都是北京。"),
+    ("北京有多少人口？", "北京常住人口约 2,185 万（2023 年）。"),  # noqa: RUF001
+    ("那上海呢？", "上海常住人口约 2,487 万（2023 年）。TERMINATE"),  # noqa: RUF001
+]:
+    t.user(q)
+    t.msg(a)
+
+t = new(
+    "f18-autogen-108-group-drafts",
+    "research",
+    False,
+    AG108,
+    "The content-agent group chat working: each agent's message carries new content (search, "
+    "draft, review, revision).",
+)
+t.user("Research the latest AI agent frameworks and draft a blog post about them.")
+t.call(
+    "web_search",
+    {"q": "new AI agent frameworks 2023", "num": 5},
+    [
+        {
+            "title": "AutoGen: multi-agent conversations",
+            "link": "https://microsoft.github.io/autogen",
+        }
+    ],
+)
+t.msg("Draft: AutoGen lets several agents converse to solve tasks; here is an outline ...")
+t.msg("Review: the draft needs a comparison with LangChain agents and a code sample.")
+t.call(
+    "web_search",
+    {"q": "AutoGen vs LangChain agents comparison", "num": 5},
+    [{"title": "Comparing agent frameworks", "link": "https://example.org/agents-compared"}],
+)
+t.msg("Revision: added a comparison table and a 12-line two-agent example. TERMINATE")
+
+t = new(
+    "f18-cline-8787-reset-after-success",
+    "edit_test_cycle",
+    False,
+    CLINE8787,
+    "The pull request's test procedure: a failing replace_in_file, a re-read, a success (the "
+    "counter resets), another block failing once, re-read, applied, tests passing.",
+)
+t.user("Make formatDate and formatTime in src/utils/format.ts return ISO strings")
+t.call(
+    "replace_in_file",
+    {"path": "src/utils/format.ts", "diff": CLINE_DIFF18},
+    error=CLINE_ERR18,
+    kind="not_found",
+)
+t.call(
+    "read_file",
+    {"path": "src/utils/format.ts"},
+    "export const formatDate = (d: Date): string =>\n  d.toLocaleDateString('en-US')\n"
+    "export const formatTime = (d: Date): string =>\n  d.toLocaleTimeString('en-US')\n",
+)
+t.call(
+    "replace_in_file",
+    {
+        "path": "src/utils/format.ts",
+        "diff": "------- SEARCH\n  d.toLocaleDateString('en-US')\n=======\n"
+        "  d.toISOString().slice(0, 10)\n+++++++ REPLACE",
+    },
+    "The content was successfully saved to src/utils/format.ts.",
+    mutates=True,
+)
+t.call(
+    "replace_in_file",
+    {
+        "path": "src/utils/format.ts",
+        "diff": "------- SEARCH\n  d.toLocaleTimeString()\n=======\n"
+        "  d.toISOString().slice(11, 19)\n+++++++ REPLACE",
+    },
+    error=CLINE_ERR18.replace(
+        "formatDate(d: Date) {\n  return d.toLocaleDateString()\n}", "  d.toLocaleTimeString()"
+    ),
+    kind="not_found",
+)
+t.call(
+    "read_file",
+    {"path": "src/utils/format.ts"},
+    "export const formatDate = (d: Date): string =>\n  d.toISOString().slice(0, 10)\n"
+    "export const formatTime = (d: Date): string =>\n  d.toLocaleTimeString('en-US')\n",
+)
+t.call(
+    "replace_in_file",
+    {
+        "path": "src/utils/format.ts",
+        "diff": "------- SEARCH\n  d.toLocaleTimeString('en-US')\n=======\n"
+        "  d.toISOString().slice(11, 19)\n+++++++ REPLACE",
+    },
+    "The content was successfully saved to src/utils/format.ts.",
+    mutates=True,
+)
+t.call(
+    "execute_command",
+    {"command": "npm test -- format", "requires_approval": False},
+    "Tests: 4 passed, 4 total",
+)
+
+t = new(
+    "f18-goose-9758-distinct-views",
+    "distinct_reads",
+    False,
+    GOOSE9758,
+    "The bounded case: each tool call has its own id and target, each file viewed once before "
+    "the edit and the build.",
+)
+t.user("Bump tokio to the latest 1.x in this crate")
+for p, out in [
+    ("/home/dev/ledger/Cargo.toml", CARGO18),
+    ("/home/dev/ledger/src/main.rs", "#[tokio::main]\nasync fn main() { ledger::run().await }"),
+    ("/home/dev/ledger/src/net.rs", "use tokio::net::TcpListener;\n..."),
+    ("/home/dev/ledger/src/db.rs", "use tokio::sync::Mutex;\n..."),
+]:
+    t.call("developer__text_editor", {"command": "view", "path": p}, out)
+t.call(
+    "developer__text_editor",
+    {
+        "command": "str_replace",
+        "path": "/home/dev/ledger/Cargo.toml",
+        "old_str": 'tokio = { version = "1"',
+        "new_str": 'tokio = { version = "1.47"',
+    },
+    "The file has been edited.",
+    mutates=True,
+)
+t.call(
+    "developer__shell",
+    {"command": "cargo build"},
+    "   Compiling tokio v1.47.1\n   Compiling ledger v0.3.1\n    Finished `dev` profile in 41.2s",
+)
+
+t = new(
+    "f18-swe-agent-1262-scroll-windows",
+    "distinct_reads",
+    False,
+    SWE1262,
+    "A stronger model on the same kind of task: successive windows of the file, one edit, the "
+    "reproduction script run before and after.",
+)
+t.user(
+    "<uploaded_files>/testbed</uploaded_files> io.fits.Card uses a string representation of "
+    "floats that is larger than necessary. Fix it."
+)
+t.call("bash", {"command": "python reproduce.py"}, "0.009124999999999999")
+for a in (1240, 1260, 1280, 1300):
+    t.call(
+        "str_replace_editor",
+        {"command": "view", "path": "/testbed/astropy/io/fits/card.py", "view_range": [a, a + 19]},
+        f"[File: /testbed/astropy/io/fits/card.py (1332 lines total)]\n{a}: ...\n{a + 19}: ...",
+    )
+t.call(
+    "str_replace_editor",
+    {
+        "command": "str_replace",
+        "path": "/testbed/astropy/io/fits/card.py",
+        "old_str": '    value_str = f"{value:.16G}"',
+        "new_str": "    value_str = str(value)",
+    },
+    "The file /testbed/astropy/io/fits/card.py has been edited.",
+    mutates=True,
+)
+t.call("bash", {"command": "python reproduce.py"}, "0.009125")
+t.call("submit", {}, "Submitted patch (1 file changed).")
+
+t = new(
+    "f18-swe-agent-1118-timeout-then-installed",
+    "retry_transient",
+    False,
+    SWE1118,
+    "Timeouts that are not consecutive failures of one thing: an install times out twice on "
+    "a slow mirror and succeeds at the third attempt, then the tests run.",
+)
+t.user("Set up the repository and run the FITS tests.")
+PIPTO18 = (
+    "The command 'pip install -e .[test]' was cancelled because it took more than 300 seconds. "
+    "Please try a different command that completes more quickly."
+)
+for _ in range(2):
+    t.call("bash", {"command": "pip install -e .[test]"}, error=PIPTO18, kind="timeout")
+t.call("bash", {"command": "pip install -e .[test]"}, "Successfully installed astropy-6.1.dev0")
+t.call(
+    "bash",
+    {"command": "python -m pytest astropy/io/fits/tests/test_header.py -q"},
+    "212 passed in 38.4s",
+)
+
+t = new(
+    "f18-codex-15950-loop-train-log",
+    "polling",
+    False,
+    CDX15950,
+    "The /loop workflow the request describes: every 60 s check logs/train.log and the job "
+    "status while the experiment is healthy (twice the same line while a checkpoint saves), "
+    "until it finishes.",
+)
+t.user("/loop every 60s check logs/train.log and job status; if healthy keep waiting quietly")
+for out in [
+    "step 1200/6000 loss 2.913 lr 3.0e-4",
+    "step 1850/6000 loss 2.640 lr 3.0e-4",
+    "step 2400/6000 loss 2.502 saving checkpoint ckpt-2400 ...",
+    "step 2400/6000 loss 2.502 saving checkpoint ckpt-2400 ...",
+    "step 3100/6000 loss 2.371 lr 2.4e-4",
+    "step 6000/6000 loss 1.988 training finished",
+]:
+    t.call("shell", {"command": ["bash", "-lc", "sleep 60"], "workdir": "/exp/run7"}, "")
+    t.call(
+        "shell",
+        {"command": ["bash", "-lc", "tail -n 1 logs/train.log"], "workdir": "/exp/run7"},
+        out,
+    )
+t.msg("Training finished at step 6000 (final loss 1.988).")
+
+t = new(
+    "f18-lettacode-3505-ask-and-wait",
+    "conversation",
+    False,
+    LCODE3505,
+    "The expected behaviour: the agent asks in the channel and ends its turn; when the reply "
+    "arrives it acts on it once.",
+)
+t.user("[discord #agents] mika: can you check whether your memory repo has the new notes?")
+t.call("Bash", GITST18, " M notes/infra.md")
+t.msg("There is one uncommitted change in notes/infra.md. Should I commit it?")
+t.user("[discord #agents] mika: yes, commit it with a short message")
+t.call(
+    "Bash",
+    {
+        "command": 'git -C "$MEMORY_DIR" commit -am "infra notes"',
+        "description": "Commit memory notes",
+    },
+    "[main 5e21c0a] infra notes\n 1 file changed, 4 insertions(+)",
+    mutates=True,
+)
+t.call("Bash", GITST18, "")
+t.msg("Committed (5e21c0a); the memory repository is clean.")
+
+t = new(
+    "f18-swarm-6-handoff-with-work",
+    "conversation",
+    False,
+    SWARM6,
+    "A swarm used as intended: one agent does its part, hands off once, the other finishes.",
+)
+t.user("Book a table for two at 7pm at a place with vegan options.")
+t.call(
+    "search_restaurants",
+    {"cuisine": "any", "dietary": "vegan", "party_size": 2},
+    [{"name": "Verde", "slot": "19:00"}, {"name": "Lotus", "slot": "19:30"}],
+)
+t.call("transfer_to_bob", {}, "Successfully transferred to bob")
+t.call(
+    "book_table",
+    {"restaurant": "Verde", "time": "19:00", "party_size": 2},
+    {"confirmation": "VRD-4471"},
+)
+t.msg("Booked Verde at 19:00 for two (confirmation VRD-4471); they have a vegan menu.")
+
+t = new(
+    "f18-sk-6281-function-once",
+    "research",
+    False,
+    SK6281,
+    "The recommended pattern: the function is called once by the model (not registered and "
+    "invoked directly), alongside one other function, and the answer returned.",
+)
+t.user("Write a short poem about why the sky is blue, dated today.")
+t.call("TimePlugin-Today", {}, "Friday, December 4, 2026")
+t.call("WriterPlugin-ShortPoem", {"input": "Why is the sky blue?"}, POEM18)
+t.msg("Friday, December 4, 2026\n\n" + POEM18)
+
+t = new(
+    "f18-oi-434-fix-and-rerun",
+    "edit_test_cycle",
+    False,
+    OI434,
+    "Code re-run only after it failed and was changed: a KeyError fixed, then a chart saved.",
+)
+t.user("What is the total revenue per region in sales_2023.csv? Plot it too.")
+t.call(
+    "run_code",
+    {"language": "python", "code": OICODE18.replace("'revenue'", "'Revenue'")},
+    error="KeyError: 'Revenue'",
+    kind="exit_code",
+)
+t.call("run_code", {"language": "python", "code": OICODE18}, OIOUT18)
+t.call(
+    "run_code",
+    {
+        "language": "python",
+        "code": "ax = df.groupby('region')['revenue'].sum().plot.bar()\n"
+        "ax.figure.savefig('rev.png')",
+    },
+    "",
+)
+t.msg("AMER leads with 2.41M, then EMEA 1.84M and APAC 0.90M; the chart is in rev.png.")
+
+t = new(
+    "f18-hermes-50170-reconnected",
+    "session_memory",
+    False,
+    HERMES50170,
+    "The suggested fix: the gateway is restarted between sessions, the MCP server registers "
+    "its tools again, and the next session's memory call works.",
+)
+t.user("What did we decide about the NAS backup schedule?")
+t.call("mimir_recall", RECALL18, error="Unknown tool: mimir_recall", kind="not_found")
+t.msg("My memory tools are unavailable right now; I'll flag it.")
+t.workspace("The user restarted the gateway; MCP server 'mimir' registered 36 tool(s).")
+t.session("s2")
+t.user("What did we decide about the NAS backup schedule?")
+t.call(
+    "mimir_recall",
+    RECALL18,
+    [{"memory": "Nightly NAS backup at 02:30, weekly offsite copy on Sundays", "score": 0.91}],
+)
+t.msg("Nightly at 02:30, plus a weekly offsite copy on Sundays.")
+
+t = new(
+    "f18-conversations-474-search-reenabled",
+    "session_memory",
+    False,
+    CONV474,
+    "The expected behaviour once web search is enabled again: the reopened conversation's "
+    "search runs and the assistant answers.",
+)
+t.user("Quelles sont les dernières annonces sur la réforme des retraites ?")
+t.call("web_search", WSQ18, error=WSERR18, kind="invalid_args")
+t.msg("La recherche web est désactivée pour cette conversation.")
+t.workspace("The administrator re-enabled the web_search tool for this assistant.")
+t.session("s2")
+t.user("Tu peux réessayer de chercher les dernières annonces ?")
+t.call(
+    "web_search",
+    WSQ18,
+    [
+        {
+            "title": "Réforme des retraites : ce qui change en 2026",
+            "url": "https://www.service-public.fr/actu/retraites",
+        }
+    ],
+)
+t.msg("Selon service-public.fr, les changements de 2026 portent sur ...")
+
+t = new(
+    "f18-mastra-5756-many-orders",
+    "distinct_reads",
+    False,
+    MASTRA5756,
+    "An agent that needs more than five tool calls: one status lookup per order of the "
+    "customer (the report: only five were made through the API), then the summary.",
+)
+t.user("Check the status of every open order for customer C-2291")
+t.call(
+    "listOrders",
+    {"customerId": "C-2291", "status": "open"},
+    {"orders": [f"ORD-{7100 + k}" for k in range(8)]},
+)
+for k, st in enumerate(
+    [
+        "shipped",
+        "packing",
+        "shipped",
+        "awaiting_stock",
+        "packing",
+        "shipped",
+        "delivered",
+        "packing",
+    ]
+):
+    t.call(
+        "getOrderStatus",
+        {"orderId": f"ORD-{7100 + k}"},
+        {"orderId": f"ORD-{7100 + k}", "status": st},
+    )
+t.msg("8 open orders: 3 shipped, 3 packing, 1 awaiting stock, 1 delivered today.")
+
+
+def _mastra_migration_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        MASTRA16536,
+        "An agent that needs many tool calls: twenty CMS pages migrated (fetch, convert, "
+        'upload), the run reaching maxSteps and the user saying "continue", 62 calls.',
+    )
+    t.user("Migrate every page in the /docs collection from the old CMS to the new one")
+    t.call(
+        "listPages", {"collection": "docs"}, {"pages": [f"docs/page-{k:02d}" for k in range(20)]}
+    )
+    rng = random.Random(18536)
+    for k in range(20):
+        if k == 12:
+            t.msg("I reached the step limit; 12 of 20 pages are migrated.")
+            t.user("continue")
+        slug = f"docs/page-{k:02d}"
+        words = rng.randint(300, 2400)
+        t.call("fetchPage", {"slug": slug}, {"slug": slug, "words": words, "format": "html"})
+        t.call("convertToMarkdown", {"slug": slug}, {"slug": slug, "blocks": words // 40})
+        t.call(
+            "uploadPage",
+            {"slug": slug, "collection": "docs-v2"},
+            {"id": f"pg_{4100 + k}", "status": "published"},
+            mutates=True,
+        )
+    t.call("listPages", {"collection": "docs-v2"}, {"count": 20})
+    t.msg("All 20 pages are published in docs-v2.")
+
+
+_mastra_migration_long("f18-mastra-16536-continue-migration-long")
+
+t = new(
+    "f18-browseruse-4027-varied-actions",
+    "research",
+    False,
+    BU4027,
+    "The pull request's negative test: each step performs a different action (navigate, "
+    "type, click, scroll, extract), the page changing each time.",
+)
+t.user("Find the price of the Pro plan on linear.app and whether it has SSO")
+t.call(
+    "navigate",
+    {"url": "https://linear.app", "new_tab": False},
+    {"url": "https://linear.app", "title": "Linear"},
+)
+t.call(
+    "click",
+    {"index": 14},
+    {
+        "extracted_content": "Clicked element with index 14",
+        "url": "https://linear.app/pricing",
+        "page_text": "Pricing: Free, Basic, Business, Enterprise",
+    },
+)
+t.call(
+    "scroll",
+    {"down": True, "num_pages": 1.0},
+    {
+        "extracted_content": "Scrolled down the page by one page",
+        "url": "https://linear.app/pricing",
+        "page_text": "Compare plans: SAML SSO — Enterprise only",
+    },
+)
+t.call(
+    "input",
+    {"index": 31, "text": "SSO", "clear": True},
+    {
+        "extracted_content": "Input 'SSO' into element 31",
+        "url": "https://linear.app/pricing",
+        "page_text": "1 result: SAML and SCIM",
+    },
+)
+t.call(
+    "extract",
+    {"query": "price per user of each plan and SSO availability"},
+    {"extracted_content": "Basic $10, Business $16 per user/month; SSO on Enterprise"},
+)
+t.call(
+    "done",
+    {"text": "Business is $16/user/month; SSO needs Enterprise.", "success": True},
+    "Task completed",
+)
+
+t = new(
+    "f18-smolagents-1386-shorter-query",
+    "research",
+    False,
+    SMOL1386,
+    "The tool's advice followed where it applies: a long query finds nothing, a shorter one "
+    "returns results, and the page is visited.",
+)
+t.user("Who won the 2024 Tour de France Femmes and by how much?")
+t.call(
+    "web_search",
+    {
+        "query": "winner of the 2024 Tour de France Femmes avec Zwift general classification "
+        "margin in seconds"
+    },
+    error=NORES18,
+    kind="not_found",
+)
+t.call(
+    "web_search",
+    {"query": "2024 Tour de France Femmes winner"},
+    "## Search Results\n[Katarzyna Niewiadoma wins 2024 Tour de France Femmes](https://www.letour.fr/...)",
+)
+t.call(
+    "visit_webpage",
+    {"url": "https://www.letour.fr/en/tdff-2024-final-gc"},
+    "Final GC: 1. Niewiadoma 2. Vollering +4s 3. Kopecky ...",
+)
+t.call(
+    "final_answer",
+    {"answer": "Katarzyna Niewiadoma, by 4 seconds over Demi Vollering."},
+    "Katarzyna Niewiadoma, by 4 seconds over Demi Vollering.",
+)
+
+t = new(
+    "f18-qwenpaw-7580-check-after-waits",
+    "polling",
+    False,
+    QPAW7580,
+    "A delegated long task polled as the tool asks: wait at least 30 s, then check; the same "
+    "running answer four times, then the result (the issue asks not to be cut off by the "
+    "repeated-behaviour protection).",
+)
+t.user("Have the data agent rebuild the monthly KPI report, then send me the summary.")
+t.call(
+    "submit_to_agent",
+    {"agent_id": "data-agent", "task": "Rebuild the monthly KPI report for November"},
+    {"task_id": "tsk_81f2", "status": "submitted"},
+)
+RUNNING18 = {
+    "task_id": "tsk_81f2",
+    "status": "running",
+    "hint": "Wait at least 30 seconds before next check.",
+}
+for _ in range(4):
+    t.call("execute_shell_command", {"command": "sleep 30"}, "")
+    t.call("check_agent_task", {"task_id": "tsk_81f2"}, RUNNING18)
+t.call("execute_shell_command", {"command": "sleep 30"}, "")
+t.call(
+    "check_agent_task",
+    {"task_id": "tsk_81f2"},
+    {
+        "task_id": "tsk_81f2",
+        "status": "completed",
+        "result": "report_nov.xlsx: revenue +6.2%, churn 2.1%",
+    },
+)
+t.msg("The November KPI report is rebuilt: revenue +6.2%, churn 2.1% (report_nov.xlsx).")
+
+t = new(
+    "f18-ohsdk-544-unknown-tool-recovered",
+    "edit_test_cycle",
+    False,
+    OHSDK544,
+    "After the fix: a call to a tool that does not exist returns an error naming the "
+    "available tools and the conversation continues with the right tool.",
+)
+t.user("Fix the typo in the README title")
+t.call(
+    "file_editor_v2",
+    {"command": "view", "path": "/workspace/README.md"},
+    error="Tool 'file_editor_v2' not found. Available: terminal, file_editor, task_tracker",
+    kind="not_found",
+)
+t.call(
+    "file_editor",
+    {"command": "view", "path": "/workspace/README.md"},
+    "# Teh Project\n\nA tool for ...",
+)
+t.call(
+    "file_editor",
+    {
+        "command": "str_replace",
+        "path": "/workspace/README.md",
+        "old_str": "# Teh Project",
+        "new_str": "# The Project",
+    },
+    "The file /workspace/README.md has been edited.",
+    mutates=True,
+)
+t.call("terminal", {"command": "git diff --stat"}, " README.md | 2 +-\n 1 file changed")
+
+t = new(
+    "f18-continue-6911-mcp-error-fixed",
+    "research",
+    False,
+    CONT6911,
+    "What the issue asks for: an MCP tool error (a misconfigured JSON argument) goes back to "
+    "the model, which fixes the call and continues.",
+)
+t.user("Open a Linear issue for the flaky login test and link it in the PR")
+t.call(
+    "linear_create_issue",
+    {"title": "Flaky login e2e test", "teamId": "ENG", "priority": "high"},
+    error="MCP error -32602: Invalid arguments: priority: Expected number, received string",
+    kind="invalid_args",
+)
+t.call(
+    "linear_create_issue",
+    {"title": "Flaky login e2e test", "teamId": "ENG", "priority": 2},
+    {"identifier": "ENG-1432", "url": "https://linear.app/acme/issue/ENG-1432"},
+)
+t.call(
+    "github_add_comment",
+    {"owner": "acme", "repo": "web", "issue_number": 877, "body": "Tracking the flake in ENG-1432"},
+    {"id": 2291841},
+)
+t.msg("Created ENG-1432 and linked it on PR #877.")
+
+
+def _swe_agent_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        SWE1262,
+        "What the user wanted from a capped run: a long but productive session, twenty test "
+        "modules each viewed, edited and run once (a deprecated assertion replaced), 64 calls.",
+    )
+    t.user(
+        "Replace the deprecated assertEquals in every test module under tests/ and keep them green"
+    )
+    mods = [
+        f"tests/test_{n}.py"
+        for n in (
+            "api",
+            "auth",
+            "cache",
+            "cli",
+            "config",
+            "db",
+            "email",
+            "export",
+            "forms",
+            "i18n",
+            "jobs",
+            "logging",
+            "models",
+            "payments",
+            "perm",
+            "search",
+            "session",
+            "storage",
+            "upload",
+            "views",
+        )
+    ]
+    t.call("bash", {"command": "grep -rl assertEquals tests/ | wc -l"}, "20")
+    for k, m in enumerate(mods):
+        t.call(
+            "str_replace_editor",
+            {"command": "view", "path": f"/testbed/{m}", "view_range": [1, 40]},
+            f"[File: /testbed/{m}]\n12:        self.assertEquals(resp.status, {200 + k % 3})",
+        )
+        t.call(
+            "str_replace_editor",
+            {
+                "command": "str_replace",
+                "path": f"/testbed/{m}",
+                "old_str": f"self.assertEquals(resp.status, {200 + k % 3})",
+                "new_str": f"self.assertEqual(resp.status, {200 + k % 3})",
+            },
+            f"The file /testbed/{m} has been edited.",
+            mutates=True,
+        )
+        t.call(
+            "bash", {"command": f"python -m pytest {m} -q"}, f"{4 + k % 5} passed in 0.{3 + k % 6}s"
+        )
+    t.call("bash", {"command": "grep -rl assertEquals tests/ | wc -l"}, "0")
+    t.call("bash", {"command": "python -m pytest tests -q"}, "112 passed in 9.84s")
+    t.call("submit", {}, "Submitted patch (20 files changed).")
+
+
+_swe_agent_long("f18-swe-agent-1262-long-test-cleanup")
+
+
+# ================================================================ fresh19 set
+# Written at 21:30 UTC (Dec 4) from sources no earlier split uses (checked against every
+# `source` of the file): the test suites of three loop detectors, one trajectory per test
+# case (positive or negative, labelled by what its test asserts; where a threshold differs
+# from this file's label rules, the rules decide and the note says so):
+# browser-use/browser-use `tests/ci/test_action_loop_detection.py` (its ActionLoopDetector:
+# normalised search hashes, repeated clicks and inputs, page stagnation),
+# TimoWilhelm/worker-ide `worker/services/ai-agent/doom-loop.test.ts` and `retry.test.ts`
+# (identical calls, failure streaks, no-progress iterations; retryable and non-retryable
+# errors) and openclaw/openclaw `src/agents/tool-loop-detection.test.ts` (generic repeats,
+# known polls without progress, volatile exec details, ping-pong, unknown-tool churn,
+# argument churn, sends with fresh ids, runs kept apart); and pages on agents looping or
+# repeating themselves (useody.com, loopengineering-app.pages.dev, theneuralbase.com,
+# agnost.ai, techietalkreviews.com's copy of O'Reilly's "rehash loop", agentbeck.bot reports
+# 16409 and 44452, notifly.ru). Committed before crs was run on them. Split "fresh19".
+
+FRESH19_START = len(ALL)
+BU19 = {"repo": "browser-use/browser-use", "path": "tests/ci/test_action_loop_detection.py"}
+WI19 = {"repo": "TimoWilhelm/worker-ide", "path": "worker/services/ai-agent/doom-loop.test.ts"}
+WIR19 = {"repo": "TimoWilhelm/worker-ide", "path": "worker/services/ai-agent/retry.test.ts"}
+OC19 = {"repo": "openclaw/openclaw", "path": "src/agents/tool-loop-detection.test.ts"}
+USEODY19 = {"url": "https://useody.com/guides/why-agents-repeat-mistakes"}
+LOOPENG19 = {
+    "url": "https://loopengineering-app.pages.dev/failures/agent-retried-same-failing-command/"
+}
+NEURAL19 = {
+    "url": "https://theneuralbase.com/conversational-ai/learn/beginner/repetitive-responses/"
+}
+AGNOST19 = {"url": "https://agnost.ai/blog/repetition-red-flag-looping-conversations"}
+REHASH19 = {"url": "https://techietalkreviews.com/understanding-the-rehash-loop-oreilly"}
+BECK16409 = {"url": "https://agentbeck.bot/report/16409"}
+BECK44452 = {"url": "https://agentbeck.bot/report/44452"}
+NOTIFLY19 = {"url": "https://notifly.ru/en/cases/vibecoder/ai/agent-stuck/"}
+
+
+def _page19(url: str, title: str, elements: int, text: str) -> dict[str, Any]:
+    """A browser-use style step result: the action's extracted content and the page state."""
+    return {"url": url, "title": title, "interactive_elements": elements, "text": text}
+
+
+# ---- fresh19 loops
+
+t = new(
+    "f19-bu-search-keyword-order",
+    "no_progress",
+    True,
+    BU19 | {"case": "test_detector_search_variations_detected_as_same"},
+    "The hinative pattern: the same site search with its keywords shuffled five times, the "
+    "same results each time (the detector hashes the sorted keywords as one action; its "
+    "nudge comes at the fifth, by this file's rules the unit has happened twice at the "
+    "second).",
+)
+t.user("Find the most voted answers about 'ですか vs ますか' on HiNative")
+HINATIVE19 = [
+    "hinative.com/questions/1203 - What is the difference between ですか and ますか?",
+    "hinative.com/questions/88412 - ますか vs ですか in polite speech",
+]
+qs = [
+    "site:hinative.com answers votes questions",
+    "site:hinative.com questions answers votes",
+    "site:hinative.com votes answers questions",
+    "site:hinative.com questions votes answers",
+    "site:hinative.com answers questions votes",
+]
+idx = [t.call("search", {"query": q, "engine": "google"}, {"results": HINATIVE19}) for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-search-case-punctuation",
+    "no_progress",
+    True,
+    BU19
+    | {
+        "case": "test_search_normalization_ignores_case / _ignores_punctuation / "
+        "_deduplicates_tokens"
+    },
+    "One search re-typed with other capitals, quotes, commas and a doubled word, the same "
+    "results each time (the tests hash all these spellings as one query).",
+)
+t.user("Find a beginner Python tutorial that covers list comprehensions")
+PYT19 = [
+    "docs.python.org/3/tutorial/datastructures.html - 5. Data Structures",
+    "realpython.com/list-comprehension-python - When to Use a List Comprehension",
+]
+qs = [
+    "Python Tutorial list comprehensions",
+    "python tutorial list comprehensions",
+    '"python" tutorial, list comprehensions',
+    "python python tutorial list comprehensions",
+    "PYTHON tutorial: list comprehensions",
+]
+idx = [t.call("search", {"query": q, "engine": "duckduckgo"}, {"results": PYT19}) for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-click-same-index-stagnant",
+    "repeated_call",
+    True,
+    BU19 | {"case": "test_combined_loop_and_stagnation"},
+    "The same element clicked eight times while the page does not change (the test expects "
+    "the strong warning at eight repeats together with the stagnation nudge).",
+)
+t.user("Submit the newsletter signup form on example.com")
+t.call(
+    "navigate",
+    {"url": "https://example.com/newsletter"},
+    _page19("https://example.com/newsletter", "Newsletter", 50, "Sign up: [email] [Subscribe]"),
+)
+t.call(
+    "input",
+    {"index": 3, "text": "ana@example.org", "clear": True},
+    "Typed 'ana@example.org' into element 3",
+)
+_again(
+    t,
+    8,
+    "click",
+    {"index": 7},
+    _page19("https://example.com/newsletter", "Newsletter", 50, "Sign up: [email] [Subscribe]"),
+)
+
+t = new(
+    "f19-bu-input-clear-flag",
+    "repeated_call",
+    True,
+    BU19 | {"case": "test_input_same_element_same_text"},
+    "The same text typed into the same field again and again, its clear flag flipping between "
+    "calls (the test: the clear flag does not change the action's hash), the same answer.",
+)
+t.user("Search the docs site for 'rate limits'")
+t.call(
+    "navigate",
+    {"url": "https://docs.example.dev"},
+    _page19("https://docs.example.dev/", "Docs", 31, "[search box] Getting started ..."),
+)
+idx = [
+    t.call(
+        "input",
+        {"index": 3, "text": "rate limits", "clear": k % 2 == 0},
+        "Typed 'rate limits' into element 3",
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-page-stagnation-clicks",
+    "no_progress",
+    True,
+    BU19 | {"case": "test_page_stagnation_nudge_at_5_identical_pages"},
+    "Clicks on different elements of a challenge page that never changes: the same URL, text "
+    "and element count after every step (the test nudges after five stagnant page states; "
+    "the calls differ, the outcome does not).",
+)
+t.user("Download the March invoice from the billing portal")
+CHAL19 = _page19(
+    "https://billing.example.net/challenge",
+    "Just a moment...",
+    12,
+    "Verify you are human by completing the action below.",
+)
+t.call("navigate", {"url": "https://billing.example.net/invoices"}, CHAL19)
+idx = [t.call("click", {"index": i}, CHAL19) for i in (87, 282, 480, 910, 1033, 1207)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-bu-navigate-same-url",
+    "repeated_call",
+    True,
+    BU19 | {"case": "test_navigate_same_url_same_hash"},
+    "The same URL opened again and again, the same page each time (the same-URL hash is the "
+    "repeated action; the nudge comes at five).",
+)
+t.user("What are the opening hours listed on the museum page?")
+MUSEUM19 = _page19(
+    "https://museum.example.org/visit",
+    "Plan your visit",
+    44,
+    "Plan your visit | Tickets | Accessibility | Getting here",
+)
+_again(t, 6, "navigate", {"url": "https://museum.example.org/visit"}, MUSEUM19)
+
+t = new(
+    "f19-wi-edit-after-exploration",
+    "error_loop",
+    True,
+    WI19
+    | {"case": "still detects doom loop after many non-identical calls followed by identical ones"},
+    "After four different calls, the same file_edit of /x.txt again and again: the first "
+    "applies, each later one fails the same way because its old string is gone.",
+)
+t.user("Rename the flag 'a' to 'b' in x.txt")
+t.call("file_read", {"path": "/a.txt"}, "notes for the rename")
+t.call("file_write", {"path": "/b.txt", "content": "draft"}, {"success": True, "bytes": 5})
+t.call("file_delete", {"path": "/c.txt"}, {"success": True})
+t.call("file_glob", {"pattern": "*.ts"}, ["src/index.ts", "src/flags.ts"])
+EDIT19 = {"path": "/x.txt", "old_string": "a", "new_string": "b"}
+t.call("file_edit", EDIT19, {"success": True, "replacements": 1}, mutates=True)
+idx = [
+    t.call("file_edit", EDIT19, error="old_string not found in /x.txt", kind="not_found")
+    for _ in range(4)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-wi-three-identical-reads",
+    "repeated_call",
+    True,
+    WI19 | {"case": "detects 3 identical consecutive tool calls"},
+    "file_read of one path three times in a row with the same content (the detector fires at "
+    "the third; the unit has happened twice at the second).",
+)
+t.user("What does a.txt say about the deploy window?")
+_again(t, 3, "file_read", {"path": "/a.txt"}, "Deploy window: Tue-Thu 10:00-16:00 UTC")
+
+t = new(
+    "f19-wi-edit-failure-streak",
+    "error_loop",
+    True,
+    WI19 | {"case": "detects 3 consecutive failures of the same tool"},
+    "file_edit failing validation the same way four times in a row (the detector's failure "
+    "loop is three consecutive failures of one tool).",
+)
+t.user("Make the header sticky in src/Header.tsx")
+t.call("file_read", {"path": "src/Header.tsx"}, "export function Header() {\n  return <header>")
+BAD19 = {"path": "src/Header.tsx", "old_string": "<header>"}
+idx = [
+    t.call(
+        "file_edit",
+        BAD19,
+        error="Invalid input for file_edit: expected string at 'new_string', received undefined",
+        kind="invalid_args",
+    )
+    for _ in range(4)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-wi-no-progress-test-reruns",
+    "no_progress",
+    True,
+    WI19 | {"case": "detects no-progress after an initial successful iteration"},
+    "One iteration with a file change, then iterations that change nothing: each reads or "
+    "searches something and re-runs the same tests with the same failure.",
+)
+t.user("Fix the failing date formatting test")
+t.call(
+    "file_edit",
+    {"path": "src/date.ts", "old_string": "getYear()", "new_string": "getFullYear()"},
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+FAIL19 = "FAIL src/date.test.ts > formats ISO dates\nExpected '2026-03-04', received '2026-3-4'"
+t.call("test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19})
+t.call("file_grep", {"pattern": "padStart", "path": "src"}, [])
+r2 = t.call(
+    "test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19}
+)
+t.call("file_read", {"path": "src/date.ts"}, "export const fmt = (d) => `${d.getFullYear()}-...`")
+t.call("test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19})
+t.call("file_list", {"path": "src"}, ["date.ts", "date.test.ts", "index.ts"])
+t.call("test_run", {"pattern": "src/date.test.ts"}, {"passed": 11, "failed": 1, "output": FAIL19})
+t.mark(r2, r2)
+
+t = new(
+    "f19-wi-no-progress-announcements",
+    "monologue",
+    True,
+    WI19 | {"case": "detects 3 consecutive iterations with no file changes"},
+    "Iterations that change no file: after one edit the agent only announces the next edit, "
+    "in the same words, turn after turn, with no tool call.",
+)
+t.user("Add a dark-mode toggle to the settings page")
+t.call("file_read", {"path": "src/Settings.tsx"}, "export function Settings() { ... }")
+t.call(
+    "file_edit",
+    {"path": "src/Settings.tsx", "old_string": "{/* toggles */}", "new_string": "<ThemeToggle />"},
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+ANN19 = "Next I'll wire the ThemeToggle into the theme context in src/theme.tsx so it persists."
+idx = [t.msg(ANN19) for _ in range(4)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-wi-auth-401-retried",
+    "error_loop",
+    True,
+    WIR19 | {"case": "returns undefined for auth errors"},
+    "An authentication failure (401), which the retry module classifies as not retryable, "
+    "sent again and again unchanged.",
+)
+t.user("Publish the preview build to the staging bucket")
+PUB19 = {"bucket": "staging-previews", "path": "dist/", "region": "eu-west-1"}
+idx = [
+    t.call(
+        "deploy_upload",
+        PUB19,
+        error="Authentication failed (HTTP 401): the access key is not valid",
+        kind="permission",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-process-poll-no-new-output",
+    "repeated_call",
+    True,
+    OC19 | {"case": "warns for known polling no-progress loops"},
+    "A background process polled back to back, each answer '(no new output) Process still "
+    "running.' with the same details (the detector's known-poll check warns at ten; no wait "
+    "between the polls, so by this file's rules the unit has happened twice at the second).",
+)
+t.user("Run the migration in the background and tell me when it is done")
+t.call(
+    "exec",
+    {"command": "npm run migrate", "background": True},
+    {
+        "content": [{"type": "text", "text": "Started session sess-1"}],
+        "details": {"status": "running"},
+    },
+)
+POLL19 = {
+    "content": [{"type": "text", "text": "(no new output)\n\nProcess still running."}],
+    "details": {"status": "running", "aggregated": "steady"},
+}
+_again(t, 12, "process", {"action": "poll", "sessionId": "sess-1"}, POLL19)
+
+t = new(
+    "f19-oc-exec-volatile-details",
+    "repeated_call",
+    True,
+    OC19 | {"case": "blocks repeated completed exec calls despite volatile runtime details"},
+    "The same completed command run again and again: the same output, only the duration and "
+    "the working directory in its details change.",
+)
+t.user("Which Grafana datasources are configured?")
+idx = [
+    t.call(
+        "exec",
+        {"command": "grafana-api.sh datasources"},
+        {
+            "content": [{"type": "text", "text": "Loki\nPrometheus"}],
+            "details": {
+                "status": "completed",
+                "exitCode": 0,
+                "durationMs": 100 + k * 7,
+                "cwd": f"/tmp/run-{k}",
+                "aggregated": "Loki\nPrometheus",
+            },
+        },
+    )
+    for k in range(8)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-exec-running-volatile-session",
+    "repeated_call",
+    True,
+    OC19 | {"case": "blocks repeated running exec calls despite volatile session details and text"},
+    "A follow command started again and again: each answer 'still running' with a new "
+    "session id, pid, start time and working directory, and no new output.",
+)
+t.user("Watch the app log for the next error")
+idx = [
+    t.call(
+        "exec",
+        {"command": "tail -f /var/log/app.log", "yieldMs": 1000},
+        {
+            "content": [
+                {
+                    "type": "text",
+                    "text": f"Command still running (session sess-{40 + k}, pid {1000 + 13 * k})",
+                }
+            ],
+            "details": {
+                "status": "running",
+                "sessionId": f"sess-{40 + k}",
+                "pid": 1000 + 13 * k,
+                "startedAt": 1764880000000 + 1100 * k,
+                "cwd": f"/tmp/run-{k}",
+                "tail": "(no new output)",
+            },
+        },
+    )
+    for k in range(8)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-read-list-ping-pong",
+    "cycle",
+    True,
+    OC19 | {"case": "blocks ping-pong alternating patterns at critical threshold"},
+    "read of one file and list of one directory alternating, each with its stable answer.",
+)
+t.user("Find where the retry policy is configured")
+o = repeat_block(
+    t,
+    [
+        {
+            "tool": "read",
+            "args": {"path": "/a.txt"},
+            "result": {
+                "content": [{"type": "text", "text": "read stable"}],
+                "details": {"ok": True},
+            },
+        },
+        {
+            "tool": "list",
+            "args": {"dir": "/workspace"},
+            "result": {
+                "content": [{"type": "text", "text": "list stable"}],
+                "details": {"ok": True},
+            },
+        },
+    ],
+    6,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f19-oc-unknown-tool-arg-churn",
+    "error_loop",
+    True,
+    OC19 | {"case": "blocks repeated unknown-tool failures even when the args keep changing"},
+    "A tool that does not exist called again and again with new arguments each time (other "
+    "keys, other commands), every call failing 'Tool exec not found'.",
+)
+t.user("Check the disk usage on the build host")
+attempts = [
+    {"command": "ls"},
+    {"command": "pwd"},
+    {"input": "whoami"},
+    {"cmd": "env"},
+    {"shell": "bash -lc ls"},
+    {"cwd": "/tmp", "command": "ls"},
+    {"args": ["df", "-h"]},
+    {"text": "run df -h"},
+]
+idx = [t.call("exec", a, error="Tool exec not found", kind="not_found") for a in attempts]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-write-churn-alternating",
+    "cycle",
+    True,
+    OC19 | {"case": "blocks stable argument churn despite bounded singleton probes"},
+    "The same content written to two files in turn, over and over, each answer the same "
+    "'wrote <path>'; two one-off probe paths do not make it progress.",
+)
+t.user("Save the summary to the notes folder")
+w19 = []
+for k in range(12):
+    path = f"/tmp/probe-{k}.md" if k in (8,) else f"/tmp/{k % 2}.md"
+    i = t.call(
+        "write",
+        {"path": path, "content": "same content"},
+        {
+            "content": [{"type": "text", "text": f"wrote {path}"}],
+            "details": {"ok": True, "path": path},
+        },
+        mutates=True,
+    )
+    w19.append(i)
+t.mark(w19[2], w19[3], period=2)
+
+t = new(
+    "f19-oc-feishu-send-fresh-ids",
+    "repeated_call",
+    True,
+    OC19 | {"case": "escalates identical-arg send loops to critical even though every id differs"},
+    "The same message sent to the same chat again and again; each answer carries a new run "
+    "id, message id and platform receipt (openclaw #89090's shape).",
+)
+t.user("Tell the team chat that the release is out")
+idx = [
+    t.call(
+        "message",
+        {"action": "send", "target": "feishu:oc_chat", "text": "Release 4.2 is out"},
+        {
+            "ok": True,
+            "channel": "feishu",
+            "chatId": "oc_chat",
+            "runId": f"run_{7100 + k}",
+            "messageId": f"om_{93000 + 17 * k}",
+            "receipt": {"platformMessageId": f"p_{5500 + 3 * k}"},
+        },
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-sessions-send-runid",
+    "repeated_call",
+    True,
+    OC19 | {"case": "also blocks sessions_send loops whose result carries a fresh runId"},
+    "One agent session sending the same text to a peer session again and again, each answer "
+    "ok with a fresh runId.",
+)
+t.user("Ask the research agent for the latest benchmark numbers")
+idx = [
+    t.call(
+        "sessions_send",
+        {"sessionKey": "agent:main:peer", "text": "Please send the latest benchmark numbers."},
+        {"ok": True, "runId": f"run_{k}a{31 * k}"},
+    )
+    for k in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f19-oc-plugin-veto-repeated",
+    "repeated_call",
+    True,
+    OC19 | {"case": "still escalates repeated plugin/approval vetoes to a critical loop"},
+    "A read of a chat that a plugin blocks before the call, requested again and again with "
+    "the same blocked answer.",
+)
+t.user("Read the last messages in the support chat")
+_again(
+    t,
+    6,
+    "message",
+    {"action": "read", "target": "feishu:oc_chat"},
+    {
+        "content": [{"type": "text", "text": "blocked"}],
+        "details": {"status": "blocked", "deniedReason": "plugin-before-tool-call"},
+    },
+)
+
+CFG19 = {
+    "file_path": "config/config.production.ts",
+    "content": "export const flags = { newCheckout: true };\n",
+}
+CFG19_ERR = (
+    "EACCES: permission denied, open 'config/config.production.ts' (generated file; change "
+    "flags through src/config/service.ts)"
+)
+t = new(
+    "f19-useody-wrong-config-next-session",
+    "known_failure",
+    True,
+    USEODY19,
+    "The page's doom loop: the agent writes to the wrong config path and the suite breaks; "
+    "the next morning, in a new session on the unchanged repository, it does the same thing "
+    "for the same reason.",
+)
+t.user("Turn on the new checkout flag for production")
+t.call("Read", {"file_path": "src/config/service.ts"}, "export function setFlag(name, value) {...}")
+t.call("Write", CFG19, error=CFG19_ERR, kind="permission")
+t.msg("The production config is generated and read-only; the flag has to go through the service.")
+t.session("s2")
+u = t.user("Turn on the new checkout flag for production")
+c = t.call("Write", CFG19, error=CFG19_ERR, kind="permission")
+t.call("Write", CFG19, error=CFG19_ERR, kind="permission")
+t.mark(c, u)
+
+t = new(
+    "f19-loopeng-same-failing-command",
+    "error_loop",
+    True,
+    LOOPENG19,
+    "A command fails and the agent retries it unchanged, hitting the same error, again and "
+    "again, never escalating or changing approach.",
+)
+t.user("Deploy the API to staging")
+t.call("shell", {"cmd": "git status --porcelain"}, "")
+DEPLOY19 = "make: *** [deploy] Error 2\nerror: DEPLOY_TOKEN is not set"
+idx = [
+    t.call("shell", {"cmd": "make deploy ENV=staging"}, error=DEPLOY19, kind="exit_code")
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+RETURN19 = (
+    "You can return any item within 30 days of delivery for a full refund. Items must be unused "
+    "and in their original packaging. Refunds are issued to the original payment method within "
+    "5-7 business days."
+)
+t = new(
+    "f19-neuralbase-same-answer",
+    "monologue",
+    True,
+    NEURAL19,
+    "A support bot gives the word-for-word same canned answer to different questions, turn "
+    "after turn (the page: users notice it at once and take it for a broken bot).",
+)
+t.user("What's your return policy?")
+t.msg(RETURN19)
+t.user("How do I return an item?")
+m2 = t.msg(RETURN19)
+t.user("Do I have to pay for return shipping?")
+t.msg(RETURN19)
+t.user("Can I exchange it for a different size instead?")
+t.msg(RETURN19)
+t.mark(m2, m2)
+
+t = new(
+    "f19-rehash-loop-same-failure",
+    "no_progress",
+    True,
+    REHASH19,
+    "The rehash loop: each new attempt is the same broken fix with cosmetic changes (other "
+    "variable names, reordered lines), and the test fails in exactly the same way every time.",
+)
+t.user("The CSV export drops the last row; fix it")
+t.call("read_file", {"path": "export.py"}, "def rows(data):\n    return data[:-1]\n")
+RH19 = "FAILED tests/test_export.py::test_last_row_kept - assert 99 == 100"
+fixes = [
+    "def rows(data):\n    out = data[:len(data) - 1]\n    return out\n",
+    "def rows(data):\n    n = len(data) - 1\n    return data[:n]\n",
+    "def rows(records):\n    last = len(records) - 1\n    return records[0:last]\n",
+    "def rows(data):\n    end = -1\n    return list(data[:end])\n",
+]
+starts = []
+for body in fixes:
+    e = t.call(
+        "write_file", {"path": "export.py", "content": body}, "Wrote export.py", mutates=True
+    )
+    r = t.call("run_tests", {"target": "tests/test_export.py"}, error=RH19, kind="exit_code")
+    starts.append((e, r))
+t.mark(starts[1][0], starts[1][1], period=2)
+
+t = new(
+    "f19-agentbeck-16409-fix-revert-cycle",
+    "cycle",
+    True,
+    BECK16409,
+    "A self-repairing agent writes a fix, the test fails, it reverts, the test fails the other "
+    "way, and it tries the exact same fix again: a period-4 cycle with the same results.",
+)
+t.user("Make the cache tests pass")
+FIX19 = {"file": "cache.go", "find": "ttl := 0", "replace": "ttl := defaultTTL"}
+REV19 = {"file": "cache.go", "find": "ttl := defaultTTL", "replace": "ttl := 0"}
+o = repeat_block(
+    t,
+    [
+        {"tool": "apply_edit", "args": FIX19, "result": "1 hunk applied", "mutates": True},
+        {
+            "tool": "go_test",
+            "args": {"pkg": "./cache/..."},
+            "error": "--- FAIL: TestExpiry (0.01s)\n    cache_test.go:41: entry expired too late",
+            "kind": "exit_code",
+        },
+        {"tool": "apply_edit", "args": REV19, "result": "1 hunk applied", "mutates": True},
+        {
+            "tool": "go_test",
+            "args": {"pkg": "./cache/..."},
+            "error": "--- FAIL: TestNoTTL (0.00s)\n    cache_test.go:18: entry never expires",
+            "kind": "exit_code",
+        },
+    ],
+    3,
+)
+mark_cycle(t, o)
+
+t = new(
+    "f19-agentbeck-44452-missing-file-cycle",
+    "cycle",
+    True,
+    BECK44452,
+    "The agent is sure the file is in directory X: it lists X, reads the file (not found), "
+    "reasons that it should be there, and starts over, round after round.",
+)
+t.user("Update the database URL in the service config")
+o = []
+for _ in range(4):
+    a = t.call("list_dir", {"dir": "deploy/service"}, ["Dockerfile", "README.md", "values.yaml"])
+    b = t.call(
+        "read_file",
+        {"path": "deploy/service/config.yaml"},
+        error="ENOENT: no such file or directory, open 'deploy/service/config.yaml'",
+        kind="not_found",
+    )
+    m = t.msg("The service config must be in deploy/service; let me look at that directory again.")
+    o.append([a, b, m])
+# Due at the second failing read (a hard failure of one call that has happened twice, the
+# file's rule for error loops), one step before the cycle's second message (label corrected
+# at the merge, before any rule change: the helper reported it).
+t.mark(o[1][0], o[1][1], period=3)
+
+t = new(
+    "f19-notifly-check-one-more-time",
+    "cycle",
+    True,
+    NOTIFLY19,
+    "An agent stuck in 'let me check one more time': the same status check of a service that "
+    "quietly died, the same answer, and the same line between, over and over.",
+)
+t.user("Wait for the embedding job to finish and then summarise the results")
+t.call("job_submit", {"queue": "embeddings", "input": "s3://corpus/2026-12"}, {"jobId": "emb-5521"})
+o = []
+for _ in range(5):
+    c = t.call("job_status", {"jobId": "emb-5521"}, {"state": "PENDING", "worker": None})
+    m = t.msg("Let me check one more time.")
+    o.append([c, m])
+mark_cycle(t, o)
+
+# ---- fresh19 legitimate
+
+t = new(
+    "f19-bu-diverse-actions",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_detector_no_nudge_for_diverse_actions"},
+    "A click, a scroll, another click, a search and a navigation, each different, each page "
+    "new: no nudge.",
+)
+t.user("Compare the two pricing plans on example.com and the reviews elsewhere")
+t.call(
+    "click",
+    {"index": 1},
+    _page19("https://example.com/pricing", "Pricing", 38, "Starter $9 | Team $29 | [details]"),
+)
+t.call(
+    "scroll",
+    {"down": True, "index": None},
+    _page19("https://example.com/pricing", "Pricing", 41, "Team: SSO, audit log, 10 seats"),
+)
+t.call(
+    "click",
+    {"index": 2},
+    _page19("https://example.com/pricing/team", "Team plan", 22, "Team plan details ..."),
+)
+t.call(
+    "search", {"query": "example.com team plan review"}, {"results": ["g2.com/...", "reddit ..."]}
+)
+t.call(
+    "navigate",
+    {"url": "https://www.g2.com/products/example/reviews"},
+    _page19("https://www.g2.com/products/example/reviews", "Reviews", 90, "4.5 stars (212)"),
+)
+t.msg("Team costs $29 and adds SSO and the audit log; reviewers rate it 4.5/5.")
+
+t = new(
+    "f19-bu-navigate-different-paths",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_navigate_different_paths_different_hash"},
+    "Navigating to different paths of one domain is genuine exploration (the test keeps "
+    "their hashes apart): five changelog pages, each read once.",
+)
+t.user("Summarise what changed in the last five releases")
+for v, note in [
+    ("5.4", "Adds webhooks retries"),
+    ("5.3", "Drops Node 16"),
+    ("5.2", "New CSV importer"),
+    ("5.1", "Faster search index"),
+    ("5.0", "Breaking: new auth flow"),
+]:
+    t.call(
+        "navigate",
+        {"url": f"https://example.com/changelog/{v}"},
+        _page19(f"https://example.com/changelog/{v}", f"Release {v}", 19, note),
+    )
+t.msg("5.0 changed auth; 5.1-5.4 added search speed, a CSV importer, dropped Node 16, webhooks.")
+
+t = new(
+    "f19-bu-scroll-new-content",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_page_stagnation_no_nudge_when_pages_change"},
+    "The same scroll-down action five times on one URL, the page content and element count "
+    "changing each step (an infinite feed): no stagnation.",
+)
+t.user("Collect the titles of the first 25 posts on the feed")
+for k in range(5):
+    t.call(
+        "scroll",
+        {"down": True, "index": None},
+        _page19(
+            "https://feed.example.com/",
+            "Feed",
+            50 + 5 * k,
+            f"posts {5 * k + 1}-{5 * k + 5}: "
+            + ", ".join(f"Post {5 * k + j}" for j in range(1, 6)),
+        ),
+    )
+t.msg("Collected 25 post titles.")
+
+t = new(
+    "f19-bu-scroll-different-elements",
+    "distinct_reads",
+    False,
+    BU19 | {"case": "test_scroll_different_elements_different_hash"},
+    "Scrolling different containers of one page (the product list, the reviews pane, the Q&A "
+    "pane), each revealing its own content.",
+)
+t.user("Does the kettle have reviews mentioning limescale?")
+for idx_, text in [
+    (5, "Products: Kettle K2, Kettle K3, Toaster T1"),
+    (10, "Reviews: 'boils fast', 'limescale builds up after 2 months'"),
+    (14, "Q&A: 'Is the filter removable?' - Yes"),
+]:
+    t.call(
+        "scroll",
+        {"down": True, "index": idx_},
+        _page19("https://shop.example.com/kettle-k2", "Kettle K2", 64, text),
+    )
+t.msg("Yes: one review says limescale builds up after two months; the filter is removable.")
+
+t = new(
+    "f19-bu-research-different-queries",
+    "research",
+    False,
+    BU19 | {"case": "test_search_different_queries_produce_different_hashes"},
+    "Fundamentally different searches are different actions: a research run over scraping "
+    "and testing tools, each search followed by a page read.",
+)
+t.user("Recommend a Python scraping library and a JavaScript testing framework")
+for q, url, text in [
+    ("python web scraping", "https://scrapy.org", "Scrapy: a fast high-level crawling framework"),
+    (
+        "javascript testing framework",
+        "https://vitest.dev",
+        "Vitest: a Vite-native testing framework",
+    ),
+    (
+        "playwright vs selenium 2026",
+        "https://playwright.dev",
+        "Playwright: cross-browser automation",
+    ),
+]:
+    t.call("search", {"query": q}, {"results": [url]})
+    t.call("navigate", {"url": url}, _page19(url, q.title(), 40, text))
+t.msg("Scrapy for scraping, Vitest for unit tests, Playwright for browser tests.")
+
+t = new(
+    "f19-wi-different-paths",
+    "distinct_reads",
+    False,
+    WI19 | {"case": "does not trigger for different inputs"},
+    "file_read of three different files, each with its own content.",
+)
+t.user("What do the three env files set for the API port?")
+for name, port in [("a", 8080), ("b", 8081), ("c", 9000)]:
+    t.call("file_read", {"path": f"/{name}.txt"}, f"API_PORT={port}\nLOG_LEVEL=info")
+t.msg("a.txt sets 8080, b.txt 8081 and c.txt 9000.")
+
+t = new(
+    "f19-wi-read-write-read",
+    "edit_test_cycle",
+    False,
+    WI19 | {"case": "does not trigger for different tool names"},
+    "A file read, written, and read again to check the write (the second read answers the "
+    "new content).",
+)
+t.user("Bump the version in /a.txt to 2.1.0")
+t.call("file_read", {"path": "/a.txt"}, "version=2.0.3")
+t.call(
+    "file_write", {"path": "/a.txt", "content": "version=2.1.0"}, {"success": True}, mutates=True
+)
+t.call("file_read", {"path": "/a.txt"}, "version=2.1.0")
+t.msg("The version is now 2.1.0.")
+
+t = new(
+    "f19-wi-failure-streak-broken",
+    "edit_test_cycle",
+    False,
+    WI19 | {"case": "a successful record() call breaks the failure streak"},
+    "Two edits fail on different old strings, the third (after the agent re-reads the file) "
+    "applies, and a later edit elsewhere fails once and is fixed: no failure loop.",
+)
+t.user("Replace the deprecated fetchJSON helper in src/api.ts")
+t.call(
+    "file_edit",
+    {"path": "src/api.ts", "old_string": "fetchJSON(url)", "new_string": "getJSON(url)"},
+    error="old_string not found in src/api.ts",
+    kind="not_found",
+)
+t.call(
+    "file_edit",
+    {"path": "src/api.ts", "old_string": "fetchJson(url)", "new_string": "getJSON(url)"},
+    error="old_string found 3 times in src/api.ts; add context to make it unique",
+    kind="invalid_args",
+)
+t.call("file_read", {"path": "src/api.ts"}, "const user = await fetchJson(url, { auth });\n...")
+t.call(
+    "file_edit",
+    {
+        "path": "src/api.ts",
+        "old_string": "const user = await fetchJson(url, { auth });",
+        "new_string": "const user = await getJSON(url, { auth });",
+    },
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+t.call(
+    "file_edit",
+    {
+        "path": "src/orders.ts",
+        "old_string": "fetchJson(ordersUrl)",
+        "new_string": "getJSON(ordersUrl)",
+    },
+    error="old_string not found in src/orders.ts",
+    kind="not_found",
+)
+t.call(
+    "file_grep",
+    {"pattern": "fetchJson", "path": "src/orders.ts"},
+    ["12: fetchJson(ordersUrl, opts)"],
+)
+t.call(
+    "file_edit",
+    {
+        "path": "src/orders.ts",
+        "old_string": "fetchJson(ordersUrl, opts)",
+        "new_string": "getJSON(ordersUrl, opts)",
+    },
+    {"success": True, "replacements": 1},
+    mutates=True,
+)
+
+t = new(
+    "f19-wi-interleaved-edits",
+    "edit_test_cycle",
+    False,
+    WI19 | {"case": "does not trigger when different tools are interleaved"},
+    "file_edit on four different files with a read between: a small rename across modules.",
+)
+t.user("Rename userId to accountId in the four handlers")
+for k, f in enumerate(["/a.ts", "/b.ts", "/c.ts", "/d.ts"]):
+    if k == 2:
+        t.call("file_read", {"path": "/c.ts"}, "export const handle = (accountId) => ...")
+        continue
+    t.call(
+        "file_edit",
+        {"path": f, "old_string": "userId", "new_string": "accountId"},
+        {"success": True, "replacements": 2 + k},
+        mutates=True,
+    )
+t.call("test_run", {"pattern": "handlers"}, {"passed": 24, "failed": 0})
+
+t = new(
+    "f19-wi-econnreset-retry",
+    "retry_transient",
+    False,
+    WIR19 | {"case": "returns reason for ECONNRESET errors"},
+    "A connection reset, classified as retryable, retried after the backoff; the second call "
+    "succeeds.",
+)
+t.user("Fetch the latest exchange rates")
+RATES19 = {"url": "https://api.rates.example/latest?base=EUR"}
+t.call("preview_fetch", RATES19, error="read ECONNRESET", kind="network")
+t.call("sleep", {"ms": 2000}, "slept 2000 ms")
+t.call("preview_fetch", RATES19, {"status": 200, "body": {"USD": 1.08, "GBP": 0.85}})
+t.msg("1 EUR = 1.08 USD = 0.85 GBP.")
+
+t = new(
+    "f19-wi-overloaded-backoff",
+    "retry_transient",
+    False,
+    WIR19 | {"case": "returns reason for overloaded errors (529) / calculateRetryDelay"},
+    "An overloaded error retried with exponential backoff (2 s, 4 s, 8 s), succeeding on the "
+    "fourth attempt.",
+)
+t.user("Ask the review sub-agent to check the diff")
+SUB19 = {"task": "Review the staged diff for bugs", "agent": "reviewer"}
+OVL19 = '{"error":{"type":"overloaded_error","message":"Overloaded"}}'
+for ms in (2000, 4000, 8000):
+    t.call("sub_agent", SUB19, error=OVL19, kind="server_error")
+    t.call("sleep", {"ms": ms}, f"slept {ms} ms")
+t.call("sub_agent", SUB19, {"summary": "One issue: the loop in diff.ts skips the last hunk."})
+t.msg("The reviewer found one issue: the last hunk is skipped in diff.ts.")
+
+t = new(
+    "f19-oc-write-batch-distinct",
+    "distinct_reads",
+    False,
+    OC19 | {"case": "does not block a one-shot batch of distinct arguments"},
+    "The same template written to twelve different files, each answered 'write complete': a "
+    "one-shot batch, not a loop.",
+)
+t.user("Create an empty notes file for each of the twelve sprint retros")
+for k in range(12):
+    t.call(
+        "write",
+        {"path": f"/tmp/file-{k}.md", "content": "same content"},
+        {"content": [{"type": "text", "text": "write complete"}], "details": {"ok": True}},
+        mutates=True,
+    )
+t.msg("Created twelve notes files.")
+
+t = new(
+    "f19-oc-poll-output-progresses",
+    "polling",
+    False,
+    OC19 | {"case": "does not block known polling when output progresses"},
+    "A running process polled again and again, each answer with a new output line: the build "
+    "is progressing.",
+)
+t.user("Run the full build and tell me when it finishes")
+t.call(
+    "exec",
+    {"command": "make all", "background": True},
+    {
+        "content": [{"type": "text", "text": "Started session sess-9"}],
+        "details": {"status": "running"},
+    },
+)
+for k in range(14):
+    t.call(
+        "process",
+        {"action": "poll", "sessionId": "sess-9"},
+        {
+            "content": [{"type": "text", "text": f"[{k + 1}/14] compiling module_{k}.c"}],
+            "details": {"status": "running", "aggregated": f"line {k}"},
+        },
+    )
+t.call(
+    "process",
+    {"action": "poll", "sessionId": "sess-9"},
+    {"content": [{"type": "text", "text": "build finished"}], "details": {"status": "completed"}},
+)
+t.msg("The build finished: 14 modules compiled.")
+
+t = new(
+    "f19-oc-alternation-broken",
+    "distinct_reads",
+    False,
+    OC19 | {"case": "does not flag ping-pong when alternation is broken"},
+    "read, list, read again, then a write breaks the alternation and the next list shows the "
+    "new file.",
+)
+t.user("Copy the summary from a.txt into an out file")
+t.call("read", {"path": "/a.txt"}, {"content": [{"type": "text", "text": "summary: 3 open bugs"}]})
+t.call("list", {"dir": "/workspace"}, {"content": [{"type": "text", "text": "a.txt\nsrc/"}]})
+t.call("read", {"path": "/a.txt"}, {"content": [{"type": "text", "text": "summary: 3 open bugs"}]})
+t.call(
+    "write",
+    {"path": "/tmp/out.txt", "content": "summary: 3 open bugs"},
+    {"content": [{"type": "text", "text": "wrote /tmp/out.txt"}]},
+    mutates=True,
+)
+t.call(
+    "list",
+    {"dir": "/workspace"},
+    {"content": [{"type": "text", "text": "a.txt\nsrc/\ntmp/out.txt"}]},
+)
+
+t = new(
+    "f19-oc-heartbeat-runs",
+    "session_memory",
+    False,
+    OC19 | {"case": "ignores repeated history from other runs"},
+    "A heartbeat agent reads the same checklist once per heartbeat run (each run its own "
+    "session): repeated history from other runs is not a loop.",
+)
+HB19 = "# Heartbeat\n- check the inbox\n- check failed cron jobs\n- reply HEARTBEAT_OK if idle"
+for k in range(1, 6):
+    if k > 1:
+        t.session(f"s{k}")
+    t.user("Heartbeat: read HEARTBEAT.md and follow it")
+    t.call(
+        "read", {"path": "/workspace/HEARTBEAT.md"}, {"content": [{"type": "text", "text": HB19}]}
+    )
+    t.call(
+        "gateway",
+        {"action": "lookup", "path": "cron.failed"},
+        {"content": [{"type": "text", "text": "[]" if k != 3 else '["nightly-backup"]'}]},
+    )
+    t.msg("HEARTBEAT_OK" if k != 3 else "The nightly-backup cron job failed; I opened a ticket.")
+
+t = new(
+    "f19-oc-distinct-sends",
+    "distinct_reads",
+    False,
+    OC19 | {"case": "does not flag distinct messages (different args) as a no-progress loop"},
+    "Six different messages sent to one chat (a release note posted item by item), each "
+    "answer ok with its own ids.",
+)
+t.user("Post the release notes to the team chat, one item per message")
+items = [
+    "Webhooks now retry with backoff",
+    "The CSV importer handles quoted newlines",
+    "Search is 40% faster",
+    "Node 16 is no longer supported",
+    "The audit log exports to S3",
+    "Fixed: SSO logout loop on Safari",
+]
+for k, line in enumerate(items):
+    t.call(
+        "message",
+        {"action": "send", "target": "feishu:oc_chat", "text": line},
+        {"ok": True, "channel": "feishu", "messageId": f"om_{8100 + k}", "runId": f"run_{k}"},
+    )
+t.msg("Posted all six release-note items.")
+
+t = new(
+    "f19-oc-chat-read-new-messages",
+    "polling",
+    False,
+    OC19
+    | {
+        "case": "keeps full result hashing for non-send message actions so id/timestamp "
+        "progress is not masked"
+    },
+    "A chat read again while waiting for a reply: answers that differ only by the newest "
+    "message id and timestamp are new messages arriving, not a loop.",
+)
+t.user("Ping the on-call engineer and wait for an acknowledgement")
+t.call(
+    "message",
+    {"action": "send", "target": "feishu:oncall", "text": "Disk alert on db-2, please ack"},
+    {"ok": True, "messageId": "om_700"},
+)
+for k in range(4):
+    t.call("sleep", {"seconds": 30}, "")
+    t.call(
+        "message",
+        {"action": "read", "target": "feishu:oncall"},
+        {"ok": True, "messageId": f"m_{k}", "ts": 1764880000 + 1000 * k},
+    )
+t.call(
+    "message",
+    {"action": "read", "target": "feishu:oncall", "messageId": "m_3", "full": True},
+    {"ok": True, "text": "ack, looking at db-2 now"},
+)
+t.msg("The on-call engineer acknowledged and is looking at db-2.")
+
+
+def _bu_catalogue_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        BU19 | {"case": "test_detector_window_slides (diverse actions push old ones out)"},
+        "A 66-call browser task: twenty product pages opened, each read, its price typed into a "
+        "spreadsheet row; every action on a new target.",
+    )
+    t.user("Copy the name and price of the 20 best-selling tents into the sheet")
+    rng = random.Random(1931)
+    for k in range(20):
+        url = f"https://outdoor.example.com/tents/{1000 + 37 * k}"
+        price = rng.randint(89, 649)
+        t.call(
+            "navigate",
+            {"url": url},
+            _page19(url, f"Tent model {k}", 70 + k % 9, f"Tent model {k} - EUR {price}"),
+        )
+        t.call(
+            "extract",
+            {"query": "product name and price"},
+            {"name": f"Tent model {k}", "price": price},
+        )
+        t.call(
+            "input",
+            {"index": 200 + k, "text": f"Tent model {k}\t{price}", "clear": True},
+            f"Typed 'Tent model {k}\t{price}' into element {200 + k}",
+        )
+    t.call("click", {"index": 5}, "Clicked 'Save'")
+    t.call(
+        "navigate",
+        {"url": "https://sheets.example.com/d/tents"},
+        _page19("https://sheets.example.com/d/tents", "Tents", 300, "20 rows"),
+    )
+    t.call("extract", {"query": "row count"}, {"rows": 20})
+    t.call("click", {"index": 9}, "Clicked 'Share'")
+    t.call("input", {"index": 12, "text": "team@example.org"}, "Typed 'team@example.org'")
+    t.call("click", {"index": 14}, "Clicked 'Send'")
+    t.msg("The sheet has all 20 tents with prices and is shared with the team.")
+
+
+_bu_catalogue_long("f19-bu-catalogue-long")
+
+
+def _oc_gateway_walk_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        OC19 | {"case": "returns the recorded call while trimming production call/outcome records"},
+        "A 52-call configuration audit: 33 gateway lookups of different keys, each with its own "
+        "schema, then one fix written and verified per key found wrong.",
+    )
+    t.user("Audit the gateway configuration and fix any key that is out of policy")
+    wrong = {4, 11, 19, 27}
+    for i in range(33):
+        t.call(
+            "gateway",
+            {"action": "lookup", "path": f"config.{i}"},
+            {
+                "content": [
+                    {"type": "text", "text": f"schema-{i}: value={'off' if i in wrong else 'ok'}"}
+                ]
+            },
+        )
+    for i in sorted(wrong):
+        t.call(
+            "gateway",
+            {"action": "set", "path": f"config.{i}", "value": "ok"},
+            {"content": [{"type": "text", "text": f"config.{i} updated"}]},
+            mutates=True,
+        )
+        t.call(
+            "gateway",
+            {"action": "lookup", "path": f"config.{i}"},
+            {"content": [{"type": "text", "text": f"schema-{i}: value=ok"}]},
+        )
+    for step in ("validate", "diff", "reload"):
+        t.call("gateway", {"action": step}, {"content": [{"type": "text", "text": f"{step}: ok"}]})
+    for k in range(8):
+        t.call("read", {"path": f"/workspace/policy/section-{k}.md"}, f"policy section {k}")
+    t.msg("Four keys were out of policy (4, 11, 19, 27); all are fixed, validated and reloaded.")
+
+
+_oc_gateway_walk_long("f19-oc-gateway-config-audit-long")
+
+t = new(
+    "f19-useody-pnpm-next-session",
+    "session_memory",
+    False,
+    USEODY19,
+    "The behaviour the page asks for: told in one session that the repo uses pnpm (npm fails "
+    "there), the agent's next session installs with pnpm instead of repeating npm.",
+)
+t.user("Install the dependencies and run the tests")
+t.call(
+    "Bash",
+    {"command": "npm install"},
+    error="npm ERR! This project is configured to use pnpm (packageManager: pnpm@9.12.0)",
+    kind="exit_code",
+)
+t.call("Bash", {"command": "pnpm install"}, "Packages: +612\nDone in 14.2s")
+t.call("Bash", {"command": "pnpm test"}, "Test Files  48 passed (48)")
+t.session("s2")
+t.user("Add date-fns and run the tests again")
+t.call("Bash", {"command": "pnpm add date-fns"}, "+ date-fns 4.1.0")
+t.call("Bash", {"command": "pnpm test"}, "Test Files  48 passed (48)")
+
+t = new(
+    "f19-neuralbase-varied-answers",
+    "conversation",
+    False,
+    NEURAL19,
+    "The working bot: each return question gets the answer it asked for (policy, how-to, "
+    "shipping, exchange), with the conversation history in view.",
+)
+for q, a in [
+    ("What's your return policy?", RETURN19),
+    (
+        "How do I return an item?",
+        "Open Orders, choose the item and click 'Return'; print the label we email you and drop "
+        "the parcel at any post office.",
+    ),
+    (
+        "Do I have to pay for return shipping?",
+        "No, return shipping is free within the EU; elsewhere it is deducted from the refund.",
+    ),
+    (
+        "Can I exchange it for a different size instead?",
+        "Yes: pick 'Exchange' instead of 'Return' and choose the new size; we ship it when the "
+        "original arrives.",
+    ),
+]:
+    t.user(q)
+    t.msg(a)
+
+t = new(
+    "f19-agnost-clarification-turns",
+    "conversation",
+    False,
+    AGNOST19,
+    "Clarification, which the page calls healthy: each follow-up adds new information and each "
+    "draft changes with it.",
+)
+t.user("Can you help me write a cover letter for a data analyst role?")
+t.msg("Here is a first draft: 'Dear hiring team, I am applying for the Data Analyst role...'")
+t.user("Actually make it more casual and about 150 words shorter")
+t.msg("Shorter and more casual: 'Hi! I'd love to join your team as a data analyst...'")
+t.user("Mention my SQL and Tableau experience from the logistics job")
+t.msg("Added: 'At NorthFreight I built Tableau dashboards on top of SQL models...'")
+t.user("Perfect, thanks")
+t.msg("You're welcome, good luck with the application!")
+
+# ================================================================ end of fresh19 set
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -19998,8 +22764,12 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh15"
     for it in items[FRESH16_START:FRESH17_START]:
         split[it.tid] = "fresh16"
-    for it in items[FRESH17_START:]:
+    for it in items[FRESH17_START:FRESH18_START]:
         split[it.tid] = "fresh17"
+    for it in items[FRESH18_START:FRESH19_START]:
+        split[it.tid] = "fresh18"
+    for it in items[FRESH19_START:]:
+        split[it.tid] = "fresh19"
     return split
 
 

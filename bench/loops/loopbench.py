@@ -136,6 +136,8 @@ SPLIT_ORDER = (
     "fresh15",
     "fresh16",
     "fresh17",
+    "fresh18",
+    "fresh19",
 )
 
 
