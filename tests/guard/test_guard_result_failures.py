@@ -157,6 +157,24 @@ def test_the_agents_sdk_retry_words_do_not_make_a_hard_failure_transient() -> No
     assert _run(g, "fetch", {"url": "https://a.example"}, "<html>ok</html>").action is Action.ALLOW
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "command did not report completion within 120s",
+        "no response within 30 seconds",
+        "The command 'make' was cancelled because it took more than 300 seconds.",
+        "request took longer than 5s",
+    ],
+)
+def test_a_wait_that_ran_out_is_transient_without_the_word_timeout(said: str) -> None:
+    """Two failures of a wait that ran out are retries (its budget), the third call runs
+    and succeeds: said as text, without the word "timeout"."""
+    g = Guard()
+    for _ in range(2):
+        assert _run(g, "bash", {"command": "make"}, error=said).action is Action.ALLOW
+    assert g.before_call("bash", {"command": "make"}).allowed
+
+
 def test_a_failure_handed_over_as_a_result_is_remembered_across_sessions(tmp_path: Path) -> None:
     """Memory across sessions as with `error=`: refused in the next session on an unchanged
     workspace with the earlier error as the reason; a different call runs."""

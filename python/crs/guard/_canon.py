@@ -88,9 +88,11 @@ _TRANSIENT = re.compile(
     r"server (is )?busy|database is locked|deadlock|\benotfound\b|getaddrinfo|name resolution|"
     r"incomplete ?read|unexpected_?eof|please retry|retry later|"
     # a wait that ran out, said without the word "timeout" ("did not report completion
-    # within 120s", "no response within 30 seconds")
+    # within 120s", "no response within 30 seconds", "cancelled because it took more than
+    # 300 seconds")
     r"(did not|didn't|failed to|no) (complete|finish|respond|response|return|report "
     r"completion|answer)[^\n]{0,24}? within \d|"
+    r"took (more|longer) than \d+ ?(ms|s|secs?|seconds?|mins?|minutes?)\b|"
     # a model or upstream that answered nothing (a throttled subscription, a dropped
     # stream): the request is retried as a 5xx is (fresh9; not an empty body of one's own)
     r"\b(model|llm|provider|upstream|server|api)\b[^\n]{0,60}\b(returned|sent|gave) (an )?"
