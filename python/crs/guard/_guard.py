@@ -346,9 +346,14 @@ def _read_result(result: Any) -> tuple[Any, str | None]:
     """(result, error) as the guard judges a result given without an error: a failure the
     result reports (`_results.unwrap`: an envelope's `isError`, a non-zero exit, an error
     text) is the call's error; an envelope or a wrapper of one text is what it carries."""
-    got, failed = _results.unwrap(result)
-    if failed is None:
-        return got, None
+    if type(result) is str:  # (the usual result: only its text is read)
+        failed = _results.failure_text(result)
+        if failed is None:
+            return result, None
+    else:
+        got, failed = _results.unwrap(result)
+        if failed is None:
+            return got, None
     if len(failed) > _canon.MAX_VALUE_CHARS or not _encodes(failed):
         return result, None  # (judged as the result, whose checks name `result`)
     return None, failed
