@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pydantic_core
+from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.exceptions import ApprovalRequired, CallDeferred, ModelRetry, ToolFailed
 from pydantic_ai.messages import ModelResponse, TextContent, ToolReturn
@@ -105,9 +106,41 @@ def _plain_args(tool_args: dict[str, Any]) -> Any:
     them), so a call is decided on what the model sent; as they are when that fails (the
     guard then decides it by a stand-in)."""
     try:
-        return pydantic_core.to_jsonable_python(tool_args)
-    except (pydantic_core.PydanticSerializationError, ValueError, TypeError):
+        return pydantic_core.to_jsonable_python(_sets_sorted(tool_args, 0))
+    except (pydantic_core.PydanticSerializationError, ValueError, TypeError, RecursionError):
         return tool_args
+
+
+def _sets_sorted(value: Any, depth: int) -> Any:
+    """`value` with each set (a `set[str]` parameter, a model's set field) as a sorted list:
+    JSON of a set lists it in iteration order, which changes with the process's hash seed,
+    so one call had another signature in each process (a failure learned in one session
+    was not refused in the next). `value` itself when it holds no set."""
+    if isinstance(value, set | frozenset):
+        items = [_sets_sorted(v, depth + 1) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:  # (items of several types: by their JSON form)
+            return sorted(items, key=lambda v: repr(pydantic_core.to_jsonable_python(v)))
+    if depth >= 64:
+        return value
+    if isinstance(value, dict):
+        out = {k: _sets_sorted(v, depth + 1) for k, v in value.items()}
+        return value if all(out[k] is v for k, v in value.items()) else out
+    if isinstance(value, list | tuple):
+        items = [_sets_sorted(v, depth + 1) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, BaseModel) or (
+        dataclasses.is_dataclass(value) and not isinstance(value, type)
+    ):
+        fields = (
+            value.model_dump(mode="python")
+            if isinstance(value, BaseModel)
+            else {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        )
+        out = _sets_sorted(fields, depth + 1)
+        return value if out is fields else out  # (a model without a set: as it dumps)
+    return value
 
 
 def _recorded(result: Any) -> Any:
