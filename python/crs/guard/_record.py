@@ -152,11 +152,25 @@ def guarded(tool: str, args: Any, decide: Callable[[Any], _T]) -> _T:
         return _with_stand_in(exc, args, decide)
 
 
+def _tool_refused(tool: Any, exc: InvalidArgumentError) -> bool:
+    """The guard refused `tool` (a str) as a name: decided under `stand_in_tool(tool)`."""
+    return isinstance(tool, str) and str(exc).startswith("tool:")
+
+
 def before_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
     """`guard.before_call` through `guarded` (`call_id`, the framework's or client's, as
-    `call_key` makes it: a long one shortened)."""
+    `call_key` makes it: a long one shortened). A tool name the guard refuses (the model's or
+    a tool server's, not the developer's: over 256 characters, a credential in it) is
+    decided under its stand-in name, as the Claude Code hook does, rather than ending the
+    run where it works without the guard."""
     call_id = call_key(call_id)
-    return guarded(tool, args, lambda a: guard.before_call(tool, a, call_id=call_id))
+    try:
+        return guarded(tool, args, lambda a: guard.before_call(tool, a, call_id=call_id))
+    except InvalidArgumentError as exc:
+        if not _tool_refused(tool, exc):
+            raise
+    name = stand_in_tool(tool)
+    return guarded(name, args, lambda a: guard.before_call(name, a, call_id=call_id))
 
 
 async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
@@ -165,14 +179,25 @@ async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) 
     try:
         return await guard.abefore_call(tool, args, call_id=call_id)
     except InvalidArgumentError as exc:
+        if _tool_refused(tool, exc):
+            return await asyncio.to_thread(before_call, guard, tool, args, call_id)  # rare
         _refused_args(tool, exc)
         decide = functools.partial(guard.before_call, tool, call_id=call_id)
         return await asyncio.to_thread(_with_stand_in, exc, args, decide)  # rare: a thread
 
 
 def call_for(guard: Guard, tool: str, args: Any, call_id: str | None) -> Call:
-    """`guard.call_for` with the stand-in `before_call` uses (the same signature)."""
+    """`guard.call_for` with the stand-ins `before_call` uses (the same signature)."""
     call_id = call_key(call_id)
+    try:
+        return _call_for(guard, tool, args, call_id)
+    except InvalidArgumentError as exc:
+        if not _tool_refused(tool, exc):
+            raise
+    return _call_for(guard, stand_in_tool(tool), args, call_id)
+
+
+def _call_for(guard: Guard, tool: str, args: Any, call_id: str | None) -> Call:
     try:
         return guard.call_for(tool, args, call_id)
     except InvalidArgumentError as exc:
