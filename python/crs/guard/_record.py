@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from crs._check import brief
@@ -76,6 +76,58 @@ async def arecord_result(guard: Guard, call: Call, result: Any, error: str | Non
         if error is not None or result is None:
             raise
         return await guard.aafter_call(call, result=_stand_in(result, exc))
+
+
+def _unwritable(exc: BaseException) -> bool:
+    """A journal that cannot take the record (full, its server away, damaged), not a guard
+    closed by its owner (`JournalClosedError`: a mistake of the program, raised)."""
+    # inside: the error classes are only needed once a record failed
+    from crs._errors import JournalClosedError, JournalError
+
+    return isinstance(exc, JournalError) and not isinstance(exc, JournalClosedError)
+
+
+def _unrecorded(call: Call, exc: BaseException) -> Verdict:
+    from crs.guard._verdict import allow_verdict  # inside: only a failed record needs it
+
+    log.warning(
+        "the outcome of a %s call could not be recorded (%s: %s); the tool has run, and what "
+        "it gave goes on to the model unrecorded",
+        brief(call.tool),
+        type(exc).__name__,
+        exc,
+        extra={
+            "code": "unrecorded_call",
+            "tool": call.tool,
+            "session": call.session_id,
+            "step": call.step,
+        },
+    )
+    return allow_verdict(call)
+
+
+def ran(call: Call, record: Callable[[], Verdict]) -> Verdict:
+    """`record()` (the after_call of a tool that has run, in a framework's run) or, when the
+    journal cannot take the record (a full disk, a NATS server away), ALLOW with a warning
+    on `crs.guard`: the tool's value (or its own exception) reaches the run, as it does
+    without the guard, rather than the guard's error ending the run after the tool ran (as
+    the Claude Code hook and the MCP middleware fail open)."""
+    try:
+        return record()
+    except Exception as exc:
+        if not _unwritable(exc):
+            raise
+        return _unrecorded(call, exc)
+
+
+async def aran(call: Call, record: Callable[[], Awaitable[Verdict]]) -> Verdict:
+    """`ran` of an async record (`aafter_call`, `arecord_result`)."""
+    try:
+        return await record()
+    except Exception as exc:
+        if not _unwritable(exc):
+            raise
+        return _unrecorded(call, exc)
 
 
 _MAX_ARGS_TEXT = 64 * 1024

@@ -56,6 +56,7 @@ happens in a worker thread, never on the run's event loop.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -76,6 +77,8 @@ from crs.integrations._common import (
     SessionGuards,
     abefore_call,
     anew_turn,
+    aquietly,
+    aran,
     arecord_result,
     log_exit,
 )
@@ -219,7 +222,7 @@ class GuardedToolset(WrapperToolset[AgentDepsT]):
         except (CallDeferred, ApprovalRequired):
             raise  # not run (yet): no result to record
         except (ModelRetry, ToolFailed) as exc:
-            after = await guard.aafter_call(call, error=exc)
+            after = await aran(call, functools.partial(guard.aafter_call, call, error=exc))
             if after.action is Action.STOP:
                 raise _stopped(after, "after") from exc
             note = _notes(before, after)
@@ -228,9 +231,9 @@ class GuardedToolset(WrapperToolset[AgentDepsT]):
             again = ModelRetry if isinstance(exc, ModelRetry) else ToolFailed
             raise again(f"{exc.message}\n\n[crs] {note}") from exc
         except Exception as exc:
-            await guard.aafter_call(call, error=exc)
+            await aran(call, functools.partial(guard.aafter_call, call, error=exc))
             raise
-        after = await arecord_result(guard, call, _recorded(result), None)
+        after = await aran(call, lambda: arecord_result(guard, call, _recorded(result), None))
         if after.action is Action.STOP:
             raise _stopped(after, "after")
         note = _notes(before, after)
@@ -300,5 +303,6 @@ class GuardCapability(AbstractCapability[AgentDepsT]):
         if not response.tool_calls:  # a tool turn: the toolset decides its calls
             text = response.text
             if text:
-                await self.sessions.for_context(ctx).aon_message(text)
+                guard = self.sessions.for_context(ctx)
+                await aquietly("agent message", guard.aon_message, text)
         return response
