@@ -69,3 +69,35 @@ def test_a_server_serving_many_projects_keeps_its_open_files_bounded(tmp_path: P
         stop_server(home, proc)
     with Guard.open(dirs[0], "reader", home=home) as g:
         assert g.with_session("s").status()["tool_calls"] == {"Read": 1}
+
+
+def test_too_many_open_files_says_so_not_to_fix_the_directory(tmp_path: Path) -> None:
+    """A journal that cannot be opened because the process ran out of file descriptors was
+    answered with the advice for a broken directory ("fix its owner and permissions, or a
+    file of another kind in its place"), which sent the user to a directory that is fine.
+    The advice now names the limit (and a full or read-only file system likewise)."""
+    import subprocess
+
+    code = (
+        "import resource, sys\n"
+        "from crs import JournalDegradedError\n"
+        "from crs.guard import Guard\n"
+        "Guard.open(sys.argv[1], 's', home=sys.argv[2]).close()\n"  # (made once)
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (0, 0))\n"
+        "try:\n"
+        "    Guard.open(sys.argv[1], 's', home=sys.argv[2])\n"
+        "except JournalDegradedError as exc:\n"
+        "    print(exc.fix)\n"
+    )
+    project = tmp_path / "repo"
+    project.mkdir()
+    p = subprocess.run(
+        [sys.executable, "-c", code, str(project), str(tmp_path / "home")],
+        capture_output=True,
+        text=True,
+        env=env_for(tmp_path / "home"),
+        timeout=30,
+        check=False,
+    )
+    assert "ulimit -n" in p.stdout, (p.stdout, p.stderr[-1500:])
+    assert "owner and permissions" not in p.stdout

@@ -209,17 +209,20 @@ def _tool_refused(tool: Any, exc: InvalidArgumentError) -> bool:
     return isinstance(tool, str) and str(exc).startswith("tool:")
 
 
-def before_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
+def before_call(
+    guard: Guard, tool: str, args: Any, call_id: str | None, *, named: bool = False
+) -> Verdict:
     """`guard.before_call` through `guarded` (`call_id`, the framework's or client's, as
     `call_key` makes it: a long one shortened). A tool name the guard refuses (the model's or
     a tool server's, not the developer's: over 256 characters, a credential in it) is
     decided under its stand-in name, as the Claude Code hook does, rather than ending the
-    run where it works without the guard."""
+    run where it works without the guard. `named`: the caller named the tool to the guard
+    itself (the `crs mcp` server's `check_call`): a refused name is its error, raised."""
     call_id = call_key(call_id)
     try:
         return guarded(tool, args, lambda a: guard.before_call(tool, a, call_id=call_id))
     except InvalidArgumentError as exc:
-        if not _tool_refused(tool, exc):
+        if named or not _tool_refused(tool, exc):
             raise
     name = stand_in_tool(tool)
     return guarded(name, args, lambda a: guard.before_call(name, a, call_id=call_id))
@@ -238,13 +241,15 @@ async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) 
         return await asyncio.to_thread(_with_stand_in, exc, args, decide)  # rare: a thread
 
 
-def call_for(guard: Guard, tool: str, args: Any, call_id: str | None) -> Call:
+def call_for(
+    guard: Guard, tool: str, args: Any, call_id: str | None, *, named: bool = False
+) -> Call:
     """`guard.call_for` with the stand-ins `before_call` uses (the same signature)."""
     call_id = call_key(call_id)
     try:
         return _call_for(guard, tool, args, call_id)
     except InvalidArgumentError as exc:
-        if not _tool_refused(tool, exc):
+        if named or not _tool_refused(tool, exc):
             raise
     return _call_for(guard, stand_in_tool(tool), args, call_id)
 
