@@ -499,6 +499,12 @@ def _check_path(name: str, value: Any) -> None:
 _CLOCK_SKEW_MS = 2_000
 
 
+def _twin_id(call_id: str, step: int) -> str:
+    """The id of a call whose caller's id another pending call has: the id and its step."""
+    tail = f"~{step}"
+    return call_id[: _MAX_CALL_ID - len(tail)] + tail
+
+
 def _now_ms() -> int:
     return _time_ns() // 1_000_000
 
@@ -897,9 +903,14 @@ class Guard:
                     return held[3]  # its before_call's handle: the step it reserved
             last = s.last_step
             step = s.reserved = (s.reserved if s.reserved > last else last) + 1
+            pending = self._pending
             if call_id is None:
                 call_id = f"{self._prefix}-{step}"
-            pending = self._pending
+            elif call_id in pending:
+                # another call under this id is still out (two calls at once, one id: a
+                # caller that reuses ids): this one gets its own, or the first after_call
+                # took the other's entry and the second was refused as "recorded already"
+                call_id = _twin_id(call_id, step)
             if len(pending) >= _MAX_PENDING:  # before_calls never reported: keep the newest
                 _drop_oldest_half(pending)
             call = _new(Call)  # make_call, inline (the hot path)
