@@ -348,6 +348,17 @@ class _LockNotAFile(OSError):
         super().__init__(errno.EEXIST, self.what, str(path))
 
 
+# What to do about an error that is not the directory's (its owner, permissions, contents)
+_FIXES = {
+    errno.EMFILE: "this process has too many files open (its limit is `ulimit -n`): close "
+    "some, or raise the limit, and retry",
+    errno.ENFILE: "the system has too many files open: close some and retry",
+    errno.ENOSPC: "its file system is full: free some space and retry",
+    errno.EDQUOT: "the disk quota of this user is used up: free some space and retry",
+    errno.EROFS: "its file system is mounted read-only: use a writable data directory",
+}
+
+
 def _unusable(path: Path, exc: OSError, read_only: bool) -> JournalDegradedError:
     """`JournalDegradedError` for a journal directory that cannot be opened: `problem` the
     cause, `fix` what to change on disk, and (for a writer) the `JournalConfig` option that
@@ -360,7 +371,7 @@ def _unusable(path: Path, exc: OSError, read_only: bool) -> JournalDegradedError
         if isinstance(exc.filename, str):
             detail += f": {exc.filename}"
         problem = f"cannot open journal at {path}: {detail}"
-        fix = (
+        fix = _FIXES.get(exc.errno or 0) or (
             "fix the directory (its owner and permissions, or a file of another kind in the "
             "place of the journal or one of its files) and retry"
         )

@@ -236,6 +236,51 @@ def _norm(value: Any, path: str, depth: int) -> Any:
     )
 
 
+def in_order(value: Any, depth: int = 0) -> Any:
+    """`value` with every set in it (through dicts, lists and tuples) in one order, its
+    items sorted: a set's iteration order depends on the process's hash seed and on its own
+    history, so its str() (the digest of a result that is not JSON data) did too. A set
+    keeps its look (`{'a', 'b'}`, `frozenset({...})`, `set()`), so a set whose order was
+    already fixed digests as before. `value` itself when it holds no set."""
+    t = type(value)
+    if t is set or t is frozenset:
+        return _Ordered(_sorted([in_order(v, depth + 1) for v in value]), t is frozenset)
+    if depth >= MAX_DEPTH:
+        return value
+    if t is dict:
+        out = {k: in_order(v, depth + 1) for k, v in value.items()}
+        return value if all(out[k] is v for k, v in value.items()) else out
+    if t is list or t is tuple:
+        items = [in_order(v, depth + 1) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return items if t is list else tuple(items)
+    return value
+
+
+def _sorted(items: list[Any]) -> list[Any]:
+    try:
+        return sorted(items)
+    except TypeError:  # (items of several types: by their text, which is fixed)
+        return sorted(items, key=repr)
+
+
+class _Ordered(list[Any]):
+    """A set's items in sorted order, shown as the set (`in_order`)."""
+
+    def __init__(self, items: list[Any], frozen: bool) -> None:
+        super().__init__(items)
+        self.frozen = frozen
+
+    def __repr__(self) -> str:
+        inner = "{" + ", ".join(map(repr, self)) + "}" if self else ""
+        if self.frozen:
+            return f"frozenset({inner})"
+        return inner or "set()"
+
+    __str__ = __repr__
+
+
 def _find_surrogate(value: Any, path: str) -> str:
     if isinstance(value, str):
         try:
@@ -906,7 +951,7 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
                 f"got {type(result).__name__}"
             ) from None
         try:
-            text = str(result)
+            text = str(in_order(result))
         except Exception as exc:  # a str() that raises (or recurses too deep)
             raise InvalidArgumentError(
                 f"result: its str() failed ({type(exc).__name__}); give its text or JSON data"

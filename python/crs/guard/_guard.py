@@ -483,6 +483,7 @@ def _check_args(
 
 
 _MAX_TOOLS = 4096  # tool names whose limits a guard keeps (`Guard._limits`)
+_MAX_CLOCKS = 1024  # sessions whose age a guard keeps for the wall-time budget
 _MAX_PENDING = 4096  # calls a guard keeps between before_call and after_call (`Guard._pending`)
 
 
@@ -521,6 +522,12 @@ def _check_path(name: str, value: Any) -> None:
 # How far another process's wall clock may run ahead of this one's (ms): a stamp further in
 # the future means this clock was set back.
 _CLOCK_SKEW_MS = 2_000
+
+
+def _twin_id(call_id: str, step: int) -> str:
+    """The id of a call whose caller's id another pending call has: the id and its step."""
+    tail = f"~{step}"
+    return call_id[: _MAX_CALL_ID - len(tail)] + tail
 
 
 def _now_ms() -> int:
@@ -648,6 +655,9 @@ class Guard:
         self._keys = itertools.count(1)
         self._key_prefix = f"g.{os.urandom(8).hex()}."
         self._unacked: dict[str, tuple[dict[str, Any], Verdict | None, Call, str]] = {}
+        # session -> (its first call's stamp, this process's monotonic time and the session's
+        # age in seconds when this guard first looked): the wall-time budget (`_session_seconds`)
+        self._clock: dict[str, tuple[int, float, float]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         # Shared by every session of the engine (with_session); see crs.guard._observe.
@@ -918,9 +928,14 @@ class Guard:
                     return held[3]  # its before_call's handle: the step it reserved
             last = s.last_step
             step = s.reserved = (s.reserved if s.reserved > last else last) + 1
+            pending = self._pending
             if call_id is None:
                 call_id = f"{self._prefix}-{step}"
-            pending = self._pending
+            elif call_id in pending:
+                # another call under this id is still out (two calls at once, one id: a
+                # caller that reuses ids): this one gets its own, or the first after_call
+                # took the other's entry and the second was refused as "recorded already"
+                call_id = _twin_id(call_id, step)
             if len(pending) >= _MAX_PENDING:  # before_calls never reported: keep the newest
                 _drop_oldest_half(pending)
             call = _new(Call)  # make_call, inline (the hot path)
@@ -1016,6 +1031,22 @@ class Guard:
             notify(self, _BEFORE, v, 0.0, None)
         return v
 
+    def _session_seconds(self, sid: str, s: SessionState) -> float:
+        """How long session `s` has run (the wall-time budget): by the wall clock until this
+        guard first looked (the session may have begun in another process, yesterday), then
+        by this process's monotonic clock. A clock set back or forward while the agent runs
+        (an NTP step, a suspended laptop's resync) changes nothing, and a first call stamped
+        ahead of this clock (a writer whose clock ran ahead) counts from the first look
+        rather than not before the stamp (a 60 s budget lasted the day the clock was
+        ahead)."""
+        seen = self._clock.get(sid)
+        if seen is None or seen[0] != s.started:
+            wall = max(0, _now_ms() - s.started) / 1000.0
+            seen = self._clock[sid] = (s.started, time.monotonic(), wall)
+            if len(self._clock) > _MAX_CLOCKS:
+                del self._clock[next(iter(self._clock))]
+        return seen[2] + (time.monotonic() - seen[1])
+
     def _refuse(
         self,
         s: SessionState,
@@ -1063,7 +1094,7 @@ class Guard:
         if (
             pol.max_wall_time_s is not None
             and s.calls
-            and (_now_ms() - s.started) / 1000.0 >= pol.max_wall_time_s
+            and self._session_seconds(call.session_id, s) >= pol.max_wall_time_s
         ):
             return make_verdict(
                 _STOP,

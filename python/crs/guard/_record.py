@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from crs._check import brief
@@ -76,6 +76,58 @@ async def arecord_result(guard: Guard, call: Call, result: Any, error: str | Non
         if error is not None or result is None:
             raise
         return await guard.aafter_call(call, result=_stand_in(result, exc))
+
+
+def _unwritable(exc: BaseException) -> bool:
+    """A journal that cannot take the record (full, its server away, damaged), not a guard
+    closed by its owner (`JournalClosedError`: a mistake of the program, raised)."""
+    # inside: the error classes are only needed once a record failed
+    from crs._errors import JournalClosedError, JournalError
+
+    return isinstance(exc, JournalError) and not isinstance(exc, JournalClosedError)
+
+
+def _unrecorded(call: Call, exc: BaseException) -> Verdict:
+    from crs.guard._verdict import allow_verdict  # inside: only a failed record needs it
+
+    log.warning(
+        "the outcome of a %s call could not be recorded (%s: %s); the tool has run, and what "
+        "it gave goes on to the model unrecorded",
+        brief(call.tool),
+        type(exc).__name__,
+        exc,
+        extra={
+            "code": "unrecorded_call",
+            "tool": call.tool,
+            "session": call.session_id,
+            "step": call.step,
+        },
+    )
+    return allow_verdict(call)
+
+
+def ran(call: Call, record: Callable[[], Verdict]) -> Verdict:
+    """`record()` (the after_call of a tool that has run, in a framework's run) or, when the
+    journal cannot take the record (a full disk, a NATS server away), ALLOW with a warning
+    on `crs.guard`: the tool's value (or its own exception) reaches the run, as it does
+    without the guard, rather than the guard's error ending the run after the tool ran (as
+    the Claude Code hook and the MCP middleware fail open)."""
+    try:
+        return record()
+    except Exception as exc:
+        if not _unwritable(exc):
+            raise
+        return _unrecorded(call, exc)
+
+
+async def aran(call: Call, record: Callable[[], Awaitable[Verdict]]) -> Verdict:
+    """`ran` of an async record (`aafter_call`, `arecord_result`)."""
+    try:
+        return await record()
+    except Exception as exc:
+        if not _unwritable(exc):
+            raise
+        return _unrecorded(call, exc)
 
 
 _MAX_ARGS_TEXT = 64 * 1024
@@ -152,11 +204,28 @@ def guarded(tool: str, args: Any, decide: Callable[[Any], _T]) -> _T:
         return _with_stand_in(exc, args, decide)
 
 
-def before_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
+def _tool_refused(tool: Any, exc: InvalidArgumentError) -> bool:
+    """The guard refused `tool` (a str) as a name: decided under `stand_in_tool(tool)`."""
+    return isinstance(tool, str) and str(exc).startswith("tool:")
+
+
+def before_call(
+    guard: Guard, tool: str, args: Any, call_id: str | None, *, named: bool = False
+) -> Verdict:
     """`guard.before_call` through `guarded` (`call_id`, the framework's or client's, as
-    `call_key` makes it: a long one shortened)."""
+    `call_key` makes it: a long one shortened). A tool name the guard refuses (the model's or
+    a tool server's, not the developer's: over 256 characters, a credential in it) is
+    decided under its stand-in name, as the Claude Code hook does, rather than ending the
+    run where it works without the guard. `named`: the caller named the tool to the guard
+    itself (the `crs mcp` server's `check_call`): a refused name is its error, raised."""
     call_id = call_key(call_id)
-    return guarded(tool, args, lambda a: guard.before_call(tool, a, call_id=call_id))
+    try:
+        return guarded(tool, args, lambda a: guard.before_call(tool, a, call_id=call_id))
+    except InvalidArgumentError as exc:
+        if named or not _tool_refused(tool, exc):
+            raise
+    name = stand_in_tool(tool)
+    return guarded(name, args, lambda a: guard.before_call(name, a, call_id=call_id))
 
 
 async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) -> Verdict:
@@ -165,14 +234,27 @@ async def abefore_call(guard: Guard, tool: str, args: Any, call_id: str | None) 
     try:
         return await guard.abefore_call(tool, args, call_id=call_id)
     except InvalidArgumentError as exc:
+        if _tool_refused(tool, exc):
+            return await asyncio.to_thread(before_call, guard, tool, args, call_id)  # rare
         _refused_args(tool, exc)
         decide = functools.partial(guard.before_call, tool, call_id=call_id)
         return await asyncio.to_thread(_with_stand_in, exc, args, decide)  # rare: a thread
 
 
-def call_for(guard: Guard, tool: str, args: Any, call_id: str | None) -> Call:
-    """`guard.call_for` with the stand-in `before_call` uses (the same signature)."""
+def call_for(
+    guard: Guard, tool: str, args: Any, call_id: str | None, *, named: bool = False
+) -> Call:
+    """`guard.call_for` with the stand-ins `before_call` uses (the same signature)."""
     call_id = call_key(call_id)
+    try:
+        return _call_for(guard, tool, args, call_id)
+    except InvalidArgumentError as exc:
+        if named or not _tool_refused(tool, exc):
+            raise
+    return _call_for(guard, stand_in_tool(tool), args, call_id)
+
+
+def _call_for(guard: Guard, tool: str, args: Any, call_id: str | None) -> Call:
     try:
         return guard.call_for(tool, args, call_id)
     except InvalidArgumentError as exc:

@@ -7,22 +7,35 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard import Guard
-from crs.guard._record import abefore_call, arecord_result, before_call, call_for, record_result
+from crs.guard._record import (
+    _unwritable,
+    abefore_call,
+    aran,
+    arecord_result,
+    before_call,
+    call_for,
+    ran,
+    record_result,
+)
 from crs.guard._verdict import Verdict
 
 __all__ = [
     "SessionGuards",
     "abefore_call",
     "anew_turn",
+    "aquietly",
+    "aran",
     "arecord_result",
     "before_call",
     "call_for",
+    "quietly",
+    "ran",
     "record_result",
 ]
 
@@ -59,14 +72,49 @@ class SessionGuards:
 
 async def anew_turn(guard: Guard, text: str | None = None) -> None:
     """`guard.new_turn(text)` that never blocks the event loop: a durable guard journals the
-    turn (an fdatasync), so it runs in a worker thread, as the guard's own async twins do."""
+    turn (an fdatasync), so it runs in a worker thread, as the guard's own async twins do.
+    A journal that cannot take it is logged (`quietly`), not raised into the run."""
     if not guard.durable:
         guard.new_turn(text)
         return
     # inside: a running loop has asyncio already; `import crs` stays asyncio-free
     import asyncio
 
-    await asyncio.to_thread(guard.new_turn, text)
+    await asyncio.to_thread(quietly, "user turn", guard.new_turn, text)
+
+
+def quietly(what: str, record: Callable[..., Any], *args: Any) -> None:
+    """`record(*args)` (a user turn, an agent message: `new_turn`, `on_message`), logged at
+    WARNING on `crs.guard` when the journal cannot take it (a full disk, a NATS server away)
+    instead of ending the user's run on crs's own error; its verdict is not needed."""
+    try:
+        record(*args)
+    except Exception as exc:
+        if not _unwritable(exc):
+            raise
+        logging.getLogger("crs.guard").warning(
+            "the %s could not be recorded (%s: %s); the run goes on",
+            what,
+            type(exc).__name__,
+            exc,
+            extra={"code": "unrecorded_" + what.replace(" ", "_")},
+        )
+
+
+async def aquietly(what: str, record: Callable[..., Awaitable[Any]], *args: Any) -> None:
+    """`quietly` of an async record (`aon_message`)."""
+    try:
+        await record(*args)
+    except Exception as exc:
+        if not _unwritable(exc):
+            raise
+        logging.getLogger("crs.guard").warning(
+            "the %s could not be recorded (%s: %s); the run goes on",
+            what,
+            type(exc).__name__,
+            exc,
+            extra={"code": "unrecorded_" + what.replace(" ", "_")},
+        )
 
 
 def log_exit(framework: str, what: str, v: Verdict) -> None:

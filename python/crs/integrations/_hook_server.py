@@ -40,6 +40,7 @@ TICK_S = 0.2
 CODE_CHECK_S = 2.0
 LOCK_WAIT_S = 5.0
 MAX_REQUEST = 256 << 20
+MAX_OPEN_PROJECTS = 32  # projects held open at once (least recently used closed past it)
 READ_TIMEOUT_S = 10.0
 
 
@@ -57,6 +58,8 @@ class _Project:
             return of_call() if of_call is not None else default()
 
         self.guard = cc.open_guard(project, SESSION, home, fingerprint)
+        self.users = 0  # requests using it now (under the server's open lock)
+        self.used = time.monotonic()  # when the last one began
         crs = self.guard.crs
         self.journal = crs.project_info().journal_path
         self.ident = _inode(self.journal)
@@ -134,7 +137,7 @@ class HookServer:
         Guard().close()
         if self.project:
             try:
-                self._open(self.project)
+                self._release(self._open(self.project))
             except Exception as exc:  # the request that needs it reports the error
                 cc._log(Path(self.home), f"hook server: warm-up failed ({exc})", None)
 
@@ -262,6 +265,8 @@ class HookServer:
         except Exception as exc:
             cc._log(Path(self.home), f"hook server: request failed ({exc})", None)
         finally:
+            if after is not None:
+                self._release(after[0])
             with self._busy:
                 self._inflight -= 1
                 self._last = time.monotonic()
@@ -323,6 +328,7 @@ class HookServer:
         project = cc._project(payload, cwd or None, root)
         fingerprint = cc.tool_fingerprint(event, project)  # a failure's: outside every lock
         p = self._open(project)
+        answered = False
         self._fp.value = fingerprint
         try:
             guard = p.guard.with_session(session)
@@ -331,6 +337,7 @@ class HookServer:
                 reply = cc.answer(guard, payload, event, on_block)
             finally:
                 guard.close()
+            answered = True
         except InvalidArgumentError:
             raise  # this payload's (fails open): the project is fine, other requests use it
         except Exception:
@@ -338,11 +345,19 @@ class HookServer:
             raise
         finally:
             self._fp.value = None
+            if not answered:
+                self._release(p)
         threshold = cc.BACKUP_AFTER_ON_STOP if event == "Stop" else cc.BACKUP_AFTER
-        return reply, (p, threshold)
+        return reply, (p, threshold)  # (released by `_serve` once it is done with it)
 
     def _open(self, project: str) -> _Project:
+        """The project held open for `project`, counted as used until `_release`. Past
+        `MAX_OPEN_PROJECTS` the least recently used one no request is using is closed: each
+        holds its journal's files open, and a server kept busy by sessions in many
+        directories ran out of file descriptors (every new project's hooks then failed
+        open, unguarded, until the server idled out)."""
         key = str(Path(project).resolve())
+        idle: list[_Project] = []
         with self._open_lock:
             p = self._projects.get(key)
             if p is not None and not p.current():
@@ -351,7 +366,23 @@ class HookServer:
                 p = None
             if p is None:
                 p = self._projects[key] = _Project(key, self.home, self._fp)
-            return p
+                extra = len(self._projects) - MAX_OPEN_PROJECTS
+                if extra > 0:
+                    free = [(q.used, k) for k, q in self._projects.items() if not q.users]
+                    for _, k in sorted(free)[:extra]:
+                        idle.append(self._projects.pop(k))
+            p.users += 1
+            p.used = time.monotonic()
+        for q in idle:  # (outside the lock: closing saves a backup)
+            try:
+                q.close()
+            except Exception as exc:
+                cc._log(Path(self.home), f"hook server: closing failed ({exc})", None)
+        return p
+
+    def _release(self, p: _Project) -> None:
+        with self._open_lock:
+            p.users -= 1
 
     def _drop(self, project: str, p: _Project) -> None:
         key = str(Path(project).resolve())

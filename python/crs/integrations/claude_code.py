@@ -255,17 +255,25 @@ def _guarded(tool: str, args: Mapping[str, Any] | None, decide: Callable[[str, A
         return guarded(tool, args, functools.partial(decide, tool))
 
 
+def _arguments(payload: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The call's arguments: `tool_input`, an object. One that is not (a string, a list, a
+    number: not what Claude Code sends, but what another harness or a hostile payload may)
+    is the call's one argument, `{"tool_input": ...}`, so distinct inputs stay distinct
+    calls (as no arguments, every such call of a tool was one, and two different failures
+    refused the next, different, input)."""
+    args = payload.get("tool_input")
+    if args is None or isinstance(args, Mapping):
+        return args
+    return {"tool_input": args}
+
+
 def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> HookReply:
     tool = _text(payload.get("tool_name"), "tool_name")
-    args = payload.get("tool_input")
+    args = _arguments(payload)
     call_id = _call_id(payload)
     # (the canonical form outside the lock: a big tool_input does not hold other hooks)
     hold = functools.partial(_decision, guard)
-    v = _guarded(
-        tool,
-        args if isinstance(args, Mapping) else None,
-        lambda t, a: guard._before_held(t, a, call_id, hold),
-    )
+    v = _guarded(tool, args, lambda t, a: guard._before_held(t, a, call_id, hold))
     action = str(v.action)
     if action == "allow":
         return HookReply()
@@ -283,14 +291,13 @@ def _pre_tool_use(guard: Any, payload: Mapping[str, Any], on_block: str) -> Hook
 def _post_tool_use(guard: Any, payload: Mapping[str, Any], failed: bool) -> HookReply:
     event = "PostToolUseFailure" if failed else "PostToolUse"
     tool = _text(payload.get("tool_name"), "tool_name")
-    args = payload.get("tool_input")
+    mapping = _arguments(payload)
     call_id = _call_id(payload)
     if failed and payload.get("is_interrupt"):
         return HookReply()  # the user stopped it: not the tool's failure
     # Only the decision and the record are under the lock: the canonical form, the digest
     # and the previews of a big tool_input or tool_response are computed before it.
     hold = functools.partial(_decision, guard)
-    mapping = args if isinstance(args, Mapping) else None
     if failed:
         error = payload.get("error")
         error_text = str(error) if error else "the tool call failed"

@@ -44,6 +44,7 @@ would cost a second node on every model turn, about 2 ms per tool call here.)
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import threading
 from collections import OrderedDict
@@ -69,8 +70,12 @@ from crs.guard._verdict import Action, GuardBlockedError, GuardStoppedError, Ver
 from crs.integrations._common import (
     abefore_call,
     anew_turn,
+    aquietly,
+    aran,
     arecord_result,
     before_call,
+    quietly,
+    ran,
     record_result,
 )
 
@@ -341,12 +346,12 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         guard = self._node_guard(runtime)
         if user_text is not None:
             self._user_turn(guard)
-            guard.new_turn(user_text)
+            quietly("user turn", guard.new_turn, user_text)
         ended = self._stopped_turn(guard, last, answered)
         if ended:
             return ended
         if not last.tool_calls:
-            guard.on_message(_content_text(last.content))
+            quietly("agent message", guard.on_message, _content_text(last.content))
             return None
         calls = [tc for tc in last.tool_calls if tc.get("id") not in answered]
         verdicts = [before_call(guard, tc["name"], tc["args"], tc["id"]) for tc in calls]
@@ -367,7 +372,7 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         if ended:
             return ended
         if not last.tool_calls:
-            await guard.aon_message(_content_text(last.content))
+            await aquietly("agent message", guard.aon_message, _content_text(last.content))
             return None
         calls = [tc for tc in last.tool_calls if tc.get("id") not in answered]
         verdicts = [await abefore_call(guard, tc["name"], tc["args"], tc["id"]) for tc in calls]
@@ -417,15 +422,16 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             if not before.allowed:
                 return self._refused_message(tc, before)
         assert before.call is not None
+        call = before.call
         try:
             result = handler(request)
         except GraphBubbleUp:
             raise
         except Exception as exc:
-            guard.after_call(before.call, error=exc)
+            ran(call, functools.partial(guard.after_call, call, error=exc))
             raise
         value, error = self._outcome(result)
-        after = record_result(guard, before.call, value, error)
+        after = ran(call, lambda: record_result(guard, call, value, error))
         return self._finish(guard, before, result, after)
 
     async def awrap_tool_call(
@@ -441,13 +447,14 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             if not before.allowed:
                 return self._refused_message(tc, before)
         assert before.call is not None
+        call = before.call
         try:
             result = await handler(request)
         except (GraphBubbleUp, asyncio.CancelledError):
             raise
         except Exception as exc:
-            await guard.aafter_call(before.call, error=exc)
+            await aran(call, functools.partial(guard.aafter_call, call, error=exc))
             raise
         value, error = self._outcome(result)
-        after = await arecord_result(guard, before.call, value, error)
+        after = await aran(call, lambda: arecord_result(guard, call, value, error))
         return self._finish(guard, before, result, after)

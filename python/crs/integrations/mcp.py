@@ -187,7 +187,9 @@ class _Sessions:
         return [self.root.session_id, *self._guards]
 
 
-async def _before(g: Guard, tool: str, args: Mapping[str, Any], call_id: str | None) -> Verdict:
+async def _before(
+    g: Guard, tool: str, args: Mapping[str, Any], call_id: str | None, named: bool = False
+) -> Verdict:
     """`before_call`, having first read what other processes appended to the project's
     journal (a durable guard's journal is shared): a failure another server or agent learned a
     moment ago is refused here too. In one worker thread, so the event loop never waits.
@@ -195,11 +197,11 @@ async def _before(g: Guard, tool: str, args: Mapping[str, Any], call_id: str | N
     nesting too deep) are the model's: the call is guarded by a stand-in, as the LangChain and
     Agents SDK integrations do (`crs.guard._record.before_call`), not refused."""
     if not g.durable:
-        return _record.before_call(g, tool, args, call_id)
+        return _record.before_call(g, tool, args, call_id, named=named)
 
     def decide() -> Verdict:
         _refresh(g)
-        return _record.before_call(g, tool, args, call_id)
+        return _record.before_call(g, tool, args, call_id, named=named)
 
     return await asyncio.to_thread(decide)
 
@@ -256,7 +258,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
         "reason" (for a person) and "call" (pass call.call_id to record_result)."""
         with _input_errors():
             g = sessions.resolve(ctx, session_id)
-            verdict = await _before(g, tool, arguments or {}, call_id)
+            verdict = await _before(g, tool, arguments or {}, call_id, named=True)
         if verdict.call is not None and verdict.allowed:
             key = (verdict.call.session_id, verdict.call.call_id)
             pending[key] = verdict.call
@@ -287,7 +289,7 @@ def create_server(guard: Guard, *, name: str = "crs") -> FastMCP:
                     raise InvalidArgumentError(
                         "tool: required unless call_id names a call check_call allowed"
                     )
-                call = _record.call_for(g, tool, arguments or {}, call_id)  # the stand-in
+                call = _record.call_for(g, tool, arguments or {}, call_id, named=True)
             elif tool is not None and tool != call.tool:
                 raise InvalidArgumentError(
                     f"tool: {brief(tool)} is not the tool of call_id {brief(call_id)} "

@@ -66,6 +66,8 @@ from crs.integrations._common import (
     SessionGuards,
     abefore_call,
     anew_turn,
+    aquietly,
+    aran,
     arecord_result,
     call_for,
     log_exit,
@@ -191,7 +193,7 @@ class GuardToolGuardrails:
             before = entry[1]
             assert before.call is not None
             call = before.call
-        after = await arecord_result(guard, call, data.output, None)
+        after = await aran(call, lambda: arecord_result(guard, call, data.output, None))
         if after.action is Action.STOP:
             _log_exit(after, "tripwire")
             return ToolGuardrailFunctionOutput.raise_exception(output_info=_info(after))
@@ -256,7 +258,7 @@ class GuardToolGuardrails:
             call = call_for(
                 guard, self._tool_name(ctx), _args(ctx.tool_arguments), ctx.tool_call_id
             )
-        after = await guard.aafter_call(call, error=error)
+        after = await aran(call, lambda: guard.aafter_call(call, error=error))
         self._put(key, ("failed", after))
         return after
 
@@ -303,7 +305,8 @@ class GuardRunHooks(RunHooks[Any]):
                     if isinstance(text, str):
                         texts.append(text)
         if texts:
-            await self.sessions.for_context(context).aon_message("".join(texts))
+            guard = self.sessions.for_context(context)
+            await aquietly("agent message", guard.aon_message, "".join(texts))
 
 
 def _field(item: Any, name: str) -> Any:

@@ -56,11 +56,13 @@ happens in a worker thread, never on the run's event loop.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pydantic_core
+from pydantic import BaseModel
 from pydantic_ai.capabilities import AbstractCapability
 from pydantic_ai.exceptions import ApprovalRequired, CallDeferred, ModelRetry, ToolFailed
 from pydantic_ai.messages import ModelResponse, TextContent, ToolReturn
@@ -75,6 +77,8 @@ from crs.integrations._common import (
     SessionGuards,
     abefore_call,
     anew_turn,
+    aquietly,
+    aran,
     arecord_result,
     log_exit,
 )
@@ -105,9 +109,41 @@ def _plain_args(tool_args: dict[str, Any]) -> Any:
     them), so a call is decided on what the model sent; as they are when that fails (the
     guard then decides it by a stand-in)."""
     try:
-        return pydantic_core.to_jsonable_python(tool_args)
-    except (pydantic_core.PydanticSerializationError, ValueError, TypeError):
+        return pydantic_core.to_jsonable_python(_sets_sorted(tool_args, 0))
+    except (pydantic_core.PydanticSerializationError, ValueError, TypeError, RecursionError):
         return tool_args
+
+
+def _sets_sorted(value: Any, depth: int) -> Any:
+    """`value` with each set (a `set[str]` parameter, a model's set field) as a sorted list:
+    JSON of a set lists it in iteration order, which changes with the process's hash seed,
+    so one call had another signature in each process (a failure learned in one session
+    was not refused in the next). `value` itself when it holds no set."""
+    if isinstance(value, set | frozenset):
+        items = [_sets_sorted(v, depth + 1) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:  # (items of several types: by their JSON form)
+            return sorted(items, key=lambda v: repr(pydantic_core.to_jsonable_python(v)))
+    if depth >= 64:
+        return value
+    if isinstance(value, dict):
+        out = {k: _sets_sorted(v, depth + 1) for k, v in value.items()}
+        return value if all(out[k] is v for k, v in value.items()) else out
+    if isinstance(value, list | tuple):
+        items = [_sets_sorted(v, depth + 1) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, BaseModel) or (
+        dataclasses.is_dataclass(value) and not isinstance(value, type)
+    ):
+        fields = (
+            value.model_dump(mode="python")
+            if isinstance(value, BaseModel)
+            else {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        )
+        out = _sets_sorted(fields, depth + 1)
+        return value if out is fields else out  # (a model without a set: as it dumps)
+    return value
 
 
 def _recorded(result: Any) -> Any:
@@ -186,7 +222,7 @@ class GuardedToolset(WrapperToolset[AgentDepsT]):
         except (CallDeferred, ApprovalRequired):
             raise  # not run (yet): no result to record
         except (ModelRetry, ToolFailed) as exc:
-            after = await guard.aafter_call(call, error=exc)
+            after = await aran(call, functools.partial(guard.aafter_call, call, error=exc))
             if after.action is Action.STOP:
                 raise _stopped(after, "after") from exc
             note = _notes(before, after)
@@ -195,9 +231,9 @@ class GuardedToolset(WrapperToolset[AgentDepsT]):
             again = ModelRetry if isinstance(exc, ModelRetry) else ToolFailed
             raise again(f"{exc.message}\n\n[crs] {note}") from exc
         except Exception as exc:
-            await guard.aafter_call(call, error=exc)
+            await aran(call, functools.partial(guard.aafter_call, call, error=exc))
             raise
-        after = await arecord_result(guard, call, _recorded(result), None)
+        after = await aran(call, lambda: arecord_result(guard, call, _recorded(result), None))
         if after.action is Action.STOP:
             raise _stopped(after, "after")
         note = _notes(before, after)
@@ -267,5 +303,6 @@ class GuardCapability(AbstractCapability[AgentDepsT]):
         if not response.tool_calls:  # a tool turn: the toolset decides its calls
             text = response.text
             if text:
-                await self.sessions.for_context(ctx).aon_message(text)
+                guard = self.sessions.for_context(ctx)
+                await aquietly("agent message", guard.aon_message, text)
         return response
