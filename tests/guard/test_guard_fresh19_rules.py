@@ -84,3 +84,94 @@ def test_content_that_changes_is_progress_whatever_the_details() -> None:
             "details": {"status": "running", "cwd": "/tmp/run"},
         }
         assert _run(g, "exec", {"command": "jobs --watch"}, result).action is Action.ALLOW
+
+
+# ------------------ a check of an unchanged workspace re-run between other calls (fresh19)
+
+FAIL = {"passed": 11, "failed": 1, "output": "FAIL src/date.test.ts > formats ISO dates"}
+
+
+def test_a_failing_test_rerun_between_reads_with_no_edit_is_a_repeat() -> None:
+    """worker-ide's no-progress iterations: an edit, then the same test run with the same
+    failure after a search, a read, a listing, none of which changes anything: the third
+    run is nudged (a check of the same workspace answers the same)."""
+    g = Guard()
+    _run(g, "file_edit", {"path": "src/date.ts", "old": "getYear()", "new": "getFullYear()"}, "ok")
+    between = [
+        ("file_grep", {"pattern": "padStart", "path": "src"}, []),
+        ("file_read", {"path": "src/date.ts"}, "export const fmt = ..."),
+    ]
+    got = [_run(g, "test_run", {"pattern": "src/date.test.ts"}, FAIL)]
+    for tool, args, res in between:
+        _run(g, tool, args, res)
+        got.append(_run(g, "test_run", {"pattern": "src/date.test.ts"}, FAIL))
+    assert [v.action for v in got] == [Action.ALLOW, Action.ALLOW, Action.NUDGE]
+    assert got[2].code is VerdictCode.REPEATED_CALL
+    assert "nothing changed in between" in got[2].reason
+
+
+def test_a_shell_build_rerun_between_reads_is_a_repeat_a_read_is_not() -> None:
+    """The same for `npm run build` through a shell tool; the same file read three times
+    between other reads is not (a central file re-opened while exploring)."""
+    g = Guard()
+    got = []
+    for k in range(3):
+        _run(g, "bash", {"command": f"cat src/m{k}.ts"}, f"module {k}")
+        got.append(_run(g, "bash", {"command": "npm run build"}, "error TS2304: x"))
+    assert got[2].action is Action.NUDGE
+    g = Guard()
+    for k in range(4):
+        assert _run(g, "read_file", {"path": f"src/m{k}.ts"}, f"module {k}").allowed
+        assert _run(g, "read_file", {"path": "src/index.ts"}, "export * from './m'").allowed
+
+
+def test_a_check_rerun_after_an_edit_runs() -> None:
+    """An edit between runs changes the workspace: the same failure after each edit is
+    the edit/test cycle, not a repeat."""
+    g = Guard()
+    for k in range(4):
+        v = _run(g, "run_tests", {"target": "tests/test_export.py"}, "1 failed, 41 passed")
+        assert v.action is Action.ALLOW, (k, v)
+        _run(g, "write_file", {"path": "export.py", "content": f"v{k}"}, "Wrote export.py")
+
+
+# ------------------------- one finding restated in another tense or number (fresh18)
+
+FOUND = [
+    "I found the issue! The retry middleware swallows the 503 before the handler sees it.",
+    "I found the issue! The retry middleware is swallowing the 503 before the handler can see it.",
+    "Found the issue! The 503 gets swallowed by the retry middleware before it reaches the "
+    "handler.",
+    "I found the issue! The retry middleware swallows the 503 response before the handler sees it.",
+    "I found the issue! The 503 is swallowed in the retry middleware, so the handler never "
+    "sees it.",
+]
+
+
+def test_one_finding_restated_in_other_tenses_is_a_monologue() -> None:
+    """goose #3529: "I found the issue!" five times, the same finding in other words and
+    tenses (`swallows`, `is swallowing`, `gets swallowed`), no tool call between: the
+    restatements are caught before the fifth message."""
+    g = Guard()
+    g.new_turn("Why does /api/orders return 500 when the payment service is down?")
+    _run(g, "shell", {"command": "rg -n retry src/middleware"}, "retry.rs:18: if status == 503")
+    got = [g.on_message(m) for m in FOUND]
+    flagged = [k for k, v in enumerate(got) if v.action is not Action.ALLOW]
+    assert flagged
+    assert flagged[0] <= 3
+    assert got[flagged[0]].code is VerdictCode.MONOLOGUE
+
+
+def test_messages_that_move_on_stay_allowed_whatever_their_inflections() -> None:
+    """A run of agent messages that each bring something new (a plan, its steps, the
+    result), sharing words in other forms (`reads`, `reading`, `read`), is not one."""
+    g = Guard()
+    g.new_turn("Summarise how the config loader works")
+    for text in (
+        "The loader reads settings.toml first and falls back to environment variables.",
+        "Reading order matters: CLI flags override environment variables, which override files.",
+        "Validation happens after merging; unknown keys raise ConfigError with the key's path.",
+        "Defaults live in defaults.py and are applied before any file is read.",
+        "So the effective value is flags, then environment, then settings.toml, then defaults.",
+    ):
+        assert g.on_message(text).action is Action.ALLOW, text

@@ -342,6 +342,25 @@ _MAX_STEP = 1 << 63
 _SIGNATURE = re.compile(r"[0-9a-f]{1,128}").fullmatch  # `Call.signature`: a hex digest
 
 
+# A tool or command that checks the workspace (tests, a build, a linter, a type check): its
+# answer is a function of the workspace, so with the workspace unchanged it cannot change.
+_VERIFY = re.compile(
+    r"(?i)(^|[_.\-:/ ])(test|tests|pytest|jest|vitest|mocha|build|make|lint|eslint|ruff|mypy|"
+    r"tsc|compile|cargo|gradle|gradlew|mvn|ctest|tox|nox|typecheck)([_.\-:/ ]|$)"
+)
+
+
+def _verifies(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
+    """Whether the call runs tests, a build, a linter or a type check (its tool's name, or
+    the start of its shell command, says so: `run_tests`, `npm test`, `cargo build`)."""
+    if _VERIFY.search(tool) is not None:
+        return True
+    for k, v in canon.items():
+        if k in commands and type(v) is str and _VERIFY.search(v[:200]) is not None:
+            return True
+    return False
+
+
 def _read_result(result: Any) -> tuple[Any, str | None]:
     """(result, error) as the guard judges a result given without an error: a failure the
     result reports (`_results.unwrap`: an envelope's `isError`, a non-zero exit, an error
@@ -2018,6 +2037,12 @@ class Guard:
         # (clicks at other coordinates, each followed by a new screen, are progress; a
         # user's message is new input: replies through a `send_message` tool, fresh6).
         need = min(max(pol.repeat_in_session, lim.repeat_nudge), HARD_MAX_REPEATS)
+        if kind == OK and _verifies(call.tool, canon, self._commands):
+            # a check of the workspace (tests, a build, a linter) run again on the same
+            # workspace answers the same: `repeat_nudge` runs, other calls between or not
+            # (reads and searches between re-runs of one failing test; fresh19). A check
+            # that fails (an error) has the failure streak and the memory instead.
+            need = lim.repeat_nudge
         if s.asked:
             need = max(need, s.asked + 1)  # (runs the user's turn asked for, as rule 1)
         if seen is not None and _waited_since(s, seen[2]):
@@ -2314,7 +2339,9 @@ class Guard:
                 # The run of agent messages (journaled as digests: a new process continues): the
                 # words it used, its messages that brought (almost) none that was new (stale),
                 # and the restatements in a row.
-                words = frozenset(_turns.word_digests(set(_canon._tokens(clean)) - _canon._STOP))
+                words = frozenset(
+                    _turns.word_digests(_turns.stems(set(_canon._tokens(clean)) - _canon._STOP))
+                )
                 running = s.msg_streak > 0
                 stale = 3 * len(words - s.msg_run) < len(words) if running else False
                 stale = stale or not words

@@ -240,6 +240,26 @@ def sentence_digests(sentences: set[str]) -> list[str]:
     )[:MAX_SENTENCES]
 
 
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def stems(words: set[str]) -> set[str]:
+    """`words` with the commonest English inflections cut (`swallows`, `swallowing`,
+    `swallowed` are `swallow`; `reaches` is `reach`): a restatement of an agent's message in
+    another tense or number says nothing new (fresh18). Words under five letters, and stems
+    under three, stay as they are (`sees`, `was`); not a stemmer: `caches` is `cach`, which
+    is only ever compared with other words cut alike."""
+    out = set()
+    for w in words:
+        if len(w) >= 5 and w.isalpha():
+            for suf in _SUFFIXES:
+                if w.endswith(suf) and len(w) - len(suf) >= 3:
+                    w = w[: -len(suf)]
+                    break
+        out.add(w)
+    return out
+
+
 def word_digests(words: set[str]) -> list[str]:
     """4-byte digests of an agent message's words, sorted, at most `MAX_MSG_WORDS` (a long
     message is judged by a sample of its words that is the same in every process)."""
