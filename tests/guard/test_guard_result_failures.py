@@ -62,6 +62,8 @@ FAILURES = [  # (result, the failure text the guard reads in it)
     ({"ok": False, "message": "no such channel"}, "no such channel"),
     ({"error": "permission denied", "data": None}, "permission denied"),
     ({"output": "Error: missing key", "elapsed_ms": 40}, "Error: missing key"),
+    ({"jsonrpc": "2.0", "id": 3, "error": {"code": -32602, "message": "bad params"}}, "bad params"),
+    ({"data": None, "errors": [{"message": "Field 'x' not found"}]}, "Field 'x' not found"),
 ]
 
 RESULTS = [  # (result, what the guard judges: not a failure)
@@ -90,6 +92,14 @@ RESULTS = [  # (result, what the guard judges: not a failure)
     ({"run": 7, "status": "error", "error": "OOM"}, {"run": 7, "status": "error", "error": "OOM"}),
     ({"job": "j-1", "exit_code": 1}, {"job": "j-1", "exit_code": 1}),  # a remote job's exit
     ({"success": False}, {"success": False}),  # (no failure text: a value like any other)
+    (
+        {"data": {"a": 1}, "errors": [{"message": "partial"}]},
+        {"data": {"a": 1}, "errors": [{"message": "partial"}]},
+    ),
+    (
+        {"jsonrpc": "2.0", "result": {"ok": 1}, "error": None},
+        {"jsonrpc": "2.0", "result": {"ok": 1}, "error": None},
+    ),
     ({"error": None, "rows": [1, 2]}, {"error": None, "rows": [1, 2]}),
     ({"error": "none", "rows": [1, 2]}, {"error": "none", "rows": [1, 2]}),
     (

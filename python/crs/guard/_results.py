@@ -20,6 +20,9 @@ sessions) and an envelope is judged by what it carries:
   empty or stamps): a failure with that text. A `status` of "failed" is not one: it is
   what a job, a run or a check the tool looked at says of itself (polling a CI run that
   failed is a call that worked).
+- JSON-RPC's error object (`{"error": {"code": ..., "message": ...}}`, no `result`) and
+  GraphQL's `{"data": null, "errors": [{"message": ...}]}`: a failure with that message (a
+  GraphQL answer with data and errors is an answer).
 - A wrapper of one text (`{"output": ..., "elapsed_ms": 12}`, `{"stdout": ..., "stderr": "",
   "interrupted": false}`): the text under `output` / `result` / `text` / `content` /
   `stdout` / `response` / `body`, every other field empty, false, zero or a stamp
@@ -208,6 +211,19 @@ def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
                 ):
                     return result, said.strip()
                 break
+    # JSON-RPC's error object (`{"jsonrpc": "2.0", "error": {"code": -32602, "message":
+    # ...}}`, no `result`) and GraphQL's `errors` with no data
+    err = result.get("error")
+    if type(err) is dict and "result" not in result:
+        said = err.get("message")
+        if type(said) is str and said.strip() and ("code" in err or "jsonrpc" in result):
+            return result, said.strip()
+    errs = result.get("errors")
+    if type(errs) is list and errs and result.get("data") is None and "data" in result:
+        first = errs[0]
+        said = first.get("message") if type(first) is dict else None
+        if type(said) is str and said.strip():
+            return result, said.strip()
     # a wrapper of one text: every other field empty or a stamp
     only: str | None = None
     for k, v in result.items():
