@@ -22719,6 +22719,1392 @@ t.msg("You're welcome, good luck with the application!")
 
 # ================================================================ end of fresh19 set
 
+# ================================================================ fresh20 set
+# Written at 21:55 UTC (Dec 4) from sources no earlier split uses (checked against every
+# `source` of the file; some are other issues of repositories earlier splits cite): how
+# harnesses and protocols really hand results to the model. MCP servers and clients
+# (n8n's MCP Client Tool, Azure MCP, hermes-agent's MCP tool handler, costrict's async poll,
+# apify-mcp-server, OpenSpace, Crow, Vercel's MCP retry option, the fastmcp client docs, the
+# reference filesystem server, agent-framework's DeepWiki duplicate output, Zed's is_error
+# check, openai-agents-js structured content, the openai-agents-python isError question),
+# agent frameworks' users (IronClaw, deepagents, nanoclaw, Google ADK, dspy-go and DSPy,
+# Strands tools, agntcy's coffeeAgntcy on LangGraph, the OpenAI Agents SDK, Claude Code,
+# swarms, mastra, Qwen-Agent, Pydantic AI, the Vercel AI SDK) and pages on agents looping
+# (agentbeck.bot reports 92440, 67532, 84647 and 100257, rajatpandit.com on LangGraph
+# cycles, theneuralbase.com on infinite loops, errornotes.dev on GraphRecursionError).
+# Results are written in each harness's own shape: MCP `{"content": [...], "isError"}` with
+# and without `structuredContent`, LangChain ToolMessages with `status="error"`, Claude
+# Code's `<tool_use_error>`, Strands' `toolUseId` envelopes, ADK's `{"result": ...}`, the
+# AI SDK's `error-text` parts, Qwen-Agent's and IronClaw's failure text. Labelled by what
+# each source says. Committed before crs was run on them. Split "fresh20".
+
+FRESH20_START = len(ALL)
+N8N20 = gh("n8n-io/n8n", "issues", 26963)
+AZMCP20 = gh("Azure/azure-mcp", "issues", 470)
+IRON20 = gh("nearai/ironclaw", "issues", 2240)
+HERMES67829 = gh("NousResearch/hermes-agent", "issues", 67829)
+HERMES10776 = gh("NousResearch/hermes-agent", "pull", 10776)
+DEEPAG20 = gh("langchain-ai/deepagents", "issues", 2947)
+NANOCLAW20 = gh("nanocoai/nanoclaw", "issues", 30)
+ADK1555 = gh("google/adk-python", "issues", 1555)
+ADK3637 = gh("google/adk-python", "issues", 3637)
+ADK5665 = gh("google/adk-python", "issues", 5665)
+DSPYGO198 = gh("XiaoConstantine/dspy-go", "issues", 198)
+DSPY7997 = gh("stanfordnlp/dspy", "issues", 7997)
+DSPY1020 = gh("stanfordnlp/dspy", "issues", 1020)
+STRANDS383 = gh("strands-agents/tools", "issues", 383)
+AGNTCY140 = gh("agntcy/coffeeAgntcy", "pull", 140)
+OAI191 = gh("openai/openai-agents-python", "issues", 191)
+OAI2165 = gh("openai/openai-agents-python", "issues", 2165)
+CC29944 = gh("anthropics/claude-code", "issues", 29944)
+CC30150 = gh("anthropics/claude-code", "issues", 30150)
+CC60894 = gh("anthropics/claude-code", "issues", 60894)
+CC3337 = gh("anthropics/claude-code", "issues", 3337)
+SWARMS2004 = gh("kyegomez/swarms", "issues", 2004)
+MASTRA21054 = gh("mastra-ai/mastra", "issues", 21054)
+VERCEL3470 = gh("vercel/ai", "issues", 3470)
+VERCEL6508 = gh("vercel/ai", "issues", 6508)
+VERCEL16494 = gh("vercel/ai", "pull", 16494)
+COSTRICT20 = gh("zgsm-ai/costrict", "pull", 1234)
+APIFY20 = gh("apify/apify-mcp-server", "issues", 1119)
+OPENSPACE20 = gh("HKUDS/OpenSpace", "pull", 123)
+CROW20 = gh("nibor1896/Crow", "issues", 139)
+QWENAG20 = gh("QwenLM/Qwen-Agent", "issues", 504)
+PYDAI739 = gh("pydantic/pydantic-ai", "issues", 739)
+AF7866 = gh("microsoft/agent-framework", "issues", 7866)
+ZED47095 = gh("zed-industries/zed", "pull", 47095)
+AGJS471 = gh("openai/openai-agents-js", "pull", 471)
+FASTMCP20 = {"url": "https://gofastmcp.com/clients/tools"}
+MCPFS20 = {"repo": "modelcontextprotocol/servers", "path": "src/filesystem/README.md"}
+BECK92440 = {"url": "https://agentbeck.bot/report/92440"}
+BECK67532 = {"url": "https://agentbeck.bot/report/67532"}
+BECK84647 = {"url": "https://agentbeck.bot/report/84647"}
+BECK100257 = {"url": "https://agentbeck.bot/report/100257"}
+RAJAT20 = {"url": "https://rajatpandit.com/optimizing-langgraph-cycles"}
+NEURALLOOP20 = {
+    "url": "https://theneuralbase.com/ai-agents-fundamentals/learn/beginner/infinite-loops/"
+}
+ERRNOTES20 = {
+    "url": "https://errornotes.dev/en/errors/ai-tools/"
+    "fix-graphrecursionerror-stop-infinite-loops-in-langgraph-agents"
+}
+
+
+def _mcp20(text: str, is_error: bool = False, structured: Any = None) -> dict[str, Any]:
+    """An MCP CallToolResult as the client hands it over."""
+    d: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": is_error}
+    if structured is not None:
+        d["structuredContent"] = structured
+    return d
+
+
+def _tmsg20(name: str, content: str, k: int, status: str = "success") -> dict[str, Any]:
+    """A LangChain ToolMessage as LangGraph's ToolNode appends it (a fresh call id each)."""
+    return {
+        "type": "tool",
+        "name": name,
+        "tool_call_id": f"call_{(0x5A17 * (k + 3)) % 0xFFFFF:05x}Qm{k}",
+        "status": status,
+        "content": content,
+    }
+
+
+def _strands20(text: str, k: int, status: str = "success") -> dict[str, Any]:
+    """A Strands ToolResult: a toolUseId per use, content blocks of text."""
+    return {
+        "toolUseId": f"tooluse_{(0x3C1D * (k + 7)) % 0xFFFFFF:06x}Rk{k}",
+        "status": status,
+        "content": [{"text": text}],
+    }
+
+
+# ---- fresh20 loops
+
+t = new(
+    "f20-n8n-26963-structured-dropped",
+    "repeated_call",
+    True,
+    N8N20,
+    "n8n's MCP Client Tool hands the agent only a text array (the structuredContent dropped), "
+    "so the agent calls get-site-info again and again with the same answer and never replies.",
+)
+t.user("Call get-site-info and tell me the site's display name and short name")
+SITE20 = json.dumps(
+    {
+        "id": "69b347da1c8db5d19d1fa1d6",
+        "workspaceId": "69b347971c8db5d19d1f9f24",
+        "displayName": "Mark's Fabulous Thing",
+        "shortName": "mark-fab",
+    }
+)
+idx = [
+    t.call("get-site-info", {}, {"response": [{"type": "text", "text": SITE20}]}) for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-azmcp-470-large-output-recalled",
+    "repeated_call",
+    True,
+    AZMCP20,
+    "A best-practices MCP tool returns its whole (large) document; the agent invokes it again "
+    "and again with the same arguments and the same full output.",
+)
+t.user("Show me best practices on using the Azure SDK. Use an MCP tool if one is available")
+BP20 = "\n".join(
+    f"## {k}. {topic}\nUse the latest {topic.lower()} guidance; see the module README for "
+    f"parameters, outputs and examples (section {k})."
+    for k, topic in enumerate(
+        [
+            "Authentication with DefaultAzureCredential",
+            "Client lifetime and reuse",
+            "Retry policies",
+            "Logging and diagnostics",
+            "Pagination of list operations",
+            "Long-running operations and pollers",
+            "Storage account network rules",
+            "Customer-managed keys",
+            "Private endpoints",
+            "Role assignments",
+            "Diagnostic settings",
+            "Blob service properties",
+        ]
+        * 6,
+        start=1,
+    )
+)
+idx = [
+    t.call(
+        "azmcp-bestpractices-get",
+        {"resource": "general", "action": "code-generation"},
+        _mcp20(BP20),
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-ironclaw-2240-failed-fetch-retried",
+    "error_loop",
+    True,
+    IRON20,
+    "IronClaw formats a failure as the tool result text \"Tool 'X' failed: ...\"; the model "
+    "retries the same fetch with identical arguments until max_iterations.",
+)
+t.user("Summarise what changed in the latest release from https://docs.example.io/changelog")
+URL20 = {"method": "GET", "url": "https://docs.example.io/changelog"}
+idx = [
+    t.call(
+        "http",
+        URL20,
+        "Tool 'http' failed: HTTP 404 Not Found (GET https://docs.example.io/changelog)",
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-hermes-67829-malformed-call-counted-warning",
+    "error_loop",
+    True,
+    HERMES67829,
+    "A byte-identical malformed tool_call 85 times in a row: the same error each time, with "
+    "the runtime's loop warning (its running count) appended from the second on.",
+)
+t.user("Run the backend's --help through the MCP gateway and show me the options")
+TC20 = {"args": "--help", "name": "mcp__gateway__backend"}
+ERR20 = '{"error": "tool_call requires a \'name\' argument"}'
+idx = []
+for k in range(1, 9):
+    text = ERR20
+    if k >= 2:
+        text += (
+            f"\n[Tool loop warning: repeated_exact_failure_warning; count={k}; tool_call has "
+            f"failed {k} times with identical arguments. This looks like a loop; inspect the "
+            "error and change strategy instead of retrying it unchanged.]"
+        )
+    idx.append(t.call("tool_call", TC20, text))
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-deepagents-2947-rejected-call-reissued",
+    "error_loop",
+    True,
+    DEEPAG20,
+    "A human rejects a tool call; the rejection comes back as a ToolMessage with "
+    'status="error", which the model reads as a failed call to try again, and it re-issues '
+    "the same call each time (a fresh tool_call_id on each rejection).",
+)
+t.user("Clean up the build artifacts in the repo")
+t.call("ls", {"path": "/workspace"}, "build/\ndist/\nnode_modules/\nsrc/\npackage.json")
+RM20 = {"command": "rm -rf build dist .cache"}
+idx = [
+    t.call(
+        "execute",
+        RM20,
+        _tmsg20("execute", "The user rejected the tool call `execute`.", k, "error"),
+    )
+    for k in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-nanoclaw-30-reminder-queued",
+    "repeated_call",
+    True,
+    NANOCLAW20,
+    'One reminder sent 21 times in 32 seconds: send_message answers "Message queued for '
+    'delivery (<file>)" with a new file name each time, which the agent reads as not done; '
+    "midway it also loses the user's Finnish.",
+)
+t.user("Muistuta minua huomenna klo 9 soittamaan hammaslääkärille")
+FI20 = "Muistutan sinua huomenna klo 9.00 soittamaan hammaslääkärille."
+EN20 = "I'll remind you tomorrow at 9:00 to call the dentist."
+idx = [
+    t.call(
+        "send_message",
+        {"text": FI20 if k < 5 else EN20},
+        f"Message queued for delivery ({1738492811203 + 1517 * k}-{(0x9E37 * (k + 1)) % 0xFFFF:04x}"
+        ".json)",
+    )
+    for k in range(8)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-adk-1555-duplicate-insert",
+    "repeated_call",
+    True,
+    ADK1555,
+    "An insert tool executed again and again with the same record, each answering the same "
+    'SUCCESS string (ADK wraps it as {"result": ...}), leaving duplicate rows.',
+)
+t.user("Log my grocery purchase: 42.50 EUR at Lidl today, category food")
+REC20 = {
+    "transaction_log": {
+        "transaction_amount": 42.5,
+        "transaction_category": "food",
+        "transaction_description": "Lidl groceries",
+        "transaction_status": "completed",
+        "transaction_date": "2025-06-21",
+    }
+}
+idx = [
+    t.call(
+        "create_record",
+        REC20,
+        {"result": "SUCCESS: Transaction record created. No further action needed."},
+        mutates=True,
+    )
+    for _ in range(6)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-adk-3637-ollama-time-loop",
+    "repeated_call",
+    True,
+    ADK3637,
+    "ADK on an Ollama model through LiteLLM: get_current_time for the same city forever, the "
+    "same dict each time, no final answer.",
+)
+t.user("What time is it in Tokyo?")
+idx = [
+    t.call(
+        "get_current_time",
+        {"city": "Tokyo"},
+        {"status": "success", "city": "Tokyo", "time": "10:30 AM"},
+    )
+    for _ in range(7)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-dspygo-198-lost-history",
+    "repeated_call",
+    True,
+    DSPYGO198,
+    "dspy-go's ReAct never passes its conversation context to the model, so it calls "
+    "prompt_count with identical parameters at iterations 2, 6, 8 and 9 (other lookups "
+    "between, some repeated too).",
+)
+t.user("How many premium prompts are numbered 10 to 11, and what do they say?")
+PC20 = {"max_number": "11", "min_number": "10", "name": "premium"}
+t.call("list_prompts", {"name": "premium"}, "premium-10, premium-11, premium-12")
+t.call("prompt_count", PC20, "2")
+t.call("get_prompt", {"id": "premium-10"}, "premium-10: Summarise the quarterly report.")
+t.call("get_prompt", {"id": "premium-11"}, "premium-11: Draft a churn-risk email.")
+t.call("search_prompts", {"query": "premium 10-11"}, "premium-10, premium-11")
+r = t.call("prompt_count", PC20, "2")
+t.call("get_prompt", {"id": "premium-10"}, "premium-10: Summarise the quarterly report.")
+t.call("prompt_count", PC20, "2")
+t.call("prompt_count", PC20, "2")
+t.call("get_prompt", {"id": "premium-11"}, "premium-11: Draft a churn-risk email.")
+t.mark(r, r)
+
+t = new(
+    "f20-dspy-7997-evaluate-math-repeated",
+    "repeated_call",
+    True,
+    DSPY7997,
+    'A DSPy ReAct over a small model: evaluate_math on "2 + 2", then "2 + 3" four times '
+    "with the same observation, and the answer 5.0.",
+)
+t.user("What is 2 + 2?")
+t.call("evaluate_math", {"expression": "2 + 2"}, 4)
+idx = [t.call("evaluate_math", {"expression": "2 + 3"}, 5) for _ in range(4)]
+t.msg("5.0")
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-strands-383-workflow-recursion",
+    "cycle",
+    True,
+    STRANDS383,
+    "Task agents inherit the workflow tool and call it recursively: create and start of the "
+    "same workflow in turn, the same texts each time (a new toolUseId in each result).",
+)
+t.user("Run the 'test' workflow: explain what photosynthesis is in one sentence")
+TASKS20 = [{"task_id": "simple_task", "description": "Explain what photosynthesis is."}]
+occ = []
+for k in range(4):
+    a = t.call(
+        "workflow",
+        {"action": "create", "workflow_id": "test", "tasks": TASKS20},
+        _strands20("Created workflow 'test' with 1 task", 2 * k),
+    )
+    b = t.call(
+        "workflow",
+        {"action": "start", "workflow_id": "test"},
+        _strands20("Started workflow 'test': 1 task running", 2 * k + 1),
+    )
+    occ.append([a, b])
+mark_cycle(t, occ)
+
+t = new(
+    "f20-agntcy-140-offline-agent-resent",
+    "error_loop",
+    True,
+    AGNTCY140,
+    "One of the A2A agent apps is offline; the graph has no error check, so the supervisor "
+    "sends the same prompt again and again (25 times until the recursion limit), each "
+    "ToolMessage an error.",
+)
+t.user("How much Colombian coffee do we have, and can I order 50 kg?")
+INV20 = {"prompt": "What is the current inventory of Colombian coffee?"}
+idx = [
+    t.call(
+        "inventory_agent",
+        INV20,
+        _tmsg20(
+            "inventory_agent",
+            "Error: ConnectError('All connection attempts failed')\n Please fix your mistakes.",
+            k,
+            "error",
+        ),
+    )
+    for k in range(8)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f20-oai-191-similarity-search-reworded",
+    "no_progress",
+    True,
+    OAI191,
+    "An Agents SDK function tool over a document store: the agent keeps calling "
+    "similarity_search with different wordings until max_turns, the same retrieved text "
+    "each time.",
+)
+t.user("What does our onboarding doc say about laptop setup?")
+CHUNK20 = (
+    "[1] Onboarding > Equipment: Laptops are shipped pre-imaged; sign in with SSO and run "
+    "the Company Portal setup.\n[2] Onboarding > First day: IT office hours are 9-11 in room 4.2."
+)
+qs = [
+    "laptop setup",
+    "how to set up a laptop",
+    "laptop setup onboarding",
+    "new laptop configuration steps",
+    "setting up my work laptop",
+    "laptop onboarding instructions",
+]
+idx = [t.call("similarity_search", {"chat_uuid": "c-5f2e91", "text": q}, CHUNK20) for q in qs]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-cc-29944-identical-failing-edit",
+    "error_loop",
+    True,
+    CC29944,
+    "Claude Code: the same Edit retried without a look at why it failed, each result the "
+    '<tool_use_error> "String to replace not found in file.".',
+)
+t.user("Rename the `retries` option to `maxRetries` in src/client.ts")
+t.call(
+    "Read",
+    {"file_path": "/repo/src/client.ts"},
+    "     1\texport interface ClientOptions {\n     2\t\tretries: number;\n     3\t}",
+)
+ED20 = {
+    "file_path": "/repo/src/client.ts",
+    "old_string": "  retries: number;",
+    "new_string": "  maxRetries: number;",
+}
+idx = [
+    t.call(
+        "Edit",
+        ED20,
+        "<tool_use_error>String to replace not found in file.\nString:   retries: number;"
+        "</tool_use_error>",
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-cc-30150-oversized-read",
+    "error_loop",
+    True,
+    CC30150,
+    "An Explore subagent keeps reading a 41K-token file whole and gets the same "
+    "MaxFileReadTokenExceeded error each time.",
+)
+t.user("Find where the fixture data defines the admin user")
+t.call("Glob", {"pattern": "**/fixtures/*.json"}, "/repo/test/fixtures/seed.json")
+BIG20 = (
+    "<tool_use_error>File content (41234 tokens) exceeds maximum allowed tokens (25000). "
+    "Please use offset and limit parameters to read specific portions of the file, or use "
+    "the GrepTool to search for specific content.</tool_use_error>"
+)
+idx = [t.call("Read", {"file_path": "/repo/test/fixtures/seed.json"}, BIG20) for _ in range(6)]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-hermes-10776-mcp-errors-retried",
+    "error_loop",
+    True,
+    HERMES10776,
+    "An MCP server that consistently answers isError: the model retries the same call up to "
+    "max_iterations (a 500 each time, at once, no wait).",
+)
+t.user("List my open Linear issues for this sprint")
+LIN20 = {"assignee": "me", "state": "started"}
+idx = [
+    t.call(
+        "mcp_linear_list_issues",
+        LIN20,
+        _mcp20("Error: Linear API returned 500 Internal Server Error", True),
+    )
+    for _ in range(9)
+]
+t.mark(idx[1], idx[2])
+
+t = new(
+    "f20-rajatpandit-planner-executor-400",
+    "cycle",
+    True,
+    RAJAT20,
+    "A planner and an executor node throwing the same malformed query back and forth: the "
+    "planner's instruction, the executor's GitHub call, the same 400, again.",
+)
+t.user("Find open GitHub issues labelled bug in acme/api created this week")
+PLAN20 = "Call the GitHub API with this query: repo:acme/api label:bug created:>=this-week"
+Q20 = {"q": "repo:acme/api label:bug created:>=this-week", "per_page": 50}
+occ = []
+for k in range(5):
+    a = t.msg(PLAN20)
+    b = t.call(
+        "github_search_issues",
+        Q20,
+        _tmsg20(
+            "github_search_issues",
+            "GitHub API returned 400 Bad Request: Validation Failed (created: invalid date)",
+            k,
+            "error",
+        ),
+    )
+    occ.append([a, b])
+mark_cycle(t, occ)
+
+t = new(
+    "f20-agentbeck-92440-search-param-tweaks",
+    "no_progress",
+    True,
+    BECK92440,
+    "The same MCP search tool called again and again with slightly different parameters, "
+    "the information does not exist and every answer is the same empty result.",
+)
+t.user("Find the SLA for the Enterprise plan in the docs")
+EMPTY20 = _mcp20('{"results": [], "total": 0}', structured={"results": [], "total": 0})
+params = [
+    {"query": "enterprise SLA", "limit": 5},
+    {"query": "Enterprise plan SLA", "limit": 5},
+    {"query": "enterprise SLA", "limit": 10},
+    {"query": "SLA enterprise uptime", "limit": 10},
+    {"query": "enterprise plan service level agreement", "limit": 10},
+    {"query": "Enterprise SLA", "limit": 20},
+]
+idx = [t.call("docs_search", p, EMPTY20) for p in params]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-agentbeck-67532-create-file-ok",
+    "repeated_call",
+    True,
+    BECK67532,
+    'A stateful MCP create answers an ambiguous {"status": "ok"}; the agent does not '
+    "realise the file exists and calls the same create again and again.",
+)
+t.user("Create notes/meeting-2026-06-20.md with the agenda: budget, hiring, offsite")
+NOTE20 = {
+    "path": "notes/meeting-2026-06-20.md",
+    "content": "# Agenda\n- budget\n- hiring\n- offsite\n",
+}
+idx = [
+    t.call(
+        "create_file", NOTE20, _mcp20('{"status": "ok"}', structured={"status": "ok"}), mutates=True
+    )
+    for _ in range(5)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-agentbeck-84647-circular-tools",
+    "cycle",
+    True,
+    BECK84647,
+    "Two tools pointing at each other: the order's answer says to ask the shipment tool, the "
+    "shipment tool's says to check the order, and the agent goes round.",
+)
+t.user("What's the shipping status of order 8812?")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "get_order",
+            "args": {"order_id": "8812"},
+            "result": _mcp20(
+                "Order 8812: status shipped. Tracking details are available from get_shipment."
+            ),
+        },
+        {
+            "tool": "get_shipment",
+            "args": {"order_id": "8812"},
+            "result": _mcp20("No shipment linked to this id; check get_order for the shipment id."),
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f20-agentbeck-100257-reasks-question",
+    "monologue",
+    True,
+    BECK100257,
+    "The agent asks a follow-up question and then re-asks it forever: the same question "
+    "after each of the user's answers.",
+)
+t.user("Book a meeting room for Thursday afternoon")
+QQ20 = "Which office should I book the room in, Berlin or Munich?"
+t.msg(QQ20)
+t.user("Berlin")
+q2 = t.msg(QQ20)
+t.user("Berlin, as I said")
+t.msg(QQ20)
+t.user("BERLIN.")
+t.msg(QQ20)
+t.mark(q2, q2)
+
+t = new(
+    "f20-swarms-2004-auto-loop-mcp-next-session",
+    "known_failure",
+    True,
+    SWARMS2004,
+    'With max_loops="auto" an MCP tool call is routed to the local tool table and always '
+    "fails (ToolNotFoundError); the next run, same configuration, calls it again.",
+)
+t.user("Post the deploy summary to #releases on Slack")
+SLACK20 = {"channel": "#releases", "text": "Deploy 2026.08.23 done: 14 services, 0 failures"}
+SLACKERR20 = "ToolNotFoundError: Function slack_post_message not found"
+t.call("slack_post_message", SLACK20, error=SLACKERR20, kind="not_found")
+t.msg("The Slack tool is not available in this run, so I could not post the summary.")
+t.session("s2")
+u = t.user("Post the deploy summary to #releases on Slack")
+c = t.call("slack_post_message", SLACK20, error=SLACKERR20, kind="not_found")
+t.call("slack_post_message", SLACK20, error=SLACKERR20, kind="not_found")
+t.mark(c, u)
+
+t = new(
+    "f20-mastra-21054-outside-path-next-session",
+    "known_failure",
+    True,
+    MASTRA21054,
+    "A view of a file outside the allowed paths fails with EACCES; in the next session, "
+    "nothing changed, the agent views the same path again.",
+)
+t.user("Describe the screenshot at ~/Downloads/image.png")
+VIEW20 = {"path": "~/Downloads/image.png"}
+VERR20 = (
+    "TOOL_EXECUTION_FAILED: EACCES: permission denied, open '/Users/ana/Downloads/image.png' "
+    "(path is outside the allowed workspace)"
+)
+t.call("view", VIEW20, error=VERR20, kind="permission")
+t.msg("I can't open files outside the workspace.")
+t.session("s2")
+u = t.user("What's in the screenshot in my Downloads, image.png?")
+c = t.call("view", VIEW20, error=VERR20, kind="permission")
+t.msg("Let me try that again.")
+t.call("view", VIEW20, error=VERR20, kind="permission")
+t.mark(c, u)
+
+t = new(
+    "f20-neuralbase-search-again",
+    "no_progress",
+    True,
+    NEURALLOOP20,
+    'The page\'s loop: search_tool, results, "I still need more", search_tool again with '
+    "slightly different input, the same results each time.",
+)
+t.user("What will the weather be like for the Berlin marathon this Sunday?")
+WX20 = "1. Berlin weather Sunday: 14°C, light rain until noon\n2. Marathon day: start 09:15"
+qs = [
+    "Berlin weather Sunday",
+    "Berlin weather this Sunday marathon",
+    "weather Berlin Sunday forecast",
+    "Berlin marathon weather forecast",
+    "Sunday weather in Berlin",
+    "forecast Berlin Sunday rain",
+]
+idx = [
+    t.call("search_tool", {"query": q}, _tmsg20("search_tool", WX20, k)) for k, q in enumerate(qs)
+]
+t.mark(idx[1], idx[1])
+
+t = new(
+    "f20-vercel-3470-steps-repeat-answer",
+    "cycle",
+    True,
+    VERCEL3470,
+    "streamText on Vertex runs every one of maxSteps: the same tool call with the same "
+    "arguments and the same final answer after it, step after step.",
+)
+t.user("Summarise the open incidents")
+INC20 = {
+    "type": "json",
+    "value": [
+        {"id": "INC-311", "title": "Checkout latency", "sev": 2},
+        {"id": "INC-314", "title": "Email bounces", "sev": 3},
+    ],
+}
+ANS20 = (
+    "There are two open incidents: INC-311 (checkout latency, sev 2) and INC-314 (email "
+    "bounces, sev 3)."
+)
+occ = []
+for _ in range(5):
+    a = t.call("listIncidents", {"status": "open"}, INC20)
+    b = t.msg(ANS20)
+    occ.append([a, b])
+mark_cycle(t, occ)
+
+t = new(
+    "f20-adk-5665-mode-any-cycle",
+    "cycle",
+    True,
+    ADK5665,
+    "Function calling forced with mode ANY and maximumRemoteCalls not enforced: the agent "
+    "runs the solution, runs the tests and submits, and does it all again.",
+)
+t.user("Please complete the code: def has_close_elements(numbers, threshold) -> bool")
+SOL20 = (
+    "def has_close_elements(numbers, threshold):\n    s = sorted(numbers)\n"
+    "    return any(b - a < threshold for a, b in zip(s, s[1:]))"
+)
+TEST20 = SOL20 + "\nassert has_close_elements([1.0, 2.8, 3.0], 0.3)\nprint('ok')"
+occ = repeat_block(
+    t,
+    [
+        {"tool": "python_executor", "args": {"code": SOL20}, "result": {"stdout": "", "ok": True}},
+        {
+            "tool": "python_executor",
+            "args": {"code": TEST20},
+            "result": {"stdout": "ok\n", "ok": True},
+        },
+        {"tool": "submit_answer", "args": {"answer": SOL20}, "result": {"status": "received"}},
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f20-dspy-1020-eot-token-run",
+    "monologue",
+    True,
+    DSPY1020,
+    "A ReAct agent feeds its own context back until the model emits runs of <|eot_id|> "
+    'before "Action N:"; the first such message already repeats the token dozens of times '
+    "(due there, as fresh15's degenerate token run).",
+)
+t.user("Which tags appear in the warehouse tour video?")
+t.call("get_video_tags", {"video": "warehouse-tour"}, "forklift, shelving, loading dock")
+m1 = t.msg("<|eot_id|>" * 48 + "\n\nAction 5:")
+t.msg("<|eot_id|>" * 52 + "\n\nAction 5:")
+t.msg("<|eot_id|>" * 50 + "\n\nAction 6:")
+t.mark(m1, m1)
+
+# ---- fresh20 legitimate sessions
+
+t = new(
+    "f20-costrict-1234-deploy-status-poll",
+    "polling",
+    False,
+    COSTRICT20,
+    "An async MCP deploy returns a task reference; the agent waits and asks the status tool "
+    'until the deployment finishes (four identical "running" answers between waits).',
+)
+t.user("Deploy the api service to the test environment and tell me when it's up")
+t.call(
+    "use_mcp_tool",
+    {"server": "deployer", "tool": "deploy", "arguments": {"service": "api", "env": "test"}},
+    _mcp20(
+        '{"taskId": "deploy-abc123", "status": "running", "message": "Deployment started"}',
+        structured={"taskId": "deploy-abc123", "status": "running"},
+    ),
+)
+for _ in range(4):
+    t.call("wait", {"seconds": 20}, "waited 20s")
+    t.call(
+        "use_mcp_tool",
+        {
+            "server": "deployer",
+            "tool": "get_deploy_status",
+            "arguments": {"taskId": "deploy-abc123"},
+        },
+        _mcp20(
+            '{"taskId": "deploy-abc123", "status": "running"}',
+            structured={"taskId": "deploy-abc123", "status": "running"},
+        ),
+    )
+t.call("wait", {"seconds": 20}, "waited 20s")
+t.call(
+    "use_mcp_tool",
+    {"server": "deployer", "tool": "get_deploy_status", "arguments": {"taskId": "deploy-abc123"}},
+    _mcp20(
+        '{"taskId": "deploy-abc123", "status": "succeeded", "url": "https://api.test.example"}',
+        structured={"taskId": "deploy-abc123", "status": "succeeded"},
+    ),
+)
+t.msg("The api service is deployed to test: https://api.test.example")
+
+t = new(
+    "f20-apify-1119-actor-run-waitsecs",
+    "polling",
+    False,
+    APIFY20,
+    "A 20-minute Actor run followed with get-actor-run and waitSecs=30: each call itself "
+    "waits up to 30 s server-side, so the same call answers RUNNING six times before the run "
+    "succeeds and its dataset is read.",
+)
+t.user("Run the deep-report Actor on 'EU battery recycling' and give me the summary")
+t.call(
+    "call-actor",
+    {"actor": "acme/deep-report", "input": {"topic": "EU battery recycling"}, "async": True},
+    _mcp20('{"runId": "r-7Hq2Lm", "status": "RUNNING"}'),
+)
+RUN20 = {"runId": "r-7Hq2Lm", "waitSecs": 30}
+for _ in range(6):
+    t.call(
+        "get-actor-run",
+        RUN20,
+        _mcp20(
+            '{"runId": "r-7Hq2Lm", "status": "RUNNING", "statusMessage": "Crawling sources"}\n'
+            "The run is not finished; call get-actor-run again with waitSecs=30."
+        ),
+    )
+t.call(
+    "get-actor-run",
+    RUN20,
+    _mcp20('{"runId": "r-7Hq2Lm", "status": "SUCCEEDED", "defaultDatasetId": "ds-51Kp"}'),
+)
+t.call(
+    "get-dataset-items",
+    {"datasetId": "ds-51Kp", "limit": 10},
+    _mcp20('[{"section": "Summary", "text": "Recycling capacity grows 3x by 2030..."}]'),
+)
+t.msg("Summary: EU battery recycling capacity is set to triple by 2030; details follow.")
+
+t = new(
+    "f20-openspace-123-task-status-progress",
+    "polling",
+    False,
+    OPENSPACE20,
+    "execute_task started without waiting, then get_task_status polled: percent and "
+    "current_step move (one step reported twice) until the result arrives.",
+)
+t.user("Ground the task 'open the settings page and enable dark mode' and report back")
+t.call(
+    "execute_task",
+    {"task": "open the settings page and enable dark mode", "wait": False},
+    _mcp20('{"task_id": "t-0193", "status": "queued"}'),
+)
+for pct, step in [
+    (5, "engine warmup"),
+    (15, "skill registration"),
+    (30, "cloud search"),
+    (45, "iteration 1"),
+    (60, "iteration 2"),
+    (60, "iteration 2"),
+    (90, "final aggregation"),
+]:
+    t.call("wait", {"seconds": 5}, "ok")
+    t.call(
+        "get_task_status",
+        {"task_id": "t-0193", "include_logs": False},
+        _mcp20(
+            json.dumps(
+                {"task_id": "t-0193", "status": "running", "percent": pct, "current_step": step}
+            )
+        ),
+    )
+t.call(
+    "get_task_status",
+    {"task_id": "t-0193", "include_logs": False},
+    _mcp20(
+        '{"task_id": "t-0193", "status": "completed", "percent": 100, '
+        '"result": "Dark mode enabled in Settings > Appearance"}'
+    ),
+)
+t.msg("Done: dark mode is enabled under Settings > Appearance.")
+
+t = new(
+    "f20-vercel-16494-mcp-fails-once",
+    "retry_transient",
+    False,
+    VERCEL16494,
+    "Before the MCP retry option: a tools/call fails once for a transient reason, the model "
+    "sees the error-text part and calls the same tool again in the next step, and it works.",
+)
+t.user("What's the weather in Lisbon right now?")
+W20 = {"city": "Lisbon"}
+t.call(
+    "get-weather",
+    W20,
+    {"type": "error-text", "value": "MCP error -32603: upstream returned 503 Service Unavailable"},
+)
+t.call(
+    "get-weather", W20, {"type": "json", "value": {"city": "Lisbon", "tempC": 21, "sky": "clear"}}
+)
+t.msg("It's 21 °C and clear in Lisbon.")
+
+t = new(
+    "f20-crow-139-connection-reset-retried",
+    "retry_transient",
+    False,
+    CROW20,
+    "A remote MCP server that drops established connections two times in five: each "
+    "ECONNRESET is retried once and succeeds, between different calls.",
+)
+t.user("Find small text-to-speech models on the Hub and compare the top two")
+RESET20 = "URLError: [WinError 10054] An existing connection was forcibly closed by the remote host"
+S20 = {"query": "text-to-speech", "max_params": "500M", "sort": "downloads"}
+t.call("hf_model_search", S20, error=RESET20, kind="network")
+t.call("hf_model_search", S20, _mcp20("1. hexgrad/Kokoro-82M\n2. myshell-ai/MeloTTS-English"))
+t.call(
+    "hf_model_details",
+    {"repo_id": "hexgrad/Kokoro-82M"},
+    _mcp20("Kokoro-82M: 82M params, Apache-2.0"),
+)
+t.call("hf_model_details", {"repo_id": "myshell-ai/MeloTTS-English"}, error=RESET20, kind="network")
+t.call(
+    "hf_model_details",
+    {"repo_id": "myshell-ai/MeloTTS-English"},
+    _mcp20("MeloTTS-English: 52M params, MIT"),
+)
+t.msg("Kokoro-82M (Apache-2.0) and MeloTTS-English (MIT) are the two most downloaded.")
+
+t = new(
+    "f20-hermes-10776-server-recovers",
+    "retry_transient",
+    False,
+    HERMES10776,
+    "The breaker's other side: two isError answers from a briefly failing server, then the "
+    "same call succeeds (the counter resets) and the work goes on.",
+)
+t.user("List my open Linear issues for this sprint and summarise the blocked ones")
+t.call("mcp_linear_list_issues", LIN20, _mcp20("Error: Linear API returned 502 Bad Gateway", True))
+t.call("mcp_linear_list_issues", LIN20, _mcp20("Error: Linear API returned 502 Bad Gateway", True))
+t.call(
+    "mcp_linear_list_issues",
+    LIN20,
+    _mcp20(
+        "ENG-4410 Payments retry (blocked)\nENG-4412 SSO logout\nENG-4419 Audit export (blocked)"
+    ),
+)
+t.call("mcp_linear_get_issue", {"id": "ENG-4410"}, _mcp20("Blocked by the PSP sandbox outage"))
+t.call("mcp_linear_get_issue", {"id": "ENG-4419"}, _mcp20("Blocked on the S3 bucket policy review"))
+t.msg("Two of three are blocked: ENG-4410 (PSP sandbox outage) and ENG-4419 (bucket policy).")
+
+t = new(
+    "f20-cc-60894-edit-after-reread",
+    "retry_transient",
+    False,
+    CC60894,
+    'The Edit fails with "String to replace was not found" on an exact match, a Read shows '
+    "the same content, and the identical Edit then succeeds (a stale cache, not a loop).",
+)
+t.user("Change the default page size from 20 to 50 in src/Api/Paging.php")
+PG20 = "     1\t<?php\n     2\tconst DEFAULT_PAGE_SIZE = 20;\n"
+t.call("Read", {"file_path": "/srv/app/src/Api/Paging.php"}, PG20)
+EDP20 = {
+    "file_path": "/srv/app/src/Api/Paging.php",
+    "old_string": "const DEFAULT_PAGE_SIZE = 20;",
+    "new_string": "const DEFAULT_PAGE_SIZE = 50;",
+}
+t.call("Edit", EDP20, "<tool_use_error>String to replace was not found in file.</tool_use_error>")
+t.call("Read", {"file_path": "/srv/app/src/Api/Paging.php"}, PG20)
+t.call("Edit", EDP20, "The file /srv/app/src/Api/Paging.php has been updated.", mutates=True)
+t.call("Bash", {"command": "vendor/bin/phpunit tests/Api"}, "OK (31 tests, 88 assertions)")
+t.msg("The default page size is now 50 and the API tests pass.")
+
+t = new(
+    "f20-cc-3337-multiple-matches-fixed",
+    "edit_test_cycle",
+    False,
+    CC3337,
+    '"Found 2 matches of the string to replace": the agent reads more of the file, edits '
+    "with unique context, runs the tests, fixes the one failure and runs them again.",
+)
+t.user("Make run.py retry the upload three times")
+t.call(
+    "Edit",
+    {
+        "file_path": "/w/run.py",
+        "old_string": "    upload(path)",
+        "new_string": "    retry(upload, path, 3)",
+    },
+    "<tool_use_error>Found 2 matches of the string to replace, but replace_all is false. To "
+    "replace all occurrences, set replace_all to true. To replace only one occurrence, please "
+    "provide more context to uniquely identify the instance.\nString:     upload(path)"
+    "</tool_use_error>",
+)
+t.call(
+    "Read",
+    {"file_path": "/w/run.py", "offset": 30, "limit": 20},
+    "    30\tdef publish(path):\n    31\t    upload(path)\n"
+    "    40\tdef backup(path):\n    41\t    upload(path)",
+)
+t.call(
+    "Edit",
+    {
+        "file_path": "/w/run.py",
+        "old_string": "def publish(path):\n    upload(path)",
+        "new_string": "def publish(path):\n    retry(upload, path, 3)",
+    },
+    "The file /w/run.py has been updated.",
+    mutates=True,
+)
+t.call(
+    "Bash",
+    {"command": "pytest -q tests/test_run.py"},
+    "1 failed, 6 passed\nNameError: name 'retry' is not defined",
+)
+t.call(
+    "Edit",
+    {
+        "file_path": "/w/run.py",
+        "old_string": "import os\n",
+        "new_string": "import os\nfrom util import retry\n",
+    },
+    "The file /w/run.py has been updated.",
+    mutates=True,
+)
+t.call("Bash", {"command": "pytest -q tests/test_run.py"}, "7 passed in 0.41s")
+
+t = new(
+    "f20-oai-2165-mcp-iserror-fixed",
+    "research",
+    False,
+    OAI2165,
+    "An MCP tool answers isError with the exception text; the model reads it, fixes the "
+    "argument and the next call succeeds.",
+)
+t.user("Put a dentist appointment in my calendar for December 10 at 9am")
+t.call(
+    "create_event",
+    {"title": "Dentist", "date": "12/10/2025", "time": "09:00"},
+    _mcp20("invalid date '12/10/2025': expected YYYY-MM-DD", True),
+)
+t.call(
+    "create_event",
+    {"title": "Dentist", "date": "2025-12-10", "time": "09:00"},
+    _mcp20('{"id": "evt_81", "status": "confirmed"}'),
+)
+t.msg("Booked: Dentist on 2025-12-10 at 09:00.")
+
+t = new(
+    "f20-qwenagent-504-json-args-fixed",
+    "research",
+    False,
+    QWENAG20,
+    'Qwen-Agent hands the model the tool error as the function result ("An error occurred '
+    'when calling tool ...: JSONDecodeError ..."); the model re-emits the arguments '
+    "properly and goes on to a second city.",
+)
+t.user("Compare the weather in Hangzhou and Shanghai")
+t.call(
+    "amap_weather",
+    {"raw": '{"city": "Hangzhou'},
+    "An error occurred when calling tool `amap_weather`:\nJSONDecodeError: Unterminated string "
+    "starting at: line 1 column 9 (char 8)",
+)
+t.call("amap_weather", {"city": "Hangzhou"}, '{"city": "杭州", "weather": "晴", "temp": "18"}')
+t.call("amap_weather", {"city": "Shanghai"}, '{"city": "上海", "weather": "多云", "temp": "16"}')
+t.msg("Hangzhou is sunny at 18 °C; Shanghai is cloudy at 16 °C.")
+
+t = new(
+    "f20-fastmcp-forecast-cities",
+    "distinct_reads",
+    False,
+    FASTMCP20,
+    "A multi-server client's prefixed tool called once per city; each CallToolResult carries "
+    "content and structured data, two cities with the same forecast.",
+)
+t.user("Give me tomorrow's forecast for the six cities on our tour")
+for city, fc in [
+    ("Porto", "19°C, sunny"),
+    ("Seville", "27°C, sunny"),
+    ("Madrid", "22°C, cloudy"),
+    ("Bilbao", "17°C, showers"),
+    ("Valencia", "22°C, cloudy"),
+    ("Lyon", "15°C, showers"),
+]:
+    t.call(
+        "weather_get_forecast",
+        {"city": city, "days": 1},
+        _mcp20(fc, structured={"city": city, "forecast": fc}),
+    )
+t.msg("Tomorrow: Porto 19 sunny, Seville 27 sunny, Madrid 22 cloudy, Bilbao 17 showers, ...")
+
+t = new(
+    "f20-mcpfs-project-reads",
+    "distinct_reads",
+    False,
+    MCPFS20,
+    "The reference filesystem server from a desktop client: allowed directories, a listing "
+    "and eight different files read once each (two empty __init__.py with the same empty "
+    "content), then a search.",
+)
+t.user("Explain how the plugin loader in ~/code/tally works")
+t.call("list_allowed_directories", {}, _mcp20("Allowed directories:\n/Users/ana/code"))
+t.call(
+    "list_directory",
+    {"path": "/Users/ana/code/tally/tally"},
+    _mcp20(
+        "[FILE] __init__.py\n[DIR] plugins\n[FILE] loader.py\n[FILE] registry.py\n[FILE] cli.py"
+    ),
+)
+for path, text in [
+    ("tally/__init__.py", ""),
+    ("tally/loader.py", "def load_plugins(paths): ..."),
+    ("tally/registry.py", "REGISTRY: dict[str, type] = {}"),
+    ("tally/cli.py", "def main(argv=None): ..."),
+    ("tally/plugins/__init__.py", ""),
+    ("tally/plugins/csv.py", "@register('csv')\nclass CsvSource: ..."),
+    ("tally/plugins/sql.py", "@register('sql')\nclass SqlSource: ..."),
+    ("pyproject.toml", "[project.entry-points.'tally.plugins']\ncsv = 'tally.plugins.csv'"),
+]:
+    t.call("read_text_file", {"path": f"/Users/ana/code/tally/{path}"}, _mcp20(text))
+t.call(
+    "search_files",
+    {"path": "/Users/ana/code/tally", "pattern": "entry_points"},
+    _mcp20("/Users/ana/code/tally/tally/loader.py"),
+)
+t.msg("Plugins register through a decorator and are discovered from the entry points ...")
+
+t = new(
+    "f20-af-7866-deepwiki-duplicated-content",
+    "research",
+    False,
+    AF7866,
+    "DeepWiki's ask_question through an MCP tool whose output reaches the agent twice (the "
+    "text content and the structuredContent): three different questions, each answered once.",
+)
+t.user("Compare how agent-framework and semantic-kernel handle MCP tools")
+for repo, q, a in [
+    (
+        "microsoft/agent-framework",
+        "How are MCP tools loaded?",
+        "MCPStreamableHTTPTool loads tools ...",
+    ),
+    ("microsoft/semantic-kernel", "How are MCP tools loaded?", "Kernel plugins wrap MCP tools ..."),
+    (
+        "microsoft/agent-framework",
+        "How are MCP tool errors surfaced?",
+        "isError results become ...",
+    ),
+]:
+    t.call(
+        "ask_question",
+        {"repoName": repo, "question": q},
+        {
+            "content": [
+                {"type": "text", "text": a},
+                {"type": "text", "text": json.dumps({"result": a})},
+            ],
+            "structuredContent": {"result": a},
+            "isError": False,
+        },
+    )
+t.msg("Both wrap MCP tools as functions; agent-framework surfaces isError as a failed call ...")
+
+t = new(
+    "f20-neuralbase-iteration-limit-answer",
+    "research",
+    False,
+    NEURALLOOP20,
+    "The page's remedy in use: three searches with different queries and new results, then "
+    "an answer from what was learned.",
+)
+t.user("What will the weather be like for the Berlin marathon this Sunday?")
+for k, (q, res) in enumerate(
+    [
+        ("Berlin weather Sunday", "Berlin Sunday: 14°C, light rain until noon"),
+        ("Berlin marathon start time", "Start 09:15 at Straße des 17. Juni"),
+        ("Berlin wind forecast Sunday", "Wind W 15 km/h, gusts 30 km/h"),
+    ]
+):
+    t.call("search_tool", {"query": q}, _tmsg20("search_tool", res, k))
+t.msg("Expect 14 °C with light rain until noon and a westerly wind at the 09:15 start.")
+
+t = new(
+    "f20-swarms-2004-fixed-loop-mode",
+    "session_memory",
+    False,
+    SWARMS2004,
+    "The counterpart: after the failed run the user switches to an integer max_loops, where "
+    "MCP calls are handled; the next session's post goes through.",
+)
+t.user("Post the deploy summary to #releases on Slack")
+t.call("slack_post_message", SLACK20, error=SLACKERR20, kind="not_found")
+t.msg("The Slack tool is not available in this run; max_loops='auto' has no MCP handling.")
+t.workspace("agent config changed: max_loops='auto' -> max_loops=3")
+t.session("s2")
+t.user("Post the deploy summary to #releases on Slack")
+t.call("slack_post_message", SLACK20, _mcp20('{"ok": true, "ts": "1724412345.001200"}'))
+t.msg("Posted to #releases.")
+
+t = new(
+    "f20-mastra-21054-copied-into-workspace",
+    "session_memory",
+    False,
+    MASTRA21054,
+    "The EACCES is seen, the user copies the file into the workspace, and the next session "
+    "views the copy instead of the refused path.",
+)
+t.user("Describe the screenshot at ~/Downloads/image.png")
+t.call("view", VIEW20, error=VERR20, kind="permission")
+t.msg("I can't open files outside the workspace; could you copy it into the project?")
+t.workspace("user copied image.png into ./assets/")
+t.session("s2")
+t.user("I put it in assets, have a look")
+t.call(
+    "view", {"path": "assets/image.png"}, "[image 1280x720: a dashboard with a red error banner]"
+)
+t.msg("It's the dashboard with a red 'Sync failed' banner at the top.")
+
+t = new(
+    "f20-vercel-6508-confirmations",
+    "conversation",
+    False,
+    VERCEL6508,
+    "Multi-step streamText: each user request runs one tool and the model confirms what was "
+    "done; four requests, four confirmations of the same form.",
+)
+for item, n in [("milk", 3), ("eggs", 4), ("coffee beans", 5), ("oat flakes", 6)]:
+    t.user(f"Add {item} to my shopping list")
+    t.call(
+        "addItem",
+        {"list": "shopping", "item": item},
+        {"type": "json", "value": {"ok": True, "count": n}},
+    )
+    t.msg(f"Added {item}; your shopping list now has {n} items.")
+
+t = new(
+    "f20-pydanticai-739-roulette-turns",
+    "conversation",
+    False,
+    PYDAI739,
+    "The docs' roulette agent over three turns: square eighteen, square five, then eighteen "
+    "again because the user asks for it.",
+)
+t.user("Put my money on square eighteen")
+t.call("roulette_wheel", {"square": 18}, "winner")
+t.msg("Square 18 is a winner!")
+t.user("I bet five is the winner")
+t.call("roulette_wheel", {"square": 5}, "loser")
+t.msg("Sorry, 5 is not a winner.")
+t.user("Check eighteen once more for me")
+t.call("roulette_wheel", {"square": 18}, "winner")
+t.msg("Still a winner: 18.")
+
+t = new(
+    "f20-zed-47095-is-error-acted-on",
+    "research",
+    False,
+    ZED47095,
+    "With is_error propagated, the agent sees the MCP failure for what it is, lists the "
+    "repositories, finds the right name and reads from it.",
+)
+t.user("What's the latest release of acme/webapp?")
+t.call(
+    "get_latest_release",
+    {"owner": "acme", "repo": "webapp"},
+    _mcp20("Not Found: repository acme/webapp does not exist", True),
+)
+t.call("list_repositories", {"owner": "acme"}, _mcp20("acme/web-app\nacme/api\nacme/infra"))
+t.call(
+    "get_latest_release",
+    {"owner": "acme", "repo": "web-app"},
+    _mcp20('{"tag": "v4.2.1", "published_at": "2026-01-15"}'),
+)
+t.msg("acme/web-app's latest release is v4.2.1 (2026-01-15).")
+
+t = new(
+    "f20-agentsjs-471-structured-invoices",
+    "distinct_reads",
+    False,
+    AGJS471,
+    "useStructuredContent on: one invoice lookup per id, the full CallToolResult handed "
+    "over; two invoices have the same status and amount.",
+)
+t.user("Which of last month's six invoices are still unpaid?")
+for inv, st, amt in [
+    ("INV-2041", "paid", 120),
+    ("INV-2042", "unpaid", 340),
+    ("INV-2043", "paid", 120),
+    ("INV-2044", "paid", 75),
+    ("INV-2045", "unpaid", 990),
+    ("INV-2046", "paid", 210),
+]:
+    t.call(
+        "get_invoice",
+        {"invoice_id": inv},
+        _mcp20(json.dumps({"status": st, "amount": amt}), structured={"status": st, "amount": amt}),
+    )
+t.msg("Two are unpaid: INV-2042 (340) and INV-2045 (990).")
+
+
+def _apify_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        APIFY20,
+        "A 48-call scrape: fifteen Actors started, each followed with get-actor-run "
+        "(waitSecs=30, two of them still RUNNING once) and its dataset read, then a summary.",
+    )
+    t.user("Scrape pricing pages for our 15 competitors and tabulate plan prices")
+    for k in range(15):
+        run = f"r-{(0x2F3B * (k + 1)) % 0xFFFFF:05x}"
+        t.call(
+            "call-actor",
+            {
+                "actor": "apify/website-content-crawler",
+                "input": {"startUrls": [f"https://c{k}.example/pricing"]},
+            },
+            _mcp20(json.dumps({"runId": run, "status": "RUNNING"})),
+        )
+        if k in (4, 11):
+            t.call(
+                "get-actor-run",
+                {"runId": run, "waitSecs": 30},
+                _mcp20(json.dumps({"runId": run, "status": "RUNNING"})),
+            )
+        t.call(
+            "get-actor-run",
+            {"runId": run, "waitSecs": 30},
+            _mcp20(
+                json.dumps({"runId": run, "status": "SUCCEEDED", "defaultDatasetId": f"ds-{k}"})
+            ),
+        )
+        t.call(
+            "get-dataset-items",
+            {"datasetId": f"ds-{k}", "limit": 5},
+            _mcp20(
+                json.dumps(
+                    [{"plan": "Pro", "price": 19 + 3 * k}, {"plan": "Team", "price": 49 + 5 * k}]
+                )
+            ),
+        )
+    t.call("create-table", {"name": "competitor-pricing", "rows": 30}, _mcp20('{"ok": true}'))
+    t.msg("The table has Pro and Team prices for all 15 competitors.")
+
+
+_apify_long("f20-apify-1119-long-scrape")
+
+
+def _errornotes_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        ERRNOTES20,
+        "The page's Scenario A: a research agent working correctly on a big job, twelve "
+        "sources each searched, fetched and noted, then an outline and the report (past the "
+        "default recursion limit of 25, legitimately).",
+    )
+    t.user("Write a report on heat-pump adoption in Europe from at least ten sources")
+    rng = random.Random(2020)
+    k = 0
+    for country in [
+        "Germany",
+        "France",
+        "Italy",
+        "Poland",
+        "Sweden",
+        "Norway",
+        "Netherlands",
+        "Spain",
+        "Austria",
+        "Finland",
+        "Denmark",
+        "Ireland",
+    ]:
+        t.call(
+            "web_search",
+            {"query": f"heat pump sales {country} 2025"},
+            _tmsg20("web_search", f"1. {country} heat pump market report 2025 (eha.org)", k),
+        )
+        t.call(
+            "fetch_page",
+            {"url": f"https://eha.example.org/markets/{country.lower()}"},
+            _tmsg20("fetch_page", f"{country}: {rng.randint(40, 400)}k units sold in 2025", k + 1),
+        )
+        t.call(
+            "save_note",
+            {"topic": country, "text": f"{country} figures noted"},
+            _tmsg20("save_note", "saved", k + 2),
+        )
+        k += 3
+    t.call(
+        "write_outline",
+        {"sections": ["Overview", "Markets", "Policy", "Outlook"]},
+        _tmsg20("write_outline", "outline saved", k),
+    )
+    t.call(
+        "write_report",
+        {"path": "report.md"},
+        _tmsg20("write_report", "report.md written (2,900 words)", k + 1),
+    )
+    t.msg("The report is in report.md: twelve markets, policy drivers and a 2030 outlook.")
+
+
+_errornotes_long("f20-errornotes-research-long")
+
+# ================================================================ end of fresh20 set
+
 
 # ---------------------------------------------------------------- split and write
 
@@ -22768,8 +24154,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh17"
     for it in items[FRESH18_START:FRESH19_START]:
         split[it.tid] = "fresh18"
-    for it in items[FRESH19_START:]:
+    for it in items[FRESH19_START:FRESH20_START]:
         split[it.tid] = "fresh19"
+    for it in items[FRESH20_START:]:
+        split[it.tid] = "fresh20"
     return split
 
 

@@ -138,6 +138,7 @@ SPLIT_ORDER = (
     "fresh17",
     "fresh18",
     "fresh19",
+    "fresh20",
 )
 
 

@@ -119,6 +119,23 @@ def test_size_and_balance() -> None:
     assert 0.4 <= sum(not t["loop"] for t in fresh17) / len(fresh17) <= 0.6
     assert all(t["id"].startswith("f17-") for t in fresh17)
     assert {t["class"] for t in fresh17 if t["loop"]} == LOOP_CLASSES
+    fresh20 = [t for t in TRAJS if t["split"] == "fresh20"]
+    assert len(fresh20) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh20) / len(fresh20) <= 0.6
+    assert all(t["id"].startswith("f20-") for t in fresh20)
+    assert {t["class"] for t in fresh20 if t["loop"]} == LOOP_CLASSES
+    legit20 = {t["class"] for t in fresh20 if not t["loop"]}
+    assert sum(t["class"] == "long_productive" for t in fresh20) >= 2
+    assert legit20 == {
+        "polling",
+        "distinct_reads",
+        "retry_transient",
+        "edit_test_cycle",
+        "session_memory",
+        "conversation",
+        "research",
+        "long_productive",
+    }
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
