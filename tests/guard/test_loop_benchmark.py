@@ -24,11 +24,7 @@ EARLY_CEILING = 0
 # fresh3, f3-validator-validate-fix-loop, a CI status polled with no wait, passes since a
 # call whose answer moved with the workspace unchanged and that names no workspace path is
 # treated as watching something outside, docs/guard-api.md). Any false alarm fails.
-# fresh20 (measured after its data commit 2603118, no rule or label changed) left one for
-# the lead to judge: f20-apify-1119-actor-run-waitsecs, an Actor run followed with
-# get-actor-run and waitSecs=30 (the call itself waits server-side, so no sleep call sits
-# between the six identical RUNNING answers; bench/loops/README.md, "fresh20").
-ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset({"f20-apify-1119-actor-run-waitsecs"})
+ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 # Loops caught (on time) per split, at least: a rule change may catch more, never fewer, and
 # each split keeps 0 false alarms. fresh5 was measured at 21/24 caught, 1/22 false alarms
 # before its rules were fixed (bench/RESULTS.md, "fresh5"); fresh6 at 16/23 and 0/23 (18/23
@@ -57,7 +53,8 @@ ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset({"f20-apify-1119-actor-run-wai
 # fresh18 21/23 and fresh19 24/28, 0 false alarms, after (docs/guard-api.md, "Held-out
 # splits fresh18 and fresh19").
 # fresh20 at 20/27 and 1/22 (2603118, main a0f1cde's guard, no rule changed;
-# bench/loops/README.md, "fresh20").
+# bench/loops/README.md, "fresh20"), 25/27 and 0/22 after (docs/guard-api.md, "Held-out
+# split fresh20").
 CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
@@ -80,7 +77,7 @@ CAUGHT_AT_LEAST = {
     "fresh17": 17,
     "fresh18": 21,
     "fresh19": 24,
-    "fresh20": 20,
+    "fresh20": 25,
 }
 
 

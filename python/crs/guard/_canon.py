@@ -82,6 +82,7 @@ _TRANSIENT = re.compile(
     r"(?i)(time[d ]?\s?out|timeout|deadline exceeded|rate.?limit|too many requests|\b429\b|"
     r"\b50[0-4]\b|service unavailable|bad gateway|gateway time|temporar(y|ily)|try again|"
     r"connection ?(reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
+    r"\bconnect ?error\b|"
     r"eai_again|enetunreach|ehostunreach|network (error|is unreachable)|broken pipe|"
     r"overloaded|unavailable|throttl|internal ?server ?error|upstream (connect|request|timed)|"
     r"resource_?exhausted|\bslow ?down\b|socket hang up|remote ?(end closed|disconnected)|"
@@ -990,13 +991,17 @@ RESULT_STAMP_KEYS = VOLATILE_KEYS | frozenset(
         "receivedat",
         "messageid",
         "runid",
+        "toolcallid",
+        "tooluseid",
+        "callid",
         "receipt",
         "etag",
     }
 )
 """Fields of a structured result (lower case, `_` and `-` left out, a unit suffix too:
 `elapsed_ms`, `durationSeconds`) that stamp the answer rather than say something: when it
-was made, how long it took, the id of this delivery. A result that differs only in them is
+was made, how long it took, the id of this delivery (a tool message's `tool_call_id`, the
+id of the call it answers: a new one for every call). A result that differs only in them is
 the same result, as timestamps and durations in text are."""
 
 RATE_KEYS = frozenset(
@@ -1170,7 +1175,11 @@ def error_text(error: BaseException | str) -> str:
 _IN_PROGRESS = re.compile(
     r"(?i)(?<![a-z])(pending|queued|deploying|provisioning|creating|starting|building|"
     r"activating|initiali[sz]ing|progressing|in[_ -]?progress|waiting(?! for input)|"
-    r"not[_ -]ready)(?![a-z])"
+    r"not[_ -]ready)(?![a-z])|"
+    # the tool itself says the work is not done and to look again ("The run is not
+    # finished; call get-actor-run again", "not complete yet, check back"; fresh20)
+    r"(?i:\bnot (yet )?(finished|complete|completed|done)\b[^\n]{0,40}?\b(call|poll|check|"
+    r"query|look)\b[^\n]{0,40}?\b(again|back|later)\b)"
 )
 _TERMINAL = re.compile(
     r"(?i)(?<![a-z])(fail(ed|ure)?|errored|error|succeeded|success|completed?|done|"

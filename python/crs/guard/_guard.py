@@ -161,7 +161,16 @@ def _waits(canon: Mapping[str, Any], poll: Callable[[str], Any]) -> bool:
         return False
     for k, v in canon.items():
         t = type(v)
-        if (t is str and v and not _canon._is_ident(k, v)) or t is dict or t is list:
+        if t is dict or t is list:
+            return False
+        if (
+            t is str
+            and v
+            and not _canon._is_ident(k, v)
+            and not (
+                " " not in v and _canon._id_key(k)  # (`runId: "r-7Hq2Lm"`: an id; fresh20)
+            )
+        ):
             return False
     return True
 

@@ -27,6 +27,8 @@ sessions) and an envelope is judged by what it carries:
   "interrupted": false}`): the text under `output` / `result` / `text` / `content` /
   `stdout` / `response` / `body`, every other field empty, false, zero or a stamp
   (`_canon.RESULT_STAMP_KEYS`): the result is that text (`{"time": ...}` is a record).
+- A text that starts with a JSON object that reports a failure by the rules above
+  (`{"error": "..."}`), whatever note follows it (a harness's loop warning with its count).
 - A text that starts as an error report does: `Error: ...`, `error[E0425]: ...`, `fatal:
   ...`, `Exception: ...`, `Error executing tool x: ...` (MCP's Python SDK), `An error
   occurred while running the tool. Please try again. Error: ...` (the OpenAI Agents SDK's
@@ -88,6 +90,7 @@ _ERRNO_CHARS = 1200
 _COLON_BY = 340  # (an exception line's ": " comes within 330 characters, an errno's 300)
 _SPACE = " \t\n\r\x0b\x0c"
 _JSON_CHARS = 1 << 20
+_DECODER = json.JSONDecoder()
 
 # (`details`: the pi agent's and OpenClaw's tool result, `{content, details}`, whose details
 # are for the UI and never shown to the model)
@@ -102,6 +105,21 @@ _ENVELOPE_KEYS = frozenset(
         "type",
         "tool_use_id",
         "details",
+    }
+)
+# The keys of a tool message that answers one call: the call's id (one of `_CALL_ID_KEYS`),
+# its status, the tool's name, and metadata the model is not shown.
+_CALL_ID_KEYS = frozenset({"tool_call_id", "toolCallId", "toolUseId", "tool_use_id", "call_id"})
+_MESSAGE_KEYS = (
+    _ENVELOPE_KEYS
+    | _CALL_ID_KEYS
+    | {
+        "status",
+        "name",
+        "id",
+        "artifact",
+        "additional_kwargs",
+        "response_metadata",
     }
 )
 _EXIT_KEYS = frozenset({"exitcode", "returncode", "exitstatus"})
@@ -120,6 +138,15 @@ def failure_text(text: str) -> str | None:
     if text[:3] in _STARTS and _HEAD.match(text) is not None:
         sdk = _AGENTS_SDK.match(text)
         return text if sdk is None else text[sdk.end() :].strip() or "error"
+    if text[0] == "{" and text.find('"error', 1, 80) > 0:
+        # a JSON failure as text, maybe with a note the harness added after it
+        # (`{"error": "..."}\n[Tool loop warning: ...; count=3]`, hermes; fresh20)
+        try:
+            doc = _DECODER.raw_decode(text)[0]
+        except (ValueError, RecursionError):
+            doc = None
+        if type(doc) is dict:
+            return _dict(doc)[1]
     # an exception line or an errno message has its ": " early (most texts have none there)
     if text.find(": ", 0, _COLON_BY) < 0:
         return None
@@ -154,7 +181,10 @@ def _blocks_text(content: Any) -> str | None:
         return None
     parts = []
     for block in content:
-        if type(block) is not dict or block.get("type") != "text":
+        if type(block) is not dict:
+            return None
+        kind = block.get("type")
+        if kind != "text" and not (kind is None and len(block) == 1):  # (Strands: {"text"})
             return None
         text = block.get("text")
         if type(text) is not str:
@@ -177,17 +207,59 @@ def _json_text(text: str) -> Any:
     return text
 
 
+def _envelope(result: dict[Any, Any], message: bool) -> tuple[Any, str | None]:
+    """An envelope's substance and failure (`_dict`)."""
+    text = _blocks_text(result["content"])
+    status = result.get("status")
+    if (
+        result.get("isError") is True
+        or result.get("is_error") is True
+        or (message and type(status) is str and status.lower() == "error")
+    ):
+        return result, (text or "").strip() or "error"
+    structured = result.get("structuredContent")
+    if type(structured) is dict or type(structured) is list:
+        return structured, None  # (the text content is its serialization)
+    if text is None:
+        return result, None
+    return _json_text(text), None
+
+
+def _typed_output(result: dict[Any, Any]) -> tuple[Any, str | None] | None:
+    """`{"type": "text"|"json"|"error-text"|"error-json"|"content", "value": ...}` (the
+    Vercel AI SDK's tool output), else None."""
+    kind, value = result["type"], result["value"]
+    if kind == "text" or kind == "json":
+        return value, None
+    if kind == "error-text" and type(value) is str:
+        return result, value.strip() or "error"
+    if kind == "error-json":
+        text = value if type(value) is str else _json_dumps(value)
+        return result, (text or "").strip() or "error"
+    if kind == "content":
+        text = _blocks_text(value)
+        return (result, None) if text is None else (_json_text(text), None)
+    return None
+
+
+def _json_dumps(value: Any) -> str | None:
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
 def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
-    if "content" in result and _ENVELOPE_KEYS.issuperset(result):
-        text = _blocks_text(result["content"])
-        if result.get("isError") is True or result.get("is_error") is True:
-            return result, (text or "").strip() or "error"
-        structured = result.get("structuredContent")
-        if type(structured) is dict or type(structured) is list:
-            return structured, None  # (the text content is its serialization)
-        if text is None:
-            return result, None
-        return _json_text(text), None
+    if "content" in result:
+        # a tool message (LangChain's ToolMessage, Strands' ToolResult) names the call it
+        # answers: its `status` is the call's, and its name and metadata are no content
+        message = not _CALL_ID_KEYS.isdisjoint(result)
+        if (_MESSAGE_KEYS if message else _ENVELOPE_KEYS).issuperset(result):
+            return _envelope(result, message)
+    if len(result) == 2 and "value" in result and type(result.get("type")) is str:
+        got = _typed_output(result)
+        if got is not None:
+            return got
     keys = {_key(k): k for k in result}
     for ek in _EXIT_KEYS & keys.keys():
         code = result[keys[ek]]
@@ -231,10 +303,13 @@ def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
             return result, None
         if _empty(v) or _stamp_key(k):
             continue  # (a stamp that is text, `{"time": ...}`, is no wrapper's content)
-        if type(v) is str and v.strip() and _key(k) in _CONTENT_KEYS:
+        if _key(k) in _CONTENT_KEYS and (type(v) is str or type(v) is list):
+            text = v if type(v) is str else _blocks_text(v)  # (text blocks: n8n's response)
+            if text is None or not text.strip():
+                return result, None
             if only is not None:
                 return result, None
-            only = v
+            only = text
         else:
             return result, None
     if only is None:
