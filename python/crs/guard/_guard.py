@@ -2585,6 +2585,8 @@ class Guard:
                 raise InvalidArgumentError(f"fn: must be a callable, got {brief(f)}")
             tool_name = name or getattr(f, "__name__", None) or "tool"
             sig = inspect.signature(f)
+            # inside: a decorated tool's record goes on when the journal cannot take it
+            from crs.guard._record import aran, ran
 
             def bind(a: tuple[Any, ...], kw: dict[str, Any]) -> dict[str, Any]:
                 try:
@@ -2604,12 +2606,13 @@ class Guard:
                 async def awrapper(*a: Any, **kw: Any) -> Any:
                     v = await self.abefore_call(tool_name, bind(a, kw))
                     _raise_unless_allowed(v)
+                    call: Call = v.call  # type: ignore[assignment]
                     try:
                         out = await f(*a, **kw)
                     except Exception as exc:
-                        await self.aafter_call(v.call, error=exc)  # type: ignore[arg-type]
+                        await aran(call, functools.partial(self.aafter_call, call, error=exc))
                         raise
-                    await _arecord_output(self, v.call, out)  # type: ignore[arg-type]
+                    await aran(call, functools.partial(_arecord_output, self, call, out))
                     return out
 
                 return awrapper
@@ -2618,12 +2621,13 @@ class Guard:
             def wrapper(*a: Any, **kw: Any) -> Any:
                 v = self.before_call(tool_name, bind(a, kw))
                 _raise_unless_allowed(v)
+                call: Call = v.call  # type: ignore[assignment]
                 try:
                     out = f(*a, **kw)
                 except Exception as exc:
-                    self.after_call(v.call, error=exc)  # type: ignore[arg-type]
+                    ran(call, functools.partial(self.after_call, call, error=exc))
                     raise
-                _record_output(self, v.call, out)  # type: ignore[arg-type]
+                ran(call, functools.partial(_record_output, self, call, out))
                 return out
 
             return wrapper
@@ -2647,12 +2651,15 @@ class Guard:
         _raise_unless_allowed(v)
         assert v.call is not None
         out = GuardedCall(v)
+        call = v.call
+        from crs.guard._record import ran  # inside: as for `tool`
+
         try:
             yield out
         except Exception as exc:
-            self.after_call(v.call, error=exc)
+            ran(call, functools.partial(self.after_call, call, error=exc))
             raise
-        out.verdict = _record_output(self, v.call, out.result)
+        out.verdict = ran(call, functools.partial(_record_output, self, call, out.result))
 
     # ------------------------------------------------------------------ lifecycle
 
