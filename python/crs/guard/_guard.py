@@ -882,10 +882,12 @@ class Guard:
         call_id: str | None,
         decide: bool,
         ident: _Identity | None = None,
+        again: int = 0,
     ) -> Call | Verdict:
         """The call's handle (signature, reserved step, pending entry) and, with `decide`,
         its verdict, under one acquisition of the lock (the hot path of `before_call`).
-        `ident`: the call's `_identify`, computed already (outside a lock)."""
+        `ident`: the call's `_identify`, computed already (outside a lock); `again`: how
+        many times a refusal of it was judged again (other writers' records came in)."""
         if ident is None:
             ident = self._identify(tool, args)
         tool, lim, sig, canon, poll, mut = ident
@@ -894,6 +896,7 @@ class Guard:
         ):
             raise InvalidArgumentError(_bad_call_id(call_id))
         sid = self.session_id
+        asked = call_id
         with self._lock:
             part = self._part
             s = part.sessions.get(sid) or part.session(sid)
@@ -925,7 +928,7 @@ class Guard:
                     "step": step,
                 },
             )
-            pending[call_id] = (poll, mut, canon, call, lim)
+            entry = pending[call_id] = (poll, mut, canon, call, lim)
             if not decide:
                 return call
             v = self._decide(s, call, lim)
@@ -958,17 +961,22 @@ class Guard:
                         payload,
                         bump_generation=False,
                         checked=part.apply_refuse,  # built here: no need to check it again
-                        fresh=self._fresh,
+                        # other writers' records came in under the lock (a `crs guard
+                        # forget`, the call's success elsewhere): judged again on them
+                        fresh=self._fresh if again >= _REJUDGE else _stale,
                     )
                     if stored != step:  # (NATS: another writer's record came first)
                         v = _at_step(v, _renumbered(s, call, stored))
                 except StaleOpError:
-                    # another writer took the step (nothing written): decided again on the
-                    # caught-up state, at the next free step (this one if still free: a NATS
-                    # record of another session came first)
+                    # another writer took the step or wrote what may change the decision
+                    # (nothing written): decided again on the caught-up state, at the next
+                    # free step (this one if still free: a NATS record of another session
+                    # came first), under the caller's id (this attempt's entry removed)
                     if s.reserved == step and not _step_taken(s, step):
                         s.reserved = step - 1
-                    return self._make_call(tool, args, call_id, decide, ident)
+                    if pending.get(call_id) is entry:
+                        del pending[call_id]
+                    return self._make_call(tool, args, asked, decide, ident, again + 1)
                 except JournalClosedError:
                     raise
                 except JournalError as exc:
