@@ -630,9 +630,6 @@ class Guard:
         self._keys = itertools.count(1)
         self._key_prefix = f"g.{os.urandom(8).hex()}."
         self._unacked: dict[str, tuple[dict[str, Any], Verdict | None, Call, str]] = {}
-        # session -> (its first call's stamp, this process's monotonic time and the session's
-        # age in seconds when this guard first looked): the wall-time budget (`_session_seconds`)
-        self._clock: dict[str, tuple[int, float, float]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         # Shared by every session of the engine (with_session); see crs.guard._observe.
@@ -1022,12 +1019,13 @@ class Guard:
         ahead of this clock (a writer whose clock ran ahead) counts from the first look
         rather than not before the stamp (a 60 s budget lasted the day the clock was
         ahead)."""
-        seen = self._clock.get(sid)
+        clocks = self._part.clocks
+        seen = clocks.get(sid)
         if seen is None or seen[0] != s.started:
             wall = max(0, _now_ms() - s.started) / 1000.0
-            seen = self._clock[sid] = (s.started, time.monotonic(), wall)
-            if len(self._clock) > _MAX_CLOCKS:
-                del self._clock[next(iter(self._clock))]
+            seen = clocks[sid] = (s.started, time.monotonic(), wall)
+            if len(clocks) > _MAX_CLOCKS:
+                del clocks[next(iter(clocks))]
         return seen[2] + (time.monotonic() - seen[1])
 
     def _refuse(
