@@ -73,3 +73,32 @@ def test_writers_past_the_journal_limit_go_on_and_keep_every_call(tmp_path: Path
         info = g.crs.project_info()
         assert info.restored_from_backup
         assert info.replayed_records < 2 * n
+
+
+def test_a_long_lived_writer_saves_a_backup_when_it_closes(tmp_path: Path) -> None:
+    """Such a writer never saved a backup: every later open (each restart of the agent
+    server, each `crs guard status`) replayed every call it ever journaled (up to the 1 GiB
+    limit: millions of records). Its `close()` now saves one when the journal holds more
+    than `_BACKUP_AT_CLOSE` records past the backups; a short session saves none."""
+    project, home = tmp_path / "repo", tmp_path / "home"
+    project.mkdir()
+    with Guard.open(project, "short", home=home) as g:
+        for i in range(10):
+            v = g.before_call("read", {"path": f"s{i}.py"})
+            assert v.call is not None
+            g.after_call(v.call, result="x")
+    with Guard.open(project, "reader", home=home) as g:
+        assert not g.crs.project_info().restored_from_backup  # (10 records: no backup)
+    from crs.guard import _guard
+
+    n = _guard._BACKUP_AT_CLOSE + 100
+    with Guard.open(project, "long", home=home) as g:
+        for i in range(n):
+            v = g.before_call("read", {"path": f"f{i}.py"})
+            assert v.call is not None
+            g.after_call(v.call, result=f"content {i}")
+    with Guard.open(project, "reader", home=home) as g:
+        info = g.crs.project_info()
+        assert info.restored_from_backup
+        assert info.replayed_records == 0
+        assert g.with_session("long").status()["calls"] == n

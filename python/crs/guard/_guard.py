@@ -38,6 +38,7 @@ from crs import _core
 from crs._check import brief
 from crs._errors import (
     CRSClosedError,
+    CRSError,
     InvalidArgumentError,
     JournalClosedError,
     JournalError,
@@ -458,6 +459,7 @@ def _check_args(
 
 
 _MAX_TOOLS = 4096  # tool names whose limits a guard keeps (`Guard._limits`)
+_BACKUP_AT_CLOSE = 4096  # journal records past the backups above which close() saves one
 _MAX_CLOCKS = 1024  # sessions whose age a guard keeps for the wall-time budget
 _MAX_PENDING = 4096  # calls a guard keeps between before_call and after_call (`Guard._pending`)
 
@@ -2676,7 +2678,25 @@ class Guard:
                 return
             self._closed = True
         if self._owns:
+            if self._durable:
+                self._backup_if_long()
             self._crs.close()
+
+    def _backup_if_long(self) -> None:
+        """Save the project's backup at close when its journal holds more than
+        `_BACKUP_AT_CLOSE` records past the backups: the next open loads it and a short
+        tail instead of replaying every call since (a long-lived writer saved none; the
+        Claude Code hook saves its own). Never raises: the guard closes regardless."""
+        crs = self._crs
+        project = getattr(getattr(crs, "_persist", None), "project", None)
+        if project is None or self._kernel.closed:  # (NATS, a forked child: nothing)
+            return
+        pm, key, _ = project
+        try:
+            if crs.journal_position() - pm.journal_checkpoint_position(key) > _BACKUP_AT_CLOSE:
+                crs.save_project_backup()
+        except (CRSError, OSError) as exc:
+            _log.warning("closing the guard: the project's backup was not saved (%s)", exc)
 
     def __enter__(self) -> Guard:
         return self
