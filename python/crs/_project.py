@@ -139,7 +139,10 @@ def open_project_key(
     dashboard that found the project's data but not its directory)."""
     ours = journal_config is None
     if journal_config is None:  # several processes (hooks, servers, agents) share a project
-        journal_config = replace(DefaultJournalConfig(), shared=True)
+        # at its size limit the journal saves the project's backups and drops what they
+        # cover (the full handler below), rather than refusing every later record: a
+        # long-lived writer (an agent server's Guard.open) saves no backup by itself
+        journal_config = replace(DefaultJournalConfig(), shared=True, auto_checkpoint=True)
     args = (key, project, base, config, session_id, journal_config, accept_journal_loss)
     try:
         for _ in range(_OPEN_ATTEMPTS - 1):

@@ -112,7 +112,8 @@ def test_print_writes_nothing_and_the_printed_command_runs(tmp_path: Path) -> No
     command = commands(settings, "PreToolUse")[0]
     argv = shlex.split(command)
     client = ROOT / "python" / "crs" / "integrations" / "_hook_client.py"
-    assert argv[1:] == [str(client), "crs", "hook", "claude-code"]  # the thin client's file
+    assert argv[1:] == [str(client), "crs", "hook", "claude-code", "||", "exit", "1"]
+    argv = ["/bin/sh", "-c", command]  # (run as Claude Code runs it: through a shell)
     payload = {
         "session_id": "install-check",
         "cwd": str(tmp_path),

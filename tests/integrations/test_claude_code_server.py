@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import shutil
 import signal
 import socket
@@ -85,7 +84,7 @@ def test_the_first_hook_starts_the_server_and_later_hooks_go_through_it(
     tmp_path: Path, home: Path, project: Path
 ) -> None:
     trace = tmp_path / "trace.jsonl"
-    installed = shlex.split(claude_code.hook_command())  # the thin client's file, as installed
+    installed = claude_code.hook_argv()  # the thin client's file, as installed
     agent = Agent(home, project, "sess-first", extra={"CRS_HOOK_TRACE": str(trace)}, hook=installed)
     start = agent.event("SessionStart", source="startup")
     assert start.doc is None

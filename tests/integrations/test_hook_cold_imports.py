@@ -10,13 +10,12 @@ interpreter, the same engine still gives every deferred piece when asked for it.
 from __future__ import annotations
 
 import json
-import shlex
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from crs.integrations.claude_code import hook_command
+from crs.integrations.claude_code import hook_argv
 from fresh_imports import modules_after
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +39,7 @@ NO_FINGERPRINT = {"subprocess"}  # git runs only when a failure is learned or ma
 
 def _cold_hook(home: Path, payload: dict[str, Any]) -> tuple[str, set[str]]:
     """(stdout, imported modules) of one cold hook process."""
-    python, *rest = shlex.split(hook_command())
+    python, *rest = hook_argv()  # (the installed command, without its shell ending)
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "python")}
     env |= {"CRS_HOME": str(home), "CRS_HOOK_DAEMON": "0"}
     p = subprocess.run(

@@ -120,3 +120,17 @@ def test_a_session_begun_earlier_by_another_process_still_counts_its_past(
     assert p.returncode == 0, p.stderr
     with Guard.open(project, "s", home=home, policy=GuardPolicy(max_wall_time_s=3600.0)) as g:
         assert _call(g, 1) == "stop:budget"
+
+
+def test_the_first_look_is_the_engines_not_one_guard_objects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A `with_session` guard made per request (the hook server's, a framework's session
+    cache that evicted it) looks at the session for the first time each time: the first
+    look is kept by the engine, so the clock set back after it changes nothing either."""
+    root = Guard(GuardPolicy(max_wall_time_s=1.0))
+    assert _call(root.with_session("s"), 0) == "allow:ok"
+    assert _call(root.with_session("s"), 1) == "allow:ok"
+    _shift(monkeypatch, -HOUR_NS)
+    time.sleep(1.1)
+    assert _call(root.with_session("s"), 2) == "stop:budget"

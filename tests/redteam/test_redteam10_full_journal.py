@@ -157,3 +157,62 @@ def test_the_tools_own_exception_stays_the_runs_on_a_full_journal(
         assert got["outcome"].startswith("RuntimeError: the tool's own error"), got
     else:
         assert got["outcome"] == "ok", got
+
+
+_DECORATED = textwrap.dedent(
+    """
+    import asyncio, glob, json, os, resource, signal, sys
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    from crs.guard import Guard
+
+    project, home = sys.argv[1], sys.argv[2]
+    g = Guard.open(project, "s", home=home, fingerprint=lambda: "fp")
+    with g.guarded("setup", {}) as out:
+        out.result = "ready"
+    size = max(os.path.getsize(p) for p in glob.glob(os.path.join(home, "*", "journal", "*.wal")))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size + 2000, size + 2000))
+
+    @g.tool
+    def read(path: str) -> str:
+        if path == "boom.py":
+            raise RuntimeError("the tool's own error")
+        return "content of " + path + " " + "z" * 300
+
+    @g.tool
+    async def aread(path: str) -> str:
+        return "async content of " + path + " " + "z" * 300
+
+    got = {"values": 0, "errors": []}
+    for i in range(12):
+        got["values"] += read(f"f{i}.py").startswith("content of")
+        got["values"] += asyncio.run(aread(f"a{i}.py")).startswith("async content")
+        with g.guarded("write", {"path": f"w{i}.py"}) as out:
+            out.result = "written " + "z" * 300
+        got["values"] += 1
+    for f in (lambda: read("boom.py"),):
+        try:
+            f()
+        except Exception as exc:
+            got["errors"].append(type(exc).__name__ + ": " + str(exc)[:80])
+    print(json.dumps(got))
+    """
+)
+
+
+def test_the_guards_own_decorator_and_context_manager_fail_open_too(tmp_path: Path) -> None:
+    """`@guard.tool` (sync and async) and `guard.guarded`: the same, for a program that
+    guards its own Python tools: the function's value (or its own exception) is the
+    caller's whatever the journal could take."""
+    project, home = tmp_path / "repo", tmp_path / "home"
+    project.mkdir()
+    p = subprocess.run(
+        [sys.executable, "-c", _DECORATED, str(project), str(home)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "python")},
+        timeout=60,
+        check=False,
+    )
+    assert p.returncode == 0, p.stderr[-2000:]
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    assert got == {"values": 36, "errors": ["RuntimeError: the tool's own error"]}

@@ -77,3 +77,76 @@ def test_a_tool_input_that_is_not_an_object_keeps_distinct_calls_distinct(
     with Guard.open(agent.project, "reader", home=agent.home) as g:
         status = g.with_session("sess-shape").status()
     assert status["tool_calls"] == {"Bash": 5, "Edit": 4}, status
+
+
+def test_hooks_left_installed_after_crs_is_removed_never_block_a_tool(tmp_path: Path) -> None:
+    """`pip uninstall crs-agent` (or a moved editable checkout) with crs's hooks still in
+    `.claude/settings.json`: the command is `<python> <crs>/integrations/_hook_client.py
+    ...`, and Python exits 2 when its script file is missing, which for Claude Code's
+    PreToolUse means "block the tool call" (stderr shown to the model): every tool call of
+    every session was refused. The installed command now turns any exit of the hook into
+    1 at most (`|| exit 1`: Claude Code's non-blocking error, shown to the user, the tool
+    runs); crs itself always exits 0. Run through a shell, as Claude Code runs it."""
+    import json
+    import os
+    import shutil
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    copy = tmp_path / "site" / "crs"
+    shutil.copytree(root / "python" / "crs", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    project = tmp_path / "repo"
+    project.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(copy.parent), "CRS_HOME": str(tmp_path / "home")}
+    env["CRS_HOOK_DAEMON"] = "0"
+    installed = subprocess.run(
+        [sys.executable, "-m", "crs", "hook", "install", "claude-code", "--dir", str(project)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stderr
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    commands = {
+        h["command"]
+        for group in settings["hooks"]["PreToolUse"]
+        for h in group["hooks"]
+        if "crs hook claude-code" in h["command"]
+    }
+    (command,) = commands
+    assert str(copy) in command  # (the copy's client: the one removed below)
+    payload = json.dumps(
+        {
+            "session_id": "s",
+            "cwd": str(project),
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+            "tool_use_id": "t1",
+        }
+    )
+    ran = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=payload,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert (ran.returncode, ran.stdout) == (0, "")  # installed: it answers (allow)
+    shutil.rmtree(copy)  # uninstalled, the settings left as they were
+    gone = subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=payload,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert gone.returncode != 2, gone.stderr  # 2 would block every tool call
+    assert gone.returncode == 1
+    assert gone.stdout == ""

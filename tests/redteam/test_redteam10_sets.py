@@ -162,3 +162,24 @@ def test_equal_sets_built_in_other_orders_are_one_result_in_one_process() -> Non
         v = g.before_call("list", {"what": "words"})
         acts.append(str(g.after_call(v.call, result=s).action))
     assert acts == ["allow", "allow", "nudge"]
+
+
+def test_a_model_argument_holding_a_set_keeps_its_json_form_with_the_set_sorted() -> None:
+    """A Pydantic AI tool taking a model with a set field: the same JSON as Pydantic gives
+    it (the fields' aliases), the set's items in order; a model without a set as before."""
+    import pydantic
+    import pydantic_core
+
+    from crs.integrations.pydantic_ai import _plain_args
+
+    class Query(pydantic.BaseModel):
+        tag_set: set[str] = pydantic.Field(alias="tagSet")
+        name: str = pydantic.Field(alias="Name")
+
+    class Plain(pydantic.BaseModel):
+        name: str = pydantic.Field(alias="Name")
+
+    q = Query(tagSet=set(TAGS), Name="x")
+    assert _plain_args({"q": q}) == {"q": {"tagSet": sorted(TAGS), "Name": "x"}}
+    p = Plain(Name="y")
+    assert _plain_args({"p": p}) == pydantic_core.to_jsonable_python({"p": p})

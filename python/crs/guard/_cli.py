@@ -236,13 +236,21 @@ def _unguarded(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+_KNOWN_SHOWN = 10  # session names a `--session` typo's error shows (the latest)
+
+
 def _status(g: Any, args: argparse.Namespace, out: TextIO) -> int:
     with g._lock:
         names = [n for n in g._part.sessions if n != "crs-cli"]
     if args.session is not None:
         if args.session not in names:
+            # the latest few (a project keeps up to 500 sessions: one line, not all of them)
+            more = len(names) - _KNOWN_SHOWN
+            known = f"{names[-_KNOWN_SHOWN:]}" + (
+                f" and {more} more (crs guard status lists them)" if more > 0 else ""
+            )
             print(
-                f"crs guard status: no session {brief(args.session)}; known: {names}",
+                f"crs guard status: no session {brief(args.session)}; known: {known}",
                 file=sys.stderr,
             )
             return 1

@@ -38,6 +38,7 @@ from crs import _core
 from crs._check import brief
 from crs._errors import (
     CRSClosedError,
+    CRSError,
     InvalidArgumentError,
     JournalClosedError,
     JournalError,
@@ -511,6 +512,7 @@ def _check_args(
 
 
 _MAX_TOOLS = 4096  # tool names whose limits a guard keeps (`Guard._limits`)
+_BACKUP_AT_CLOSE = 4096  # journal records past the backups above which close() saves one
 _MAX_CLOCKS = 1024  # sessions whose age a guard keeps for the wall-time budget
 _MAX_PENDING = 4096  # calls a guard keeps between before_call and after_call (`Guard._pending`)
 
@@ -683,9 +685,6 @@ class Guard:
         self._keys = itertools.count(1)
         self._key_prefix = f"g.{os.urandom(8).hex()}."
         self._unacked: dict[str, tuple[dict[str, Any], Verdict | None, Call, str]] = {}
-        # session -> (its first call's stamp, this process's monotonic time and the session's
-        # age in seconds when this guard first looked): the wall-time budget (`_session_seconds`)
-        self._clock: dict[str, tuple[int, float, float]] = {}
         self._sigs_cache: dict[str, bytes] = {}
         self._cmd_kinds: dict[str, tuple[bool, bool]] = {}  # command -> (polls, only reads)
         # Shared by every session of the engine (with_session); see crs.guard._observe.
@@ -935,10 +934,12 @@ class Guard:
         call_id: str | None,
         decide: bool,
         ident: _Identity | None = None,
+        again: int = 0,
     ) -> Call | Verdict:
         """The call's handle (signature, reserved step, pending entry) and, with `decide`,
         its verdict, under one acquisition of the lock (the hot path of `before_call`).
-        `ident`: the call's `_identify`, computed already (outside a lock)."""
+        `ident`: the call's `_identify`, computed already (outside a lock); `again`: how
+        many times a refusal of it was judged again (other writers' records came in)."""
         if ident is None:
             ident = self._identify(tool, args)
         tool, lim, sig, canon, poll, mut = ident
@@ -947,6 +948,7 @@ class Guard:
         ):
             raise InvalidArgumentError(_bad_call_id(call_id))
         sid = self.session_id
+        asked = call_id
         with self._lock:
             part = self._part
             s = part.sessions.get(sid) or part.session(sid)
@@ -978,7 +980,7 @@ class Guard:
                     "step": step,
                 },
             )
-            pending[call_id] = (poll, mut, canon, call, lim)
+            entry = pending[call_id] = (poll, mut, canon, call, lim)
             if not decide:
                 return call
             v = self._decide(s, call, lim)
@@ -1011,17 +1013,22 @@ class Guard:
                         payload,
                         bump_generation=False,
                         checked=part.apply_refuse,  # built here: no need to check it again
-                        fresh=self._fresh,
+                        # other writers' records came in under the lock (a `crs guard
+                        # forget`, the call's success elsewhere): judged again on them
+                        fresh=self._fresh if again >= _REJUDGE else _stale,
                     )
                     if stored != step:  # (NATS: another writer's record came first)
                         v = _at_step(v, _renumbered(s, call, stored))
                 except StaleOpError:
-                    # another writer took the step (nothing written): decided again on the
-                    # caught-up state, at the next free step (this one if still free: a NATS
-                    # record of another session came first)
+                    # another writer took the step or wrote what may change the decision
+                    # (nothing written): decided again on the caught-up state, at the next
+                    # free step (this one if still free: a NATS record of another session
+                    # came first), under the caller's id (this attempt's entry removed)
                     if s.reserved == step and not _step_taken(s, step):
                         s.reserved = step - 1
-                    return self._make_call(tool, args, call_id, decide, ident)
+                    if pending.get(call_id) is entry:
+                        del pending[call_id]
+                    return self._make_call(tool, args, asked, decide, ident, again + 1)
                 except JournalClosedError:
                     raise
                 except JournalError as exc:
@@ -1067,12 +1074,13 @@ class Guard:
         ahead of this clock (a writer whose clock ran ahead) counts from the first look
         rather than not before the stamp (a 60 s budget lasted the day the clock was
         ahead)."""
-        seen = self._clock.get(sid)
+        clocks = self._part.clocks
+        seen = clocks.get(sid)
         if seen is None or seen[0] != s.started:
             wall = max(0, _now_ms() - s.started) / 1000.0
-            seen = self._clock[sid] = (s.started, time.monotonic(), wall)
-            if len(self._clock) > _MAX_CLOCKS:
-                del self._clock[next(iter(self._clock))]
+            seen = clocks[sid] = (s.started, time.monotonic(), wall)
+            if len(clocks) > _MAX_CLOCKS:
+                del clocks[next(iter(clocks))]
         return seen[2] + (time.monotonic() - seen[1])
 
     def _refuse(
@@ -2664,6 +2672,8 @@ class Guard:
                 raise InvalidArgumentError(f"fn: must be a callable, got {brief(f)}")
             tool_name = name or getattr(f, "__name__", None) or "tool"
             sig = inspect.signature(f)
+            # inside: a decorated tool's record goes on when the journal cannot take it
+            from crs.guard._record import aran, ran
 
             def bind(a: tuple[Any, ...], kw: dict[str, Any]) -> dict[str, Any]:
                 try:
@@ -2683,12 +2693,13 @@ class Guard:
                 async def awrapper(*a: Any, **kw: Any) -> Any:
                     v = await self.abefore_call(tool_name, bind(a, kw))
                     _raise_unless_allowed(v)
+                    call: Call = v.call  # type: ignore[assignment]
                     try:
                         out = await f(*a, **kw)
                     except Exception as exc:
-                        await self.aafter_call(v.call, error=exc)  # type: ignore[arg-type]
+                        await aran(call, functools.partial(self.aafter_call, call, error=exc))
                         raise
-                    await _arecord_output(self, v.call, out)  # type: ignore[arg-type]
+                    await aran(call, functools.partial(_arecord_output, self, call, out))
                     return out
 
                 return awrapper
@@ -2697,12 +2708,13 @@ class Guard:
             def wrapper(*a: Any, **kw: Any) -> Any:
                 v = self.before_call(tool_name, bind(a, kw))
                 _raise_unless_allowed(v)
+                call: Call = v.call  # type: ignore[assignment]
                 try:
                     out = f(*a, **kw)
                 except Exception as exc:
-                    self.after_call(v.call, error=exc)  # type: ignore[arg-type]
+                    ran(call, functools.partial(self.after_call, call, error=exc))
                     raise
-                _record_output(self, v.call, out)  # type: ignore[arg-type]
+                ran(call, functools.partial(_record_output, self, call, out))
                 return out
 
             return wrapper
@@ -2726,12 +2738,15 @@ class Guard:
         _raise_unless_allowed(v)
         assert v.call is not None
         out = GuardedCall(v)
+        call = v.call
+        from crs.guard._record import ran  # inside: as for `tool`
+
         try:
             yield out
         except Exception as exc:
-            self.after_call(v.call, error=exc)
+            ran(call, functools.partial(self.after_call, call, error=exc))
             raise
-        out.verdict = _record_output(self, v.call, out.result)
+        out.verdict = ran(call, functools.partial(_record_output, self, call, out.result))
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -2742,7 +2757,25 @@ class Guard:
                 return
             self._closed = True
         if self._owns:
+            if self._durable:
+                self._backup_if_long()
             self._crs.close()
+
+    def _backup_if_long(self) -> None:
+        """Save the project's backup at close when its journal holds more than
+        `_BACKUP_AT_CLOSE` records past the backups: the next open loads it and a short
+        tail instead of replaying every call since (a long-lived writer saved none; the
+        Claude Code hook saves its own). Never raises: the guard closes regardless."""
+        crs = self._crs
+        project = getattr(getattr(crs, "_persist", None), "project", None)
+        if project is None or self._kernel.closed:  # (NATS, a forked child: nothing)
+            return
+        pm, key, _ = project
+        try:
+            if crs.journal_position() - pm.journal_checkpoint_position(key) > _BACKUP_AT_CLOSE:
+                crs.save_project_backup()
+        except (CRSError, OSError) as exc:
+            _log.warning("closing the guard: the project's backup was not saved (%s)", exc)
 
     def __enter__(self) -> Guard:
         return self

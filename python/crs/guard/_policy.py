@@ -34,6 +34,12 @@ COMMENTARY_FIELDS: frozenset[str] = frozenset(
 )
 """Argument fields that carry the model's commentary, not the call's identity."""
 
+CONTENT_FIELDS: frozenset[str] = frozenset({"description", "summary", "comment", "note", "notes"})
+"""Commentary fields (as `field_key` spells them) that are a record's content in a call of a
+tool that creates or changes records (`create_issue(summary=..., description=...)`,
+`add_comment(comment=...)`): kept in its signature. Not for a tool that runs a command
+(Claude Code's `Bash` `description` says what the command does)."""
+
 COMMAND_FIELDS: frozenset[str] = frozenset(
     {"command", "cmd", "script", "shell", "bash", "commandline", "command_line", "cmdline"}
 )
@@ -415,6 +421,15 @@ def limits_for(
     commentary = policy.commentary_fields
     if _named(_THINKS_RE, tool):
         commentary = frozenset(f for f in commentary if field_key(f) not in THOUGHT_FIELDS)
+    creates = _creates(policy, t, tool)
+    mutating = pick(t.mutating, t.creates is True or _named(mutating_re, tool))
+    command_decides = t.mutating is None and _named(_RUNS_RE, tool) and not _named(_EDITS_RE, tool)
+    if (creates or mutating) and not command_decides:
+        # what a tool that creates or changes a record is given as its description, summary,
+        # comment or note is the record's content (Jira's `summary`, a calendar event's,
+        # Linear's `description`, a comment added), not the model's commentary on the call:
+        # two issues filed with other summaries are two calls, not a duplicate (rt10)
+        commentary = frozenset(f for f in commentary if field_key(f) not in CONTENT_FIELDS)
 
     return Limits(
         repeat_nudge=min(pick(t.repeat_nudge, policy.repeat_nudge), HARD_MAX_REPEATS),
@@ -426,17 +441,15 @@ def limits_for(
         ),
         max_calls=pick(t.max_calls, policy.max_calls_per_tool),
         # a tool that creates records changes the world with each success
-        mutating=pick(t.mutating, t.creates is True or _named(mutating_re, tool)),
+        mutating=mutating,
         polling=pick(t.polling, _named(poll_re, tool)),
         shell=re.match(SHELL_PATTERN, tool) is not None
         or re.match(SHELL_PATTERN, _CAMEL.sub("_", tool)) is not None,
         learn_failures=pick(t.learn_failures, policy.learn_failures),
         ignore_fields=commentary | t.ignore_fields,
         ignore_keys=frozenset(field_key(k) for k in commentary | t.ignore_fields),
-        command_decides=t.mutating is None
-        and _named(_RUNS_RE, tool)
-        and not _named(_EDITS_RE, tool),
-        creates=_creates(policy, t, tool),
+        command_decides=command_decides,
+        creates=creates,
     )
 
 

@@ -775,6 +775,11 @@ class GuardPart:
         self.failures: dict[str, dict[str, Any]] = {}  # id -> learned failure (plain data)
         self.by_sig: dict[str, list[str]] = {}  # signature -> failure ids
         self.changes = 0  # workspace changes seen by any session (in-memory fingerprint)
+        # not state (never journaled nor in an image): session -> (its first call's stamp,
+        # this process's monotonic time and the session's age when a guard of this engine
+        # first looked), for the wall-time budget (`Guard._session_seconds`), shared by every
+        # Guard of the engine (a hook server's `with_session` guard per request)
+        self.clocks: dict[str, tuple[int, float, float]] = {}
         for kind, handler in (
             ("guard.step", self._op_step),
             ("guard.refuse", self._op_refuse),

@@ -62,6 +62,7 @@ __all__ = [
     "HookReply",
     "SettingsError",
     "handle",
+    "hook_argv",
     "hook_command",
     "install",
     "main",
@@ -561,15 +562,31 @@ def run(
 # ---------------------------------------------------------------------------- install
 
 
+SOFT_EXIT = " || exit 1"
+"""The end of the installed command: Claude Code reads a PreToolUse hook's exit code 2 as
+"block the tool call", and Python exits 2 when its script is missing (crs uninstalled, a
+checkout moved, with the hooks left in the settings): every tool call was refused. Any
+failure of the command is exit 1 instead (a non-blocking error: shown to the user, the tool
+runs); the hook itself always exits 0."""
+
+
+def hook_argv(on_block: str = "deny") -> list[str]:
+    """The hook's command as an argument vector: this Python, the hook's thin client file
+    (the same as `-m crs hook claude-code`, without importing the `crs` package: 20 ms less
+    a hook)."""
+    client = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_hook_client.py")
+    argv = [sys.executable, client, *MARKER.split()]
+    return argv + (["--on-block", "ask"] if on_block == "ask" else [])
+
+
 def hook_command(on_block: str = "deny") -> str:
-    """The command line Claude Code runs: this Python, the hook's thin client file (the same
-    as `-m crs hook claude-code`, without importing the `crs` package: 20 ms less a hook)."""
+    """The command line Claude Code runs (through its shell): `hook_argv`, quoted, then
+    `SOFT_EXIT`."""
     # inside: start-up (only the installer quotes a command line)
     import shlex
 
-    client = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_hook_client.py")
-    cmd = f"{shlex.quote(sys.executable)} {shlex.quote(client)} {MARKER}"
-    return cmd + (" --on-block ask" if on_block == "ask" else "")
+    python, client, *rest = hook_argv(on_block)
+    return f"{shlex.quote(python)} {shlex.quote(client)} {' '.join(rest)}{SOFT_EXIT}"
 
 
 def settings_path(scope: str, project_dir: str | os.PathLike[str] | None = None) -> Path:

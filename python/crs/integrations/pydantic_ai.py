@@ -137,7 +137,7 @@ def _sets_sorted(value: Any, depth: int) -> Any:
         dataclasses.is_dataclass(value) and not isinstance(value, type)
     ):
         fields = (
-            value.model_dump(mode="python")
+            value.model_dump(mode="python", by_alias=True)
             if isinstance(value, BaseModel)
             else {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
         )
