@@ -3,7 +3,8 @@ different harness would report it (a GUID or a timing in each result, results as
 `elapsed_ms`, a Unix time prefix, results in an MCP envelope, failures handed over as the
 result the model is shown (`Error: ...`, the OpenAI Agents SDK's text, MCP's `isError`,
 Claude Code's `<tool_use_error>`), shell results as `{stdout, stderr, interrupted}`, a
-commentary field that varies or is spelt `Description`,
+commentary field that varies or is spelt `Description` (on calls that change nothing: a
+record's description is its content),
 commands as an argv, other tool and argument names, another key order, user messages
 upper-cased or after a greeting). A rule that only fits how the benchmark happens to spell
 things shows up as catches lost or false alarms gained on a variant.
@@ -17,6 +18,7 @@ import argparse
 import copy
 import json
 import random
+import re
 import sys
 import zlib
 from collections.abc import Callable
@@ -103,13 +105,29 @@ def unix_time_prefix(e: Event, rng: random.Random) -> None:
         e["result"] = f"[{rng.randint(1_700_000_000, 1_800_000_000)}] {e['result']}"
 
 
+# Tool-name words of a call that creates or changes something (its `description` is the
+# record's content, not commentary: docs/redteam.md, "Tenth pass").
+_CHANGES = re.compile(
+    r"(?i)(create|add|insert|post|send|submit|publish|book|schedule|update|edit|write|patch|"
+    r"delete|remove|set|save|append|comment|reply|message|file|apply|commit|push)"
+)
+
+
+def _commentary_applies(e: Event) -> bool:
+    return not e.get("mutates") and _CHANGES.search(e["tool"]) is None
+
+
 def varying_description(e: Event, rng: random.Random) -> None:
-    words = rng.sample(["check", "look", "verify", "inspect", "confirm", "see"], 3)
-    e["args"] = dict(e["args"]) | {"description": " ".join(words)}
+    # (only where a description is commentary: not on a call that creates or changes a
+    # record, whose description is its content, so a varying one is another call)
+    if _commentary_applies(e):
+        words = rng.sample(["check", "look", "verify", "inspect", "confirm", "see"], 3)
+        e["args"] = dict(e["args"]) | {"description": " ".join(words)}
 
 
 def varying_capital_description(e: Event, rng: random.Random) -> None:
-    e["args"] = dict(e["args"]) | {"Description": rng.choice(["a b c", "d e f", "g h i"])}
+    if _commentary_applies(e):
+        e["args"] = dict(e["args"]) | {"Description": rng.choice(["a b c", "d e f", "g h i"])}
 
 
 def argv_command(e: Event, rng: random.Random) -> None:
