@@ -597,3 +597,36 @@ def test_proof_number_infinite_is_the_disproven_cost() -> None:
     pn = c.snapshot().proof_index().get("n")
     assert pn.proof == crs.PROOF_NUMBER_INFINITE == 2**64 - 1
     assert pn.status == crs.ProofStatus.DISPROVEN
+
+
+# ------------------------------------------------------------------ copies
+
+
+def test_documented_copies_can_be_modified_without_affecting_the_source() -> None:
+    """SimilarityIndexView.AllPairs "Returns deep copy; caller can modify without affecting
+    source"; AnalyticsHistory.All / CRS.GetAnalyticsHistory / Snapshot.AnalyticsHistory
+    "Returns a copy of all records in chronological order"; TraceRecorder.GetSteps "returns a
+    copy of all recorded steps"."""
+    c = crs.CRS()
+    c.apply(crs.SimilarityDelta(HARD, updates={("a", "b"): 0.2}))
+    c.apply(crs.create_analytics_delta(crs.AnalyticsQueryType.PATH, 0, 1))
+    c.apply(crs.create_analytics_delta(crs.AnalyticsQueryType.CYCLES, 0, 1))
+    snap = c.snapshot()
+    pairs = snap.similarity_index().all_pairs()
+    assert pairs == {"a": {"b": 0.2}}  # stored once, canonically (spec §5.9)
+    pairs["a"]["b"] = 0.9
+    pairs["z"] = {"y": 0.1}
+    assert snap.similarity_index().all_pairs()["a"] == {"b": 0.2}
+    assert "z" not in snap.similarity_index().all_pairs()
+    for history in (c.get_analytics_history(), snap.analytics_history()):
+        assert [r.query_type for r in history] == ["path", "cycles"]  # chronological
+        history.clear()
+    assert len(c.get_analytics_history()) == len(snap.analytics_history()) == 2
+    ring = crs.AnalyticsHistory(5)
+    ring.add(crs.AnalyticsRecord(crs.AnalyticsQueryType.PATH, 1, 0, 0))
+    ring.all().clear()
+    assert (ring.size(), len(ring.all())) == (1, 1)
+    rec = crs.TraceRecorder(crs.DefaultTraceConfig())
+    rec.record_step(crs.TraceStep(action="look"))
+    rec.get_steps().clear()
+    assert (rec.step_count(), len(rec.get_steps())) == (1, 1)
