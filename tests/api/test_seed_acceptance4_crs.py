@@ -630,3 +630,72 @@ def test_documented_copies_can_be_modified_without_affecting_the_source() -> Non
     rec.record_step(crs.TraceStep(action="look"))
     rec.get_steps().clear()
     assert (rec.step_count(), len(rec.get_steps())) == (1, 1)
+
+
+# ------------------------------------------------------------------ thread safety
+
+
+def _run_threads(n: int, work: Any) -> None:
+    import threading
+
+    start = threading.Barrier(n)
+
+    def body(t: int) -> None:
+        start.wait()
+        work(t)
+
+    threads = [threading.Thread(target=body, args=(t,)) for t in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+
+
+def test_standalone_components_are_safe_for_concurrent_use() -> None:
+    """ "Thread Safety: Safe for concurrent use" on AnalyticsHistory, NewAnalyticsRecord
+    (unique ids), CycleDetector, DeltaHistoryWorker, TraceRecorder and SecretSanitizer:
+    8 threads at once lose nothing and break no invariant."""
+    history = crs.AnalyticsHistory(10_000)
+    ids: list[str] = []
+    detector = crs.CycleDetector(crs.CycleDetectorConfig(max_history=10_000))
+    worker = crs.DeltaHistoryWorker(10_000, None)
+    recorder = crs.TraceRecorder(crs.TraceConfig(max_steps=10_000, record_symbols=True))
+    sanitizer = crs.SecretSanitizer()
+    secret = "token=ghp_" + "a" * 36
+    cleaned: list[str] = []
+
+    def work(t: int) -> None:
+        for i in range(200):
+            rec = crs.AnalyticsRecord(crs.AnalyticsQueryType.HOTSPOTS, 1, 0, 0)
+            ids.append(rec.id)
+            history.add(rec)
+            detector.add_step(f"s{t}-{i}")
+            worker.record(crs.ProofDelta(HARD, {f"n{t}": crs.ProofNumber()}), t * 1000 + i, "x", "")
+            recorder.record_step(crs.TraceStep(action=f"a{t}"))
+            if i % 50 == 0:
+                cleaned.append(sanitizer.sanitize(secret))
+
+    _run_threads(8, work)
+    assert len(set(ids)) == 1600
+    assert history.size() == 1600
+    assert detector.stats().steps_processed == 1600
+    assert worker.size() == 1600
+    steps = recorder.get_steps()
+    assert recorder.step_count() == 1600
+    assert sorted(s.step for s in steps) == list(range(1, 1601))
+    assert len(set(cleaned)) == 1
+    assert "a" * 36 not in cleaned[0]
+    worker.close()
+
+
+def test_max_generation_is_accepted_but_the_generation_never_wraps() -> None:
+    """Config.MaxGeneration "is the maximum generation before wrapping. Default: 0". Decision
+    (spec §5.2, "It never goes backwards"): the field is validated (>= 0) and kept, but the
+    generation does not wrap: past MaxGeneration it keeps counting up by one per change."""
+    assert crs.DefaultConfig().max_generation == 0
+    with pytest.raises(crs.InvalidArgumentError, match="max_generation"):
+        crs.Config(max_generation=-1).validate()
+    c = crs.CRS(crs.Config(max_generation=2, snapshot_epoch_limit=1000))
+    for i in range(4):
+        c.apply(crs.ProofDelta(HARD, {f"n{i}": crs.ProofNumber()}))
+    assert c.generation() == 4
