@@ -699,3 +699,24 @@ def test_max_generation_is_accepted_but_the_generation_never_wraps() -> None:
     for i in range(4):
         c.apply(crs.ProofDelta(HARD, {f"n{i}": crs.ProofNumber()}))
     assert c.generation() == 4
+
+
+def test_similarity_distances_above_one_survive_export_and_import() -> None:
+    """RecordSimilarity: "distance: Similarity distance (0 = identical, higher = less
+    similar). Must be non-negative"; SimilarityPairExport says "(0.0 to 1.0)". Decision
+    (spec §5.9, values are distances everywhere): any finite distance >= 0 is accepted, and
+    what export writes, import reads back (a distance of 2.0 included); negative, NaN and
+    infinite distances are refused."""
+    c = crs.CRS()
+    c.record_similarity("grep:a", "grep:b", 2.0)
+    c.apply(crs.SimilarityDelta(HARD, updates={("x", "y"): 0.5}))
+    export = crs.Serializer().export_full(c.snapshot(), "s").export
+    assert sorted(p.similarity for p in export.indexes.similarity.pairs) == [0.5, 2.0]
+    imported = crs.Serializer().import_(json.loads(json.dumps(export.to_dict())))
+    assert imported.similarity_data["grep:a"]["grep:b"] == 2.0
+    assert imported.similarity_data["x"]["y"] == 0.5
+    for bad in (-0.1, float("nan"), float("inf")):
+        with pytest.raises(crs.CRSError):
+            c.record_similarity("grep:a", "grep:c", bad)
+        with pytest.raises(crs.DeltaValidationError):
+            c.apply(crs.SimilarityDelta(HARD, updates={("x", "z"): bad}))
