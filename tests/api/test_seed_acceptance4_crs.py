@@ -720,3 +720,31 @@ def test_similarity_distances_above_one_survive_export_and_import() -> None:
             c.record_similarity("grep:a", "grep:c", bad)
         with pytest.raises(crs.DeltaValidationError):
             c.apply(crs.SimilarityDelta(HARD, updates={("x", "z"): bad}))
+
+
+# ------------------------------------------------------------------ clause truth table
+
+_UNSET = object()
+
+
+@pytest.mark.parametrize("x", [True, False, _UNSET], ids=["x=T", "x=F", "x=?"])
+@pytest.mark.parametrize("y", [True, False, _UNSET], ids=["y=T", "y=F", "y=?"])
+def test_clause_is_satisfied_and_is_violated_over_every_assignment(x: Any, y: Any) -> None:
+    """Clause.IsSatisfied: "satisfied if ANY literal is true ... If positive: the variable must
+    be true; If negated: the variable must be false"; IsViolated: "violated when ALL literals
+    are false ... if a variable is unassigned, the clause is not yet violated". The clause
+    (x OR NOT y) over all nine three-valued assignments."""
+    clause = crs.Clause(
+        id="c",
+        literals=(crs.Literal(variable="x"), crs.Literal(variable="y", negated=True)),
+        source=HARD,
+        failure_type=crs.FailureType.TOOL_ERROR,
+    )
+    assignment = {k: v for k, v in (("x", x), ("y", y)) if v is not _UNSET}
+    lit_x = None if x is _UNSET else x
+    lit_y = None if y is _UNSET else (not y)
+    satisfied = lit_x is True or lit_y is True
+    violated = lit_x is False and lit_y is False
+    assert clause.is_satisfied(assignment) is satisfied
+    assert clause.is_violated(assignment) is violated
+    assert not (satisfied and violated)
