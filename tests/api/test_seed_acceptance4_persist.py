@@ -439,14 +439,16 @@ def test_graph_backed_index_invalidate_cache_forces_a_new_size() -> None:
 
 
 def test_crs_invalidate_graph_cache_reaches_the_graph_backed_index() -> None:
-    """CRS.InvalidateGraphCache with a graph provider set: the graph-backed index of the next
-    snapshot sees the refreshed graph's size."""
+    """CRS.InvalidateGraphCache "Invalidates the Size() cache in GraphBackedDependencyIndex,
+    which in turn invalidates the CRSGraphAdapter analytics cache": the adapter's hook is
+    called and the next snapshot's graph-backed index sees the refreshed graph's size."""
     g = _CountingGraph()
     c = crs.CRS()
     c.set_graph_provider(g)
     assert c.snapshot().dependency_index().size() == 1
     g.edges = 4
     c.invalidate_graph_cache()
+    assert g.invalidations == 1  # "in turn invalidates the CRSGraphAdapter analytics cache"
     assert c.snapshot().dependency_index().size() == 4
 
 
