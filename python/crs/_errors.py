@@ -292,8 +292,11 @@ class ProjectHashMismatchError(SessionRestoreError):
     """The checkpoint belongs to another project."""
 
 
-class SchemaVersionMismatchError(SessionRestoreError):
-    """The checkpoint's schema version is not supported."""
+class SchemaVersionMismatchError(SessionRestoreError, BackupVersionMismatchError):
+    """The checkpoint's schema version (`BackupMetadata.schema_version`) is not
+    `CURRENT_SCHEMA_VERSION`. Raised by `PersistenceManager.load_backup` too, so it is also a
+    `BackupVersionMismatchError` (an `except` for either catches it);
+    `SessionRestorer.try_restore` reports it as an incompatible checkpoint."""
 
 
 class TooManyModifiedFilesError(SessionRestoreError):

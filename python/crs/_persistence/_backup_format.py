@@ -26,6 +26,7 @@ from crs._errors import (
     BackupVersionMismatchError,
     InvalidArgumentError,
     MetadataCorruptedError,
+    SchemaVersionMismatchError,
 )
 
 __all__ = [
@@ -156,9 +157,9 @@ def parse_metadata(raw: bytes, path: Path) -> BackupMetadata:
             f"(stored {meta.metadata_hash!r}, computed {computed!r})"
         )
     if meta.schema_version != CURRENT_SCHEMA_VERSION:
-        raise BackupVersionMismatchError(
-            f"metadata {path} has schema_version {meta.schema_version!r}; "
-            f"this crs reads {CURRENT_SCHEMA_VERSION!r}"
+        raise SchemaVersionMismatchError(
+            f"schema version mismatch: metadata {path} has schema_version "
+            f"{meta.schema_version!r}; this crs reads {CURRENT_SCHEMA_VERSION!r}"
         )
     if meta.format_version != BACKUP_FORMAT_VERSION:
         raise BackupVersionMismatchError(

@@ -597,7 +597,7 @@ class PersistenceManager:
         lock = self._base / "index.json.lock"
         try:
             with file_lock(lock, True, self._config.lock_timeout_sec):
-                doc = read_index(index)
+                doc = read_index(index, self._log)
                 projects = doc["projects"]
                 previous = projects.get(project_hash, {})
                 projects[project_hash] = {
@@ -749,14 +749,15 @@ def _read(path: Path, missing: type[PersistenceError]) -> bytes:
         raise PersistenceError(f"could not read {path}: {exc}") from exc
 
 
-def read_index(path: Path) -> dict[str, Any]:
-    """Read `index.json`; a missing or unreadable index reads as empty."""
+def read_index(path: Path, log: logging.Logger | None = None) -> dict[str, Any]:
+    """Read `index.json`; a missing or unreadable index reads as empty (with a warning on
+    `log`, default the `crs.persistence` logger)."""
     try:
         doc = json.loads(path.read_text("utf-8"))
     except FileNotFoundError:
         doc = None
     except (OSError, ValueError) as exc:
-        _log.warning("ignoring unreadable %s: %s", path, exc)
+        (log or _log).warning("ignoring unreadable %s: %s", path, exc)
         doc = None
     if not isinstance(doc, dict) or not isinstance(doc.get("projects"), dict):
         doc = {"version": 1, "projects": {}}

@@ -725,7 +725,7 @@ class SessionRestorer:
                         generation=result.generation,
                         checkpoint_age=result.checkpoint_age,
                         modified_file_count=result.modified_file_count,
-                        restore_duration=result.duration_ms / 1000.0,
+                        restore_duration=time.perf_counter() - started,
                     )
                 )
             else:
@@ -781,6 +781,8 @@ class SessionRestorer:
             loaded = self._pm.load_backup(key)  # verified, not yet loaded anywhere
         except BackupNotFoundError:
             return RestoreResult(reason="no checkpoint found", duration_ms=_ms_since(started))
+        except SchemaVersionMismatchError as e:  # written by another schema: not retried
+            return RestoreResult(reason=f"incompatible: {e}", duration_ms=_ms_since(started))
         meta = loaded.metadata
         try:
             self._validate(meta, session_id)

@@ -328,6 +328,7 @@ class _InMemoryAnalytics:
         if not isinstance(k, int):
             raise InvalidArgumentError(f"k: must be an int, got {brief(k)}")
         g = self._g
+        g._open()
         spots = [
             GraphHotSpot(
                 symbol_id=s.id,
@@ -342,9 +343,11 @@ class _InMemoryAnalytics:
         return spots[: max(k, 0)]
 
     def dead_code(self) -> list[str]:
+        self._g._open()
         return sorted(i for i in self._g._symbols if not self._g._callers.get(i))
 
     def cyclic_dependencies(self) -> list[list[str]]:
+        self._g._open()
         out, seen = [], set()
         for i in sorted(self._g._symbols):
             cyc = self._g.shortest_path_cycle(i)
@@ -356,6 +359,7 @@ class _InMemoryAnalytics:
 
     def page_rank(self) -> dict[str, float]:
         g = self._g
+        g._open()
         nodes = list(g._symbols)
         if not nodes:
             return {}
@@ -371,7 +375,11 @@ class _InMemoryAnalytics:
         return rank
 
     def communities(self) -> list[GraphCommunity]:
+        """Connected groups of symbols (calls taken as undirected edges), each with its
+        modularity term ``L_c / m - (d_c / 2m)^2`` (L_c edges inside, d_c the degree sum of
+        its symbols, m all edges; 0.0 for a graph without edges)."""
         g = self._g
+        g._open()
         comp: dict[str, int] = {}
         groups: list[list[str]] = []
         for s in sorted(g._symbols):
@@ -387,4 +395,11 @@ class _InMemoryAnalytics:
                         group.append(n)
                         stack.append(n)
             groups.append(sorted(group))
-        return [GraphCommunity(id=f"c{i}", symbol_ids=tuple(grp)) for i, grp in enumerate(groups)]
+        m = g._edges
+        out = []
+        for i, grp in enumerate(groups):
+            inside = sum(len(g._callees.get(s, [])) for s in grp)  # edges never leave a group
+            degree = sum(len(g._callees.get(s, [])) + len(g._callers.get(s, [])) for s in grp)
+            q = inside / m - (degree / (2 * m)) ** 2 if m else 0.0
+            out.append(GraphCommunity(id=f"c{i}", symbol_ids=tuple(grp), modularity=q))
+        return out
