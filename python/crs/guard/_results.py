@@ -135,6 +135,8 @@ def failure_text(text: str) -> str | None:
         return None
     if text[0] in _SPACE:
         text = text.lstrip()
+        if not text:
+            return None  # (whitespace only)
     if text[:3] in _STARTS and _HEAD.match(text) is not None:
         sdk = _AGENTS_SDK.match(text)
         return text if sdk is None else text[sdk.end() :].strip() or "error"
