@@ -24105,6 +24105,1400 @@ _errornotes_long("f20-errornotes-research-long")
 
 # ================================================================ end of fresh20 set
 
+# ================================================================ fresh21 set
+# Written at 22:40 UTC (Dec 4) from sources no earlier split uses (checked against every
+# `source` of the file; some are other issues of repositories earlier splits cite):
+# long-horizon and non-coding agents, where loops look different. Browser and computer-use
+# agents (xorbitsai/xagent's click-stall review, a computer-use MCP whose clicks never reach
+# the app, Playwright MCP's persistent ReferenceError and overlay timeouts, BrowserMCP's
+# missing click tool, browser-use's wait_for_element, Kaboom's wait_for, the OpenAI Agents
+# JS computer tool), data and SQL agents (Dataherald, MindsDB's exploratory queries,
+# RAGFlow's ExeSQL, JetBrains' Databao, WrenAI's asking tasks and SQL correction), research
+# agents (GPT Researcher, STORM, gsd-2's web search), voice and support agents (Rasa's
+# circuit breaker and email loop, LiveKit, Pipecat, the Gemini Live API), workflow agents
+# (n8n's AI Agent node, Dify's loop and sleep nodes) and multi-agent frameworks (Swarm-style
+# handoff rings, OpenManus, agent-zero). Results in each harness's shape: screenshots and
+# accessibility snapshots described as text, MCP results, SQL result sets, search result
+# lists, Rasa events, Swarm handoff results. Labelled by what each source says. Committed
+# before crs was run on them. Split "fresh21".
+
+FRESH21_START = len(ALL)
+XAGENT1208 = gh("xorbitsai/xagent", "pull", 1208)
+MISAKA1967 = gh("Ikalus1988/MisakaNet", "issues", 1967)
+AIBOOK528 = gh("bojieli/ai-agent-book", "pull", 528)
+DH143 = gh("Dataherald/dataherald", "pull", 143)
+MINDS12211 = gh("mindsdb/mindshub", "pull", 12211)
+RAGFLOW7725 = gh("infiniflow/ragflow", "issues", 7725)
+DATABAO177 = gh("JetBrains/databao-agent", "issues", 177)
+LITELLM5229 = gh("BerriAI/litellm", "issues", 5229)
+GSD1671 = gh("gsd-build/gsd-2", "issues", 1671)
+GSD955 = gh("gsd-build/gsd-2", "pull", 955)
+AZERO1690 = gh("agent0ai/agent-zero", "issues", 1690)
+MANUS301 = gh("FoundationAgents/OpenManus", "issues", 301)
+RASA2260 = gh("RasaHQ/rasa", "issues", 2260)
+RASA3664 = gh("RasaHQ/rasa", "issues", 3664)
+RASA2206 = gh("RasaHQ/rasa", "issues", 2206)
+GLIVE46 = gh("google-gemini/gemini-live-api-examples", "issues", 46)
+PI9104 = gh("earendil-works/pi", "issues", 9104)
+VSCP7604 = gh("microsoft/vscode-copilot-release", "issues", 7604)
+PWMCP910 = gh("microsoft/playwright-mcp", "issues", 910)
+PWMCP852 = gh("microsoft/playwright-mcp", "issues", 852)
+PWMCP254 = gh("microsoft/playwright-mcp", "issues", 254)
+BMCP175 = gh("BrowserMCP/mcp", "issues", 175)
+N8N37779 = gh("n8n-io/n8n", "issues", 37779)
+N8N20890 = gh("n8n-io/n8n", "issues", 20890)
+N8N14032 = gh("n8n-io/n8n", "issues", 14032)
+N8N10735 = gh("n8n-io/n8n", "pull", 10735)
+WREN1751 = gh("Canner/WrenAI", "issues", 1751)
+WREN1712 = gh("Canner/WrenAI", "issues", 1712)
+WREN1937 = gh("Canner/WrenAI", "pull", 1937)
+OH7960 = gh("OpenHands/OpenHands", "issues", 7960)
+BU515 = gh("browser-use/browser-use", "pull", 515)
+KABOOM371 = gh("brennhill/Kaboom-Browser-AI-Devtools-MCP", "issues", 371)
+LK1976 = gh("livekit/agents", "issues", 1976)
+PIPECAT2787 = gh("pipecat-ai/pipecat", "issues", 2787)
+GPTR734 = gh("assafelovic/gpt-researcher", "pull", 734)
+GPTR416 = gh("assafelovic/gpt-researcher", "pull", 416)
+STORM481 = gh("stanford-oval/storm", "pull", 481)
+DIFY12354 = gh("langgenius/dify", "issues", 12354)
+AGJS1735 = gh("openai/openai-agents-js", "issues", 1735)
+
+
+def _mcp21(text: str, is_error: bool = False) -> dict[str, Any]:
+    """An MCP CallToolResult with one text block."""
+    return {"content": [{"type": "text", "text": text}], "isError": is_error}
+
+
+def _shot21(desc: str, url: str, title: str) -> dict[str, Any]:
+    """A computer-use observation: the screenshot described as text, the page beside it."""
+    return {
+        "type": "computer_screenshot",
+        "image": f"[1280x800 PNG: {desc}]",
+        "url": url,
+        "title": title,
+    }
+
+
+def _pw21(code: str, url: str, title: str, snapshot: str) -> dict[str, Any]:
+    """Playwright MCP's markdown answer: the code it ran and the page state."""
+    return _mcp21(
+        f"### Ran Playwright code\n```js\n{code}\n```\n\n### Page state\n- Page URL: {url}\n"
+        f"- Page Title: {title}\n- Page Snapshot:\n```yaml\n{snapshot}\n```"
+    )
+
+
+def _rows21(columns: list[str], rows: list[list[Any]]) -> dict[str, Any]:
+    """A SQL tool's result set."""
+    return {"columns": columns, "rows": rows, "row_count": len(rows)}
+
+
+def _hits21(*hits: tuple[str, str, str]) -> list[dict[str, str]]:
+    """A web search tool's result list."""
+    return [{"title": t, "url": u, "snippet": s} for t, u, s in hits]
+
+
+# ---------------------------------------------------------------- fresh21 loops
+
+t = new(
+    "f21-xagent-1208-click-wait-stall",
+    "cycle",
+    True,
+    XAGENT1208,
+    "The review's canonical stuck loop of a computer-use agent: click, wait, click, wait on a "
+    "control that does nothing, the same screenshot after each.",
+)
+t.user("Open the billing settings and download the latest invoice")
+t.call(
+    "computer",
+    {"action": "screenshot"},
+    _shot21("dashboard, left sidebar with Settings", "https://app.example.io/home", "Home"),
+)
+t.call(
+    "computer",
+    {"action": "click", "x": 88, "y": 412},
+    _shot21(
+        "Settings page, tabs General / Billing / Team",
+        "https://app.example.io/settings",
+        "Settings",
+    ),
+)
+STALL21 = _shot21(
+    "Settings page, Billing tab highlighted, content area still General",
+    "https://app.example.io/settings",
+    "Settings",
+)
+occ = repeat_block(
+    t,
+    [
+        {"tool": "computer", "args": {"action": "click", "x": 516, "y": 148}, "result": STALL21},
+        {"tool": "computer", "args": {"action": "wait", "duration_ms": 1000}, "result": STALL21},
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f21-misakanet-1967-clicks-ignored",
+    "no_progress",
+    True,
+    MISAKA1967,
+    "A desktop app ignores injected pointer events: the agent clicks the ribbon button as a "
+    "single click, a double click, press/dwell/release; the cursor lands, nothing changes.",
+)
+t.user("In the editor, click 'Build Lighting' on the ribbon and wait for the bake to start")
+SAME21 = {
+    "ok": True,
+    "cursor": [1184, 76],
+    "screenshot": "[2560x1440 PNG: editor window, ribbon with Build Lighting, no progress bar]",
+}
+t.call("desktop_screenshot", {}, SAME21)
+a = t.call("desktop_click", {"x": 1184, "y": 76, "button": "left"}, SAME21)
+b = t.call("desktop_click", {"x": 1184, "y": 76, "button": "left", "clicks": 2}, SAME21)
+t.call("desktop_mouse_down", {"x": 1184, "y": 76}, {"ok": True, "cursor": [1184, 76]})
+t.call("desktop_wait", {"ms": 300}, {"ok": True})
+t.call("desktop_mouse_up", {"x": 1184, "y": 76}, SAME21)
+t.call("desktop_click", {"x": 1185, "y": 77, "button": "left"}, SAME21)
+t.mark(b, b)
+
+t = new(
+    "f21-aibook-528-handoff-ring",
+    "cycle",
+    True,
+    AIBOOK528,
+    "The chapter's risk of peer handoffs: triage hands a refund question to the refunds agent, "
+    "which hands it back as technical, which hands it back as a refund, round and round.",
+)
+t.user("My order #5521 arrived broken and the app crashes when I try to return it")
+t.call(
+    "lookup_order", {"order_id": "5521"}, {"order_id": "5521", "status": "delivered", "total": 89.0}
+)
+occ = repeat_block(
+    t,
+    [
+        {"tool": "transfer_to_refunds_agent", "args": {}, "result": {"assistant": "Refunds Agent"}},
+        {
+            "tool": "transfer_to_tech_support_agent",
+            "args": {},
+            "result": {"assistant": "Tech Support Agent"},
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f21-dataherald-143-same-sql",
+    "repeated_call",
+    True,
+    DH143,
+    "The SQL agent loop the pull request guards against: the same query executed again and "
+    "again with the same rows instead of answering.",
+)
+t.user("How many active customers do we have in Texas?")
+t.call("sql_db_list_tables", {}, "customers, orders, regions")
+t.call(
+    "sql_db_schema",
+    {"table_names": "customers"},
+    "CREATE TABLE customers (id INT, state TEXT, status TEXT, created_at DATE)",
+)
+Q21 = "SELECT COUNT(*) FROM customers WHERE state = 'TX' AND status = 'active'"
+occ = repeat_block(t, [{"tool": "sql_db_query", "args": {"query": Q21}, "result": "[(1287,)]"}], 5)
+mark_cycle(t, occ)
+
+t = new(
+    "f21-mindshub-12211-retry-attempt-count",
+    "error_loop",
+    True,
+    MINDS12211,
+    "The exploratory query fails the same way each time; the only thing added is 'This is "
+    "retry attempt 5 of 3', the count rising past its own limit.",
+)
+t.user("What was revenue by region last quarter?")
+SQLX21 = "SELECT region, SUM(revenue) FROM sales_q3 GROUP BY region"
+for n in range(1, 7):
+    c = t.call(
+        "execute_exploratory_query",
+        {"sql": SQLX21},
+        error=(
+            'Query failed: column "revenue" does not exist. Please fix the query and try '
+            f"again. This is retry attempt {n} of 3"
+        ),
+        kind="invalid_args",
+    )
+    if n == 2:
+        t.mark(c, c)
+
+t = new(
+    "f21-ragflow-7725-exesql-thrice",
+    "repeated_call",
+    True,
+    RAGFLOW7725,
+    "RAGFlow's ExeSQL component: the first SQL is already correct, and the agent runs the "
+    "same statement again and again with the same table.",
+)
+t.user("Which three products had the most returns in May?")
+SQLR21 = (
+    "SELECT product, COUNT(*) AS returns FROM returns WHERE month = '2025-05' "
+    "GROUP BY product ORDER BY returns DESC LIMIT 3"
+)
+RES21 = "| product | returns |\n|---|---|\n| Kettle K2 | 41 |\n| Fan F9 | 33 |\n| Lamp L1 | 29 |"
+occ = repeat_block(t, [{"tool": "ExeSQL", "args": {"sql": SQLR21}, "result": RES21}], 4)
+mark_cycle(t, occ)
+
+t = new(
+    "f21-databao-177-sql-regenerated",
+    "no_progress",
+    True,
+    DATABAO177,
+    "Databao generates SQL in a loop without converging: each attempt re-spells the same "
+    "query (aliases, clause order, casing) and gets the same result set, until the recursion "
+    "limit.",
+)
+t.user("Average order value per month in 2025, please")
+COLS21 = ["month", "avg_order_value"]
+ROWS21 = [["2025-01", 42.1], ["2025-02", 40.8], ["2025-03", 44.9]]
+variants21 = [
+    "SELECT date_trunc('month', o.created_at) AS month, AVG(o.total) AS avg_order_value "
+    "FROM orders o WHERE o.created_at >= '2025-01-01' GROUP BY 1 ORDER BY 1",
+    "select date_trunc('month', created_at) as month, avg(total) as avg_order_value "
+    "from orders where created_at >= '2025-01-01' group by 1 order by 1",
+    "SELECT DATE_TRUNC('month', orders.created_at) AS month, AVG(orders.total) AS "
+    "avg_order_value FROM orders WHERE orders.created_at >= DATE '2025-01-01' GROUP BY month "
+    "ORDER BY month",
+    "WITH o AS (SELECT created_at, total FROM orders WHERE created_at >= '2025-01-01') SELECT "
+    "date_trunc('month', created_at) AS month, AVG(total) AS avg_order_value FROM o GROUP BY "
+    "1 ORDER BY 1",
+    "SELECT date_trunc('month', created_at) month, avg(total) avg_order_value FROM orders "
+    "WHERE extract(year FROM created_at) = 2025 GROUP BY 1 ORDER BY 1",
+]
+t.call("list_tables", {"schema": "public"}, ["orders", "customers"])
+cs = [t.call("run_sql", {"query": q}, _rows21(COLS21, ROWS21)) for q in variants21]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f21-litellm-5229-tool-110",
+    "repeated_call",
+    True,
+    LITELLM5229,
+    "LangChain through the LiteLLM proxy to Ollama: asked for function_1 and function_2, the "
+    "model calls function_1(10, 11) again and again, 'Tool: 110' each time.",
+)
+t.user("What is function_1(10, 11)? Also what is function_2(10, 11)?")
+occ = repeat_block(t, [{"tool": "function_1", "args": {"a": 10, "b": 11}, "result": "110"}], 5)
+mark_cycle(t, occ)
+
+t = new(
+    "f21-gsd2-1671-same-web-search",
+    "repeated_call",
+    True,
+    GSD1671,
+    "During milestone research the agent fires the same web search, gets identical (cached) "
+    "results and fires it again, never moving on to the roadmap.",
+)
+t.user("/gsd new milestone: migrate the dashboard from MUI v6 to v7")
+t.call("read_file", {"path": "package.json"}, '{"dependencies": {"@mui/material": "^6.4.2"}}')
+HITS21 = _hits21(
+    (
+        "Migrating to v7 - Material UI",
+        "https://mui.com/material-ui/migration/upgrade-to-v7/",
+        "This guide explains how to upgrade from Material UI v6 to v7...",
+    ),
+    (
+        "MUI v7 release notes",
+        "https://github.com/mui/material-ui/releases/tag/v7.0.0",
+        "Breaking changes: deep imports removed, Grid2 renamed to Grid...",
+    ),
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "search-the-web",
+            "args": {"query": "MUI v6 to v7 migration", "count": 5},
+            "result": HITS21,
+        }
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f21-agentzero-1690-code-exec-despite-warning",
+    "repeated_call",
+    True,
+    AZERO1690,
+    "Agent Zero at temperature 0 re-sends the identical code_execution_tool call; after the "
+    "first run each answer carries the harness's 'You have sent the same message again' "
+    "warning, and the call comes again.",
+)
+t.user("Summarise the row counts of every CSV in /data/exports")
+CODE21 = {
+    "runtime": "python",
+    "code": "import glob,pandas as pd\nfor f in glob.glob('/data/exports/*.csv'):\n"
+    "    print(f, len(pd.read_csv(f)))",
+}
+OUT21 = "/data/exports/a.csv 1200\n/data/exports/b.csv 88\n/data/exports/c.csv 4031"
+t.call("code_execution_tool", CODE21, OUT21)
+WARN21 = OUT21 + "\n\nYou have sent the same message again. You have to do something else!"
+c2 = t.call("code_execution_tool", CODE21, WARN21)
+for _ in range(4):
+    t.call("code_execution_tool", CODE21, WARN21)
+t.mark(c2, c2)
+
+t = new(
+    "f21-n8n-14032-first-item-each-iteration",
+    "repeated_call",
+    True,
+    N8N14032,
+    "A Tools Agent inside a loop node only ever sees the first item: every iteration runs "
+    "the same lookup for the same company and returns the same summary.",
+)
+for _ in range(4):
+    t.user("Summarise the company: Acme Robotics GmbH")
+    t.call(
+        "company_lookup",
+        {"name": "Acme Robotics GmbH"},
+        '{"name": "Acme Robotics GmbH", "employees": 140, "city": "Stuttgart"}',
+    )
+    t.msg("Acme Robotics GmbH is a 140-person robotics firm based in Stuttgart.")
+t.mark(3, 5, period=2)
+
+t = new(
+    "f21-openmanus-301-tool-list-monologue",
+    "monologue",
+    True,
+    MANUS301,
+    "Manus answers the first prompt by listing its tools and then says nearly the same thing "
+    "again at every step, with no tool call, until the stuck state is detected.",
+)
+t.user("Find three flights from Berlin to Lisbon next Friday under 200 EUR")
+t.msg(
+    "I can help with that. I have PythonExecute, FileSaver, BrowserUseTool and GoogleSearch "
+    "available. Let me know how you'd like to proceed."
+)
+m2 = t.msg(
+    "I can help with that. I have PythonExecute, FileSaver, BrowserUseTool and GoogleSearch "
+    "available; tell me how you would like to proceed."
+)
+t.msg(
+    "I can help you with that. The tools available are PythonExecute, FileSaver, "
+    "BrowserUseTool and GoogleSearch. Let me know how you'd like to proceed."
+)
+t.msg(
+    "I can help with that! I have PythonExecute, FileSaver, BrowserUseTool and GoogleSearch "
+    "available. Let me know how you'd like to proceed."
+)
+t.msg(
+    "I can help with that. Available tools: PythonExecute, FileSaver, BrowserUseTool, "
+    "GoogleSearch. Let me know how you'd like to proceed."
+)
+t.mark(m2, m2)
+
+t = new(
+    "f21-rasa-2260-im-on-it",
+    "monologue",
+    True,
+    RASA2260,
+    "The bot keeps predicting actions without waiting for the user: 'I'm on it' again and "
+    "again until the circuit breaker trips.",
+)
+t.user("hi")
+t.msg("how can I help you?")
+t.user("pizza")
+t.msg("I'm on it")
+t.msg("what kind of cuisine would you like?")
+t.user("3")
+a = t.msg("I'm on it")
+b = t.msg("I'm on it")
+for _ in range(6):
+    t.msg("I'm on it")
+t.mark(b, b)
+
+t = new(
+    "f21-geminilive-46-confirmation-repeated",
+    "monologue",
+    True,
+    GLIVE46,
+    "A voice agent on the Live API says its confirmation, then '(in attesa) ...' and the same "
+    "sentence again, four times in one generation, before the function call comes out.",
+)
+t.user("Per la mediazione preferisco l'arabo")
+CONF21 = "Perfetto, useremo l'arabo per la mediazione. Un attimo che aggiorno il sistema."
+t.msg(CONF21)
+m2 = t.msg("(in attesa) ... " + CONF21)
+t.msg("(in attesa) ... " + CONF21)
+t.msg("(in attesa) ... " + CONF21)
+t.call("update_case", {"field": "mediation_language", "value": "ar"}, {"ok": True})
+t.mark(m2, m2)
+
+t = new(
+    "f21-pi-9104-dead-loop-sentence",
+    "monologue",
+    True,
+    PI9104,
+    "Late in a long task the agent emits 'OK I'm in a dead loop. Let me just write the "
+    "summary.' over and over, recognising the loop but never writing anything.",
+)
+t.user("Finish the refactor of the storage layer and summarise what changed")
+t.call("read", {"path": "src/storage/index.ts"}, "export * from './sqlite';\nexport * from './kv';")
+t.call(
+    "edit",
+    {"path": "src/storage/kv.ts", "old": "get(k)", "new": "get(key)"},
+    "applied",
+    mutates=True,
+)
+t.call("bash", {"command": "npm test -- storage"}, "Tests: 31 passed, 31 total")
+DEAD21 = "OK I'm in a dead loop. Let me just write the summary."
+t.msg(DEAD21)
+m2 = t.msg(DEAD21)
+for _ in range(5):
+    t.msg(DEAD21)
+t.mark(m2, m2)
+
+t = new(
+    "f21-vscode-7604-welcome-every-prompt",
+    "monologue",
+    True,
+    VSCP7604,
+    "After an hour of good work the agent's reply to every prompt becomes the same recital "
+    "of its instructions ('I understand that I am an automated coding agent...'), whatever "
+    "is asked.",
+)
+t.user("Add a unit test for the webhook signature check")
+t.call("read_file", {"filePath": "src/webhooks.ts"}, "export function verify(sig, body) {...}")
+RECITE21 = (
+    "I understand that I am an automated coding agent with expert knowledge across "
+    "programming languages and frameworks. I will: break down complex requests and gather "
+    "context using available tools; use semantic_search as the primary tool for context; "
+    "use insert_edit_into_file for code changes; validate file changes with get_errors."
+)
+t.msg(RECITE21)
+t.user("Please write the test now")
+m2 = t.msg(RECITE21)
+t.user("Why are you repeating this? Write tests/webhooks.test.ts")
+t.msg(RECITE21)
+t.user("stop")
+t.msg(RECITE21)
+t.mark(m2, m2)
+
+t = new(
+    "f21-pwmcp-910-evaluate-reference-error",
+    "error_loop",
+    True,
+    PWMCP910,
+    "browser_evaluate cannot find the Arguments textbox: the same ReferenceError every time, "
+    "a fresh snapshot between tries shows the same page with the right ref.",
+)
+t.user("Fill 'Arguments' with --verbose and press Connect in the MCP Inspector tab")
+SNAP21 = _pw21(
+    "// snapshot",
+    "http://localhost:6274/",
+    "MCP Inspector",
+    '- textbox "Arguments" [ref=e21]\n- button "Connect" [ref=e24]',
+)
+EVAL21 = {
+    "function": "(element) => { element.value = '--verbose'; }",
+    "element": "Arguments textbox",
+    "ref": "e21",
+}
+EVERR21 = _mcp21(
+    "### Result\nReferenceError: element is not defined\n    at eval (eval at evaluate "
+    "(:3:1), <anonymous>:1:3)",
+    is_error=True,
+)
+t.call("browser_snapshot", {}, SNAP21)
+e1 = t.call("browser_evaluate", EVAL21, EVERR21)
+t.call("browser_snapshot", {}, SNAP21)
+e2 = t.call("browser_evaluate", EVAL21, EVERR21)
+t.call("browser_snapshot", {}, SNAP21)
+t.call("browser_evaluate", EVAL21, EVERR21)
+t.call("browser_snapshot", {}, SNAP21)
+t.call("browser_evaluate", EVAL21, EVERR21)
+t.mark(e2 - 1, e2, period=2)
+
+t = new(
+    "f21-pwmcp-852-overlay-intercepts-click",
+    "error_loop",
+    True,
+    PWMCP852,
+    "An absolute inset-0 overlay intercepts pointer events: browser_click on the same ref "
+    "times out the same way every time (the timeout is the overlay, not the network).",
+)
+t.user("Click 'Save draft' on the editor page")
+t.call(
+    "browser_navigate",
+    {"url": "https://cms.example.com/posts/88/edit"},
+    _pw21(
+        "await page.goto('https://cms.example.com/posts/88/edit');",
+        "https://cms.example.com/posts/88/edit",
+        "Edit post",
+        '- button "Save draft" [ref=e57]',
+    ),
+)
+CLICK21 = {"element": "Save draft button", "ref": "e57"}
+CERR21 = _mcp21(
+    "### Result\nTimeoutError: locator.click: Timeout 5000ms exceeded.\nCall log:\n"
+    "  - waiting for locator('aria-ref=e57')\n  - locator resolved to <button>Save draft</button>\n"
+    '  - attempting click action\n  - <span>Draft</span> from <div class="absolute inset-0">'
+    "…</div> subtree intercepts pointer events\n  - retrying click action",
+    is_error=True,
+)
+cs = [t.call("browser_click", CLICK21, CERR21) for _ in range(6)]
+t.mark(cs[1], cs[2])
+
+t = new(
+    "f21-n8n-20890-schema-mismatch-every-iteration",
+    "error_loop",
+    True,
+    N8N20890,
+    "An AI Agent node's tool call is faulty each iteration (the same schema error) until Max "
+    "Iterations, and the node still ends as successful.",
+)
+t.user("Create a calendar event 'Quarterly review' next Tuesday 10:00 for 1 hour")
+EV21 = {"summary": "Quarterly review", "start": "next Tuesday 10:00", "duration": "1h"}
+ERRN21 = "Received tool input did not match expected schema ✖ Required → at start.dateTime"
+cs = [
+    t.call("Google_Calendar_Create_Event", EV21, error=ERRN21, kind="invalid_args")
+    for _ in range(5)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f21-bmcp-175-click-tool-missing-next-session",
+    "known_failure",
+    True,
+    BMCP175,
+    "browser_click is listed but 'not found in any active connection' (a stale connection); "
+    "the next session, nothing reconnected, the agent calls it again.",
+)
+t.user("Click the 'Accept all' cookie button on the open tab")
+BCL21 = {"element": "Accept all button", "ref": "s1e14"}
+BERR21 = (
+    "MCP tool 'browser_click' call failed: MCP tool 'browser_click' not found in any active "
+    "connection. Connected servers: 2"
+)
+t.call("browser_snapshot", {}, _mcp21('- button "Accept all" [ref=s1e14]'))
+t.call("browser_click", BCL21, error=BERR21, kind="not_found")
+t.msg("The click tool is not reachable right now, so I couldn't accept the cookies.")
+t.session("s2")
+u = t.user("Accept the cookies on that tab")
+c = t.call("browser_click", BCL21, error=BERR21, kind="not_found")
+t.call("browser_click", BCL21, error=BERR21, kind="not_found")
+t.mark(c, u)
+
+t = new(
+    "f21-wren-1751-tables-after-restart",
+    "known_failure",
+    True,
+    WREN1751,
+    "After the services were restarted WrenAI can no longer fetch the tables: 'LLM reply is "
+    "not valid JSON'. The next session asks the same question on the same deployment.",
+)
+t.user("Top 5 customers by lifetime value")
+ASK21 = {"question": "Top 5 customers by lifetime value", "project_id": 3}
+WERR21 = "Internal server error: LLM reply is not valid JSON: ''"
+t.call("create_asking_task", ASK21, error=WERR21, kind="exit_code")
+t.msg("Wren AI failed to generate SQL for that question.")
+t.session("s2")
+u = t.user("Top 5 customers by lifetime value")
+c = t.call("create_asking_task", ASK21, error=WERR21, kind="exit_code")
+t.mark(c, u)
+
+t = new(
+    "f21-n8n-37779-retry-restarts-from-scratch",
+    "cycle",
+    True,
+    N8N37779,
+    "Max Iterations is hit, retryOnFail re-runs the node with the tool-call history wiped, "
+    "and the agent does the same three lookups from scratch each cycle.",
+)
+t.user("Reconcile invoice INV-7781 against the Stripe payout")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "get_invoice",
+            "args": {"id": "INV-7781"},
+            "result": '{"id": "INV-7781", "amount": 1840.0, "currency": "EUR"}',
+        },
+        {
+            "tool": "list_payouts",
+            "args": {"from": "2026-08-01", "to": "2026-08-31"},
+            "result": '[{"id": "po_1Q", "amount": 1795.6}, {"id": "po_1R", "amount": 920.0}]',
+        },
+        {
+            "tool": "get_payout_transactions",
+            "args": {"payout_id": "po_1Q"},
+            "result": '[{"invoice": "INV-7781", "gross": 1840.0, "fee": 44.4}]',
+        },
+    ],
+    3,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f21-oh-7960-build-install-cycle",
+    "cycle",
+    True,
+    OH7960,
+    "'Let me try to build the application; OK, first let's install package X; let me try to "
+    "build...': the build fails the same way and the install is already satisfied each time.",
+)
+t.user("Build the app and fix whatever breaks")
+BUILD21 = {"command": "npm run build"}
+BFAIL21 = "Error: Cannot find module 'sharp'\nRequire stack:\n- /workspace/scripts/optimize.js"
+INST21 = {"command": "npm install sharp"}
+IOK21 = "up to date, audited 912 packages in 3s"
+occ = repeat_block(
+    t,
+    [
+        {"tool": "execute_bash", "args": BUILD21, "result": BFAIL21},
+        {"tool": "execute_bash", "args": INST21, "result": IOK21},
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+# ---------------------------------------------------------------- fresh21 legitimate
+
+t = new(
+    "f21-xagent-1208-load-more",
+    "distinct_reads",
+    False,
+    XAGENT1208,
+    "The review's legitimate counterpart: a repeated click on an SPA 'Load more' control that "
+    "never navigates, each click adding rows the next screenshot shows.",
+)
+t.user("Collect the names of the first 60 open positions on the careers page")
+t.call(
+    "computer",
+    {"action": "screenshot"},
+    _shot21(
+        "careers page, 20 job cards, 'Load more' button", "https://jobs.example.com/", "Careers"
+    ),
+)
+for n in (40, 60):
+    t.call(
+        "computer",
+        {"action": "click", "x": 640, "y": 1320},
+        _shot21(
+            f"careers page, {n} job cards, 'Load more' button",
+            "https://jobs.example.com/",
+            "Careers",
+        ),
+    )
+    t.call(
+        "computer",
+        {"action": "wait", "duration_ms": 800},
+        _shot21(f"careers page, {n} job cards loaded", "https://jobs.example.com/", "Careers"),
+    )
+t.call(
+    "extract_text",
+    {"selector": ".job-card h3"},
+    "Backend Engineer (Go)\nData Analyst\n... (60 titles)",
+)
+t.msg("Here are the 60 open positions, grouped by team.")
+
+t = new(
+    "f21-bu-515-wait-for-element-timeout-retried",
+    "retry_transient",
+    False,
+    BU515,
+    "wait_for_element on a lazy-loaded page: the first wait times out before the overlay is "
+    "gone, the retry sees the element, and the agent clicks it.",
+)
+t.user("On the flight results page, open the first result once results have loaded")
+t.call(
+    "go_to_url",
+    {"url": "https://flights.example.com/search?from=BER&to=LIS"},
+    "🔗  Navigated to https://flights.example.com/search?from=BER&to=LIS",
+)
+WFE21 = {"selector": "li.result-card", "timeout": 10000}
+t.call(
+    "wait_for_element",
+    WFE21,
+    error="TimeoutError: Timeout 10000ms exceeded waiting for selector 'li.result-card'",
+    kind="timeout",
+)
+t.call(
+    "wait_for_element",
+    WFE21,
+    '👀  Element with selector "li.result-card" became visible within 10000ms.',
+)
+t.call("click_element_by_index", {"index": 14}, "🖱️  Clicked button with index 14: BER→LIS 07:05")
+t.msg("Opened the first result: the 07:05 TAP flight for 142 EUR.")
+
+t = new(
+    "f21-kaboom-371-wait-for-modal",
+    "polling",
+    False,
+    KABOOM371,
+    "The issue's modal example: after clicking Edit the agent waits for the role-change modal; "
+    "the first waits report it not there yet, then it appears and is read.",
+)
+t.user("Change Dana's role to Admin in the team settings")
+t.call(
+    "interact",
+    {"action": "click", "selector": "button[data-user='dana'] .edit"},
+    {"ok": True, "navigated": False},
+)
+WAITM21 = {"action": "wait_for", "selector": "div.modal", "timeout_ms": 5000}
+t.call("observe", WAITM21, {"matched": False, "waited_ms": 5000, "reason": "timeout"})
+t.call("observe", WAITM21, {"matched": False, "waited_ms": 5000, "reason": "timeout"})
+t.call("observe", WAITM21, {"matched": True, "waited_ms": 1830, "text": "Change role: Dana"})
+t.call(
+    "interact", {"action": "select", "selector": "div.modal select", "value": "admin"}, {"ok": True}
+)
+t.call("interact", {"action": "click", "selector": "div.modal button.save"}, {"ok": True})
+t.msg("Dana is now an Admin.")
+
+t = new(
+    "f21-pwmcp-254-snapshot-refs",
+    "distinct_reads",
+    False,
+    PWMCP254,
+    "The maintainer's answer in use: every element of browser_snapshot can be clicked by its "
+    "ref, so the agent snapshots and clicks its way through a form, each page different.",
+)
+t.user("Subscribe test@example.com to the newsletter on the demo site")
+t.call(
+    "browser_navigate",
+    {"url": "https://demo.example.org/"},
+    _pw21(
+        "await page.goto('https://demo.example.org/');",
+        "https://demo.example.org/",
+        "Demo",
+        '- link "Newsletter" [ref=e8]\n- button [ref=e9]',
+    ),
+)
+t.call(
+    "browser_click",
+    {"element": "Newsletter link", "ref": "e8"},
+    _pw21(
+        "await page.getByRole('link', { name: 'Newsletter' }).click();",
+        "https://demo.example.org/newsletter",
+        "Newsletter",
+        '- textbox "Email" [ref=e15]\n- button [ref=e16]\n- text: Subscribe',
+    ),
+)
+t.call(
+    "browser_type",
+    {"element": "Email textbox", "ref": "e15", "text": "test@example.com"},
+    _pw21(
+        "await page.getByRole('textbox', { name: 'Email' }).fill('test@example.com');",
+        "https://demo.example.org/newsletter",
+        "Newsletter",
+        '- textbox "Email" [ref=e15]: test@example.com\n- button [ref=e16]',
+    ),
+)
+t.call(
+    "browser_click",
+    {"element": "unnamed icon button", "ref": "e16"},
+    _pw21(
+        "await page.locator('aria-ref=e16').click();",
+        "https://demo.example.org/newsletter/thanks",
+        "Thanks",
+        '- heading "You are subscribed" [level=1] [ref=e3]',
+    ),
+)
+t.msg("Subscribed: the site shows 'You are subscribed'.")
+
+t = new(
+    "f21-wren-1712-asking-task-polled",
+    "polling",
+    False,
+    WREN1712,
+    "The asking task tracker polls the task's result: 'generating' between short waits, then "
+    "the finished SQL and its rows.",
+)
+t.user("How many tickets were opened last week?")
+t.call(
+    "create_asking_task",
+    {"question": "How many tickets were opened last week?"},
+    {"task_id": "d7893822-e003-4a95-beca-c6a5d253f320"},
+)
+TASK21 = {"task_id": "d7893822-e003-4a95-beca-c6a5d253f320"}
+for _ in range(3):
+    t.call("sleep", {"seconds": 1}, "slept 1s")
+    t.call("get_asking_task_result", TASK21, {"status": "generating", "response": None})
+t.call("sleep", {"seconds": 1}, "slept 1s")
+t.call(
+    "get_asking_task_result",
+    TASK21,
+    {
+        "status": "finished",
+        "response": [
+            {"sql": "SELECT COUNT(*) FROM tickets WHERE opened_at >= now() - interval '7 days'"}
+        ],
+    },
+)
+t.call(
+    "run_sql",
+    {"query": "SELECT COUNT(*) FROM tickets WHERE opened_at >= now() - interval '7 days'"},
+    _rows21(["count"], [[312]]),
+)
+t.msg("312 tickets were opened in the last seven days.")
+
+t = new(
+    "f21-wren-1937-sql-corrected",
+    "edit_test_cycle",
+    False,
+    WREN1937,
+    "The pull request's correction loop: generated SQL is validated, fails, is corrected and "
+    "validated again (a different error), corrected again and passes.",
+)
+t.user("Recommend a question about churn and give me its SQL")
+S1 = "SELECT month, churned / total AS churn_rate FROM churn_monthly"
+S2 = "SELECT month, churned::float / total AS churn_rate FROM churn_stats"
+S3 = "SELECT month, churned::float / total AS churn_rate FROM analytics.churn_stats"
+t.call(
+    "dry_run_sql", {"sql": S1}, {"valid": False, "error": 'relation "churn_monthly" does not exist'}
+)
+t.call(
+    "sql_correction", {"sql": S1, "error": 'relation "churn_monthly" does not exist'}, {"sql": S2}
+)
+t.call(
+    "dry_run_sql",
+    {"sql": S2},
+    {
+        "valid": False,
+        "error": 'relation "churn_stats" does not exist; did you mean "analytics.churn_stats"?',
+    },
+)
+t.call("sql_correction", {"sql": S2, "error": 'relation "churn_stats" does not exist'}, {"sql": S3})
+t.call("dry_run_sql", {"sql": S3}, {"valid": True})
+t.msg("Question: 'How has monthly churn rate changed this year?' SQL: " + S3)
+
+t = new(
+    "f21-lk-1976-weather-then-capital",
+    "conversation",
+    False,
+    LK1976,
+    "The issue's voice session when it works: the weather question runs a tool, the next "
+    "question is answered directly, and a third asks for another city's weather.",
+)
+t.user("What is the weather in Chicago?")
+t.msg("Wait while I call the function to get the weather.")
+t.call("get_weather", {"location": "Chicago"}, "The weather in Chicago is sunny, 22°C.")
+t.msg("It's sunny in Chicago, around 22 degrees.")
+t.user("What is the capital of Illinois?")
+t.msg("The capital of Illinois is Springfield.")
+t.user("And the weather there?")
+t.call(
+    "get_weather",
+    {"location": "Springfield, IL"},
+    "The weather in Springfield, IL is cloudy, 19°C.",
+)
+t.msg("Springfield is cloudy, about 19 degrees.")
+
+t = new(
+    "f21-pipecat-2787-content-then-tool",
+    "conversation",
+    False,
+    PIPECAT2787,
+    "The expected behaviour: the bot says a sentence, calls a fast tool, and continues with "
+    "new content instead of repeating itself; three caller requests, three such turns.",
+)
+for q, fn, args, res, say in [
+    (
+        "Is there a table for four at eight?",
+        "check_availability",
+        {"party": 4, "time": "20:00"},
+        '{"available": true, "table": 12}',
+        "Yes, table twelve is free at eight.",
+    ),
+    (
+        "Book it under Marek",
+        "create_booking",
+        {"table": 12, "time": "20:00", "name": "Marek"},
+        '{"booking_id": "B-3381"}',
+        "Done, your booking number is B 3381.",
+    ),
+    (
+        "Can you text me the confirmation?",
+        "send_sms",
+        {"booking_id": "B-3381"},
+        '{"sent": true}',
+        "I've sent the confirmation by text.",
+    ),
+]:
+    t.user(q)
+    t.msg("Let me check that for you.")
+    t.call(fn, args, res)
+    t.msg(say)
+
+t = new(
+    "f21-gptr-734-source-urls-then-web",
+    "research",
+    False,
+    GPTR734,
+    "The pull request's add_additional_sources: the user's URLs are scraped first, then a "
+    "default web search widens the context for the same query, each source read once.",
+)
+t.user("Research the EU AI Act's obligations for general-purpose models; start from my links")
+for u, txt in [
+    ("https://eur-lex.europa.eu/eli/reg/2024/1689", "Article 53: obligations for providers..."),
+    ("https://artificialintelligenceact.eu/gpai/", "GPAI providers must publish a summary..."),
+]:
+    t.call("scrape_url", {"url": u}, {"url": u, "raw_content": txt, "status": 200})
+t.call(
+    "web_search",
+    {"query": "EU AI Act general-purpose AI obligations code of practice"},
+    _hits21(
+        (
+            "GPAI Code of Practice",
+            "https://digital-strategy.ec.europa.eu/gpai-code",
+            "The Code of Practice helps providers comply...",
+        ),
+        (
+            "Systemic risk GPAI models",
+            "https://example-law.eu/gpai-systemic",
+            "Models above 10^25 FLOP are presumed...",
+        ),
+    ),
+)
+t.call(
+    "scrape_url",
+    {"url": "https://digital-strategy.ec.europa.eu/gpai-code"},
+    {
+        "url": "https://digital-strategy.ec.europa.eu/gpai-code",
+        "raw_content": "Chapters: transparency, copyright, safety and security...",
+        "status": 200,
+    },
+)
+t.call(
+    "scrape_url",
+    {"url": "https://example-law.eu/gpai-systemic"},
+    {
+        "url": "https://example-law.eu/gpai-systemic",
+        "raw_content": "Systemic-risk models must run evaluations and report incidents...",
+        "status": 200,
+    },
+)
+t.call("write_report", {"format": "markdown", "sources": 4}, "report.md written (1,650 words)")
+t.msg("The report covers transparency, copyright and systemic-risk duties, with 4 sources.")
+
+t = new(
+    "f21-storm-481-perspectives",
+    "research",
+    False,
+    STORM481,
+    "The STORM-style skill: perspectives, a focused question for each, a search per question, "
+    "an outline and a cited draft.",
+)
+t.user("Write a STORM-style brief on urban heat islands")
+t.call(
+    "generate_perspectives",
+    {"topic": "urban heat islands"},
+    ["urban planner", "public-health researcher", "climate scientist"],
+)
+for who, q, hits in [
+    (
+        "urban planner",
+        "cool roofs and street trees effectiveness",
+        (("Cool roofs study", "https://a.example/cool-roofs", "Surface temps fell 10-15 K..."),),
+    ),
+    (
+        "public-health researcher",
+        "heat island mortality elderly",
+        (("Heat mortality", "https://b.example/mortality", "Excess deaths rose 4% per..."),),
+    ),
+    (
+        "climate scientist",
+        "urban heat island intensity measurement",
+        (("UHI measurement", "https://c.example/uhi", "Intensity is the urban-rural delta..."),),
+    ),
+]:
+    t.call("ask_question", {"perspective": who, "question": q}, {"question": q})
+    t.call("search", {"query": q}, _hits21(*hits))
+t.call("build_outline", {"sections": 4}, "1 Causes\n2 Measurement\n3 Health\n4 Mitigation")
+t.call("draft_article", {"cite": True}, "brief.md written (1,100 words, 7 citations)")
+t.msg("The brief is in brief.md, four sections with seven citations.")
+
+t = new(
+    "f21-gsd955-re-search-after-others",
+    "research",
+    False,
+    GSD955,
+    "What the fix leaves alone: a query searched again after other queries (the counter resets "
+    "on a different query), to check a version detail against a changelog just read.",
+)
+t.user("Plan the React 18 to 19 upgrade for the admin app")
+R19 = _hits21(
+    (
+        "React 19 upgrade guide",
+        "https://react.dev/blog/2024/04/25/react-19-upgrade-guide",
+        "Removed: propTypes, defaultProps for functions, string refs...",
+    )
+)
+t.call("search-the-web", {"query": "React 19 upgrade guide", "count": 5}, R19)
+t.call(
+    "search-the-web",
+    {"query": "react-router v7 React 19 compatibility", "count": 5},
+    _hits21(
+        (
+            "React Router v7",
+            "https://reactrouter.com/upgrading/v6",
+            "v7 requires React 18 or later...",
+        )
+    ),
+)
+t.call(
+    "fetch_page",
+    {"url": "https://github.com/facebook/react/blob/main/CHANGELOG.md"},
+    "## 19.0.0 ... ## 19.1.0 Owner stacks, ...",
+)
+t.call("search-the-web", {"query": "React 19 upgrade guide", "count": 5}, R19)
+t.call("write_file", {"path": "plan/upgrade-react-19.md"}, "written", mutates=True)
+t.msg("The plan is in plan/upgrade-react-19.md: codemods first, then the router.")
+
+t = new(
+    "f21-n8n-10735-wikipedia-tool-calls",
+    "distinct_reads",
+    False,
+    N8N10735,
+    "The OpenAI node with a Wikipedia tool inside its max tools iterations: several lookups, "
+    "each a different article, then the answer.",
+)
+t.user("Compare the founding years and headquarters of Airbus, Boeing and Embraer")
+for name, res in [
+    ("Airbus", "Airbus SE ... founded 1970 ... headquarters Leiden; operations Toulouse"),
+    ("Boeing", "The Boeing Company ... founded 1916 ... headquarters Arlington, Virginia"),
+    ("Embraer", "Embraer S.A. ... founded 1969 ... headquarters São José dos Campos"),
+]:
+    t.call("wikipedia", {"query": name}, f"Page: {name}\nSummary: {res}")
+t.msg("Boeing is the oldest (1916); Embraer (1969) and Airbus (1970) followed.")
+
+t = new(
+    "f21-dify-12354-loop-sleep-http",
+    "polling",
+    False,
+    DIFY12354,
+    "The Loop and Sleep nodes' use case: request an HTTP interface again after an interval "
+    "until the answer meets the condition (an export becomes ready).",
+)
+t.user("Export last month's orders as CSV and give me the link")
+t.call(
+    "http_request",
+    {"method": "POST", "url": "https://api.shop.example/exports", "body": {"month": "2026-11"}},
+    {"status": 202, "body": {"export_id": "ex_2291", "state": "queued"}},
+)
+EXP21 = {"method": "GET", "url": "https://api.shop.example/exports/ex_2291"}
+for st in ["queued", "running", "running"]:
+    t.call("sleep", {"seconds": 10}, {"slept": 10})
+    t.call("http_request", EXP21, {"status": 200, "body": {"export_id": "ex_2291", "state": st}})
+t.call("sleep", {"seconds": 10}, {"slept": 10})
+t.call(
+    "http_request",
+    EXP21,
+    {
+        "status": 200,
+        "body": {
+            "export_id": "ex_2291",
+            "state": "ready",
+            "url": "https://files.shop.example/ex_2291.csv",
+        },
+    },
+)
+t.msg("The export is ready: https://files.shop.example/ex_2291.csv")
+
+t = new(
+    "f21-n8n-37779-transient-retry",
+    "retry_transient",
+    False,
+    N8N37779,
+    "What node-level retryOnFail is for: an HTTP tool answers 503 twice, waitBetweenTries "
+    "passes, and the third try succeeds.",
+)
+t.user("Fetch today's exchange rate EUR to PLN and post it to #finance")
+FX21 = {"url": "https://api.fx.example/latest?base=EUR&symbols=PLN"}
+t.call("HTTP_Request", FX21, error="503 Service Unavailable", kind="server_error")
+t.call("HTTP_Request", FX21, error="503 Service Unavailable", kind="server_error")
+t.call("HTTP_Request", FX21, '{"base": "EUR", "rates": {"PLN": 4.2713}}')
+t.call(
+    "Slack_Send_Message", {"channel": "#finance", "text": "EUR/PLN today: 4.2713"}, '{"ok": true}'
+)
+t.msg("Posted EUR/PLN 4.2713 to #finance.")
+
+t = new(
+    "f21-bmcp-175-reconnected",
+    "session_memory",
+    False,
+    BMCP175,
+    "The maintainer's reading (a stale connection): the user reconnects the extension between "
+    "sessions, and the same click then goes through.",
+)
+t.user("Click the 'Accept all' cookie button on the open tab")
+t.call("browser_snapshot", {}, _mcp21('- button "Accept all" [ref=s1e14]'))
+t.call("browser_click", BCL21, error=BERR21, kind="not_found")
+t.msg("The click tool is not reachable; please reconnect the Browser MCP extension.")
+t.workspace("user reconnected the Browser MCP extension (new connection)")
+t.session("s2")
+t.user("Reconnected, try again")
+t.call("browser_snapshot", {}, _mcp21('- button "Accept all" [ref=s2e14]'))
+t.call(
+    "browser_click",
+    {"element": "Accept all button", "ref": "s2e14"},
+    _mcp21('Clicked "Accept all button"'),
+)
+t.msg("Cookies accepted.")
+
+t = new(
+    "f21-wren-1751-redeployed",
+    "session_memory",
+    False,
+    WREN1751,
+    "The counterpart: after the failure the user redeploys the models, and the next "
+    "session's same question gets its SQL.",
+)
+t.user("Top 5 customers by lifetime value")
+t.call("create_asking_task", ASK21, error=WERR21, kind="exit_code")
+t.msg("Wren AI failed to generate SQL; redeploying the model may fix the table index.")
+t.workspace("user clicked Deploy in the modeling page (tables re-indexed)")
+t.session("s2")
+t.user("Top 5 customers by lifetime value")
+t.call("create_asking_task", ASK21, {"task_id": "a1c0f9e2-55aa-4c3b-9d01-7e6b2f1c0b77"})
+t.call(
+    "get_asking_task_result",
+    {"task_id": "a1c0f9e2-55aa-4c3b-9d01-7e6b2f1c0b77"},
+    {
+        "status": "finished",
+        "response": [{"sql": "SELECT customer, ltv FROM customers ORDER BY ltv DESC LIMIT 5"}],
+    },
+)
+t.msg("Here are the top five customers by lifetime value.")
+
+t = new(
+    "f21-rasa-2206-email-reprompt",
+    "conversation",
+    False,
+    RASA2206,
+    "The issue's deterministic loop by design: an invalid email gets the same 'try again', "
+    "twice, then a valid one breaks out.",
+)
+t.user("Are you hiring?")
+t.call("utter_hiring", {}, [{"event": "bot", "text": "Yes we are! Let us know your email."}])
+TRY21 = [{"event": "bot", "text": "That's not a valid email, try again"}]
+t.user("john at gmail")
+t.call("action_validate_email", {"email": "john at gmail"}, TRY21)
+t.user("john@gmail")
+t.call("action_validate_email", {"email": "john@gmail"}, TRY21)
+t.user("john@gmail.com")
+t.call(
+    "action_validate_email",
+    {"email": "john@gmail.com"},
+    [
+        {"event": "slot", "name": "email", "value": "john@gmail.com"},
+        {"event": "bot", "text": "Thanks, we'll reach you at john@gmail.com"},
+    ],
+)
+
+t = new(
+    "f21-mindshub-12211-query-fixed",
+    "edit_test_cycle",
+    False,
+    MINDS12211,
+    "The counterpart of the retry loop: the exploratory query fails, the agent reads the "
+    "schema, fixes the column, and the next query succeeds.",
+)
+t.user("What was revenue by region last quarter?")
+t.call(
+    "execute_exploratory_query",
+    {"sql": SQLX21},
+    error='Query failed: column "revenue" does not exist. Please fix the query and try '
+    "again. This is retry attempt 1 of 3",
+    kind="invalid_args",
+)
+t.call(
+    "describe_table",
+    {"table": "sales_q3"},
+    _rows21(["column", "type"], [["region", "text"], ["net_amount", "numeric"]]),
+)
+t.call(
+    "execute_exploratory_query",
+    {"sql": "SELECT region, SUM(net_amount) FROM sales_q3 GROUP BY region"},
+    _rows21(["region", "sum"], [["EMEA", 1.2e6], ["APAC", 8.4e5], ["AMER", 2.1e6]]),
+)
+t.msg("Last quarter: AMER 2.1M, EMEA 1.2M, APAC 0.84M.")
+
+t = new(
+    "f21-agjs-1735-computer-actions",
+    "distinct_reads",
+    False,
+    AGJS1735,
+    "A computer tool run as the Agents SDK drives it: each action returns a fresh screenshot, "
+    "and each screenshot differs because each action changed the screen.",
+)
+t.user("Search the docs site for 'rate limits' and open the first result")
+t.call(
+    "computer_call",
+    {"action": {"type": "screenshot"}},
+    _shot21("docs home, search box top right", "https://docs.example.dev/", "Docs"),
+)
+t.call(
+    "computer_call",
+    {"action": {"type": "click", "x": 1100, "y": 40, "button": "left"}},
+    _shot21("search box focused, empty", "https://docs.example.dev/", "Docs"),
+)
+t.call(
+    "computer_call",
+    {"action": {"type": "type", "text": "rate limits"}},
+    _shot21("search box 'rate limits', 6 suggestions", "https://docs.example.dev/", "Docs"),
+)
+t.call(
+    "computer_call",
+    {"action": {"type": "keypress", "keys": ["ENTER"]}},
+    _shot21("results page, 14 results", "https://docs.example.dev/search?q=rate+limits", "Search"),
+)
+t.call(
+    "computer_call",
+    {"action": {"type": "click", "x": 420, "y": 210, "button": "left"}},
+    _shot21(
+        "article 'Rate limits' with a tiers table",
+        "https://docs.example.dev/rate-limits",
+        "Rate limits",
+    ),
+)
+t.msg("Opened 'Rate limits': 60 requests/min on the free tier, 600 on Pro.")
+
+t = new(
+    "f21-aibook-528-handoff-chain",
+    "distinct_reads",
+    False,
+    AIBOOK528,
+    "The chapter's clean peer handoff: triage hands a refund to the refunds agent, which finds "
+    "a technical fault and hands it to tech support, which resolves it; each handoff once.",
+)
+t.user("My order #6610 was charged twice and the app shows an error on the receipt")
+t.call("transfer_to_refunds_agent", {}, {"assistant": "Refunds Agent"})
+t.call(
+    "lookup_charges",
+    {"order_id": "6610"},
+    [{"charge": "ch_1", "amount": 54.0}, {"charge": "ch_2", "amount": 54.0}],
+)
+t.call(
+    "refund_charge", {"charge": "ch_2"}, {"refund": "re_88", "status": "succeeded"}, mutates=True
+)
+t.call("transfer_to_tech_support_agent", {}, {"assistant": "Tech Support Agent"})
+t.call("get_error_log", {"order_id": "6610"}, "ReceiptRenderError: missing VAT id")
+t.call("regenerate_receipt", {"order_id": "6610"}, {"ok": True}, mutates=True)
+t.msg("The duplicate charge is refunded and your receipt has been regenerated.")
+
+
+def _rasa21_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        RASA3664,
+        "The issue's use case: far more than ten actions in a row without a user message is "
+        "the design (an onboarding flow fetching and confirming fourteen account fields).",
+    )
+    t.user('/start_onboarding{"account": "ACME-204"}')
+    fields = [
+        "name",
+        "email",
+        "phone",
+        "address",
+        "zip",
+        "city",
+        "country",
+        "vat_id",
+        "iban",
+        "plan",
+        "seats",
+        "billing_day",
+        "timezone",
+        "language",
+    ]
+    for k, f in enumerate(fields):
+        t.call(
+            f"action_fetch_{f}",
+            {"account": "ACME-204"},
+            [{"event": "slot", "name": f, "value": f"{f}-value-{k}"}],
+        )
+        t.call(
+            f"validate_{f}",
+            {"value": f"{f}-value-{k}"},
+            [{"event": "slot", "name": f"{f}_valid", "value": True}],
+        )
+        t.call(
+            "action_log_progress",
+            {"field": f, "done": k + 1, "total": len(fields)},
+            [{"event": "bot", "text": f"{f} confirmed ({k + 1}/{len(fields)})"}],
+        )
+    t.call(
+        "action_submit_onboarding",
+        {"account": "ACME-204"},
+        [{"event": "bot", "text": "Onboarding complete for ACME-204"}],
+    )
+    t.msg("Onboarding complete for ACME-204.")
+
+
+_rasa21_long("f21-rasa-3664-long-action-chain")
+
+
+def _gptr21_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        GPTR416,
+        "A detailed report as the pull request builds it: an initial search, subtopics, then "
+        "per subtopic a search, two scrapes and a section, and the final report.",
+    )
+    t.user("Detailed report: the state of solid-state batteries in 2026")
+    t.call(
+        "web_search",
+        {"query": "solid-state batteries 2026 overview"},
+        _hits21(("Overview", "https://x.example/ssb", "Sulfide and oxide electrolytes...")),
+    )
+    subs = [
+        "electrolytes",
+        "manufacturing",
+        "automotive adoption",
+        "costs",
+        "safety",
+        "supply chain",
+        "patents",
+        "startups",
+        "grid storage",
+        "outlook",
+    ]
+    t.call("generate_subtopics", {"max_subtopics": len(subs)}, subs)
+    rng = random.Random(2121)
+    for k, s in enumerate(subs):
+        t.call(
+            "web_search",
+            {"query": f"solid-state batteries {s} 2026"},
+            _hits21(
+                (f"{s} A", f"https://s{k}a.example/", f"{s}: {rng.randint(3, 90)} ..."),
+                (f"{s} B", f"https://s{k}b.example/", f"{s}: {rng.randint(3, 90)} ..."),
+            ),
+        )
+        for suffix in "ab":
+            t.call(
+                "scrape_url",
+                {"url": f"https://s{k}{suffix}.example/"},
+                {
+                    "url": f"https://s{k}{suffix}.example/",
+                    "status": 200,
+                    "raw_content": f"{s} details {rng.randint(100, 999)}",
+                },
+            )
+        t.call(
+            "write_subtopic_report",
+            {"subtopic": s},
+            f"section '{s}' written ({rng.randint(300, 700)} words)",
+        )
+    t.call("write_report", {"report_type": "detailed_report"}, "report.md (6,900 words)")
+    t.msg("The detailed report is in report.md: ten sections with sources.")
+
+
+_gptr21_long("f21-gptr-416-detailed-report")
+
+# ================================================================ end of fresh21 set
+
 
 # ---------------------------------------------------------------- split and write
 
@@ -24156,8 +25550,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh18"
     for it in items[FRESH19_START:FRESH20_START]:
         split[it.tid] = "fresh19"
-    for it in items[FRESH20_START:]:
+    for it in items[FRESH20_START:FRESH21_START]:
         split[it.tid] = "fresh20"
+    for it in items[FRESH21_START:]:
+        split[it.tid] = "fresh21"
     return split
 
 

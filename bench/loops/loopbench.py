@@ -139,6 +139,7 @@ SPLIT_ORDER = (
     "fresh18",
     "fresh19",
     "fresh20",
+    "fresh21",
 )
 
 

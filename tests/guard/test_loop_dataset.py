@@ -136,6 +136,13 @@ def test_size_and_balance() -> None:
         "research",
         "long_productive",
     }
+    fresh21 = [t for t in TRAJS if t["split"] == "fresh21"]
+    assert len(fresh21) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh21) / len(fresh21) <= 0.6
+    assert all(t["id"].startswith("f21-") for t in fresh21)
+    assert {t["class"] for t in fresh21 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh21) >= 2
+    assert {t["class"] for t in fresh21 if not t["loop"]} == legit20
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
