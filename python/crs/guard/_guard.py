@@ -181,6 +181,27 @@ def _waits(canon: Mapping[str, Any], poll: Callable[[str], Any]) -> bool:
 _SCROLL = re.compile(r"(?i)(?:^|[_.\-])scroll(?:$|[_.\-])")
 
 
+# An input action of a browser or computer-use agent: a click, a key press, typing.
+_INPUT = re.compile(
+    r"(?i)(?:^|[_.\- ])(click|left_click|right_click|double_click|dblclick|triple_click|tap|"
+    r"press|key|keypress|type|fill|submit|drag|hover|select_option)(?:$|[_.\- ])"
+)
+
+
+def _inputs(tool: str, canon: Mapping[str, Any]) -> bool:
+    """Whether the call is an input action: its tool's name says so (`browser_click`,
+    `press_key`), or its action does (`computer(action="left_click")`)."""
+    if _INPUT.search(_camel_split(tool)) is not None:
+        return True
+    if _ACTION_KEYS.isdisjoint(canon):
+        return False
+    for k in _ACTION_KEYS:
+        v = canon.get(k)
+        if type(v) is str and len(v) <= 64 and _INPUT.search(_camel_split(v)) is not None:
+            return True
+    return False
+
+
 def _scrolls(tool: str, canon: Mapping[str, Any]) -> bool:
     """Whether the call only scrolls: its tool's name says scroll, or its action does
     (`action: "scroll_down"`, matched as a tool name is, camelCase split)."""
@@ -369,6 +390,17 @@ def _verifies(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> boo
         if k in commands and type(v) is str and _VERIFY.search(v[:200]) is not None:
             return True
     return False
+
+
+def _acts_between_waits(s: SessionState, sigs: set[str], polling: bool) -> bool:
+    """A cycle whose calls other than its waits are all input actions (click, wait, click,
+    wait, the same screen after each): the waits do not make it a poll. A wait excuses a
+    look again at something that moves by itself, not an action that changed nothing
+    (fresh21). Judged at the action (the current call does not wait)."""
+    if polling:
+        return False
+    acts = [st for g in sigs if (st := s.sigs.get(g)) is not None and not st.waits]
+    return bool(acts) and all(st.inputs for st in acts)
 
 
 def _read_result(result: Any) -> tuple[Any, str | None]:
@@ -1487,6 +1519,8 @@ class Guard:
             "croll" in call.tool or "CROLL" in call.tool or not _ACTION_KEYS.isdisjoint(canon)
         ) and _scrolls(call.tool, canon):
             p["sc"] = 1  # a call that only scrolls a page (no break in another call's run)
+        if _inputs(call.tool, canon):
+            p["ia"] = 1  # an input action (a click, a key press): waits between do not excuse it
         if err:
             p["e"] = err
         if feat:
@@ -2020,7 +2054,9 @@ class Guard:
             sigs = {tail[m - j][2] for j in range(1, per)} | {call.signature}
             if len(set(block)) < 2 or len(sigs) < 2:
                 continue  # one call alternating results: polling, not a cycle
-            if polling or any(getattr(s.sigs.get(g), "waits", False) for g in sigs):
+            if (
+                polling or any(getattr(s.sigs.get(g), "waits", False) for g in sigs)
+            ) and not _acts_between_waits(s, sigs, polling):
                 # a cycle with a wait in it (sleep, then check) is polling: reported once
                 # the block came back `poll_repeat` times, as a polled call in a row is
                 if polling and not all(getattr(s.sigs.get(g), "waits", False) for g in sigs):

@@ -173,6 +173,7 @@ class SigState:
         "fail_ms",
         "fail_step",
         "hard",
+        "inputs",
         "last_err",
         "made",
         "made_res",
@@ -204,6 +205,7 @@ class SigState:
         self.last_err = ""  # sanitized, short
         self.waits = False  # the call waits (sleep, poll, yield time): a poll, not a read
         self.scrolls = False  # the call only scrolls a page (it moves a view, nothing else)
+        self.inputs = False  # the call is an input action (a click, a key press, typing)
         # A call that creates a record (`ToolPolicy.creates`): the step of its first success
         # in the current request, that result's digest and a sanitized view of it (argument
         # values left out), and the duplicates since (successes judged so by the live guard)
@@ -235,6 +237,7 @@ class SigState:
             self.dups,
             self.made_shape,
             self.scrolls,
+            self.inputs,
         ]
 
     @classmethod
@@ -264,6 +267,7 @@ class SigState:
                 str(row[18]),
             )
         s.scrolls = bool(row[19]) if len(row) > 19 else False
+        s.inputs = bool(row[20]) if len(row) > 20 else False
         return s
 
 
@@ -467,6 +471,8 @@ class SessionState:
             s.waits = True
         if "sc" in p and p["sc"]:  # noqa: RUF019
             s.scrolls = True
+        if "ia" in p and p["ia"]:  # noqa: RUF019
+            s.inputs = True
         if kind == HARD:
             # a failure after the workspace changed starts a new streak (edit, test, edit...)
             s.hard = s.hard + 1 if same_epoch else 1
