@@ -91,6 +91,34 @@ _COLON_BY = 340  # (an exception line's ": " comes within 330 characters, an err
 _SPACE = " \t\n\r\x0b\x0c"
 _JSON_CHARS = 1 << 20
 _DECODER = json.JSONDecoder()
+# A harness's own words for a failed call (its boilerplate, never a file's or a command's
+# output): a failure read from a text that starts so is marked; one read from a text that
+# merely starts as an error report does (`Error: ...`, a traceback, an exception line, an
+# errno message) may be what the tool read (a crash log, a grep for errors; rt11).
+_MARKED = re.compile(
+    r"(?i)\s*(?:"
+    r"error (?:executing|running|calling|invoking) tool\b"
+    r"|error:\s*(?:exit (?:code|status) -?[1-9]|command failed)"
+    r"|tool (?:error|execution (?:error|failed))\b"
+    r"|<tool_use_error>"
+    r"|(?:command )?failed with exit (?:code|status) -?[1-9]"
+    r"|exit (?:code|status):? -?[1-9]"
+    r"|exited with (?:code|status) -?[1-9]"
+    r"|an error occurred while running the tool\b"
+    r")"
+)
+
+
+class Guessed(str):
+    """A failure read from a text that only starts as an error report does (`Error: ...`,
+    `Traceback ...`, `ValueError: ...`, `cat: x: No such file or directory`), not from a
+    harness's mark (an envelope's `isError`, a non-zero exit, an error object, a harness's
+    boilerplate): a crash log read, a grep for `Error:`, a `tail` of a log start so too.
+    It counts in its session (error loops, the breaker) but is not learned: a later
+    session does not refuse the call for it (rt11)."""
+
+    __slots__ = ()
+
 
 # (`details`: the pi agent's and OpenClaw's tool result, `{content, details}`, whose details
 # are for the UI and never shown to the model)
@@ -130,14 +158,17 @@ _CONTENT_KEYS = frozenset({"output", "result", "text", "content", "stdout", "res
 
 
 def failure_text(text: str) -> str | None:
-    """The failure a tool's text reports (see the module), or None."""
+    """The failure a tool's text reports (see the module), or None; a `Guessed` one when
+    only the text's start says so."""
     if not text:
         return None
     if text[0] in _SPACE:
         text = text.lstrip()
     if text[:3] in _STARTS and _HEAD.match(text) is not None:
         sdk = _AGENTS_SDK.match(text)
-        return text if sdk is None else text[sdk.end() :].strip() or "error"
+        if sdk is not None:
+            return text[sdk.end() :].strip() or "error"
+        return text if _MARKED.match(text) is not None else Guessed(text)
     if text[0] == "{" and text.find('"error', 1, 80) > 0:
         # a JSON failure as text, maybe with a note the harness added after it
         # (`{"error": "..."}\n[Tool loop warning: ...; count=3]`, hermes; fresh20)
@@ -151,13 +182,13 @@ def failure_text(text: str) -> str | None:
     if text.find(": ", 0, _COLON_BY) < 0:
         return None
     if _EXCEPTION.match(text) is not None:
-        return text
+        return Guessed(text)
     if (
         len(text) < _ERRNO_CHARS
         and text.count("\n") < _ERRNO_LINES
         and _ERRNO.match(text) is not None
     ):
-        return text
+        return Guessed(text)
     return None
 
 
