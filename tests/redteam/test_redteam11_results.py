@@ -176,3 +176,33 @@ def test_hostile_results_are_judged_or_refused_in_bounded_time(name: str) -> Non
     got, took = _after(HOSTILE[name]())
     assert got in ("allow", "nudge", "block", "stop", "invalid")
     assert took < 5.0, (name, took)
+
+
+def test_a_long_json_text_starting_with_an_error_key_is_not_parsed_whole() -> None:
+    """(20 MB of `{"error": "x", "a": [1,1,...]}`: parsed whole, 84 MB and 5 s under
+    tracemalloc; a failure object is short.)"""
+    import tracemalloc
+
+    text = '{"error": "x", "a": [' + "1," * 10_000_000 + "1]}"
+    g = Guard()
+    v = g.before_call("fetch", {"u": "x"})
+    tracemalloc.start()
+    try:
+        t = time.perf_counter()
+        g.after_call(v.call, result=text)
+        took = time.perf_counter() - t
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20, peak
+    assert took < 2.0, took
+
+
+def test_a_short_json_failure_text_is_still_read() -> None:
+    g = Guard()
+    v = g.before_call("fetch", {"u": "x"})
+    assert g.after_call(v.call, result='{"error": "no such page"}\n[note]').allowed
+    v2 = g.before_call("fetch", {"u": "x"})
+    a = g.after_call(v2.call, result='{"error": "no such page"}\n[note]')
+    v3 = g.before_call("fetch", {"u": "x"})
+    assert (str(a.action), str(v3.code)) == ("allow", "error_loop")

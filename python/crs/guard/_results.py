@@ -27,8 +27,9 @@ sessions) and an envelope is judged by what it carries:
   "interrupted": false}`): the text under `output` / `result` / `text` / `content` /
   `stdout` / `response` / `body`, every other field empty, false, zero or a stamp
   (`_canon.RESULT_STAMP_KEYS`): the result is that text (`{"time": ...}` is a record).
-- A text that starts with a JSON object that reports a failure by the rules above
-  (`{"error": "..."}`), whatever note follows it (a harness's loop warning with its count).
+- A text (of at most 1 MiB) that starts with a JSON object that reports a failure by the
+  rules above (`{"error": "..."}`), whatever note follows it (a harness's loop warning with
+  its count).
 - A text that starts as an error report does: `Error: ...`, `error[E0425]: ...`, `fatal:
   ...`, `Exception: ...`, `Error executing tool x: ...` (MCP's Python SDK), `An error
   occurred while running the tool. Please try again. Error: ...` (the OpenAI Agents SDK's
@@ -169,7 +170,9 @@ def failure_text(text: str) -> str | None:
         if sdk is not None:
             return text[sdk.end() :].strip() or "error"
         return text if _MARKED.match(text) is not None else Guessed(text)
-    if text[0] == "{" and text.find('"error', 1, 80) > 0:
+    if text[0] == "{" and text.find('"error', 1, 80) > 0 and len(text) <= _JSON_CHARS:
+        # (at most 1 MiB parsed: a longer text is data, and parsing it cost ~4x its size;
+        # rt11)
         # a JSON failure as text, maybe with a note the harness added after it
         # (`{"error": "..."}\n[Tool loop warning: ...; count=3]`, hermes; fresh20)
         try:
