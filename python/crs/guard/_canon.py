@@ -8,6 +8,8 @@ module; the raw values never reach the engine.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import math
 import posixpath
@@ -237,26 +239,81 @@ def _norm(value: Any, path: str, depth: int) -> Any:
     )
 
 
-def in_order(value: Any, depth: int = 0) -> Any:
+def in_order(value: Any, depth: int = 0, found: list[str] | None = None) -> Any:
     """`value` with every set in it (through dicts, lists and tuples) in one order, its
     items sorted: a set's iteration order depends on the process's hash seed and on its own
     history, so its str() (the digest of a result that is not JSON data) did too. A set
     keeps its look (`{'a', 'b'}`, `frozenset({...})`, `set()`), so a set whose order was
-    already fixed digests as before. `value` itself when it holds no set."""
+    already fixed digests as before. `value` itself when it holds no set. A bytes value
+    longer than `BINARY_SHOWN` is shown by its length, its hash appended to `found` (the
+    digest takes it: a hash in the text would be masked as volatile); a dataclass holding
+    one (or a set) is shown by its fields (`_dataclass_in_order`)."""
     t = type(value)
     if t is set or t is frozenset:
-        return _Ordered(_sorted([in_order(v, depth + 1) for v in value]), t is frozenset)
+        return _Ordered(_sorted([in_order(v, depth + 1, found) for v in value]), t is frozenset)
+    if t is bytes or t is bytearray or t is memoryview:
+        if _nbytes(value) <= BINARY_SHOWN:
+            return value
+        if found is not None:  # (no copy: the buffer itself)
+            found.append(hashlib.blake2b(value, digest_size=16).hexdigest())
+        return _Shown(f"<{t.__name__}: {_nbytes(value)}>")
     if depth >= MAX_DEPTH:
         return value
     if t is dict:
-        out = {k: in_order(v, depth + 1) for k, v in value.items()}
+        out = {k: in_order(v, depth + 1, found) for k, v in value.items()}
         return value if all(out[k] is v for k, v in value.items()) else out
     if t is list or t is tuple:
-        items = [in_order(v, depth + 1) for v in value]
+        items = [in_order(v, depth + 1, found) for v in value]
         if all(a is b for a, b in zip(items, value, strict=True)):
             return value
         return items if t is list else tuple(items)
+    if hasattr(t, "__dataclass_fields__") and not isinstance(value, type):
+        return _dataclass_in_order(value, depth, found)
     return value
+
+
+BINARY_SHOWN = 1 << 16
+"""The longest bytes value (bytes, bytearray, memoryview) a result's digest shows by its
+`repr()` (inside a dict, a list, a dataclass: a result that is not JSON data): a longer one
+is shown by its length (`<bytes: N>`, its hash digested beside), never built into a text four
+times its size (Pydantic AI's `BinaryContent` of a 60 MB image; rt11)."""
+
+
+def _nbytes(value: bytes | bytearray | memoryview) -> int:
+    return value.nbytes if type(value) is memoryview else len(value)
+
+
+class _Shown:
+    """A value as `in_order` shows it: a long binary, a dataclass holding one (or a set)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+def _dataclass_in_order(value: Any, depth: int, found: list[str] | None) -> Any:
+    """A dataclass instance itself, or when one of its shown fields (`repr=True`) is shown
+    otherwise by `in_order` (a long binary, a set), its fields as the generated `repr()`
+    shows them (`Image(data=<bytes: ...>, media_type='image/png')`)."""
+    try:
+        shown = [
+            (f.name, v, in_order(v, depth + 1, found))
+            for f in dataclasses.fields(value)
+            if f.repr
+            for v in (getattr(value, f.name),)
+        ]
+    except Exception:  # (a field that cannot be read: its own str() says what it is)
+        return value
+    if all(a is b for _, a, b in shown):
+        return value
+    inner = ", ".join(f"{name}={got!r}" for name, _, got in shown)
+    return _Shown(f"{type(value).__qualname__}({inner})")
 
 
 def _sorted(items: list[Any]) -> list[Any]:
@@ -951,13 +1008,17 @@ def _other_digest(result: Any, echo: Iterable[str]) -> str:
                 f"result: must be JSON data, str or bytes (or an object with its own str()), "
                 f"got {type(result).__name__}"
             ) from None
+        found: list[str] = []
         try:
-            text = str(in_order(result))
+            text = str(in_order(result, 0, found))
         except Exception as exc:  # a str() that raises (or recurses too deep)
             raise InvalidArgumentError(
                 f"result: its str() failed ({type(exc).__name__}); give its text or JSON data"
             ) from None
-        return result_digest(text, echo)
+        digest = result_digest(text, echo)
+        if found:  # the long binaries' hashes (`in_order`)
+            return _blake_hex(f"{digest}|{'|'.join(found)}".encode(), 8)
+        return digest
     text = _dumps(doc)
     if (type(doc) is dict or type(doc) is list) and _has_stamp_key(text):
         doc = _unstamped(doc, 0)

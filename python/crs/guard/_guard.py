@@ -58,6 +58,7 @@ from crs.guard._policy import (
     limits_for,
 )
 from crs.guard._policy import field_key as _field_key
+from crs.guard._results import Guessed as _Guessed
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._state import step_taken as _step_taken
 from crs.guard._text import MAX_CALL_ID as _MAX_CALL_ID
@@ -403,6 +404,51 @@ def _acts_between_waits(s: SessionState, sigs: set[str], polling: bool) -> bool:
     return bool(acts) and all(st.inputs for st in acts)
 
 
+# A call that reads content (a file, a log, a search's matches): what it returns may start
+# as an error report does and be the content (a crash log, a grep for `Error:`), so a
+# failure only guessed from such a text is not learned for later sessions (rt11).
+_READER_TOOL = re.compile(
+    r"(?i)(?:^|[^a-z])(?:read|view|cat|tail|head|grep|rg|search|find|logs?|show|open|less)"
+    r"(?:$|[^a-z])|(?<=[a-z])(?:Read|View|Cat|Tail|Head|Grep|Search|Find|Logs?|Show|Open)"
+    r"(?:$|[^a-z])"
+)
+_READER_COMMAND = re.compile(
+    r"\s*(?:(?:sudo|command|exec|nice|timeout \S+)\s+)?"
+    r"(?:cat|head|tail|grep|egrep|fgrep|zgrep|rg|ag|ack|less|more|zcat|bat|journalctl|awk"
+    r"|sed|jq|strings|nl|sort|uniq|wc|cut)\b"
+    r"|\s*(?:docker|kubectl|podman|heroku|fly|gh run|git) (?:\S+ )*?(?:logs?|show|view)\b"
+)
+
+
+def _reads(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
+    """Whether the call reads content: its tool's name says so (`Read`, `read_file`,
+    `tail_logs`, `grep`) or its shell command starts with a reader (`cat`, `tail`, `grep`,
+    `journalctl`, `docker logs`)."""
+    if _READER_TOOL.search(tool) is not None:
+        return True
+    for k, v in canon.items():
+        if k in commands and type(v) is str and _READER_COMMAND.match(v[:200]) is not None:
+            return True
+    return False
+
+
+def _read_content(error: str, tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
+    """Whether a failure guessed from a text (`_results.Guessed`) may be the content a read
+    returned: the call reads (`_reads`) and the text has more than one line (a file, a log,
+    a traceback, a search's matches; a read that failed says so in a line) or its first
+    word is one the call searched for (`grep -rn 'Error:'`)."""
+    if not _reads(tool, canon, commands):
+        return False
+    text = error.strip()
+    if "\n" in text:
+        return True
+    word = text[:40].split(":", 1)[0].split()[:1]
+    if not word or len(word[0]) < 4:
+        return False
+    head = word[0].lower()
+    return any(type(v) is str and head in v.lower() for v in canon.values())
+
+
 def _read_result(result: Any) -> tuple[Any, str | None]:
     """(result, error) as the guard judges a result given without an error: a failure the
     result reports (`_results.unwrap`: an envelope's `isError`, a non-zero exit, an error
@@ -584,6 +630,16 @@ def _check_path(name: str, value: Any) -> None:
 # How far another process's wall clock may run ahead of this one's (ms): a stamp further in
 # the future means this clock was set back.
 _CLOCK_SKEW_MS = 2_000
+# How far ahead of this clock a learned failure's stamp may be and still hold (ms): machines
+# sharing a journal (NATS) differ by a little; a stamp further ahead comes from a clock that
+# ran ahead (or this one was set back), and a failure so stamped would live its TTL from
+# that future (30 days ahead: refused for 37 days): it is not in force here (rt11).
+_LEARNED_SKEW_MS = 600_000
+
+
+def _in_force(created_at: int, now: int, ttl: float) -> bool:
+    """Whether a failure learned at `created_at` (ms) still holds at `now`."""
+    return -_LEARNED_SKEW_MS <= now - created_at <= ttl
 
 
 def _twin_id(call_id: str, step: int) -> str:
@@ -1324,7 +1380,7 @@ class Guard:
         fp: str | None = None
         for fid in reversed(ids):
             lf = self._part.failures[fid]
-            if now - lf["created_at"] > ttl:
+            if not _in_force(lf["created_at"], now, ttl):
                 continue
             if lf["session_id"] == self.session_id:
                 # In its own session a failure is the error-loop rule's (a second try is
@@ -1562,7 +1618,16 @@ class Guard:
                     p["v"] = str(v.code)
                     p["ev"] = list(v.evidence)
                     p["lp"] = sorted(self._loop_pairs_of(s, v))
-                if kind == HARD and lim.learn_failures:
+                if (
+                    kind == HARD
+                    and lim.learn_failures
+                    and (
+                        type(error) is not _Guessed
+                        or not _read_content(error, call.tool, canon, self._commands)
+                    )
+                ):
+                    # (a failure guessed from the start of what a read returned may be the
+                    # content: it counts in this session, a later one does not refuse it; rt11)
                     fp = self._fp(s)
                     p["lf"] = {
                         "id": f"{call.signature[:12]}-{_canon.short_digest(fp)}",
@@ -1858,7 +1923,9 @@ class Guard:
             elif isinstance(outcome, BaseException):
                 text = f"{type(outcome).__name__}: {_BOUNDED.repr(outcome.args)}"
             else:
-                text = _BOUNDED.repr(outcome)  # bounded depth and length: no RecursionError
+                # bounded depth and length: no RecursionError; a long binary (an image) is
+                # shown by its length, its repr never built (`in_order`; rt11)
+                text = _BOUNDED.repr(_canon.in_order(outcome))
             view = " ".join(text[:400].split())
             clean = _SANITIZER.sanitize(view)
             out["rv"] = clean if clean is view and len(clean) <= 120 else _short(clean, 120)
@@ -2612,7 +2679,7 @@ class Guard:
         now = _now_ms()
         ttl = self.policy.known_failure_ttl_s * 1000
         with self._lock:
-            rows = [f for f in self._part.failures.values() if now - f["created_at"] <= ttl]
+            rows = [f for f in self._part.failures.values() if _in_force(f["created_at"], now, ttl)]
         rows.sort(key=lambda f: f["created_at"], reverse=True)
         return [
             LearnedFailure(

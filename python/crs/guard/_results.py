@@ -27,8 +27,9 @@ sessions) and an envelope is judged by what it carries:
   "interrupted": false}`): the text under `output` / `result` / `text` / `content` /
   `stdout` / `response` / `body`, every other field empty, false, zero or a stamp
   (`_canon.RESULT_STAMP_KEYS`): the result is that text (`{"time": ...}` is a record).
-- A text that starts with a JSON object that reports a failure by the rules above
-  (`{"error": "..."}`), whatever note follows it (a harness's loop warning with its count).
+- A text (of at most 1 MiB) that starts with a JSON object that reports a failure by the
+  rules above (`{"error": "..."}`), whatever note follows it (a harness's loop warning with
+  its count).
 - A text that starts as an error report does: `Error: ...`, `error[E0425]: ...`, `fatal:
   ...`, `Exception: ...`, `Error executing tool x: ...` (MCP's Python SDK), `An error
   occurred while running the tool. Please try again. Error: ...` (the OpenAI Agents SDK's
@@ -91,6 +92,34 @@ _COLON_BY = 340  # (an exception line's ": " comes within 330 characters, an err
 _SPACE = " \t\n\r\x0b\x0c"
 _JSON_CHARS = 1 << 20
 _DECODER = json.JSONDecoder()
+# A harness's own words for a failed call (its boilerplate, never a file's or a command's
+# output): a failure read from a text that starts so is marked; one read from a text that
+# merely starts as an error report does (`Error: ...`, a traceback, an exception line, an
+# errno message) may be what the tool read (a crash log, a grep for errors; rt11).
+_MARKED = re.compile(
+    r"(?i)\s*(?:"
+    r"error (?:executing|running|calling|invoking) tool\b"
+    r"|error:\s*(?:exit (?:code|status) -?[1-9]|command failed)"
+    r"|tool (?:error|execution (?:error|failed))\b"
+    r"|<tool_use_error>"
+    r"|(?:command )?failed with exit (?:code|status) -?[1-9]"
+    r"|exit (?:code|status):? -?[1-9]"
+    r"|exited with (?:code|status) -?[1-9]"
+    r"|an error occurred while running the tool\b"
+    r")"
+)
+
+
+class Guessed(str):
+    """A failure read from a text that only starts as an error report does (`Error: ...`,
+    `Traceback ...`, `ValueError: ...`, `cat: x: No such file or directory`), not from a
+    harness's mark (an envelope's `isError`, a non-zero exit, an error object, a harness's
+    boilerplate): a crash log read, a grep for `Error:`, a `tail` of a log start so too.
+    It counts in its session (error loops, the breaker) but is not learned: a later
+    session does not refuse the call for it (rt11)."""
+
+    __slots__ = ()
+
 
 # (`details`: the pi agent's and OpenClaw's tool result, `{content, details}`, whose details
 # are for the UI and never shown to the model)
@@ -130,7 +159,8 @@ _CONTENT_KEYS = frozenset({"output", "result", "text", "content", "stdout", "res
 
 
 def failure_text(text: str) -> str | None:
-    """The failure a tool's text reports (see the module), or None."""
+    """The failure a tool's text reports (see the module), or None; a `Guessed` one when
+    only the text's start says so."""
     if not text:
         return None
     if text[0] in _SPACE:
@@ -139,8 +169,12 @@ def failure_text(text: str) -> str | None:
             return None  # (whitespace only)
     if text[:3] in _STARTS and _HEAD.match(text) is not None:
         sdk = _AGENTS_SDK.match(text)
-        return text if sdk is None else text[sdk.end() :].strip() or "error"
-    if text[0] == "{" and text.find('"error', 1, 80) > 0:
+        if sdk is not None:
+            return text[sdk.end() :].strip() or "error"
+        return text if _MARKED.match(text) is not None else Guessed(text)
+    if text[0] == "{" and text.find('"error', 1, 80) > 0 and len(text) <= _JSON_CHARS:
+        # (at most 1 MiB parsed: a longer text is data, and parsing it cost ~4x its size;
+        # rt11)
         # a JSON failure as text, maybe with a note the harness added after it
         # (`{"error": "..."}\n[Tool loop warning: ...; count=3]`, hermes; fresh20)
         try:
@@ -153,13 +187,13 @@ def failure_text(text: str) -> str | None:
     if text.find(": ", 0, _COLON_BY) < 0:
         return None
     if _EXCEPTION.match(text) is not None:
-        return text
+        return Guessed(text)
     if (
         len(text) < _ERRNO_CHARS
         and text.count("\n") < _ERRNO_LINES
         and _ERRNO.match(text) is not None
     ):
-        return text
+        return Guessed(text)
     return None
 
 

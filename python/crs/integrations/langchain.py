@@ -188,7 +188,9 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         self._lock = threading.Lock()
         self._sessions: OrderedDict[str, Guard] = OrderedDict()
         self._pending: OrderedDict[tuple[str, str], Verdict] = OrderedDict()
-        self._stopped: dict[str, Verdict] = {}  # session -> STOP that came with a result
+        # session -> STOP that came with a result, until that thread's next model turn (a
+        # thread that never comes back leaves its entry: bounded as the sessions are; rt11)
+        self._stopped: OrderedDict[str, Verdict] = OrderedDict()
 
     # ------------------------------------------------------------------ sessions
 
@@ -396,6 +398,9 @@ class GuardMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
                 self._raise(after)
             with self._lock:
                 self._stopped[guard.session_id] = after
+                self._stopped.move_to_end(guard.session_id)
+                while len(self._stopped) > _MAX_SESSIONS:
+                    self._stopped.popitem(last=False)
         if notes and isinstance(result, ToolMessage):
             return _with_note(result, " ".join(dict.fromkeys(notes)))
         return result
