@@ -189,18 +189,34 @@ _INPUT = re.compile(
 )
 
 
+def _action_says(pattern: re.Pattern[str], canon: Mapping[str, Any], hint: str = "") -> bool:
+    """Whether a call's action (`action: "left_click"`, `op: "scroll_down"`) matches
+    `pattern`, read as a tool name is (camelCase split); `hint`, when given, a substring
+    (either case) the value must hold first (no regex for most values)."""
+    if _ACTION_KEYS.isdisjoint(canon):
+        return False
+    up = hint.upper()
+    for k in _ACTION_KEYS:
+        v = canon.get(k)
+        if (
+            type(v) is str
+            and (not hint or hint in v or up in v)
+            and len(v) <= 64
+            and pattern.search(_camel_split(v)) is not None
+        ):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=1024)
+def _input_tool(tool: str) -> bool:
+    return _INPUT.search(_camel_split(tool)) is not None
+
+
 def _inputs(tool: str, canon: Mapping[str, Any]) -> bool:
     """Whether the call is an input action: its tool's name says so (`browser_click`,
     `press_key`), or its action does (`computer(action="left_click")`)."""
-    if _INPUT.search(_camel_split(tool)) is not None:
-        return True
-    if _ACTION_KEYS.isdisjoint(canon):
-        return False
-    for k in _ACTION_KEYS:
-        v = canon.get(k)
-        if type(v) is str and len(v) <= 64 and _INPUT.search(_camel_split(v)) is not None:
-            return True
-    return False
+    return _input_tool(tool) or _action_says(_INPUT, canon)
 
 
 def _scrolls(tool: str, canon: Mapping[str, Any]) -> bool:
@@ -209,18 +225,7 @@ def _scrolls(tool: str, canon: Mapping[str, Any]) -> bool:
     # (cheap first: most calls are no scroll, and no regex runs for them)
     if ("croll" in tool or "CROLL" in tool) and _SCROLL.search(_camel_split(tool)) is not None:
         return True
-    if _ACTION_KEYS.isdisjoint(canon):
-        return False
-    for k in _ACTION_KEYS:
-        v = canon.get(k)
-        if (
-            type(v) is str
-            and ("croll" in v or "CROLL" in v)
-            and len(v) <= 64
-            and _SCROLL.search(_camel_split(v)) is not None
-        ):
-            return True
-    return False
+    return _action_says(_SCROLL, canon, "croll")
 
 
 _MSG_WS = re.compile(r"\s+")
@@ -382,15 +387,20 @@ _VERIFY = re.compile(
 )
 
 
+def _command_says(
+    test: Callable[[str], Any], canon: Mapping[str, Any], commands: frozenset[str]
+) -> bool:
+    """Whether `test` finds what it looks for at the start of the call's shell command."""
+    for k, v in canon.items():
+        if k in commands and type(v) is str and test(v[:200]) is not None:
+            return True
+    return False
+
+
 def _verifies(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
     """Whether the call runs tests, a build, a linter or a type check (its tool's name, or
     the start of its shell command, says so: `run_tests`, `npm test`, `cargo build`)."""
-    if _VERIFY.search(tool) is not None:
-        return True
-    for k, v in canon.items():
-        if k in commands and type(v) is str and _VERIFY.search(v[:200]) is not None:
-            return True
-    return False
+    return _VERIFY.search(tool) is not None or _command_says(_VERIFY.search, canon, commands)
 
 
 def _acts_between_waits(s: SessionState, sigs: set[str], polling: bool) -> bool:
@@ -424,12 +434,9 @@ def _reads(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
     """Whether the call reads content: its tool's name says so (`Read`, `read_file`,
     `tail_logs`, `grep`) or its shell command starts with a reader (`cat`, `tail`, `grep`,
     `journalctl`, `docker logs`)."""
-    if _READER_TOOL.search(tool) is not None:
-        return True
-    for k, v in canon.items():
-        if k in commands and type(v) is str and _READER_COMMAND.match(v[:200]) is not None:
-            return True
-    return False
+    return _READER_TOOL.search(tool) is not None or _command_says(
+        _READER_COMMAND.match, canon, commands
+    )
 
 
 def _read_content(error: str, tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:

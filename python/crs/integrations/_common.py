@@ -90,15 +90,7 @@ def quietly(what: str, record: Callable[..., Any], *args: Any) -> None:
     try:
         record(*args)
     except Exception as exc:
-        if not _unwritable(exc):
-            raise
-        logging.getLogger("crs.guard").warning(
-            "the %s could not be recorded (%s: %s); the run goes on",
-            what,
-            type(exc).__name__,
-            exc,
-            extra={"code": "unrecorded_" + what.replace(" ", "_")},
-        )
+        _unrecorded(what, exc)
 
 
 async def aquietly(what: str, record: Callable[..., Awaitable[Any]], *args: Any) -> None:
@@ -106,15 +98,21 @@ async def aquietly(what: str, record: Callable[..., Awaitable[Any]], *args: Any)
     try:
         await record(*args)
     except Exception as exc:
-        if not _unwritable(exc):
-            raise
-        logging.getLogger("crs.guard").warning(
-            "the %s could not be recorded (%s: %s); the run goes on",
-            what,
-            type(exc).__name__,
-            exc,
-            extra={"code": "unrecorded_" + what.replace(" ", "_")},
-        )
+        _unrecorded(what, exc)
+
+
+def _unrecorded(what: str, exc: Exception) -> None:
+    """`quietly`'s handling of `exc`: logged when the journal could not take the record,
+    raised again otherwise."""
+    if not _unwritable(exc):
+        raise exc
+    logging.getLogger("crs.guard").warning(
+        "the %s could not be recorded (%s: %s); the run goes on",
+        what,
+        type(exc).__name__,
+        exc,
+        extra={"code": "unrecorded_" + what.replace(" ", "_")},
+    )
 
 
 def log_exit(framework: str, what: str, v: Verdict) -> None:
