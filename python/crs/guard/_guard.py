@@ -2506,6 +2506,25 @@ class Guard:
                         f"{stale_row} agent messages in a row without acting, none saying "
                         "anything new"
                     )
+                # A canned reply (fresh17, fresh19, fresh21): one long text (a stock phrase is
+                # short, `CANNED_WORDS`) opening the answer, in text only, to new requests in a
+                # row: it ignores what was asked. A nudge each time, never more.
+                canned = 0
+                if (
+                    not msgs
+                    and s.new_ask
+                    and s.last_step == s.turn_step
+                    and len(words) >= _turns.CANNED_WORDS
+                ):
+                    prev = s.canned
+                    canned = prev[1] + 1 if prev[0] == digest and prev[2] == s.turns - 1 else 1
+                    canned = min(canned, _turns.MAX_CANNED)
+                    if found is None and canned >= self.policy.monologue_repeats:
+                        found = (
+                            f"the agent opened its answer to {canned} different user requests in "
+                            "a row with the same reply, word for word"
+                        )
+                        cap = True
                 if found is None and len(text) >= _repeat.MIN_SPAN:
                     # one message stuck on a passage it says over and over (crs.guard._repeat)
                     rep = _repeat.repetition(text)
@@ -2524,6 +2543,8 @@ class Guard:
                     payload["st"] = 1
                 if restates:
                     payload["rs"] = 1
+                if canned:
+                    payload["cn"] = canned
                 if found is not None:
                     payload["v"] = 1
                 try:
@@ -2545,8 +2566,11 @@ class Guard:
                 action,
                 VerdictCode.MONOLOGUE,
                 found,
-                "You are repeating yourself without acting. Make a tool call that moves the "
-                "task forward, or ask the user for what you need.",
+                "You gave the same reply to different requests. Read the user's latest "
+                "message and answer what it asks, or ask the user what they need."
+                if canned >= self.policy.monologue_repeats
+                else "You are repeating yourself without acting. Make a tool call that moves "
+                "the task forward, or ask the user for what you need.",
                 (),
                 None,
             )

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from crs._check import brief
 from crs._errors import InvalidArgumentError
 from crs.guard._lazy import LazyMap, encodable
-from crs.guard._turns import MAX_ASKED_REPEATS
+from crs.guard._turns import MAX_ASKED_REPEATS, MAX_CANNED
 
 if TYPE_CHECKING:
     from crs._crs import CRS
@@ -313,6 +313,7 @@ class SessionState:
         "asked",
         "blocks",
         "calls",
+        "canned",
         "echo",
         "epoch",
         "last_mut",
@@ -333,6 +334,7 @@ class SessionState:
         "msg_stale_row",
         "msg_streak",
         "msgs",
+        "new_ask",
         "nudges",
         "pairs",
         "recent",
@@ -401,6 +403,11 @@ class SessionState:
         # (`crs.guard._turns`).
         self.echo: list[Any] = [[], 0, 0, False, []]
         self.ask: frozenset[str] = frozenset()
+        # One long reply given word for word to new requests (`CANNED_WORDS`): [its digest,
+        # user turns in a row it opened the answer of, the turn it last did]; `new_ask`: the
+        # current turn's user text asked something new (fresh17, fresh19, fresh21)
+        self.canned: list[Any] = ["", 0, 0]
+        self.new_ask = False
         # runs of one call the latest user turn asked for ("run it 5 times": 5; 0: none;
         # `crs.guard._turns.repeats_asked`): that many in the turn are the task
         self.asked = 0
@@ -597,6 +604,19 @@ class SessionState:
                 echo[1] += 1
                 echo[2] = echo[2] + 1 if p.get("v") else 0
                 echo[3] = False
+        if not self.msgs:  # the first message of the turn: opens a canned reply, or breaks one
+            cn, canned = p.get("cn"), self.canned
+            if cn:
+                self.canned = [p["d"], cn, self.turns]
+            elif (
+                not self.new_ask
+                and p["d"] == canned[0]
+                and canned[2] == self.turns - 1
+                and self.last_step == self.turn_step
+            ):
+                canned[2] = self.turns  # a follow-up answered alike: neither counts nor breaks
+            else:
+                self.canned = ["", 0, 0]
         if not self.msg_streak:  # a new run of messages
             self.msg_run, self.msg_stale, self.msg_restated = frozenset(), 0, 0
             self.msg_stale_row = 0
@@ -646,6 +666,7 @@ class SessionState:
                 self.echo[3] = True
         else:
             self.echo = [[], 0, 0, False, []]
+        self.new_ask = u is not None and not follow
         if u is None:
             self.ask = frozenset()
         elif not follow:
@@ -704,6 +725,7 @@ class SessionState:
             "echo": [list(self.echo[0]), *self.echo[1:4], list(self.echo[4])],
             "ask": sorted(self.ask),
             "asked": self.asked,
+            "canned": [*self.canned, self.new_ask],
             "last_msg": [self.last_sketch, sorted(self.last_sents)],
             "msg_words": [
                 sorted(self.msg_run),
@@ -760,6 +782,10 @@ class SessionState:
             ]
         s.ask = frozenset(str(w) for w in d.get("ask", ()))
         s.asked = int(d.get("asked", 0))
+        canned = d.get("canned")  # (absent in an older image: no canned reply under way)
+        if canned is not None:
+            s.canned = [str(canned[0]), int(canned[1]), int(canned[2])]
+            s.new_ask = bool(canned[3])
         last = d.get("last_msg")  # (absent in an older image: no last message to compare)
         if last is not None:
             s.last_sketch = str(last[0])
@@ -845,6 +871,12 @@ class GuardPart:
 
     def _op_msg(self, p: dict[str, Any]) -> Callable[[], None]:
         _require(p, _MSG_KEYS, "guard.msg")
+        cn = p.get("cn", 1)
+        if type(cn) is not int or not 0 < cn <= MAX_CANNED:
+            raise InvalidArgumentError(
+                f"payload: a guard.msg record's 'cn' must be an int in 1..{MAX_CANNED}, got "
+                f"{brief(cn)}"
+            )
         for key in ("sn", "mw"):
             got = p.get(key)
             if got is not None and (type(got) is not list or not all(type(x) is str for x in got)):

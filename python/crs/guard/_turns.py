@@ -208,6 +208,12 @@ def asks_nothing_new(digests: list[str], ask: frozenset[str]) -> bool:
 # ---------------------------------------------------------------- an agent's last message
 
 MAX_MSG_WORDS = 128  # word digests kept of one agent message
+# A reply that says this many things (its distinct content words: stems, stop words left
+# out) is no stock phrase ("Done. Let me know if you need anything else." has 7, "Let me
+# check that for you." 2): given word for word to new requests in a row, it is a canned
+# reply that ignores what was asked (fresh17, fresh19, fresh21)
+CANNED_WORDS = 12
+MAX_CANNED = 1_000_000  # turns a canned reply is counted over (a record's bound)
 SKETCH_BYTES = 128  # one byte of each of the 128 MinHash values (b-bit MinHash, b = 8)
 MAX_SENTENCES = 32  # sentence digests kept of one message
 
