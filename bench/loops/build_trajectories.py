@@ -25500,6 +25500,1727 @@ _gptr21_long("f21-gptr-416-detailed-report")
 # ================================================================ end of fresh21 set
 
 
+# ================================================================ fresh22 set
+# Written at 21:10 UTC (Dec 6) from sources no earlier split uses (checked against every
+# `source` of the file; a few are other issues of repositories earlier splits cite):
+# DevOps and infrastructure agents (HolmesGPT investigations over kubectl, Prometheus and
+# Loki; kubectl-ai; Terraform plan/apply, state locks and stale plans; kubectl rollout status
+# polled through progress and stuck on a bad image; docker build and pull retried after
+# transient failures; CI jobs re-run), memory tools (mem0 and Mnemosyne searches re-issued,
+# a memory search once per user question), agent frameworks not cited before (TaskWeaver-era
+# AIlice sub-agents, trae-agent, Aether, TaxyAI, localharness, claudette's Rust check) and
+# multi-language build/test work (go test, cargo, rustc, Maven, Gradle). Results in those
+# tools' shapes: HolmesGPT's StructuredToolResult (`status`, `data`, `error`,
+# `return_code`), trae-agent's ToolResult (`call_id`, `success`, `error`), Codex-style shell
+# results (`status`, `exitCode`, `output`), OpenHands' CmdOutputObservation (`content`,
+# `exit_code`), mem0's `{"results": [...]}`, gh and kubectl text. Labelled by what each
+# source says, by the README's rules, before crs was run on them. Split "fresh22".
+
+FRESH22_START = len(ALL)
+HOMEOPS11904 = gh("rwlove/home-ops", "issues", 11904)
+HOLMES2433 = gh("HolmesGPT/holmesgpt", "pull", 2433)
+HOLMES2048 = gh("HolmesGPT/holmesgpt", "pull", 2048)
+HOLMES2040 = gh("HolmesGPT/holmesgpt", "pull", 2040)
+TALOS1794 = gh("mitchross/talos-argocd-proxmox", "pull", 1794)
+ARO5487 = gh("Azure/ARO-HCP", "pull", 5487)
+KAI406 = gh("GoogleCloudPlatform/kubectl-ai", "issues", 406)
+HERMES93485 = gh("NousResearch/hermes-agent", "issues", 93485)
+HERMES93504 = gh("NousResearch/hermes-agent", "pull", 93504)
+HERMES112920 = gh("NousResearch/hermes-agent", "issues", 112920)
+LIBRAVDB286 = gh("xDarkicex/openclaw-memory-libravdb", "pull", 286)
+PASEO1824 = gh("getpaseo/paseo", "pull", 1824)
+QPAW6116 = gh("agentscope-ai/QwenPaw", "issues", 6116)
+TRAE274 = gh("bytedance/trae-agent", "issues", 274)
+AILICE11 = gh("myshell-ai/AIlice", "issues", 11)
+OH872 = gh("OpenHands/OpenHands", "issues", 872)
+TF28693 = gh("hashicorp/terraform", "issues", 28693)
+TF17666 = gh("hashicorp/terraform", "issues", 17666)
+KVELA60 = gh("kubevela/terraform-controller", "issues", 60)
+SNAP491 = gh("canonical/snap-openstack", "pull", 491)
+SCALEKIT27 = gh("scalekit-inc/org-brain-workshop", "issues", 27)
+DFLOOK71 = gh("dflook/terraform-github-actions", "issues", 71)
+TAXY10 = gh("TaxyAI/browser-extension", "issues", 10)
+OC42044 = gh("anomalyco/opencode", "issues", 42044)
+LHARNESS152 = gh("ahwurm/localharness", "issues", 152)
+AETHER1236 = gh("Science-Discovery/Aether", "issues", 1236)
+K8S40496 = gh("kubernetes/kubernetes", "issues", 40496)
+KUBECLIENT226 = gh("ManageIQ/kubeclient", "issues", 226)
+UV16350 = gh("astral-sh/uv", "issues", 16350)
+BBB21038 = gh("bigbluebutton/bigbluebutton", "pull", 21038)
+CHIP73534 = gh("project-chip/connectedhomeip", "pull", 73534)
+ES63946 = gh("elastic/elasticsearch", "pull", 63946)
+ARCADE9315 = gh("dotnet/arcade", "issues", 9315)
+HAACKED131 = gh("haacked/dotfiles", "pull", 131)
+AGGRID14667 = gh("ag-grid/ag-grid", "pull", 14667)
+BCRUNNER2649 = gh("StefanMaron/BusinessCentral.AL.Runner", "issues", 2649)
+XDLC3 = gh("xdlc-labs/xdlc-agent", "issues", 3)
+ROCM9173 = gh("ROCm/rocm-libraries", "issues", 9173)
+KUBEAGENTS1366 = gh("gke-labs/kube-agents", "pull", 1366)
+CLAUDETTE27 = gh("mrdushidush/claudette", "issues", 27)
+SUREFIRE221 = gh("apache/maven-surefire", "pull", 221)
+BENXHUB = {"url": "https://benxhub.com/es/blog/cursor/cli/07-unlimit-loop-debug"}
+
+
+def _holmes22(data: Any, invocation: str, *, error: str | None = None) -> dict[str, Any]:
+    """HolmesGPT's StructuredToolResult: status, data or error, the command it ran."""
+    if error is not None:
+        return {
+            "status": "error",
+            "error": error,
+            "return_code": 1,
+            "data": None,
+            "invocation": invocation,
+        }
+    return {
+        "status": "success",
+        "error": None,
+        "return_code": 0,
+        "data": data,
+        "invocation": invocation,
+    }
+
+
+def _shell22(output: str, exit_code: int) -> dict[str, Any]:
+    """A completed shell call as Codex-style harnesses report it."""
+    return {"status": "completed", "exitCode": exit_code, "output": output}
+
+
+def _mem0_22(*hits: tuple[str, str, float]) -> dict[str, Any]:
+    """mem0's search answer."""
+    return {"results": [{"id": i, "memory": m, "score": s} for i, m, s in hits]}
+
+
+# ---------------------------------------------------------------- fresh22 loops
+
+t = new(
+    "f22-homeops-11904-pods-after-compaction",
+    "cycle",
+    True,
+    HOMEOPS11904,
+    "HolmesGPT on qwen2.5:32b: after each history compaction TodoWrite re-affirms the same "
+    "two-task plan and the same kubectl pod listing runs again; task 2 never starts.",
+)
+t.user(
+    "List all pods in the cluster that are not Running or Ready, and for each one describe "
+    "the most likely cause."
+)
+TODOS22 = {
+    "todos": [
+        {"id": "1", "content": "List pods not Running or not Ready", "status": "in_progress"},
+        {"id": "2", "content": "Describe the likely cause for each pod", "status": "pending"},
+    ]
+}
+TODO_OK22 = _holmes22("Todo list updated: 2 tasks (1 in_progress, 1 pending)", "TodoWrite")
+PODS22 = _holmes22(
+    "NAMESPACE     NAME                          READY  STATUS             RESTARTS  AGE\n"
+    "media         jellyfin-5d8f9c7b6-2xkqp      0/1    CrashLoopBackOff   41        3h\n"
+    "observability loki-write-1                  0/1    Pending            0         52m\n"
+    "home          zigbee2mqtt-7c9d4f5b8-wq7ld   0/1    ImagePullBackOff   0         19m\n"
+    "default       backup-job-29145-h2l9s        0/1    Error              0         6h\n"
+    "... (212 more Running pods omitted)",
+    "kubectl get pods -A -o wide",
+)
+LIST22 = {"kind": "pod", "show_labels": False}
+t.call("TodoWrite", TODOS22, TODO_OK22)
+t.call("kubectl_get_by_kind_in_cluster", LIST22, PODS22)
+t.call(
+    "kubectl_describe",
+    {"kind": "pod", "name": "jellyfin-5d8f9c7b6-2xkqp", "namespace": "media"},
+    _holmes22(
+        "State: Waiting (CrashLoopBackOff)\nLast State: Terminated (Error, exit 1)",
+        "kubectl describe pod jellyfin-5d8f9c7b6-2xkqp -n media",
+    ),
+)
+t.call(
+    "kubectl_logs",
+    {"pod_name": "jellyfin-5d8f9c7b6-2xkqp", "namespace": "media"},
+    _holmes22(
+        "[FTL] Error opening database: /config/data/library.db: disk I/O error",
+        "kubectl logs jellyfin-5d8f9c7b6-2xkqp -n media",
+    ),
+)
+occ = repeat_block(
+    t,
+    [
+        {"tool": "TodoWrite", "args": TODOS22, "result": TODO_OK22},
+        {"tool": "kubectl_get_by_kind_in_cluster", "args": LIST22, "result": PODS22},
+    ],
+    4,
+)
+# The same two-call unit first ran at steps 1-2 (before the per-pod reads): by the README's
+# rule it has fully happened twice at the end of the first repeated block.
+t.mark(occ[0][0], occ[0][1], period=2)
+
+t = new(
+    "f22-holmes-2433-narration-loop",
+    "monologue",
+    True,
+    HOLMES2433,
+    "The pull request's first failure: on a long investigation Holmes narrates the same "
+    "intention again and again ('Let me examine the API', 'I will now search the API') with "
+    "no tool call until max_steps runs out.",
+)
+t.user("Why are checkout requests returning 502 since this morning?")
+t.call(
+    "kubectl_get_by_kind_in_namespace",
+    {"kind": "pod", "namespace": "shop"},
+    _holmes22(
+        "checkout-7f9c6d-x2x8q  1/1 Running 0 5h\ngateway-5b7d9-qq1lm  1/1 Running 2 5h",
+        "kubectl get pods -n shop",
+    ),
+)
+t.msg("Let me examine the API to see where the 502s come from.")
+m2 = t.msg("I will now search the API for the failing route.")
+t.msg("Let me look at the API...")
+t.msg("Let me examine the API endpoints to see where the 502s come from.")
+t.msg("I will now search the API.")
+t.msg("Let me look at the API to find the failing route.")
+t.mark(m2, m2)
+
+t = new(
+    "f22-holmes-2433-limit-creep",
+    "no_progress",
+    True,
+    HOLMES2433,
+    "The pull request's 'parameter that varies slightly (limit: 100 -> 101)': the same Loki "
+    "query re-issued with the limit one higher each time, the same 37 lines back.",
+)
+t.user("Find the error that started the gateway restarts")
+LOKI22 = _holmes22(
+    "37 lines\n2026-08-30T06:02:11Z gateway upstream connect error or disconnect/reset before "
+    "headers. reset reason: connection termination\n... (36 more alike)",
+    'logcli query \'{app="gateway"} |= "error"\'',
+)
+cs = [
+    t.call(
+        "fetch_loki_logs",
+        {"query": '{app="gateway"} |= "error"', "start": "-6h", "limit": n},
+        LOKI22,
+    )
+    for n in range(100, 106)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-holmes-2433-alternating-describe-logs",
+    "cycle",
+    True,
+    HOLMES2433,
+    "The pull request's 'two tool calls alternating forever (A, B, A, B, ...)': describe the "
+    "deployment, read the pod's logs, describe again, read again, the same answers.",
+)
+t.user("The checkout deployment is degraded, find out why")
+DESC22 = _holmes22(
+    "Replicas: 3 desired | 3 updated | 3 total | 2 available | 1 unavailable\n"
+    "Conditions: Available False MinimumReplicasUnavailable",
+    "kubectl describe deployment checkout -n shop",
+)
+LOGS22 = _holmes22(
+    "2026-08-30T07:14:03Z WARN pool exhausted, waiting for connection (max=10)",
+    "kubectl logs checkout-7f9c6d-x2x8q -n shop",
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "kubectl_describe",
+            "args": {"kind": "deployment", "name": "checkout", "namespace": "shop"},
+            "result": DESC22,
+        },
+        {
+            "tool": "kubectl_logs",
+            "args": {"pod_name": "checkout-7f9c6d-x2x8q", "namespace": "shop"},
+            "result": LOGS22,
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f22-holmes-2433-same-query-error",
+    "error_loop",
+    True,
+    HOLMES2433,
+    "The pull request's 'same tool call failing the same way, over and over': a PromQL query "
+    "with an unclosed parenthesis, sent again unchanged after each parse error.",
+)
+t.user("Is the checkout error rate above the SLO?")
+PROMQ22 = {
+    "query": 'sum(rate(http_requests_total{job="checkout",code=~"5.."}[5m]) / '
+    'sum(rate(http_requests_total{job="checkout"}[5m])',
+    "start": "-1h",
+    "step": "60s",
+}
+PERR22 = _holmes22(
+    None,
+    "promql range query",
+    error='bad_data: invalid parameter "query": 1:98: parse error: unclosed left parenthesis',
+)
+cs = [t.call("execute_prometheus_range_query", PROMQ22, PERR22) for _ in range(5)]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-kubectlai-406-triple-execution",
+    "repeated_call",
+    True,
+    KAI406,
+    "kubectl-ai 0.0.15 with gpt-4.1: asked to list the pods, the one requested tool call is "
+    "executed again and again, the same listing each time.",
+)
+t.user("list my pods")
+KGET22 = {"command": "kubectl get pods", "modifies_resource": "no"}
+KOUT22 = (
+    "NAME                     READY   STATUS    RESTARTS   AGE\n"
+    "web-6d4cf56db6-8kqzv     1/1     Running   0          2d\n"
+    "worker-5f7b9c8d4-lm2xw   1/1     Running   1          2d"
+)
+occ = repeat_block(t, [{"tool": "kubectl", "args": KGET22, "result": KOUT22}], 4)
+t.msg("You have two pods, web and worker, both Running.")
+mark_cycle(t, occ)
+
+t = new(
+    "f22-hermes-93485-mem0-irrelevant",
+    "no_progress",
+    True,
+    HERMES93485,
+    "mem0_search returns the same unrelated record (a biotech stock sharing one character "
+    "with 'gold'); the agent rewords and searches again, ten times, through the user's "
+    "three requests to stop searching memory.",
+)
+t.user("What are the main reasons for the recent gold price rally?")
+JINHE22 = _mem0_22(
+    ("m_7731", "User holds Jinhe Bio-Engineering (002688) in the long-term account", 0.41),
+    ("m_7730", "User asked about 002688's Q2 report on 2026-07-30", 0.27),
+)
+qs = [
+    "gold price rally reasons",
+    "recent gold price increase causes",
+    "金价 上涨 原因",
+    "why is gold going up",
+    "user gold investment",
+    "gold rally drivers 2026",
+    "金 价格",
+    "precious metals rally",
+    "gold price news",
+    "user interest gold",
+]
+cs = []
+for k, q in enumerate(qs):
+    cs.append(t.call("mem0_search", {"query": q, "top_k": 5}, JINHE22))
+    if k == 3:
+        t.user("no need to search memory, just answer")
+    if k == 6:
+        t.user("stop searching memory please")
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-hermes-112920-recall-variants",
+    "no_progress",
+    True,
+    HERMES112920,
+    "A recall loop in memory context retrieval: query variants of one question sent to the "
+    "Mnemosyne recall tool, each answered with no memories; the thread notes none of the "
+    "loop detectors tripped because the variants differ and the calls succeed.",
+)
+t.user("Deploy the API at my usual time")
+EMPTY22 = {"memories": [], "count": 0, "query_ms": 12}
+qs = [
+    "user's preferred deploy window",
+    "deploy window preference",
+    "when does the user like to deploy",
+    "deployment time preference",
+    "preferred release time",
+    "user deploy schedule",
+]
+cs = [t.call("mnemosyne_recall", {"query": q, "limit": 8}, EMPTY22) for q in qs]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-paseo-1824-lint-150-times",
+    "error_loop",
+    True,
+    PASEO1824,
+    "A subagent repeats the same failing `rtk lint` about 150 times over 29 minutes; each "
+    "shell call completes with a non-zero exit code, only the timing line moves.",
+)
+t.user("Make the lint pass in packages/app")
+lints = [
+    t.call(
+        "exec_command",
+        {"cmd": "rtk lint", "workdir": "packages/app"},
+        _shell22(
+            "rtk: 3 problems (3 errors)\n  src/app.ts:14:7  error  'cfg' is unused  "
+            "no-unused-vars\n  src/app.ts:22:1  error  missing return type\n"
+            "  src/io.ts:9:3  error  no-floating-promises\n"
+            f"Finished in {2.1 + k * 0.07:.2f}s",
+            1,
+        ),
+    )
+    for k in range(8)
+]
+t.mark(lints[1], lints[1])
+
+t = new(
+    "f22-qwenpaw-6116-edit-already-applied",
+    "error_loop",
+    True,
+    QPAW6116,
+    "The first edit_file to AGENTS.md succeeds; the agent repeats the identical edit six "
+    "more times, each 'The text to replace was not found', until the doom-loop check trips.",
+)
+t.user("Add a rule to AGENTS.md: never push to main directly")
+EDIT22 = {
+    "file_path": "AGENTS.md",
+    "old_text": "- Push to main when ready.\n",
+    "new_text": "- Never push to main directly; open a pull request.\n",
+}
+t.call(
+    "read_file",
+    {"file_path": "AGENTS.md"},
+    "# Rules\n- Run tests first.\n- Push to main when ready.\n",
+)
+t.call("edit_file", EDIT22, "Successfully replaced 1 occurrence in AGENTS.md", mutates=True)
+cs = [
+    t.call(
+        "edit_file",
+        EDIT22,
+        error="Error: The text to replace was not found in AGENTS.md",
+        kind="not_found",
+    )
+    for _ in range(6)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-qwenpaw-6116-write-repeated",
+    "repeated_call",
+    True,
+    QPAW6116,
+    "The second reproduction: one memory file written with identical content ten times, "
+    "'Wrote 812 bytes' each time, so an error-only doom-loop check never fires.",
+)
+t.user("Remember that the staging database moved to db-stg-2")
+NOTE22 = {
+    "file_path": "memory/2026-08-07.md",
+    "content": "# 2026-08-07\n- Staging database moved to db-stg-2 (was db-stg-1).\n",
+}
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "write_file",
+            "args": NOTE22,
+            "result": "Wrote 812 bytes to memory/2026-08-07.md",
+            "mutates": True,
+        }
+    ],
+    10,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f22-trae-274-str-replace-not-verbatim",
+    "error_loop",
+    True,
+    TRAE274,
+    "trae-agent's edit tool reports that old_str did not appear verbatim; at steps 51, 52 "
+    "and on, the agent sends the exact same str_replace, each result with a new call id.",
+)
+t.user("Fix solve() in /testbed/solution.py so it handles negative n")
+t.call(
+    "str_replace_based_edit_tool",
+    {"command": "view", "path": "/testbed/solution.py"},
+    {
+        "call_id": "call_Qx81",
+        "name": "str_replace_based_edit_tool",
+        "success": True,
+        "result": "     1\tdef solve(n):\n     2\t    return n * 2\n",
+        "error": None,
+    },
+)
+SR22 = {
+    "command": "str_replace",
+    "path": "/testbed/solution.py",
+    "old_str": "def solve(n):\n    return n*2",
+    "new_str": "def solve(n):\n    return abs(n) * 2",
+}
+ids22 = ["call_Tb02", "call_9uVw", "call_mK4z", "call_Zr7P", "call_e3Lq"]
+cs = [
+    t.call(
+        "str_replace_based_edit_tool",
+        SR22,
+        {
+            "call_id": cid,
+            "name": "str_replace_based_edit_tool",
+            "success": False,
+            "result": None,
+            "error": "No replacement was performed, old_str `def solve(n):\n    return n*2` "
+            "did not appear verbatim in /testbed/solution.py.",
+        },
+    )
+    for cid in ids22
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-ailice-11-subagent-ls",
+    "repeated_call",
+    True,
+    AILICE11,
+    "AIlice forwards 'list all files' to a coder-proxy sub-agent, which runs ls, gets the "
+    "listing, and instead of passing it up runs ls again and again.",
+)
+t.user("List all files in the current dir")
+t.call(
+    "CALL",
+    {
+        "agentType": "coder-proxy",
+        "agentName": "file_system_agent",
+        "msg": "List all files in the current dir.",
+    },
+    "Agent file_system_agent created.",
+)
+LSO22 = (
+    "ailice\nailice.egg-info\nAIlice.png\nDockerfile\nIACT.jpg\nLICENSE\nlog\nREADME.md\n"
+    "setup.py\nvenv\n\nExecution completed.\n"
+)
+occ = repeat_block(t, [{"tool": "BASH", "args": {"code": "ls"}, "result": LSO22}], 5)
+mark_cycle(t, occ)
+
+t = new(
+    "f22-oh-872-mkdir-first-step",
+    "error_loop",
+    True,
+    OH872,
+    "OpenDevin with a small model loops on the first step of its plan: mkdir new-project, "
+    "which fails with 'File exists' from the second time on.",
+)
+t.user("Create a new project with a hello-world Flask app")
+t.call(
+    "execute_bash", {"command": "mkdir new-project"}, {"content": "", "exit_code": 0}, mutates=True
+)
+cs = [
+    t.call(
+        "execute_bash",
+        {"command": "mkdir new-project"},
+        {
+            "content": "mkdir: cannot create directory 'new-project': File exists",
+            "exit_code": 1,
+        },
+    )
+    for _ in range(5)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-tf-28693-stale-plan-next-session",
+    "known_failure",
+    True,
+    TF28693,
+    "A saved plan applied a second time is 'stale' (and leaves the lock); the next session, "
+    "nothing re-planned, the agent applies the same plan file again.",
+)
+t.user("Apply the reviewed plan for the null resource")
+t.call(
+    "bash",
+    {"command": "terraform plan -out plan.tfplan"},
+    "Plan: 1 to add, 0 to change, 0 to destroy.\n\nSaved the plan to: plan.tfplan",
+)
+t.call(
+    "bash",
+    {"command": "terraform apply plan.tfplan"},
+    "null_resource.test_unlock: Creating...\nApply complete! Resources: 1 added, 0 changed, 0 "
+    "destroyed.",
+    mutates=True,
+)
+APPLY22 = {"command": "terraform apply plan.tfplan"}
+STALE22 = (
+    "Error: Saved plan is stale\n\nThe given plan file can no longer be applied because the "
+    "state was changed by another operation after the plan was created."
+)
+t.call("bash", APPLY22, error=STALE22, kind="exit_code")
+t.msg("The apply succeeded; re-applying the same plan file is rejected as stale.")
+t.session("s2")
+u = t.user("Make sure plan.tfplan is applied")
+c = t.call("bash", APPLY22, error=STALE22, kind="exit_code")
+t.mark(c, u)
+
+t = new(
+    "f22-aro-5487-grep-not-allowed-next-session",
+    "known_failure",
+    True,
+    ARO5487,
+    "The review's allowlist mismatch: the bash toolset allows only egrep, so the skill's "
+    "`| grep` pipeline is refused; the next session, the config unchanged, Holmes runs it "
+    "again.",
+)
+t.user("Investigate errors in clusters-service over the last hour")
+GREP22 = {"command": "kubectl logs -n hcp deploy/clusters-service --since=1h | grep -i error"}
+GERR22 = _holmes22(
+    None,
+    GREP22["command"],
+    error="Command rejected: 'grep' is not in the bash toolset allowlist "
+    "(builtin_allowlist: extended; allowed: kubectl get, kubectl describe, kubectl logs, "
+    "kubectl top, egrep)",
+)
+t.call("run_bash_command", GREP22, GERR22)
+t.msg("The bash toolset refused grep, so I could not filter the logs.")
+t.session("s2")
+u = t.user("Look at the clusters-service errors again")
+c = t.call("run_bash_command", GREP22, GERR22)
+t.mark(c, u)
+
+t = new(
+    "f22-tf-17666-bucket-already-owned",
+    "error_loop",
+    True,
+    TF17666,
+    "The first apply created the bucket but the state came out empty; every further apply, "
+    "the configuration unchanged, fails with BucketAlreadyOwnedByYou.",
+)
+t.user("Deploy the lambda package with terraform")
+TFA22 = {
+    "command": 'terraform apply -auto-approve -var "packagePath=build/app.zip" '
+    '-var "packageName=app"'
+}
+BERR22 = (
+    "Error: Error creating S3 bucket: BucketAlreadyOwnedByYou: Your previous request to create "
+    "the named bucket succeeded and you already own it.\n\tstatus code: 409\n\n"
+    '  on main.tf line 12, in resource "aws_s3_bucket" "package":'
+)
+cs = [t.call("bash", TFA22, error=BERR22, kind="exit_code") for _ in range(4)]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-kubevela-60-lock-held-by-dead-pod",
+    "error_loop",
+    True,
+    KVELA60,
+    "A failed apply retried too fast: the state stays locked by the apply pod that died "
+    "(the same lock ID, the same owner), and each immediate retry fails the same way.",
+)
+t.user("Re-run the alibaba-cs-ack apply")
+TFL22 = {"command": "terraform apply -auto-approve -input=false"}
+LOCK22 = (
+    "Error: Error acquiring the state lock\n\nError message: the state is already locked by "
+    "another terraform client\nLock Info:\n  ID:        545e1e3c-a3c5-bcfd-abd5-a4a81a5fd51d\n"
+    "  Operation: OperationTypeApply\n  Who:       root@alibaba-cs-ack-apply-qtpck\n"
+    "  Version:   1.0.2\n  Created:   2021-07-13 12:50:09.335850704 +0000 UTC"
+)
+cs = [t.call("bash", TFL22, error=LOCK22, kind="exit_code") for _ in range(6)]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-taxy-10-star-unstar",
+    "cycle",
+    True,
+    TAXY10,
+    "Asked to star the repository, the browser agent clicks Star, then clicks the same "
+    "button (now Unstar), then Star again: star, unstar, star, unstar.",
+)
+t.user("star the current repository")
+STAR22 = "Clicked element 412. Button now reads 'Unstar' (Starred 1,204)."
+UNSTAR22 = "Clicked element 412. Button now reads 'Star' (1,203)."
+occ = repeat_block(
+    t,
+    [
+        {"tool": "click", "args": {"elementId": 412}, "result": STAR22},
+        {"tool": "click", "args": {"elementId": 412}, "result": UNSTAR22},
+    ],
+    3,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f22-opencode-42044-gradle-keeps-thinking",
+    "monologue",
+    True,
+    OC42044,
+    "The Gradle build succeeds and every task is done, but the agent keeps going, restating "
+    "that the build succeeded, until stopped by hand.",
+)
+t.user("Build the Android app and fix the deprecation warnings")
+t.call(
+    "edit",
+    {
+        "filePath": "app/build.gradle.kts",
+        "oldString": "compileSdk = 33",
+        "newString": "compileSdk = 34",
+    },
+    "Edit applied successfully.",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": "./gradlew assembleDebug --warning-mode all"},
+    "> Task :app:assembleDebug\n\nBUILD SUCCESSFUL in 41s\n38 actionable tasks: 12 executed, 26 "
+    "up-to-date",
+)
+t.msg("BUILD SUCCESSFUL. All tasks are done and the deprecation warnings are gone.")
+m2 = t.msg("The build is successful and all the tasks have been completed.")
+t.msg("Build succeeded; all tasks are complete and no deprecation warnings remain.")
+t.msg("All tasks done. The Gradle build completed successfully.")
+t.msg("The build passed and every task has been completed.")
+t.mark(m2, m2)
+
+t = new(
+    "f22-localharness-152-gathering-news",
+    "monologue",
+    True,
+    LHARNESS152,
+    "A web-research delegation degenerates into one narration line ('Gathering the latest "
+    "news…') repeated 265 times with zero tool calls, which the loop accepted as the answer.",
+)
+t.user("What's new in Rust 1.90? A short summary please.")
+GATHER22 = "Gathering the latest news…"
+t.msg(GATHER22)
+m2 = t.msg(GATHER22)
+for _ in range(8):
+    t.msg(GATHER22)
+t.mark(m2, m2)
+
+t = new(
+    "f22-aether-1236-unavailable-tool",
+    "error_loop",
+    True,
+    AETHER1236,
+    "Past its step limit the model keeps calling a tool name it made up, with new arguments "
+    "each time; every call fails as unavailable, and the loop steps on.",
+)
+t.user("Find where the session token is refreshed and explain it")
+UNAV22 = (
+    "Model tried to call unavailable tool 'search_codebase'. Available tools: read, edit, "
+    "bash, glob, grep."
+)
+qs = [
+    "refresh token",
+    "session refresh",
+    "token renewal logic",
+    "refreshSession",
+    "auth token expiry",
+    "where is the token refreshed",
+]
+cs = [t.call("search_codebase", {"query": q}, error=UNAV22, kind="not_found") for q in qs]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f22-k8s-40496-rollout-stuck-bad-image",
+    "error_loop",
+    True,
+    K8S40496,
+    "The pod template points at a bad image: `kubectl rollout status` times out at the same "
+    "'1 out of 3 new replicas' every time, and the agent keeps waiting on it.",
+)
+t.user("Roll out api v2.3.1 and tell me when it's live")
+t.call(
+    "bash",
+    {"command": "kubectl set image deployment/api api=registry.example.com/api:v2.3.l"},
+    "deployment.apps/api image updated",
+    mutates=True,
+)
+ROLL22 = {"command": "kubectl rollout status deployment/api --timeout=60s"}
+RERR22 = (
+    'Waiting for deployment "api" rollout to finish: 1 out of 3 new replicas have been '
+    "updated...\nerror: timed out waiting for the condition"
+)
+cs = [t.call("bash", ROLL22, error=RERR22, kind="timeout") for _ in range(5)]
+t.mark(cs[1], cs[2])
+
+t = new(
+    "f22-uv-16350-imagetools-429",
+    "error_loop",
+    True,
+    UV16350,
+    "The release's `docker buildx imagetools create` hits Docker Hub's pull rate limit; the "
+    "agent re-runs it at once, again and again, the same 429 each time.",
+)
+t.user("Publish the 0.9.4 image annotations")
+IMG22 = {
+    "command": "docker buildx imagetools create -t astral/uv:0.9.4 -t astral/uv:latest "
+    "astral/uv@sha256:000e0cdb4c17"
+}
+I429 = (
+    "ERROR: httpReadSeeker: failed open: unexpected status from GET request to "
+    "https://registry-1.docker.io/v2/astral/uv/manifests/sha256:000e0cdb4c17: 429 Too Many "
+    "Requests\ntoomanyrequests: You have reached your pull rate limit."
+)
+cs = [t.call("bash", IMG22, error=I429, kind="rate_limit") for _ in range(6)]
+t.mark(cs[1], cs[2])
+
+t = new(
+    "f22-haacked-131-flaky-rerun-forever",
+    "cycle",
+    True,
+    HAACKED131,
+    "What the pull request's bound prevents: failures classified as flaky are re-run without "
+    "asking, the same test fails on each attempt (new job ids, new durations), and without "
+    "MAX_FLAKY_RERUNS the re-runs never stop.",
+)
+t.user("/ci-monitor")
+t.call(
+    "bash",
+    {"command": "gh pr checks 412"},
+    "test (ubuntu-latest)\tfail\t4m12s\thttps://github.com/acme/app/actions/runs/8812/job/2231",
+)
+watch = []
+for k in range(4):
+    t.call(
+        "bash",
+        {"command": "gh run rerun 8812 --failed"},
+        "✓ Requested rerun (failed jobs) of run 8812",
+    )
+    w = t.call(
+        "bash",
+        {"command": "gh run watch 8812 --exit-status"},
+        error=(
+            f"X main CI · 8812\nJOBS\nX test (ubuntu-latest) in 4m{11 + 3 * k}s (ID "
+            f"{2240 + 9 * k})\n  X Run pytest\nANNOTATIONS\nX tests/test_sync.py::"
+            "test_resume_after_disconnect - AssertionError: expected 3 events, got 2\n"
+            "X Process completed with exit code 1."
+        ),
+        kind="exit_code",
+    )
+    watch.append(w)
+t.mark(watch[1] - 1, watch[1], period=2)
+
+t = new(
+    "f22-claudette-27-rust-check-fix-loop",
+    "cycle",
+    True,
+    CLAUDETTE27,
+    "Claudette's Rust 'syntax check' is a full rustc compile outside cargo: a correct file "
+    "that imports serde fails with E0432, the coder rewrites the same file, the same check "
+    "fails again, for all three fix attempts.",
+)
+t.user("Generate src/report.rs: a Report struct that serialises to JSON")
+SRC22 = (
+    "use serde::Serialize;\n\n#[derive(Serialize)]\npub struct Report {\n    pub id: u64,\n"
+    "    pub title: String,\n}\n"
+)
+RUSTC22 = {"command": "rustc --edition 2021 --crate-type lib --out-dir /tmp/codet src/report.rs"}
+E0432 = (
+    "error[E0432]: unresolved import `serde`\n --> src/report.rs:1:5\n  |\n1 | use "
+    "serde::Serialize;\n"
+    "  |     ^^^^^ use of undeclared crate or module `serde`\n\nerror: aborting due to 1 "
+    "previous error"
+)
+t.call(
+    "write_file",
+    {"path": "src/report.rs", "content": SRC22},
+    "wrote src/report.rs (118 bytes)",
+    mutates=True,
+)
+a = t.call("bash", RUSTC22, error=E0432, kind="exit_code")
+for _ in range(3):
+    t.call(
+        "write_file",
+        {"path": "src/report.rs", "content": SRC22},
+        "wrote src/report.rs (118 bytes)",
+        mutates=True,
+    )
+    t.call("bash", RUSTC22, error=E0432, kind="exit_code")
+# The unit (write the same file, the same failing check) first ran at steps 1-2.
+t.mark(a + 1, a + 2, period=2)
+
+# ---------------------------------------------------------------- fresh22 legitimate
+
+t = new(
+    "f22-kubeclient-226-rollout-progress",
+    "polling",
+    False,
+    KUBECLIENT226,
+    "A rollout followed as the issue prints it: 'Waiting for rollout to finish: N out of 10 "
+    "new replicas have been updated...' checked between sleeps, the same count up to four "
+    "times in a row while replicas come up, until it has rolled out.",
+)
+t.user("Roll out nginx 1.27 and wait until it's done")
+t.call(
+    "bash",
+    {"command": "kubectl set image deployment/nginx-deployment nginx=nginx:1.27"},
+    "deployment.apps/nginx-deployment image updated",
+    mutates=True,
+)
+for n in [2, 2, 2, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 7, 8, 9]:
+    t.call("bash", {"command": "sleep 10"}, "")
+    t.call(
+        "bash",
+        {"command": "kubectl rollout status deployment/nginx-deployment --watch=false"},
+        f"Waiting for rollout to finish: {n} out of 10 new replicas have been updated...",
+    )
+t.call("bash", {"command": "sleep 10"}, "")
+t.call(
+    "bash",
+    {"command": "kubectl rollout status deployment/nginx-deployment --watch=false"},
+    'deployment "nginx-deployment" successfully rolled out',
+)
+t.msg("nginx 1.27 is rolled out: 10/10 replicas updated.")
+
+t = new(
+    "f22-snap-491-apply-after-lock",
+    "retry_transient",
+    False,
+    SNAP491,
+    "Two nodes join at once and run the same plan; this one's apply finds the remote state "
+    "locked by the other node's apply, waits, finds it still locked, waits, and applies.",
+)
+t.user("Join this node to the cluster")
+TFJ22 = {"command": "terraform apply -auto-approve -var-file=join.tfvars"}
+LOCKJ22 = (
+    "Error: Error acquiring the state lock\n\nError message: state locked\nLock Info:\n"
+    "  ID:        b7f1c2a0-5d3e-4c1e-9a8f-2e6d0c4b9a11\n  Operation: OperationTypeApply\n"
+    "  Who:       ubuntu@node-2\n  Version:   1.5.7"
+)
+t.call("bash", TFJ22, error=LOCKJ22, kind="exit_code")
+t.call("bash", {"command": "sleep 20"}, "")
+t.call("bash", TFJ22, error=LOCKJ22, kind="exit_code")
+t.call("bash", {"command": "sleep 20"}, "")
+t.call(
+    "bash",
+    TFJ22,
+    "openstack_compute_host.node3: Creating...\nApply complete! Resources: 4 added, 0 changed, 0 "
+    "destroyed.",
+    mutates=True,
+)
+t.msg("The node joined once node-2's apply released the state lock.")
+
+t = new(
+    "f22-scalekit-27-stale-lock-sessions",
+    "session_memory",
+    False,
+    SCALEKIT27,
+    "An interrupted run left a stale DynamoDB lock; the apply fails on it, on-call clears it "
+    "by the runbook between sessions, and the next session's apply succeeds.",
+)
+t.user("Apply the infra change for the workshop environment")
+TFW22 = {"command": "terraform apply -auto-approve"}
+t.call(
+    "bash",
+    TFW22,
+    error=(
+        "Error: Error acquiring the state lock\n\nError message: ConditionalCheckFailedException\n"
+        "Lock Info:\n  ID:        0d9e4a7c-1b2f-4e5a-8c3d-6f7a8b9c0d1e\n"
+        "  Who:       ci@runner-17\n  Created:   2026-09-05 07:41:02 +0000 UTC"
+    ),
+    kind="exit_code",
+)
+t.msg("The state is held by a stale lock from an interrupted run; it needs clearing first.")
+t.workspace("on-call checked and cleared the stale lock (terraform force-unlock, per runbook)")
+t.session("s2")
+t.user("The lock is cleared, apply again")
+t.call(
+    "bash",
+    TFW22,
+    "aws_iam_role.workshop: Modifying...\nApply complete! Resources: 0 added, 2 changed, 0 "
+    "destroyed.",
+    mutates=True,
+)
+
+t = new(
+    "f22-chip-73534-docker-build-retry",
+    "retry_transient",
+    False,
+    CHIP73534,
+    "An image build whose SDK download breaks mid-transfer, then hits a 521 from the vendor "
+    "server; retried after 15 and 30 seconds it builds from the cached layers.",
+)
+t.user("Rebuild the telink build image")
+DB22 = {
+    "command": "docker build -t ghcr.io/project-chip/chip-build-telink:latest "
+    "integrations/docker/images/stage-2/chip-build-telink"
+}
+t.call(
+    "bash",
+    DB22,
+    error=(
+        '#9 ERROR: process "/bin/sh -c west update" did not complete: ChunkedEncodingError: '
+        "Connection broken: IncompleteRead(1080877 bytes read, 1548409 more expected)"
+    ),
+    kind="network",
+)
+t.call("bash", {"command": "sleep 15"}, "")
+t.call(
+    "bash",
+    DB22,
+    error="#9 ERROR: HTTP error occurred: 521 Server Error for url: "
+    "https://artifacts.example-vendor.net/objects/batch",
+    kind="server_error",
+)
+t.call("bash", {"command": "sleep 30"}, "")
+t.call(
+    "bash",
+    DB22,
+    "#9 CACHED\n#12 exporting to image\n#12 naming to "
+    "ghcr.io/project-chip/chip-build-telink:latest done",
+)
+t.msg("The telink image is rebuilt (two transient download failures on the way).")
+
+t = new(
+    "f22-bbb-21038-pull-after-wait",
+    "retry_transient",
+    False,
+    BBB21038,
+    "The pull request's fix: a pull that hits Docker Hub's rate limit is retried after five "
+    "minutes, up to five times; here the third attempt gets through.",
+)
+t.user("Generate the test artifacts")
+PULL22 = {"command": "docker pull bigbluebutton/bbb-ci-build:focal-300"}
+P429 = (
+    "Error response from daemon: toomanyrequests: You have reached your pull rate limit. You "
+    "may increase the limit by authenticating and upgrading"
+)
+t.call("bash", PULL22, error=P429, kind="rate_limit")
+t.call("bash", {"command": "sleep 300"}, "")
+t.call("bash", PULL22, error=P429, kind="rate_limit")
+t.call("bash", {"command": "sleep 300"}, "")
+t.call(
+    "bash",
+    PULL22,
+    "focal-300: Pulling from bigbluebutton/bbb-ci-build\nStatus: Downloaded newer image",
+)
+t.call(
+    "bash", {"command": "./build/setup.sh artifacts"}, "artifacts written to ./artifacts (14 files)"
+)
+
+t = new(
+    "f22-aggrid-14667-ci-rerun-green",
+    "retry_transient",
+    False,
+    AGGRID14667,
+    "A first-attempt CI failure re-runs its own failed jobs instead of dispatching an agent "
+    "round; attempt 2 is green with no new commit.",
+)
+t.user("CI failed on AG-17967, check whether it's a flake")
+t.call(
+    "bash",
+    {"command": "gh run view 30459957173 --json attempt,conclusion,headSha"},
+    {"attempt": 1, "conclusion": "failure", "headSha": "9c1e0f4"},
+)
+t.call(
+    "bash",
+    {"command": "gh run rerun 30459957173 --failed"},
+    "✓ Requested rerun (failed jobs) of run 30459957173",
+)
+t.call(
+    "bash",
+    {"command": "gh run watch 30459957173 --exit-status"},
+    "✓ main CI · 30459957173\nJOBS\n✓ e2e (chromium) in 11m02s (ID 88711)\nRun 30459957173 "
+    "completed with 'success'",
+)
+t.call(
+    "bash",
+    {"command": "gh run view 30459957173 --json attempt,conclusion,headSha"},
+    {"attempt": 2, "conclusion": "success", "headSha": "9c1e0f4"},
+)
+t.msg("It was a flake: attempt 2 passed on the same commit, no fix needed.")
+
+t = new(
+    "f22-bcrunner-2649-one-leg-rerun",
+    "distinct_reads",
+    False,
+    BCRUNNER2649,
+    "One test class fails on the BC 27.3 leg only, green on the other seven: the agent reads "
+    "each leg, saves the failing log, re-runs that one job and it passes.",
+)
+t.user("PR 2625: check CI and tell me whether the failure is ours")
+legs = ["26.0", "26.1", "26.2", "26.3", "27.0", "27.1", "27.2", "27.3"]
+for k, leg in enumerate(legs):
+    if leg == "27.3":
+        res = (
+            f"X test (BC {leg}) in 9m41s (ID {5100 + k})\n  X WatchFullRebuildReasonTests."
+            "ReasonIsReported - Expected 'source changed' but was ''"
+        )
+    else:
+        res = f"✓ test (BC {leg}) in {8 + k % 3}m{10 + 7 * k}s (ID {5100 + k})"
+    t.call("bash", {"command": f"gh run view 1551 --job {5100 + k}"}, res)
+t.call(
+    "bash",
+    {"command": "gh run view 1551 --job 5107 --log-failed > /tmp/bc273-attempt1.log"},
+    "",
+)
+t.call(
+    "bash", {"command": "gh run rerun 1551 --job 5107"}, "✓ Requested rerun of job 5107 on run 1551"
+)
+t.call(
+    "bash",
+    {"command": "gh run watch 1551 --exit-status"},
+    "✓ test (BC 27.3) in 9m12s (ID 5123)\nRun 1551 completed with 'success'",
+)
+t.msg(
+    "Not ours: WatchFullRebuildReasonTests failed on BC 27.3 only and passed on re-run; the "
+    "first attempt's log is saved in /tmp/bc273-attempt1.log."
+)
+
+t = new(
+    "f22-xdlc-3-rerun-and-wait",
+    "polling",
+    False,
+    XDLC3,
+    "RerunAndWait: the failed jobs are re-run and the run is polled between waits through "
+    "queued and in_progress (three identical answers) to a green conclusion.",
+)
+t.user("CI on PR 77 is red; try the cheap rung first")
+t.call("rerun_failed_jobs", {"repo": "acme/svc", "run_id": 4410}, {"ok": True, "run_attempt": 2})
+for status in ["queued", "in_progress", "in_progress", "in_progress", "completed"]:
+    t.call("wait", {"seconds": 30}, {"waited": 30})
+    res: dict[str, Any] = {"id": 4410, "run_attempt": 2, "status": status, "conclusion": None}
+    if status == "completed":
+        res["conclusion"] = "success"
+    t.call("get_workflow_run", {"repo": "acme/svc", "run_id": 4410}, res)
+t.msg("The re-run went green; no fix agent needed.")
+
+t = new(
+    "f22-holmes-2048-batched-lookups",
+    "distinct_reads",
+    False,
+    HOLMES2048,
+    "The eval fixtures' tasks: which node each of five pods runs on (three on the same node), "
+    "and image-pull failures counted per namespace, one dedicated query each.",
+)
+t.user(
+    "Which node is each of the payment pods on, and how many pods fail to pull images per "
+    "namespace?"
+)
+pods = [
+    ("payments", "api-0", "worker-2"),
+    ("payments", "api-1", "worker-2"),
+    ("payments-jobs", "reconcile-7d9", "worker-4"),
+    ("payments-jobs", "ledger-5c1", "worker-2"),
+    ("payments-web", "ui-0", "worker-1"),
+]
+for ns, pod, node in pods:
+    t.call(
+        "kubectl_find_resource",
+        {"kind": "pod", "keyword": pod, "namespace": ns},
+        _holmes22(f"{ns}/{pod} nodeName={node}", f"kubectl get pod {pod} -n {ns} -o wide"),
+    )
+for ns, n in [("team-a", 3), ("team-b", 1), ("team-c", 2), ("team-d", 4)]:
+    t.call(
+        "kubernetes_count",
+        {
+            "kind": "pod",
+            "namespace": ns,
+            "jq_filter": '.status.containerStatuses[].state.waiting.reason == "ImagePullBackOff"',
+        },
+        _holmes22(f"{n}", f"kubectl get pods -n {ns} -o json | jq ..."),
+    )
+t.msg("api-0, api-1 and ledger-5c1 are on worker-2; team-d has the most image-pull failures (4).")
+
+t = new(
+    "f22-talos-1794-holmes-rca",
+    "research",
+    False,
+    TALOS1794,
+    "The investigation layer as the pull request describes it: Holmes answers 'why is this "
+    "broken?' by iterating over kubectl, PromQL, LogQL and trace queries and citing them.",
+)
+t.user("Why is the immich server slow since yesterday?")
+steps = [
+    (
+        "kubectl_get_by_kind_in_namespace",
+        {"kind": "pod", "namespace": "immich"},
+        "immich-server-0 1/1 Running 0 2d\nimmich-ml-0 1/1 Running 4 2d",
+    ),
+    (
+        "execute_prometheus_range_query",
+        {
+            "query": 'rate(container_cpu_usage_seconds_total{namespace="immich"}[5m])',
+            "start": "-24h",
+        },
+        "immich-ml-0 peaks at 3.8 cores (limit 4) from 18:00",
+    ),
+    (
+        "execute_prometheus_range_query",
+        {"query": 'container_memory_working_set_bytes{namespace="immich"}', "start": "-24h"},
+        "immich-ml-0 at 7.6Gi of 8Gi; 4 OOM restarts",
+    ),
+    (
+        "fetch_loki_logs",
+        {"query": '{namespace="immich", pod="immich-ml-0"} |= "OOM"', "start": "-24h"},
+        "4 lines: Killed process (python) total-vm:9.1G",
+    ),
+    (
+        "fetch_loki_logs",
+        {"query": '{namespace="immich", pod="immich-server-0"} |= "timeout"', "start": "-24h"},
+        "212 lines: ML request timed out after 30000ms",
+    ),
+    (
+        "fetch_tempo_traces",
+        {"service": "immich-server", "min_duration": "5s", "start": "-24h"},
+        "38 traces; 92% of time in POST immich-ml:3003/predict",
+    ),
+    (
+        "kubectl_describe",
+        {"kind": "node", "name": "talos-w2"},
+        "Allocatable memory 16Gi; 15.1Gi requested",
+    ),
+    (
+        "execute_prometheus_instant_query",
+        {"query": 'kube_pod_container_resource_limits{pod="immich-ml-0",resource="memory"}'},
+        "8589934592",
+    ),
+]
+for tool, args, data in steps:
+    t.call(tool, args, _holmes22(data, tool))
+t.msg(
+    "immich-ml is memory-bound: it is OOM-killed at its 8Gi limit during the nightly face "
+    "detection job, and immich-server's requests to it time out (traces and logs cited)."
+)
+
+t = new(
+    "f22-homeops-11904-expected-per-pod",
+    "distinct_reads",
+    False,
+    HOMEOPS11904,
+    "What the reporter expected from the same question: list once, then per failing pod "
+    "describe, events and logs (several pods with the same back-off event), then a summary.",
+)
+t.user(
+    "List all pods in the cluster that are not Running or Ready, and for each one describe "
+    "the most likely cause."
+)
+t.call("kubectl_get_by_kind_in_cluster", {"kind": "pod", "show_labels": False}, PODS22)
+for ns, pod, ev, log in [
+    (
+        "media",
+        "jellyfin-5d8f9c7b6-2xkqp",
+        "Back-off restarting failed container",
+        "disk I/O error on library.db",
+    ),
+    (
+        "observability",
+        "loki-write-1",
+        "0/5 nodes available: pod has unbound immediate PersistentVolumeClaims",
+        "(no logs: not started)",
+    ),
+    (
+        "home",
+        "zigbee2mqtt-7c9d4f5b8-wq7ld",
+        "Failed to pull image koenkk/zigbee2mqtt:1.40.9: not found",
+        "(no logs: not started)",
+    ),
+    (
+        "default",
+        "backup-job-29145-h2l9s",
+        "Back-off restarting failed container",
+        "restic: repository is already locked",
+    ),
+]:
+    t.call(
+        "kubectl_describe",
+        {"kind": "pod", "name": pod, "namespace": ns},
+        _holmes22(f"Pod {pod}: not Ready", f"kubectl describe pod {pod} -n {ns}"),
+    )
+    t.call(
+        "kubectl_events",
+        {"resource_type": "pod", "resource_name": pod, "namespace": ns},
+        _holmes22(ev, f"kubectl events -n {ns} --for pod/{pod}"),
+    )
+    t.call(
+        "kubectl_logs",
+        {"pod_name": pod, "namespace": ns},
+        _holmes22(log, f"kubectl logs {pod} -n {ns}"),
+    )
+t.msg(
+    "Four pods: jellyfin (database disk I/O errors), loki-write-1 (unbound PVC), zigbee2mqtt "
+    "(image tag does not exist), backup-job (restic repository locked)."
+)
+
+t = new(
+    "f22-libravdb-286-search-per-question",
+    "conversation",
+    False,
+    LIBRAVDB286,
+    "The pull request's rule: one memory_search per user question, duplicates only blocked "
+    "within a turn. Five questions, two about the same person answered from the same record.",
+)
+turns = [
+    ("When is Ana's birthday?", "Ana birthday", [("mem_31", "Ana's birthday is 14 March", 0.91)]),
+    (
+        "What did we decide about the Lisbon trip?",
+        "Lisbon trip decision",
+        [("mem_58", "Lisbon trip moved to October", 0.88)],
+    ),
+    (
+        "And what did I want to get Ana?",
+        "gift for Ana",
+        [
+            ("mem_31", "Ana's birthday is 14 March", 0.72),
+            ("mem_33", "Ana wants a film camera", 0.83),
+        ],
+    ),
+    (
+        "Which dentist did I book?",
+        "dentist appointment",
+        [("mem_70", "Dentist: Dr. Silva, 2 Oct 09:30", 0.9)],
+    ),
+    (
+        "Remind me what Ana's birthday date was",
+        "Ana birthday date",
+        [("mem_31", "Ana's birthday is 14 March", 0.93)],
+    ),
+]
+for q, query, hits in turns:
+    t.user(q)
+    t.call("memory_search", {"query": query, "limit": 5}, _mem0_22(*hits))
+    t.msg(f"From memory: {hits[-1][1]}.")
+
+t = new(
+    "f22-hermes-93504-mem0-multihop",
+    "research",
+    False,
+    HERMES93504,
+    "Where the guidance's 'run several searches with different wording' is right: a "
+    "multi-hop question whose searches each return relevant, different records.",
+)
+t.user("Which city did my sister move to, and what's the weather there right now?")
+t.call(
+    "mem0_search",
+    {"query": "sister moved to city", "top_k": 5},
+    _mem0_22(("m_12", "User's sister Lea moved in March", 0.64)),
+)
+t.call(
+    "mem0_search",
+    {"query": "Lea new city", "top_k": 5},
+    _mem0_22(
+        ("m_13", "Lea lives in Porto now", 0.89), ("m_12", "User's sister Lea moved in March", 0.6)
+    ),
+)
+t.call(
+    "mem0_search",
+    {"query": "Lea Porto address neighbourhood", "top_k": 5},
+    _mem0_22(("m_19", "Lea's flat is in Bonfim, Porto", 0.81)),
+)
+t.call(
+    "get_weather", {"city": "Porto"}, {"city": "Porto", "temp_c": 19, "conditions": "light rain"}
+)
+t.msg("Your sister Lea moved to Porto (Bonfim) in March; it's 19°C with light rain there now.")
+
+t = new(
+    "f22-benxhub-go-test-fix-loop",
+    "edit_test_cycle",
+    False,
+    BENXHUB,
+    "The page's debug loop for Go: run `go test ./...`, feed the failure to the agent, it "
+    "edits, run again; one edit leaves the same failure, the next one fixes it.",
+)
+t.user("Tests failed with the following errors. Please fix the code to make the tests pass.")
+GT22 = {"command": "go test ./..."}
+t.call(
+    "bash",
+    GT22,
+    error=(
+        "--- FAIL: TestParseDuration (0.00s)\n--- FAIL: TestParseEmpty (0.00s)\n--- FAIL: "
+        "TestParseUnits (0.00s)\nFAIL\tgithub.com/acme/dur\t0.004s"
+    ),
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {"path": "parse.go", "old": 'strings.Split(s, " ")', "new": "strings.Fields(s)"},
+    "ok",
+    mutates=True,
+)
+t.call(
+    "bash",
+    GT22,
+    error="--- FAIL: TestParseUnits (0.00s)\n    parse_test.go:41: got 90s, want "
+    "1m30s\nFAIL\tgithub.com/acme/dur\t0.003s",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {
+        "path": "format.go",
+        "old": 'return fmt.Sprintf("%ds", secs)',
+        "new": "return time.Duration(secs * int64(time.Second)).String()",
+    },
+    "ok",
+    mutates=True,
+)
+t.call(
+    "bash",
+    GT22,
+    error="--- FAIL: TestParseUnits (0.00s)\n    parse_test.go:41: got 90s, want "
+    "1m30s\nFAIL\tgithub.com/acme/dur\t0.003s",
+    kind="exit_code",
+)
+t.call("read", {"path": "parse_test.go"}, '// line 41: want := Format(Parse("1m 30s"))')
+t.call(
+    "edit",
+    {
+        "path": "parse.go",
+        "old": "return Duration(total)",
+        "new": "return Duration(total).Normalize()",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("bash", GT22, "ok  \tgithub.com/acme/dur\t0.004s")
+t.msg("All tests pass.")
+
+t = new(
+    "f22-claudette-27-cargo-check-fixed",
+    "edit_test_cycle",
+    False,
+    CLAUDETTE27,
+    "The issue's fix applied: the file is checked in its crate with `cargo check`, so each "
+    "run reports what the last edit left, and the errors change until it builds.",
+)
+t.user("Generate src/report.rs: a Report struct that serialises to JSON")
+CC22 = {"command": "cargo check --quiet"}
+t.call(
+    "write_file",
+    {"path": "src/report.rs", "content": SRC22},
+    "wrote src/report.rs (118 bytes)",
+    mutates=True,
+)
+t.call(
+    "bash",
+    CC22,
+    error="error[E0432]: unresolved import `serde`\n --> src/report.rs:1:5\nhelp: add `serde` to "
+    "Cargo.toml",
+    kind="exit_code",
+)
+t.call(
+    "bash",
+    {"command": "cargo add serde --features derive"},
+    "    Adding serde v1.0.219 to dependencies\n             Features: + derive",
+    mutates=True,
+)
+t.call(
+    "bash",
+    CC22,
+    error="error[E0583]: file not found for module `reprot`\n --> src/lib.rs:3:1",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {"path": "src/lib.rs", "old": "mod reprot;", "new": "pub mod report;"},
+    "ok",
+    mutates=True,
+)
+t.call("bash", CC22, "")
+t.call(
+    "bash",
+    {"command": "cargo test --quiet"},
+    "running 3 tests\n...\ntest result: ok. 3 passed; 0 failed",
+)
+
+t = new(
+    "f22-surefire-221-until-failure",
+    "polling",
+    False,
+    SUREFIRE221,
+    "The pull request's use case: a test that fails at random in CI, run again and again "
+    "until it fails (the same command, the same passing line but for the timing), as the "
+    "user asked.",
+)
+t.user(
+    "UntilFailureLoopCountTest fails randomly in CI. Run it up to 10 times until it fails "
+    "and show me the failing output."
+)
+MVN22 = {"command": "mvn -q test -Dtest=UntilFailureLoopCountTest"}
+for k in range(6):
+    t.call(
+        "bash",
+        MVN22,
+        f"[INFO] Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.0{31 + k} s "
+        "- in com.acme.maven.surefire.untilfailure.UntilFailureLoopCountTest",
+    )
+t.call(
+    "bash",
+    MVN22,
+    error=(
+        "[ERROR] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.041 s <<< "
+        "FAILURE!\n[ERROR] testRandom  Time elapsed: 0.012 s  <<< FAILURE!\n"
+        "java.lang.AssertionError: random value 7 >= 5"
+    ),
+    kind="exit_code",
+)
+t.msg("It failed on run 7 of 10: testRandom asserts a random value below 5 (got 7).")
+
+t = new(
+    "f22-dflook-71-replan-after-flake",
+    "retry_transient",
+    False,
+    DFLOOK71,
+    "The maintainer's point: after a flaky provider failure the plan must be made again (it "
+    "is most likely different), then applied; the second apply goes through.",
+)
+t.user("Apply the approved change to the EKS node group")
+t.call(
+    "bash",
+    {"command": "terraform apply tfplan"},
+    error=(
+        "Error: waiting for EKS Node Group (prod:ng-2) update: RequestError: send request "
+        "failed\ncaused by: read tcp 10.0.3.7:51324->52.94.1.20:443: read: connection reset by peer"
+    ),
+    kind="network",
+)
+t.call(
+    "bash",
+    {"command": "terraform plan -out tfplan"},
+    "~ aws_eks_node_group.ng2 will be updated in-place\nPlan: 0 to add, 1 to change, 0 to destroy.",
+)
+t.call(
+    "bash",
+    {"command": "terraform apply tfplan"},
+    "aws_eks_node_group.ng2: Modifications complete after 6m12s\nApply complete! Resources: 0 "
+    "added, 1 changed, 0 destroyed.",
+    mutates=True,
+)
+
+t = new(
+    "f22-arcade-9315-docker-login-sessions",
+    "session_memory",
+    False,
+    ARCADE9315,
+    "A Known Build Error: anonymous pulls hit 'toomanyrequests'; between sessions the build "
+    "is switched to authenticated pulls, and the same pull then works.",
+)
+t.user("Build the rpm installer packages")
+RUN22 = {"command": "docker run --rm -v $PWD:/src mcr.example/centos-7-rpmpkg:latest make rpm"}
+t.call(
+    "bash",
+    RUN22,
+    error="docker: error pulling image configuration: toomanyrequests: Too many requests.",
+    kind="rate_limit",
+)
+t.msg("The image pull is rate-limited for anonymous pulls.")
+t.workspace("the user ran docker login with the build account (authenticated pulls)")
+t.session("s2")
+t.user("Logged in now, try the rpm build again")
+t.call(
+    "bash",
+    RUN22,
+    "Wrote: /src/artifacts/dotnet-runtime-deps-9.0.rpm\nmake: Leaving directory '/src'",
+)
+
+t = new(
+    "f22-kubectlai-406-conversation",
+    "conversation",
+    False,
+    KAI406,
+    "The expected behaviour of kubectl-ai: one tool call per request; the user asks for the "
+    "pod list three times while a pod is being replaced, and the answer changes each time.",
+)
+t.user("list my pods")
+t.call(
+    "kubectl",
+    {"command": "kubectl get pods", "modifies_resource": "no"},
+    "NAME                     READY   STATUS             RESTARTS   AGE\nweb-6d4cf56db6-8kqzv    "
+    " 1/1     Running            0          2d\n"
+    "worker-5f7b9c8d4-lm2xw   0/1     CrashLoopBackOff   14         2d",
+)
+t.user("delete the crashing one")
+t.call(
+    "kubectl",
+    {"command": "kubectl delete pod worker-5f7b9c8d4-lm2xw", "modifies_resource": "yes"},
+    'pod "worker-5f7b9c8d4-lm2xw" deleted',
+    mutates=True,
+)
+t.user("list my pods again")
+t.call(
+    "kubectl",
+    {"command": "kubectl get pods", "modifies_resource": "no"},
+    "NAME                     READY   STATUS              RESTARTS   AGE\nweb-6d4cf56db6-8kqzv   "
+    "  1/1     Running             0          2d\n"
+    "worker-5f7b9c8d4-q8n2c   0/1     ContainerCreating   0          4s",
+)
+t.user("and now?")
+t.call(
+    "kubectl",
+    {"command": "kubectl get pods", "modifies_resource": "no"},
+    "NAME                     READY   STATUS    RESTARTS   AGE\nweb-6d4cf56db6-8kqzv     1/1     "
+    "Running   0          2d\nworker-5f7b9c8d4-q8n2c   1/1     Running   0          41s",
+)
+t.msg("The replacement worker pod is Running.")
+
+t = new(
+    "f22-es-63946-pull-retry",
+    "retry_transient",
+    False,
+    ES63946,
+    "The build pulls its base image explicitly in a retry loop: the first attempt times out, "
+    "the second pulls it, and the image builds.",
+)
+t.user("Build the elasticsearch docker image")
+EPULL22 = {"command": "docker pull docker.elastic.co/ubi8/ubi-minimal:8.2"}
+t.call(
+    "bash",
+    EPULL22,
+    error="Error response from daemon: Get https://docker.elastic.co/v2/: net/http: TLS "
+    "handshake timeout",
+    kind="timeout",
+)
+t.call(
+    "bash",
+    EPULL22,
+    "8.2: Pulling from ubi8/ubi-minimal\nStatus: Downloaded newer image for "
+    "docker.elastic.co/ubi8/ubi-minimal:8.2",
+)
+t.call(
+    "bash",
+    {"command": "./gradlew :distribution:docker:buildDockerImage"},
+    "BUILD SUCCESSFUL in 3m 4s",
+)
+
+t = new(
+    "f22-rocm-9173-nightly-attempts",
+    "polling",
+    False,
+    ROCM9173,
+    "A nightly failed on a runner with no GPU; its failed jobs are re-run up to four attempts "
+    "and followed between waits: attempt 2 times out on a wedged machine, attempt 3 is green.",
+)
+t.user("Watch tonight's TheRock nightly until it settles")
+RUNV22 = {"command": "gh run view 991200 --json attempt,status,conclusion,jobs"}
+for attempt, status, concl, job in [
+    (1, "completed", "failure", "gfx942 tests: no GPU assigned"),
+    (2, "in_progress", None, "gfx942 tests: running"),
+    (2, "completed", "failure", "gfx942 tests: timed out after 120m"),
+    (3, "in_progress", None, "gfx942 tests: running"),
+    (3, "completed", "success", "gfx942 tests: passed"),
+]:
+    t.call("bash", {"command": "sleep 600"}, "")
+    t.call(
+        "bash", RUNV22, {"attempt": attempt, "status": status, "conclusion": concl, "jobs": [job]}
+    )
+t.msg("Attempt 3 is green; the earlier failures were infrastructure (no GPU, a wedged runner).")
+
+
+def _kubeagents22_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        KUBEAGENTS1366,
+        "The flake workflow's work done by an agent: for every attempt after the first, read "
+        "the failed jobs' logs, key each failing test by its container, then add a row to the "
+        "container's ci:flaky issue or open one.",
+    )
+    t.user("Record the flakes from the last day's re-runs")
+    t.call(
+        "bash",
+        {"command": "gh run list --json databaseId,attempt,conclusion --limit 40"},
+        "16 runs with attempt > 1 that passed after a failed attempt",
+    )
+    containers = ["TestSync", "TestQueue", "tests/test_api.py", "TestCache"]
+    known: set[str] = {"TestQueue"}
+    rng = random.Random(2222)
+    for k in range(16):
+        run = 77100 + 13 * k
+        cont = containers[k % 4]
+        t.call(
+            "bash",
+            {"command": f"gh api repos/gke-labs/kube-agents/actions/runs/{run}/attempts/1/jobs"},
+            {"run": run, "failed_jobs": [{"id": run * 10 + 1, "name": "Python Unit Tests"}]},
+        )
+        t.call(
+            "bash",
+            {"command": f"gh run view {run} --attempt 1 --log-failed | grep -m1 FAILED"},
+            f"FAILED {cont}::test_{rng.choice(['resume', 'drain', 'ttl', 'retry'])}_{k}",
+        )
+        if cont in known:
+            t.call(
+                "bash",
+                {
+                    "command": f"gh issue comment --repo gke-labs/kube-agents ci-flaky-{cont} "
+                    f"--body 'run {run}'"
+                },
+                f"https://github.com/gke-labs/kube-agents/issues/{1400 + containers.index(cont)}"
+                f"#comment-{run}",
+                mutates=True,
+            )
+        else:
+            t.call(
+                "bash",
+                {
+                    "command": "gh issue create --repo gke-labs/kube-agents --label ci:flaky "
+                    f"--title 'flaky: {cont}'"
+                },
+                f"https://github.com/gke-labs/kube-agents/issues/{1400 + containers.index(cont)}",
+                mutates=True,
+            )
+            known.add(cont)
+    t.msg("16 flakes recorded: 3 new ci:flaky issues opened, 13 rows added to existing ones.")
+
+
+_kubeagents22_long("f22-kubeagents-1366-flake-triage-long")
+
+
+def _holmes22_long(tid: str) -> None:
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        HOLMES2040,
+        "The Kubernetes troubleshooting skill's workflow over a namespace of fourteen "
+        "workloads: deployment, pods and a log tail for each, most of them healthy with alike "
+        "answers, then one summary.",
+    )
+    t.user("Health check every workload in the platform namespace")
+    apps = [
+        "auth",
+        "billing",
+        "catalog",
+        "cart",
+        "checkout",
+        "search",
+        "media",
+        "notify",
+        "ledger",
+        "gateway",
+        "reports",
+        "scheduler",
+        "export",
+        "audit",
+    ]
+    for k, app in enumerate(apps):
+        bad = app in ("ledger", "export")
+        t.call(
+            "kubectl_describe",
+            {"kind": "deployment", "name": app, "namespace": "platform"},
+            _holmes22(
+                f"Replicas: 2 desired | 2 updated | 2 total | {1 if bad else 2} available",
+                f"kubectl describe deployment {app} -n platform",
+            ),
+        )
+        t.call(
+            "kubectl_get_by_kind_in_namespace",
+            {"kind": "pod", "namespace": "platform", "label_selector": f"app={app}"},
+            _holmes22(
+                f"{app}-{k}a 1/1 Running 0 3d\n{app}-{k}b "
+                f"{'0/1 CrashLoopBackOff 9' if bad else '1/1 Running 0'} 3d",
+                f"kubectl get pods -n platform -l app={app}",
+            ),
+        )
+        t.call(
+            "kubectl_logs",
+            {"pod_name": f"{app}-{k}b", "namespace": "platform", "tail": 50},
+            _holmes22(
+                "panic: missing env LEDGER_DSN"
+                if app == "ledger"
+                else (
+                    "error: s3 bucket exports-prod: AccessDenied"
+                    if app == "export"
+                    else f"{app} ready, serving on :8080"
+                ),
+                f"kubectl logs {app}-{k}b -n platform --tail=50",
+            ),
+        )
+    t.msg(
+        "12 of 14 workloads are healthy. ledger crashes on a missing LEDGER_DSN env var; "
+        "export's second pod is denied access to the exports-prod bucket."
+    )
+
+
+_holmes22_long("f22-holmes-2040-namespace-health-long")
+
+# ================================================================ end of fresh22 set
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -25552,8 +27273,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh19"
     for it in items[FRESH20_START:FRESH21_START]:
         split[it.tid] = "fresh20"
-    for it in items[FRESH21_START:]:
+    for it in items[FRESH21_START:FRESH22_START]:
         split[it.tid] = "fresh21"
+    for it in items[FRESH22_START:]:
+        split[it.tid] = "fresh22"
     return split
 
 

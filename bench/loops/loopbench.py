@@ -140,6 +140,7 @@ SPLIT_ORDER = (
     "fresh19",
     "fresh20",
     "fresh21",
+    "fresh22",
 )
 
 

@@ -56,8 +56,10 @@ ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 # bench/loops/README.md, "fresh20"), 25/27 and 0/22 after (docs/guard-api.md, "Held-out
 # split fresh20"); fresh21 at 18/23 and 0/22, none early or late (a01232f, main d907b5d's
 # guard, no rule changed; bench/loops/README.md, "fresh21"), 19/23 after (docs/guard-api.md,
-# "Held-out split fresh21"). A canned reply to new requests (docs/guard-api.md, "A canned
-# reply", session 15): fresh17 18/18, fresh19 25/28, fresh21 20/23.
+# "Held-out split fresh21"); fresh22 at 19/26 and 0/23, none early, two late (9b4dd60, main
+# fde87d3's guard, no rule changed; bench/loops/README.md, "fresh22"). A canned reply to new
+# requests (docs/guard-api.md, "A canned reply", session 15): fresh17 18/18, fresh19 25/28,
+# fresh21 20/23.
 CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
@@ -82,6 +84,7 @@ CAUGHT_AT_LEAST = {
     "fresh19": 25,
     "fresh20": 25,
     "fresh21": 20,
+    "fresh22": 19,
 }
 
 

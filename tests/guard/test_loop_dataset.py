@@ -143,6 +143,13 @@ def test_size_and_balance() -> None:
     assert {t["class"] for t in fresh21 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh21) >= 2
     assert {t["class"] for t in fresh21 if not t["loop"]} == legit20
+    fresh22 = [t for t in TRAJS if t["split"] == "fresh22"]
+    assert len(fresh22) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh22) / len(fresh22) <= 0.6
+    assert all(t["id"].startswith("f22-") for t in fresh22)
+    assert {t["class"] for t in fresh22 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh22) >= 2
+    assert {t["class"] for t in fresh22 if not t["loop"]} == legit20
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
