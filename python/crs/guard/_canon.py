@@ -1268,7 +1268,12 @@ def is_transient(error: BaseException | str, text: str) -> bool:
     m = _TRANSIENT.search(head)
     if m is None:
         return False
-    if m.group(0).lower() in _RETRY_WORDS:
+    said = m.group(0).lower()
+    if said == "unavailable" and _TOOL_GONE.search(head) is not None:
+        # a tool that is not there ("tried to call unavailable tool 'search_codebase'.
+        # Available tools: ..."): no wait brings it, unless the text says so too (fresh22)
+        return _TRANSIENT_NOT_GONE.search(head, m.end()) is not None
+    if said in _RETRY_WORDS:
         fix = _FIX_FIRST.search(head, 0, m.start())
         if fix is not None and _TRANSIENT.search(head, m.end()) is None:
             return False
@@ -1276,6 +1281,18 @@ def is_transient(error: BaseException | str, text: str) -> bool:
 
 
 _RETRY_WORDS = frozenset({"try again", "please retry", "retry later"})
+# A tool the model called that the harness does not have (or no longer offers): the word
+# "unavailable" of a missing tool, not of a service that is down.
+_TOOL_GONE = re.compile(
+    r"(?i)\bunavailable (tool|function)\b|\b(tools?|functions?) available\s*:|"
+    r"\bavailable (tools|functions)\s*(are|:)|"
+    r"\b(tool|function) [`'\"]?[\w.-]{1,80}[`'\"]? (is )?(unavailable|not available)\b"
+)
+# What still makes such a text a transient failure: another sign than "unavailable".
+_TRANSIENT_NOT_GONE = re.compile(
+    r"(?i)temporar(y|ily)|try again|retry later|please retry|\b50[0-4]\b|time[d ]?\s?out|"
+    r"timeout|rate.?limit|overloaded|service unavailable"
+)
 # What an error may ask for before its "try again" that waiting does not give.
 _FIX_FIRST = re.compile(
     r"(?i)\b(upgrade|update|install|reinstall|sign(ed)? ?in|log(ged)? ?in|re-?authenticate|"

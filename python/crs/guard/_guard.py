@@ -2126,8 +2126,13 @@ class Guard:
                 continue
             block = [tail[m - j][1] for j in range(1, per)] + [pair]
             sigs = {tail[m - j][2] for j in range(1, per)} | {call.signature}
-            if len(set(block)) < 2 or len(sigs) < 2:
-                continue  # one call alternating results: polling, not a cycle
+            if len(set(block)) < 2:
+                continue
+            if len(sigs) < 2 and (per != 2 or not _inputs(call.tool, canon)):
+                # one call alternating results: polling, not a cycle; but an input action
+                # whose answers flip back and forth (Star, Unstar, Star, Unstar: a toggle
+                # clicked again and again) undoes itself each time (fresh22)
+                continue
             if (
                 polling or any(getattr(s.sigs.get(g), "waits", False) for g in sigs)
             ) and not _acts_between_waits(s, sigs, polling):

@@ -152,6 +152,12 @@ _MESSAGE_KEYS = (
     }
 )
 _EXIT_KEYS = frozenset({"exitcode", "returncode", "exitstatus"})
+# Beside `"status": "error"`, the fields of a call's own result that only echo the call or
+# frame the failure (`_dict`).
+_STATUS_ECHO_KEYS = frozenset(
+    {"status", "error", "message", "invocation", "params", "return_code", "url"}
+    | {"schema_version", "tool_name", "tool"}
+)
 _FAILURE_TEXT_KEYS = ("error", "message", "detail", "reason", "stderr")
 _OUTPUT_KEYS = ("stderr", "stdout", "output")
 # The fields a wrapper of one text keeps it in (`{"time": ...}` is a record, not a wrapper).
@@ -306,6 +312,16 @@ def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
                     return result, said.strip()
             return result, f"exit code {code}"
     failed = result.get("success") is False or result.get("ok") is False
+    if not failed and result.get("status") == "error":
+        # a tool's own status of the call (HolmesGPT's StructuredToolResult: `{"status":
+        # "error", "error": ..., "return_code": 1, "data": null, "invocation": ...}`), with
+        # nothing else than what echoes the call beside it: a read of something that is in
+        # an error state names it (`{"id": ..., "status": "error", ...}`; fresh22)
+        failed = all(
+            k in _STATUS_ECHO_KEYS or _empty(v) or _stamp_key(k)
+            for k, v in result.items()
+            if type(k) is str
+        )
     if failed or "error" in result:
         for name in _FAILURE_TEXT_KEYS:
             said = result.get(name)
