@@ -59,7 +59,8 @@ ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 # "Held-out split fresh21"); fresh22 at 19/26 and 0/23, none early, two late (9b4dd60, main
 # fde87d3's guard, no rule changed; bench/loops/README.md, "fresh22"). A canned reply to new
 # requests (docs/guard-api.md, "A canned reply", session 15): fresh17 18/18, fresh19 25/28,
-# fresh21 20/23.
+# fresh21 20/23. fresh23 at 19/23 and 1/22, one early, none late (b190275, main bf8464d's
+# guard, no rule changed; bench/loops/README.md, "fresh23").
 CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
@@ -85,6 +86,7 @@ CAUGHT_AT_LEAST = {
     "fresh20": 25,
     "fresh21": 20,
     "fresh22": 19,
+    "fresh23": 19,
 }
 
 
