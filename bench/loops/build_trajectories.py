@@ -27221,6 +27221,1475 @@ _holmes22_long("f22-holmes-2040-namespace-health-long")
 # ================================================================ end of fresh22 set
 
 
+# ================================================================ fresh23 set
+# Written at 21:45 UTC (Dec 6) from sources no earlier split uses (checked against every
+# `source` of the file): tool-use benchmarks and their trackers (tau2-bench airline, retail
+# and telecom, ToolBench and StableToolBench's RapidAPI server, WebArena's early stop,
+# evalscope's agent loop), mobile and GUI agents (Open-AutoGLM, droidrun, UI-TARS,
+# auto-mobile), game agents (Voyager, Mindcraft), notebook and data-science agents (mito,
+# jupyter-ai-agents, a Colab notebook), email, calendar and voice assistants (the ScottLogic
+# prompt-injection email bot, Pipedream's Google Calendar tools, Microsoft's call-center-ai).
+# Results in those tools' own shapes: tau-bench's JSON strings, ToolBench's `{"error",
+# "response"}`, droidrun's tool strings and `get_state` trees, Open-AutoGLM's screen
+# descriptions, Voyager's chat log + inventory observation and its critic's verdict,
+# Mindcraft's "Action output:", mito's cell outputs, WebArena's accessibility trees.
+# Labelled by what each source says, by the README's rules, before crs was run on them.
+# Split "fresh23".
+
+FRESH23_START = len(ALL)
+AUTOGLM61 = gh("zai-org/Open-AutoGLM", "issues", 61)
+AUTOGLM69 = gh("zai-org/Open-AutoGLM", "issues", 69)
+UITARS131 = gh("bytedance/UI-TARS", "issues", 131)
+DROIDRUN251 = gh("droidrun/mobilerun", "issues", 251)
+DROIDRUN276 = gh("droidrun/mobilerun", "pull", 276)
+DROIDRUN13 = gh("droidrun/mobilerun", "issues", 13)
+DROIDRUN73 = gh("droidrun/mobilerun", "issues", 73)
+AUTOMOBILE225 = gh("kaeawc/auto-mobile", "issues", 225)
+VOYAGER94 = gh("MineDojo/Voyager", "issues", 94)
+VOYAGER47 = gh("MineDojo/Voyager", "issues", 47)
+MINDCRAFT346 = gh("mindcraft-bots/mindcraft", "issues", 346)
+MINDCRAFT70 = gh("mindcraft-bots/mindcraft", "issues", 70)
+MINDCRAFT92 = gh("mindcraft-bots/mindcraft", "issues", 92)
+MINDCRAFT246 = gh("mindcraft-bots/mindcraft", "issues", 246)
+MINDCRAFT780 = gh("mindcraft-bots/mindcraft", "issues", 780)
+CALLCENTER393 = gh("microsoft/call-center-ai", "issues", 393)
+MITO1788 = gh("mito-ds/mito", "issues", 1788)
+MITO1707 = gh("mito-ds/mito", "issues", 1707)
+JAIAGENTS40 = gh("datalayer/jupyter-ai-agents", "issues", 40)
+PYTTI65 = gh("pytti-tools/pytti-notebook", "issues", 65)
+EVALSCOPE1715 = gh("modelscope/evalscope", "pull", 1715)
+STB9 = gh("THUNLP-MT/StableToolBench", "issues", 9)
+TOOLBENCH303 = gh("OpenBMB/ToolBench", "issues", 303)
+WEBARENA237 = gh("web-arena-x/webarena", "pull", 237)
+SCOTTLOGIC75 = gh("ScottLogic/prompt-injection", "issues", 75)
+TAU2_472 = gh("sierra-research/tau2-bench", "issues", 472)
+TAU2_494 = gh("sierra-research/tau2-bench", "issues", 494)
+TAU2_182 = gh("sierra-research/tau2-bench", "issues", 182)
+TAU_67 = gh("sierra-research/tau-bench", "pull", 67)
+PIPEDREAM21476 = gh("PipedreamHQ/pipedream", "pull", 21476)
+
+
+def _screen23(desc: str, app: str) -> dict[str, Any]:
+    """Open-AutoGLM's observation after an action: the screen as the model is told it."""
+    return {"current_app": app, "screen": desc}
+
+
+def _droid23(tree: str, app: str, focused: str | None = None) -> dict[str, Any]:
+    """droidrun's get_state: the accessibility tree and the phone state."""
+    return {
+        "a11y_tree": tree,
+        "phone_state": {"currentApp": app, "keyboardVisible": False, "focusedElement": focused},
+    }
+
+
+def _voyager23(chat: list[str], inventory: dict[str, int], pos: str) -> dict[str, Any]:
+    """Voyager's observation after running a program: chat log, inventory, position."""
+    return {"chat_log": chat, "inventory": inventory, "position": pos, "biome": "forest"}
+
+
+def _tb23(response: str, error: str = "") -> str:
+    """ToolBench's observation: a JSON string with `error` and `response`."""
+    return json.dumps({"error": error, "response": response})
+
+
+def _tau23(obj: Any) -> str:
+    """tau-bench tools answer with a JSON string."""
+    return json.dumps(obj)
+
+
+# ---------------------------------------------------------------- fresh23 loops
+
+t = new(
+    "f23-autoglm-61-type-tap-cycle",
+    "cycle",
+    True,
+    AUTOGLM61,
+    "GLM-4.6v on a Samsung phone, 'Open YouTube and search for Messi': it types Messi, taps "
+    "beside the search key, the screen does not change, it types Messi again, taps again, "
+    "ten times until max_steps.",
+)
+t.user("Open YouTube and search for Messi")
+t.call(
+    "do",
+    {"action": "Launch", "app": "YouTube"},
+    _screen23("YouTube home feed; search icon top right", "YouTube"),
+)
+t.call(
+    "do",
+    {"action": "Tap", "element": [905, 78]},
+    _screen23("YouTube search page; query box empty, keyboard open", "YouTube"),
+)
+TYPED23 = _screen23(
+    "YouTube search page; query box shows 'Messi'; suggestions: messi goals, messi 2026, "
+    "messi skills; keyboard open",
+    "YouTube",
+)
+occ = repeat_block(
+    t,
+    [
+        {"tool": "do", "args": {"action": "Type", "text": "Messi"}, "result": TYPED23},
+        {"tool": "do", "args": {"action": "Tap", "element": [962, 2210]}, "result": TYPED23},
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-autoglm-69-missed-search-icon",
+    "no_progress",
+    True,
+    AUTOGLM69,
+    "The feature request's case: the agent misses the search icon and keeps trying "
+    "indefinitely, a few pixels off each time, the home screen unchanged after every tap.",
+)
+t.user("Search Xiaohongshu for hotpot restaurants near me")
+t.call(
+    "do",
+    {"action": "Launch", "app": "Xiaohongshu"},
+    _screen23("Xiaohongshu Explore feed; search icon top right", "Xiaohongshu"),
+)
+FEED23 = _screen23(
+    "Xiaohongshu Explore feed; 6 note cards; search icon top right; nothing selected",
+    "Xiaohongshu",
+)
+cs = [
+    t.call("do", {"action": "Tap", "element": xy}, FEED23)
+    for xy in ([948, 96], [951, 99], [945, 94], [950, 92], [947, 100], [953, 97])
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f23-uitars-131-same-click",
+    "repeated_call",
+    True,
+    UITARS131,
+    "UI-TARS-1.5-7B on a web page: the same thought and click(start_box='(1099,64)') on the "
+    "search icon, fifteen times, the page never changing.",
+)
+t.user("Find information about the Apple Pencil on the Apple website")
+THINK23 = (
+    "I see a search button at the top of the page, the magnifying glass icon in the upper "
+    "right corner. To find information about Apple Pencil, I need to click this search "
+    "button to open the search box."
+)
+APPLE23 = {
+    "screenshot": "apple.com home: hero 'iPhone', nav bar Store Mac iPad iPhone Watch ...; "
+    "magnifying glass top right",
+    "url": "https://www.apple.com/",
+}
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "click",
+            "args": {"start_box": "(1099,64)"},
+            "result": APPLE23,
+            "thought": THINK23,
+        }
+    ],
+    8,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-droidrun-251-executor-no-action",
+    "repeated_call",
+    True,
+    DROIDRUN251,
+    "gemini-2.5-flash-lite as droidrun's executor: the subgoal's element is not on screen, "
+    "nothing is defined for 'no action possible', so it taps the same element again and "
+    "again, the state unchanged.",
+)
+t.user("Turn on dark mode in the Settings app")
+t.call(
+    "start_app",
+    {"package": "com.android.settings"},
+    "App started: com.android.settings",
+)
+t.call(
+    "get_state",
+    {},
+    _droid23(
+        "0 FrameLayout\n 1 TextView 'Settings'\n 2 TextView 'Network & internet'\n"
+        " 3 TextView 'Connected devices'\n 4 TextView 'Apps'\n 5 TextView 'Notifications'",
+        "Settings",
+    ),
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "tap_by_index",
+            "args": {"index": 5},
+            "result": "Tapped element with index 5 at coordinates (540, 1184) — 'Notifications'"
+            " -> no screen change detected",
+        }
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-droidrun-13-logcat-json",
+    "error_loop",
+    True,
+    DROIDRUN13,
+    "droidrun on a Xiaomi 13: every get_clickables fails the same way (the portal writes no "
+    "JSON path to logcat); the agent restarts the app and asks again, the same error.",
+)
+t.user("Open Amap, tap Home, and start navigation to the company")
+t.call("start_app", {"package": "com.autonavi.minimap"}, "App started: com.autonavi.minimap")
+CLERR23 = (
+    "Error getting clickable elements: Error retrieving clickable elements: Failed to find "
+    "the JSON file path in logcat after 10 seconds"
+)
+cs = [t.call("get_clickables", {}, error=CLERR23, kind="not_found") for _ in range(5)]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f23-droidrun-73-a11y-next-session",
+    "known_failure",
+    True,
+    DROIDRUN73,
+    "The droidrun accessibility service is not enabled, so the portal returns no UI "
+    "elements; the next day, the phone unchanged, the agent asks for them again.",
+)
+t.user("Open WhatsApp and read my latest message")
+A11Y23 = (
+    "ValueError: Error retrieving clickable elements: Failed to get UI elements after 30 "
+    "seconds of retries"
+)
+t.call("start_app", {"package": "com.whatsapp"}, "App started: com.whatsapp")
+t.call("get_state", {}, error=A11Y23, kind="permission")
+t.msg("I could not read the screen: the portal returned no UI elements.")
+t.session("s2")
+u = t.user("Try again: open WhatsApp and read my latest message")
+t.call("start_app", {"package": "com.whatsapp"}, "App started: com.whatsapp")
+c = t.call("get_state", {}, error=A11Y23, kind="permission")
+t.mark(c, c - 1)
+
+t = new(
+    "f23-automobile-225-swipe-whole-screen",
+    "repeated_call",
+    True,
+    AUTOMOBILE225,
+    "The issue's failure: swipeOn with no container swipes the whole screen, the list "
+    "under the toolbar does not scroll, the same view hierarchy comes back each time.",
+)
+t.user("Find the 'Clear cache' option in the app's settings list")
+VIEW23 = {
+    "hierarchy": "Toolbar 'Settings' | RecyclerView#settings_list [Account, Notifications, "
+    "Privacy, Storage, Appearance, Language] | BottomNav",
+    "scrollable": ["settings_list"],
+}
+t.call("observe", {"platform": "android"}, VIEW23)
+occ = repeat_block(
+    t,
+    [{"tool": "swipeOn", "args": {"direction": "up", "platform": "android"}, "result": VIEW23}],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-voyager-94-wooden-pickaxe",
+    "no_progress",
+    True,
+    VOYAGER94,
+    "Voyager on gpt-3.5-turbo, 'Craft 1 wooden pickaxe': each round rewrites the program a "
+    "little, the bot reports the same missing sticks, the critic fails the task the same "
+    "way, and the curriculum proposes the same task again.",
+)
+t.user("Craft 1 wooden pickaxe")
+PICK_OBS23 = _voyager23(
+    ["I cannot make wooden_pickaxe because I need: 2 more stick"],
+    {"oak_log": 1, "oak_planks": 3, "crafting_table": 1},
+    "x=12.5, y=64, z=-31.5",
+)
+CRIT23 = {
+    "success": False,
+    "critique": "You need 2 sticks. Craft sticks from 2 oak planks first, then craft the "
+    "wooden pickaxe.",
+}
+codes = [
+    "async function craftWoodenPickaxe(bot) {\n  await placeItem(bot, 'crafting_table', "
+    "bot.entity.position.offset(1, 0, 0));\n  await craftItem(bot, 'wooden_pickaxe', 1);\n}",
+    "async function craftWoodenPickaxe(bot) {\n  const pos = bot.entity.position.offset(1, 0, "
+    "0);\n  await placeItem(bot, 'crafting_table', pos);\n  await craftItem(bot, "
+    "'wooden_pickaxe', 1);\n}",
+    "async function craftWoodenPickaxe(bot) {\n  await placeItem(bot, 'crafting_table', "
+    "bot.entity.position.offset(0, 0, 1));\n  await craftItem(bot, 'wooden_pickaxe', 1);\n  "
+    "bot.chat('wooden pickaxe crafted');\n}",
+    "async function craftWoodenPickaxe(bot) {\n  const table = bot.findBlock({matching: "
+    "mcData.blocksByName.crafting_table.id, maxDistance: 32});\n  await craftItem(bot, "
+    "'wooden_pickaxe', 1);\n}",
+    "async function craftWoodenPickaxe(bot) {\n  await craftItem(bot, 'wooden_pickaxe', 1);\n}",
+]
+rounds = []
+for code in codes:
+    a = t.call("execute_code", {"code": code, "task": "Craft 1 wooden pickaxe"}, PICK_OBS23)
+    b = t.call("check_task_success", {"task": "Craft 1 wooden pickaxe"}, CRIT23)
+    rounds.append([a, b])
+t.mark(rounds[1][0], rounds[1][1], period=2)
+
+t = new(
+    "f23-voyager-47-mineflayer-exits",
+    "error_loop",
+    True,
+    VOYAGER47,
+    "'Mine 1 wood log for at most 4 times': each attempt the mineflayer process exits and is "
+    "restarted, the bot leaves the server, and the next attempt fails the same way.",
+)
+t.user("Start the curriculum")
+MINEERR23 = (
+    "Mineflayer process has exited, restarting\nSubprocess mineflayer started. Server started "
+    "on port 3000\nError: bot left the server before the program finished"
+)
+cs = [
+    t.call(
+        "execute_code",
+        {"code": "async function mineWoodLog(bot) {\n  await mineBlock(bot, 'oak_log', 1);\n}"},
+        error=MINEERR23,
+        kind="exit_code",
+    )
+    for _ in range(4)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f23-mindcraft-346-follow-far-player",
+    "repeated_call",
+    True,
+    MINDCRAFT346,
+    "Asked to follow a player a couple hundred blocks away, the bot's console fills with "
+    "'executing code...': the same !goToPlayer runs again and again with the same output.",
+)
+t.user("Trashcycling: come follow me")
+GOTO23 = {"player_name": "Trashcycling", "closeness": 3}
+GOOUT23 = "Action output:\nexecuting code...\nPath not found to Trashcycling, too far (214 blocks)."
+occ = repeat_block(t, [{"tool": "goToPlayer", "args": GOTO23, "result": GOOUT23}], 6)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-mindcraft-70-back-and-forth",
+    "cycle",
+    True,
+    MINDCRAFT70,
+    "The andy_npc profile stuck between blocks: once freed it runs back and forth between "
+    "the same two spots, the same positions reported each time.",
+)
+t.user("andy, go get some stone")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "goToCoordinates",
+            "args": {"x": 104, "y": 63, "z": -220, "closeness": 1},
+            "result": "Action output:\nYou have reached at 104, 63, -220.",
+        },
+        {
+            "tool": "goToCoordinates",
+            "args": {"x": 97, "y": 63, "z": -220, "closeness": 1},
+            "result": "Action output:\nYou have reached at 97, 63, -220.",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-mindcraft-92-hello-every-request",
+    "monologue",
+    True,
+    MINDCRAFT92,
+    "The bot never sees the players' messages (a chat-reporting mod hides them) and keeps "
+    "replying to its initialization message: the same greeting to each request.",
+)
+HELLO23 = "Hi! I'm Andy, a friendly Minecraft bot. What would you like me to do?"
+t.user("andy, mine some sand")
+t.msg(HELLO23)
+t.user("mine some sand please")
+m2 = t.msg(HELLO23)
+t.user("andy collect 10 sand blocks near the river")
+t.msg(HELLO23)
+t.user("can you hear me?")
+t.msg(HELLO23)
+t.user("follow me")
+t.msg(HELLO23)
+t.mark(m2, m2)
+
+t = new(
+    "f23-mindcraft-246-repeating",
+    "monologue",
+    True,
+    MINDCRAFT246,
+    "andy starts repeating the same things over and over and stops listening to prompts.",
+)
+t.user("andy, build a small wooden hut here")
+t.call(
+    "nearbyBlocks",
+    {},
+    "NEARBY_BLOCKS\n- oak_log\n- grass_block\n- dirt\n- stone",
+)
+t.msg("I'll start by gathering some wood for the hut!")
+m2 = t.msg("I'll start by gathering some wood for the hut!")
+t.user("you have wood already, start building")
+t.msg("I'll start by gathering some wood for the hut!")
+t.msg("I'll start by gathering some wood for the hut!")
+t.user("stop")
+t.msg("I'll start by gathering some wood for the hut!")
+t.mark(m2, m2)
+
+t = new(
+    "f23-callcenter-393-updating-claim",
+    "monologue",
+    True,
+    CALLCENTER393,
+    "call-center-ai on a claim call: at 03:20 the bot starts saying 'I am updating the claim "
+    "with this information' and keeps saying it, no tool call, until interrupted.",
+)
+t.user("My car was hit in the parking lot yesterday, the rear bumper is cracked.")
+t.call(
+    "updated_claim",
+    {"field": "incident_description", "value": "Rear bumper cracked, hit while parked"},
+    "Updated claim field 'incident_description'.",
+)
+t.msg("Thank you. When exactly did it happen?")
+t.user("Around six in the evening, at the Carrefour in Lyon.")
+t.msg("I am updating the claim with this information.")
+m2 = t.msg("I am updating the claim with this information.")
+t.msg("I am updating the claim with this information.")
+t.msg("I am updating the claim with this information.")
+t.msg("I am updating the claim with this information.")
+t.mark(m2, m2)
+
+t = new(
+    "f23-mito-1788-intro-cell-update",
+    "repeated_call",
+    True,
+    MITO1788,
+    "Sent 'hi', the mito agent answers with CELL_UPDATE instead of IS_FINISHED, and once it "
+    "has made that choice it keeps making it: the same intro cell written again and again.",
+)
+t.user("hi")
+INTRO23 = {
+    "type": "modification",
+    "cell_id": "c-7f1a",
+    "code": "# Hi! I'm Mito AI. I can help you load, clean, analyze and plot your data.\n"
+    "# Tell me what you'd like to do with the dataframes in this notebook.",
+    "cell_type": "code",
+}
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "CELL_UPDATE",
+            "args": INTRO23,
+            "result": {"status": "success", "cell_id": "c-7f1a", "output": ""},
+            "mutates": True,
+        }
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-mito-1707-get-cell-output",
+    "repeated_call",
+    True,
+    MITO1707,
+    "With claude-3-7-sonnet the agent loops on get_cell_output: the cell's output (a plot) "
+    "is never actually sent to the model, only an empty text part, so it asks again.",
+)
+t.user("Plot monthly revenue from sales_df and tell me which month peaked")
+t.call(
+    "CELL_UPDATE",
+    {
+        "type": "new",
+        "index": 3,
+        "code": "sales_df.groupby(sales_df.date.dt.to_period('M')).revenue.sum().plot()",
+        "cell_type": "code",
+    },
+    {"status": "success", "cell_id": "c-19b2", "output": "<AxesSubplot:xlabel='date'>"},
+    mutates=True,
+)
+occ = repeat_block(
+    t,
+    [{"tool": "get_cell_output", "args": {"cell_id": "c-19b2"}, "result": {"output": ""}}],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-pytti-65-loguru-next-session",
+    "known_failure",
+    True,
+    PYTTI65,
+    "The interpolation cell fails on 'No module named loguru'; after a runtime restart, "
+    "nothing installed, the same cell is run again ('after two attempts with same error').",
+)
+t.user("Run the frame interpolation cell on my frames_dir")
+CELL23 = {
+    "cell": "interpolate",
+    "code": "from loguru import logger\nlogger.info('Beginning interpolation...')\n"
+    "interpolate(frames_dir, out='interpolated_frames')",
+}
+MODERR23 = (
+    "ModuleNotFoundError Traceback (most recent call last)\n----> 4 from loguru import "
+    "logger\nModuleNotFoundError: No module named 'loguru'"
+)
+t.call("run_cell", CELL23, error=MODERR23, kind="not_found")
+t.msg("The cell needs the loguru package, which is not installed in this runtime.")
+t.session("s2")
+u = t.user("Runtime restarted. Run the interpolation cell again")
+c = t.call("run_cell", CELL23, error=MODERR23, kind="not_found")
+t.mark(c, u)
+
+t = new(
+    "f23-evalscope-1715-same-valid-call",
+    "repeated_call",
+    True,
+    EVALSCOPE1715,
+    "The pull request's failure: a SWE-bench model keeps issuing one valid call, every turn "
+    "a well-formed ACT turn, so neither nudge budget accumulates; the same file view runs "
+    "step after step.",
+)
+t.user("Fix the issue: QuerySet.only() after select_related() crashes on proxy models")
+t.call(
+    "bash",
+    {"command": "grep -rn 'def only' django/db/models/query.py"},
+    "1727:    def only(self, *fields):",
+)
+VIEW23B = {
+    "command": "view",
+    "path": "/testbed/django/db/models/sql/query.py",
+    "view_range": [740, 760],
+}
+VOUT23 = (
+    "740\t        for field_name in field_names:\n741\t            parts = "
+    "field_name.split(LOOKUP_SEP)\n742\t            cur_model = self.model._meta.concrete_model"
+    "\n743\t            opts = orig_opts\n...\n760\t                opts = cur_model._meta"
+)
+occ = repeat_block(t, [{"tool": "str_replace_editor", "args": VIEW23B, "result": VOUT23}], 7)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-stabletoolbench-9-api-gone",
+    "error_loop",
+    True,
+    STB9,
+    "The yummly API is no longer on RapidAPI: every call through the toolbench server comes "
+    "back 500 Internal Server Error, and the agent calls it again at once (the maintainer: "
+    "the error is not transient, the tool is gone).",
+)
+t.user("Give me a list of recipe categories from yummly and pick three vegetarian ones")
+E500 = _tb23("", error="statuscode: 500, Internal Server Error")
+cs = [t.call("categories_list_for_yummly", {}, error=E500, kind="server_error") for _ in range(6)]
+t.mark(cs[1], cs[2])
+
+t = new(
+    "f23-toolbench-303-connection-refused",
+    "error_loop",
+    True,
+    TOOLBENCH303,
+    "After some tests the toolbench server refuses connections: two read timeouts, then "
+    "Connection refused on every call, and the agent keeps calling in_radius_for_dargan.",
+)
+t.user("Which postcodes lie within 2 miles of CF10 3NP?")
+RADIUS23 = {"postcode": "CF103NP", "radius": 2}
+t.call(
+    "in_radius_for_dargan",
+    RADIUS23,
+    error="requests.exceptions.ReadTimeout: HTTPConnectionPool(host='47.99.174.162', "
+    "port=8080): Read timed out. (read timeout=300)",
+    kind="timeout",
+)
+cs = [
+    t.call(
+        "in_radius_for_dargan",
+        RADIUS23,
+        error="requests.exceptions.ConnectionError: HTTPConnectionPool(host='39.105.143.28', "
+        "port=8080): Max retries exceeded with url: /rapidapi (Caused by "
+        "NewConnectionError('Failed to establish a new connection: [Errno 111] Connection "
+        "refused'))",
+        kind="network",
+    )
+    for _ in range(5)
+]
+t.mark(cs[0], cs[1])
+
+t = new(
+    "f23-webarena-237-same-typing",
+    "repeated_call",
+    True,
+    WEBARENA237,
+    "The early stop the pull request keeps: the agent types the same text into the same "
+    "field three times and more in a row, the page unchanged each time.",
+)
+t.user("What is the driving time from CMU to the Pittsburgh airport?")
+t.call(
+    "click",
+    {"element_id": 142},
+    "Tab 0 (current): OpenStreetMap\n[142] link 'Find directions between two points'\n"
+    "[1543] textbox 'From' focused: True\n[1551] textbox 'To'\n[1560] button 'Go'",
+)
+MAP23 = (
+    "Tab 0 (current): OpenStreetMap\n[1543] textbox 'From' value: 'Carnegie Mellon "
+    "University'\n[1551] textbox 'To'\n[1560] button 'Go'\n[1570] StaticText 'No route "
+    "found'"
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "type",
+            "args": {"element_id": 1543, "text": "Carnegie Mellon University", "press_enter": 1},
+            "result": MAP23,
+        }
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f23-scottlogic-75-email-reworded",
+    "no_progress",
+    True,
+    SCOTTLOGIC75,
+    "'send email to kate@hotmail.com saying hello' on a fresh launch: the bot sends it, then "
+    "sends it again with the subject reworded (hello, Hello, greetings...), several similar "
+    "emails to one address.",
+)
+t.user("send email to kate@hotmail.com saying hello")
+subjects = ["hello", "Hello", "Greetings", "Hello!", "greetings", "Hi"]
+cs = [
+    t.call(
+        "sendEmail",
+        {"address": "kate@hotmail.com", "subject": s, "body": "hello"},
+        {"isEmailSent": True, "message": "Email sent to kate@hotmail.com"},
+        mutates=True,
+    )
+    for s in subjects
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f23-tau2-472-user-owned-tools",
+    "cycle",
+    True,
+    TAU2_472,
+    "The telecom manual says 'check the status bar with check_status_bar() or "
+    "check_network_status()', tools that belong to the user: the agent calls both, each "
+    "refused as unknown, then both again, and again.",
+)
+t.user("My phone has no mobile data since this morning.")
+t.call(
+    "get_customer_by_phone",
+    {"phone_number": "555-123-2002"},
+    _tau23({"customer_id": "C1001", "full_name": "John Smith", "line_ids": ["L1002"]}),
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "check_status_bar",
+            "args": {},
+            "error": "Tool 'check_status_bar' not found.",
+            "kind": "not_found",
+        },
+        {
+            "tool": "check_network_status",
+            "args": {},
+            "error": "Tool 'check_network_status' not found.",
+            "kind": "not_found",
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+# ---------------------------------------------------------------- fresh23 legitimate
+
+t = new(
+    "f23-autoglm-61-three-searches",
+    "distinct_reads",
+    False,
+    AUTOGLM61,
+    "What the task looks like when taps land: Type then Tap on the search key for three "
+    "players in a row, a new results page each time.",
+)
+t.user("On YouTube, search Messi, then Ronaldo, then Neymar, and tell me each top video")
+t.call(
+    "do",
+    {"action": "Launch", "app": "YouTube"},
+    _screen23("YouTube home feed; search icon top right", "YouTube"),
+)
+for name, top in (
+    ("Messi", "Messi - All 91 Goals of 2012 (14M views)"),
+    ("Ronaldo", "Cristiano Ronaldo's 900th goal (22M views)"),
+    ("Neymar", "Neymar Jr best skills 2026 (8.1M views)"),
+):
+    t.call(
+        "do",
+        {"action": "Tap", "element": [905, 78]},
+        _screen23("YouTube search page; query box empty, keyboard open", "YouTube"),
+    )
+    t.call(
+        "do",
+        {"action": "Type", "text": name},
+        _screen23(f"YouTube search page; query box shows '{name}'", "YouTube"),
+    )
+    t.call(
+        "do",
+        {"action": "Tap", "element": [980, 2150]},
+        _screen23(f"Results for '{name}'; first: {top}", "YouTube"),
+    )
+t.msg("Top videos: Messi's 91 goals of 2012, Ronaldo's 900th goal, Neymar's 2026 skills.")
+
+t = new(
+    "f23-automobile-225-container-swipes",
+    "distinct_reads",
+    False,
+    AUTOMOBILE225,
+    "The issue's fix: swipeOn targets the RecyclerView, each swipe brings new rows until "
+    "'Clear cache' shows; the same swipe arguments, a different list each time.",
+)
+t.user("Find the 'Clear cache' option in the app's settings list")
+SWIPE23 = {"direction": "up", "platform": "android", "container": {"elementId": "settings_list"}}
+pages = [
+    "Account, Notifications, Privacy, Storage, Appearance, Language",
+    "Language, Accessibility, Data saver, Downloads, Backup, Sync",
+    "Sync, Security, Permissions, Battery, Updates, Feedback",
+    "Feedback, Help, About, Licences, Clear cache, Reset app",
+]
+t.call(
+    "observe", {"platform": "android"}, {"hierarchy": f"RecyclerView#settings_list [{pages[0]}]"}
+)
+for p in pages[1:]:
+    t.call("swipeOn", SWIPE23, {"hierarchy": f"RecyclerView#settings_list [{p}]"})
+t.call("tapOn", {"text": "Clear cache", "platform": "android"}, "Tapped 'Clear cache'")
+t.msg("Found it near the bottom, under Licences; I tapped Clear cache.")
+
+t = new(
+    "f23-droidrun-276-wait-for-load",
+    "polling",
+    False,
+    DROIDRUN276,
+    "The pull request's fallback: the element is not on screen yet, so the executor waits "
+    "one second and reads the state again; the banking app's spinner gives way to the "
+    "balance on the third look.",
+)
+t.user("Open my banking app and tell me the current balance")
+t.call("start_app", {"package": "com.example.bank"}, "App started: com.example.bank")
+for k, tree in enumerate(
+    [
+        "0 FrameLayout\n 1 ProgressBar\n 2 TextView 'Loading your accounts...'",
+        "0 FrameLayout\n 1 ProgressBar\n 2 TextView 'Loading your accounts... (2 of 3)'",
+        "0 FrameLayout\n 1 TextView 'Current account'\n 2 TextView 'Balance €2,431.07'",
+    ]
+):
+    t.call("get_state", {}, _droid23(tree, "Bank"))
+    if k < 2:
+        t.call("wait", {"duration": 1.0}, "Waited 1.0 seconds")
+t.msg("Your current account balance is €2,431.07.")
+
+t = new(
+    "f23-droidrun-73-enabled-next-session",
+    "session_memory",
+    False,
+    DROIDRUN73,
+    "The issue's resolution: the first session fails because the accessibility service is "
+    "off; the user enables it in Settings; the next session's get_state works.",
+)
+t.user("Open WhatsApp and read my latest message")
+t.call("start_app", {"package": "com.whatsapp"}, "App started: com.whatsapp")
+t.call("get_state", {}, error=A11Y23, kind="permission")
+t.msg("The portal returned no UI elements: enable the DroidRun accessibility service.")
+t.workspace("the user enabled the DroidRun Portal accessibility service in Settings")
+t.session("s2")
+t.user("Enabled it. Try again")
+t.call("start_app", {"package": "com.whatsapp"}, "App started: com.whatsapp")
+t.call(
+    "get_state",
+    {},
+    _droid23("0 FrameLayout\n 1 TextView 'Chats'\n 2 TextView 'Mum: Dinner at 8?'", "WhatsApp"),
+)
+t.msg("Your latest message is from Mum: 'Dinner at 8?'")
+
+t = new(
+    "f23-voyager-iterative-pickaxe",
+    "edit_test_cycle",
+    False,
+    VOYAGER94,
+    "Voyager's iterative prompting when it does get past the pickaxe: each program fixes "
+    "what the last critique named (place a table, craft sticks), the chat log and "
+    "inventory move, and the critic passes the third.",
+)
+t.user("Craft 1 wooden pickaxe")
+steps = [
+    (
+        "async function craftWoodenPickaxe(bot) {\n  await craftItem(bot, 'wooden_pickaxe', 1);\n}",
+        ["Craft without a crafting table"],
+        {"oak_log": 2, "oak_planks": 4},
+        {"success": False, "critique": "Place a crafting table first."},
+    ),
+    (
+        "async function craftWoodenPickaxe(bot) {\n  await craftItem(bot, 'crafting_table', 1);"
+        "\n  await placeItem(bot, 'crafting_table', bot.entity.position.offset(1, 0, 0));\n"
+        "  await craftItem(bot, 'wooden_pickaxe', 1);\n}",
+        ["Placed crafting_table", "I cannot make wooden_pickaxe because I need: 2 more stick"],
+        {"oak_log": 2, "crafting_table": 0},
+        {"success": False, "critique": "Craft 4 sticks from 2 planks, then the pickaxe."},
+    ),
+    (
+        "async function craftWoodenPickaxe(bot) {\n  await craftItem(bot, 'oak_planks', 1);\n"
+        "  await craftItem(bot, 'stick', 1);\n  await craftItem(bot, 'wooden_pickaxe', 1);\n}",
+        ["Crafted oak_planks", "Crafted stick", "Crafted wooden_pickaxe"],
+        {"oak_log": 1, "stick": 2, "wooden_pickaxe": 1},
+        {"success": True, "critique": ""},
+    ),
+]
+for code, chat, inv, crit in steps:
+    t.call(
+        "execute_code",
+        {"code": code, "task": "Craft 1 wooden pickaxe"},
+        _voyager23(chat, inv, "x=12.5, y=64, z=-31.5"),
+    )
+    t.call("check_task_success", {"task": "Craft 1 wooden pickaxe"}, crit)
+t.call(
+    "add_skill",
+    {"name": "craftWoodenPickaxe", "description": "Crafts planks, sticks, then a pickaxe"},
+    "Skill craftWoodenPickaxe added to the skill library (27 skills)",
+    mutates=True,
+)
+
+t = new(
+    "f23-voyager-mine-logs-progress",
+    "polling",
+    False,
+    VOYAGER94,
+    "'The first wood mining always works really well': the same mineBlock program run four "
+    "times, the log count in the inventory rising each time.",
+)
+t.user("Mine 4 oak logs")
+for n in range(1, 5):
+    t.call(
+        "execute_code",
+        {"code": "async function mineOakLog(bot) {\n  await mineBlock(bot, 'oak_log', 1);\n}"},
+        _voyager23(["Mined 1 oak_log"], {"oak_log": n}, f"x={10 + 2 * n}.5, y=64, z=-30.5"),
+    )
+t.call(
+    "check_task_success",
+    {"task": "Mine 4 oak logs"},
+    {"success": True, "critique": ""},
+)
+
+t = new(
+    "f23-mindcraft-346-player-moving",
+    "polling",
+    False,
+    MINDCRAFT346,
+    "Following a player who walks on: the same !goToPlayer each time the player moves, a "
+    "new position reached each time.",
+)
+t.user("andy, follow me to the village")
+for x, z in ((40, -12), (58, -20), (77, -31), (95, -44)):
+    t.call(
+        "goToPlayer",
+        {"player_name": "Trashcycling", "closeness": 3},
+        f"Action output:\nYou have reached Trashcycling at {x}, 64, {z}.",
+    )
+t.msg("I'm right behind you at the village gate.")
+
+
+def _mindcraft_hut_long(tid: str) -> None:
+    """mindcraft #780's answer: with code allowed, the bot builds; one placeHere per block."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        MINDCRAFT780,
+        "What the maintainer says makes the bots build: a 5x5 oak hut, the same kind of "
+        "placement call for each of its blocks (other coordinates), with wood gathered and "
+        "planks crafted between courses; about 50 calls.",
+    )
+    t.user("andy, build a small 5x5 oak hut right here")
+    t.call("nearbyBlocks", {}, "NEARBY_BLOCKS\n- oak_log\n- grass_block\n- dirt")
+    t.call("collectBlocks", {"type": "oak_log", "num": 8}, "Action output:\nCollected 8 oak_log.")
+    t.call(
+        "craftRecipe",
+        {"recipe_name": "oak_planks", "num": 8},
+        "Action output:\nSuccessfully crafted oak_planks, you now have 32 oak_planks.",
+    )
+    left = 32
+    for y in (64, 65, 66, 67):
+        for x in range(100, 105):
+            for z in (-220, -216):
+                left -= 1
+                t.call(
+                    "placeBlock",
+                    {"type": "oak_planks", "x": x, "y": y, "z": z},
+                    f"Action output:\nPlaced oak_planks at ({x}, {y}, {z}). "
+                    f"{left} oak_planks left.",
+                )
+        if y in (65, 66):
+            t.call(
+                "collectBlocks",
+                {"type": "oak_log", "num": 6},
+                "Action output:\nCollected 6 oak_log.",
+            )
+            t.call(
+                "craftRecipe",
+                {"recipe_name": "oak_planks", "num": 6},
+                f"Action output:\nSuccessfully crafted oak_planks, you now have {left + 24} "
+                "oak_planks.",
+            )
+            left += 24
+    t.msg("The hut's front and back walls are up, four blocks high; side walls next.")
+
+
+_mindcraft_hut_long("f23-mindcraft-780-hut-walls-long")
+
+t = new(
+    "f23-mito-1707-edit-and-rerun",
+    "edit_test_cycle",
+    False,
+    MITO1707,
+    "Once cell outputs reach the model (the fix the issue links), the agent reads each "
+    "error and edits the cell: KeyError, then a parse error, then the plot.",
+)
+t.user("Plot monthly revenue from sales_df")
+RUNS23 = [
+    (
+        "sales_df.groupby(sales_df.date.dt.to_period('M')).revenue.sum().plot()",
+        "KeyError: 'date'",
+    ),
+    (
+        "sales_df['order_date'] = pd.to_datetime(sales_df['order_date'])\n"
+        "sales_df.groupby(sales_df.order_date.dt.to_period('M')).revenue.sum().plot()",
+        "ValueError: time data '31/01/2026' does not match format '%m/%d/%Y'",
+    ),
+    (
+        "sales_df['order_date'] = pd.to_datetime(sales_df['order_date'], dayfirst=True)\n"
+        "sales_df.groupby(sales_df.order_date.dt.to_period('M')).revenue.sum().plot()",
+        "<AxesSubplot:xlabel='order_date'> [image/png 640x480]",
+    ),
+]
+for code, out in RUNS23:
+    t.call(
+        "CELL_UPDATE",
+        {"type": "modification", "cell_id": "c-19b2", "code": code, "cell_type": "code"},
+        {"status": "success", "cell_id": "c-19b2"},
+        mutates=True,
+    )
+    t.call("get_cell_output", {"cell_id": "c-19b2"}, {"output": out})
+t.msg("Revenue peaked in March (€48.2k).")
+
+t = new(
+    "f23-mito-1707-read-each-cell",
+    "distinct_reads",
+    False,
+    MITO1707,
+    "After 'Run all' the agent reads the output of each of six cells to find which one "
+    "dropped rows: the same tool, another cell each time.",
+)
+t.user("Which cell drops rows from orders_df? Check the outputs")
+for k, out in enumerate(
+    ["(12840, 9)", "(12840, 11)", "(12840, 11)", "(11977, 11)", "(11977, 12)", "(11977, 12)"]
+):
+    t.call("get_cell_output", {"cell_id": f"c-{k + 1:02d}"}, {"output": f"orders_df.shape = {out}"})
+t.msg("Cell c-04 drops 863 rows: its dropna() runs on the optional coupon column.")
+
+t = new(
+    "f23-jaiagents-40-training-output",
+    "polling",
+    False,
+    JAIAGENTS40,
+    "What the issue asks for, in use: the agent reads the running training cell's output "
+    "between waits, the epoch and loss moving each time, then reports.",
+)
+t.user("Train the classifier in cell 5 and tell me the final validation accuracy")
+t.call("execute_cell", {"cell_index": 5}, {"status": "running", "execution_count": 7})
+for k in range(1, 5):
+    t.call("wait", {"seconds": 30}, "waited 30s")
+    t.call(
+        "get_cell_output",
+        {"cell_index": 5},
+        {
+            "status": "running" if k < 4 else "idle",
+            "outputs": [
+                f"Epoch {e}/4 - loss: {0.91 - 0.17 * e:.2f} - val_acc: {0.71 + 0.05 * e:.2f}"
+                for e in range(1, k + 1)
+            ],
+        },
+    )
+t.msg("Training finished: validation accuracy 0.91 after 4 epochs.")
+
+t = new(
+    "f23-pytti-65-installed-next-session",
+    "session_memory",
+    False,
+    PYTTI65,
+    "The cell fails on the missing loguru; the user adds it to the notebook's setup cell "
+    "and restarts; in the next session the same cell runs.",
+)
+t.user("Run the frame interpolation cell on my frames_dir")
+t.call("run_cell", CELL23, error=MODERR23, kind="not_found")
+t.msg("The cell needs loguru: add `!pip install loguru` to the setup cell and restart.")
+t.workspace("the user added `!pip install loguru` to the setup cell and re-ran it")
+t.session("s2")
+t.user("Installed it. Run the interpolation cell again")
+t.call(
+    "run_cell",
+    CELL23,
+    "2026-09-02 10:14:03 | INFO | Beginning interpolation...\nInterpolated 240 frames -> "
+    "interpolated_frames/",
+)
+t.msg("Done: 240 interpolated frames in frames_dir/interpolated_frames.")
+
+t = new(
+    "f23-stabletoolbench-9-server-back",
+    "retry_transient",
+    False,
+    STB9,
+    "The maintainer's 'the server works well now': a call through the toolbench server "
+    "gets one 500, the retry is answered.",
+)
+t.user("List yummly's recipe categories")
+t.call(
+    "categories_list_for_yummly",
+    {},
+    error=_tb23("", error="statuscode: 500, Internal Server Error"),
+    kind="server_error",
+)
+t.call(
+    "categories_list_for_yummly",
+    {},
+    _tb23(
+        '{"browse-categories": [{"display": {"displayName": "Vegetarian"}}, '
+        '{"display": {"displayName": "Quick & Easy"}}, ...]}'
+    ),
+)
+t.msg("Categories include Vegetarian, Quick & Easy, Desserts and 17 more.")
+
+t = new(
+    "f23-toolbench-303-timeouts-then-answer",
+    "retry_transient",
+    False,
+    TOOLBENCH303,
+    "On the new host the maintainers posted: two read timeouts, then the in_radius call answers.",
+)
+t.user("Which postcodes lie within 2 miles of CF10 3NP?")
+for _ in range(2):
+    t.call(
+        "in_radius_for_dargan",
+        RADIUS23,
+        error="requests.exceptions.ReadTimeout: HTTPConnectionPool(host='8.130.32.149', "
+        "port=8080): Read timed out. (read timeout=15)",
+        kind="timeout",
+    )
+t.call(
+    "in_radius_for_dargan",
+    RADIUS23,
+    _tb23(
+        '[{"Postcode": "CF10 1AA", "Distance": 0.4}, {"Postcode": "CF10 4UW", "Distance": '
+        '1.1}, {"Postcode": "CF11 6QT", "Distance": 1.9}]'
+    ),
+)
+t.msg("Three postcodes: CF10 1AA (0.4 mi), CF10 4UW (1.1 mi), CF11 6QT (1.9 mi).")
+
+t = new(
+    "f23-toolbench-303-postcode-research",
+    "research",
+    False,
+    TOOLBENCH303,
+    "A ToolBench-style multi-tool query over the same Mapping tools: the radius search, "
+    "then the distance and the district of each postcode found, another argument each call.",
+)
+t.user("Near CF10 3NP: list postcodes within 2 miles with their districts and distances")
+t.call(
+    "in_radius_for_dargan",
+    RADIUS23,
+    _tb23('[{"Postcode": "CF10 1AA"}, {"Postcode": "CF10 4UW"}, {"Postcode": "CF11 6QT"}]'),
+)
+for pc, d, dist in (
+    ("CF10 1AA", "Cathays", 0.4),
+    ("CF10 4UW", "Butetown", 1.1),
+    ("CF11 6QT", "Grangetown", 1.9),
+):
+    t.call(
+        "distance_for_dargan",
+        {"postcodea": "CF103NP", "postcodeb": pc.replace(" ", "")},
+        _tb23(f'{{"Distance": {dist}, "Unit": "miles"}}'),
+    )
+    t.call(
+        "postcodelookup_for_dargan",
+        {"postcode": pc.replace(" ", "")},
+        _tb23(f'{{"Postcode": "{pc}", "District": "{d}", "Country": "Wales"}}'),
+    )
+t.msg("CF10 1AA Cathays 0.4 mi; CF10 4UW Butetown 1.1 mi; CF11 6QT Grangetown 1.9 mi.")
+
+t = new(
+    "f23-tau2-182-confirm-then-exchange",
+    "conversation",
+    False,
+    TAU2_182,
+    "A retail exchange the way the proposed guideline wants it: the agent reads two orders, "
+    "asks the user to confirm, the user confirms, and only then is the write call made; "
+    "each turn its own answer.",
+)
+t.user("Hi, I want to exchange the keyboard I got for the same one with clicky switches.")
+t.call(
+    "find_user_id_by_name_zip",
+    {"first_name": "Yusuf", "last_name": "Rossi", "zip": "19122"},
+    "yusuf_rossi_9620",
+)
+t.call(
+    "get_user_details",
+    {"user_id": "yusuf_rossi_9620"},
+    _tau23({"orders": ["#W6247578", "#W9711842"], "payment_methods": {"credit_card_9513926": {}}}),
+)
+for oid, item in (("#W6247578", "T-Shirt"), ("#W9711842", "Mechanical Keyboard")):
+    t.call(
+        "get_order_details",
+        {"order_id": oid},
+        _tau23({"order_id": oid, "status": "delivered", "items": [{"name": item}]}),
+    )
+t.call(
+    "get_product_details",
+    {"product_id": "1656367028"},
+    _tau23(
+        {
+            "name": "Mechanical Keyboard",
+            "variants": {"7706410293": {"switch": "clicky", "available": True, "price": 269.16}},
+        }
+    ),
+)
+t.msg(
+    "I can exchange the keyboard in order #W9711842 for the clicky-switch variant (item "
+    "7706410293, $269.16), refunding the difference to your credit card. Shall I proceed?"
+)
+t.user("Yes, please go ahead.")
+t.call(
+    "exchange_delivered_order_items",
+    {
+        "order_id": "#W9711842",
+        "item_ids": ["1151293680"],
+        "new_item_ids": ["7706410293"],
+        "payment_method_id": "credit_card_9513926",
+    },
+    _tau23({"order_id": "#W9711842", "status": "exchange requested"}),
+    mutates=True,
+)
+t.msg("Done: the exchange is requested; you'll get an email with return instructions.")
+t.user("Great, thanks!")
+t.msg("You're welcome, have a nice day!")
+
+t = new(
+    "f23-tau2-494-insurance-refused",
+    "conversation",
+    False,
+    TAU2_494,
+    "Airline task 6's expected path: the user keeps demanding insurance for an existing "
+    "reservation and refuses a transfer; the agent read the reservation once and declines "
+    "each time, in its own words, as the policy requires.",
+)
+t.user("I want to add travel insurance to reservation PEP4E0.")
+t.call(
+    "get_reservation_details",
+    {"reservation_id": "PEP4E0"},
+    _tau23(
+        {
+            "reservation_id": "PEP4E0",
+            "insurance": "no",
+            "cabin": "economy",
+            "flights": [{"flight_number": "HAT190", "date": "2024-05-20"}],
+        }
+    ),
+)
+t.msg(
+    "I'm sorry, travel insurance can only be purchased when a reservation is booked; it "
+    "can't be added to PEP4E0 now."
+)
+t.user("That's ridiculous. I need the insurance. Please add it.")
+t.msg(
+    "I understand the frustration. Our policy doesn't allow adding insurance after booking, "
+    "so I'm unable to add it to this reservation."
+)
+t.user("I don't want to talk to anyone else. Just add it.")
+t.msg(
+    "I can't add it, and I won't transfer you if you'd rather not. Your reservation stays as "
+    "it is; is there anything else about the trip I can help with?"
+)
+t.user("Fine. What's my baggage allowance then?")
+t.msg("In economy you have one free checked bag on this reservation.")
+
+t = new(
+    "f23-callcenter-393-claim-fields",
+    "conversation",
+    False,
+    CALLCENTER393,
+    "The same kind of claim call when it goes right: each caller turn adds facts, the bot "
+    "files each one with updated_claim (another field each time, the same acknowledgement) "
+    "and asks the next question.",
+)
+turns = [
+    (
+        "My car was hit in the parking lot yesterday.",
+        "incident_description",
+        "Hit while parked",
+        "I'm sorry to hear that. Where did it happen?",
+    ),
+    (
+        "At the Carrefour in Lyon, around six.",
+        "incident_location",
+        "Carrefour, Lyon, 18:00",
+        "Thank you. Was anyone injured?",
+    ),
+    (
+        "No, nobody was in the car.",
+        "injuries",
+        "None",
+        "Good. Do you have the other driver's plate number?",
+    ),
+    (
+        "Yes, it's GH-482-KL.",
+        "third_party_plate",
+        "GH-482-KL",
+        "Thanks. Can you describe the damage?",
+    ),
+    (
+        "The rear bumper is cracked.",
+        "damage",
+        "Rear bumper cracked",
+        "I've recorded everything; an adjuster will call you within 48 hours.",
+    ),
+]
+for said, field, value, reply in turns:
+    t.user(said)
+    t.call("updated_claim", {"field": field, "value": value}, f"Updated claim field '{field}'.")
+    t.msg(reply)
+
+t = new(
+    "f23-pipedream-21476-clear-my-day",
+    "distinct_reads",
+    False,
+    PIPEDREAM21476,
+    "'Clear my whole day' as the hardened tool description wants it: list the events, ask "
+    "for confirmation, then delete each one by id; the same answer to each delete.",
+)
+t.user("Clear my whole day on Friday")
+ids = ["5t1k0c", "8mq2vd", "b3n7xe", "c9p4rf", "d2w8sg", "f6y1th"]
+t.call(
+    "google_calendar-list-events",
+    {"calendarId": "primary", "timeMin": "2026-09-11T00:00:00Z", "timeMax": "2026-09-12T00:00:00Z"},
+    {
+        "items": [
+            {"id": i, "summary": s}
+            for i, s in zip(
+                ids,
+                ["Standup", "1:1 Dana", "Design review", "Lunch w/ Sam", "Hiring sync", "Gym"],
+                strict=True,
+            )
+        ]
+    },
+)
+t.msg(
+    "Friday has 6 events: Standup, 1:1 Dana, Design review, Lunch w/ Sam, Hiring sync, Gym. "
+    "Delete all six?"
+)
+t.user("Yes, all of them")
+for i in ids:
+    t.call(
+        "google_calendar-delete-event",
+        {"calendarId": "primary", "eventId": i, "sendUpdates": "all"},
+        {"success": True},
+        mutates=True,
+    )
+t.msg("Friday is clear: all six events were deleted and attendees notified.")
+
+t = new(
+    "f23-webarena-237-retype-after-reload",
+    "retry_transient",
+    False,
+    WEBARENA237,
+    "The pull request's 'valid retry': the agent types the password, signs in, the page "
+    "reloads with an expired form token and empty fields, and it types the same password "
+    "again, which works.",
+)
+t.user("Log in to the shop admin as admin and open the orders page")
+LOGIN23 = (
+    "Tab 0 (current): Magento Admin\n[310] textbox 'Username'\n[318] textbox 'Password'\n"
+    "[325] button 'Sign in'"
+)
+t.call("goto", {"url": "http://shop.local/admin"}, LOGIN23)
+t.call("type", {"element_id": 310, "text": "admin", "press_enter": 0}, LOGIN23)
+t.call("type", {"element_id": 318, "text": "admin1234", "press_enter": 0}, LOGIN23)
+t.call(
+    "click",
+    {"element_id": 325},
+    "Tab 0 (current): Magento Admin\n[290] StaticText 'Invalid Form Key. Please refresh the "
+    "page.'\n[310] textbox 'Username'\n[318] textbox 'Password'\n[325] button 'Sign in'",
+)
+t.call("type", {"element_id": 310, "text": "admin", "press_enter": 0}, LOGIN23)
+t.call("type", {"element_id": 318, "text": "admin1234", "press_enter": 0}, LOGIN23)
+t.call(
+    "click",
+    {"element_id": 325},
+    "Tab 0 (current): Dashboard / Magento Admin\n[512] link 'Sales'\n[530] link 'Orders'",
+)
+t.call(
+    "click",
+    {"element_id": 530},
+    "Tab 0 (current): Orders / Magento Admin\n[700] grid 'Orders' 308 records found",
+)
+t.msg("Logged in; the orders page lists 308 orders.")
+
+t = new(
+    "f23-scottlogic-75-one-email-each",
+    "distinct_reads",
+    False,
+    SCOTTLOGIC75,
+    "The email tool used as meant: one email to each of five addresses the user lists, the "
+    "same subject and body, the same kind of confirmation.",
+)
+t.user(
+    "Send 'Team lunch moved to 1pm' to kate@hotmail.com, bob@scottlogic.com, "
+    "amy@scottlogic.com, raj@scottlogic.com and li@scottlogic.com"
+)
+for addr in (
+    "kate@hotmail.com",
+    "bob@scottlogic.com",
+    "amy@scottlogic.com",
+    "raj@scottlogic.com",
+    "li@scottlogic.com",
+):
+    t.call(
+        "sendEmail",
+        {"address": addr, "subject": "Team lunch", "body": "Team lunch moved to 1pm"},
+        {"isEmailSent": True, "message": f"Email sent to {addr}"},
+        mutates=True,
+    )
+t.msg("Sent to all five.")
+
+
+def _tau_retail_long(tid: str) -> None:
+    """A long retail session: a user with many orders, each read, several handled."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        TAU_67,
+        "Why the pull request wants num_max_steps configurable: a legitimate retail session "
+        "longer than the default, a user with eight orders, each read, four items returned "
+        "and two addresses changed, product details looked up between; about 30 calls.",
+    )
+    t.user(
+        "Hi, I'm Mei Kovacs, zip 28236. I need to sort out several orders: return what hasn't "
+        "fit and fix the address on the pending ones."
+    )
+    t.call(
+        "find_user_id_by_name_zip",
+        {"first_name": "Mei", "last_name": "Kovacs", "zip": "28236"},
+        "mei_kovacs_8020",
+    )
+    orders = [f"#W{7000000 + 137 * k}" for k in range(8)]
+    t.call(
+        "get_user_details",
+        {"user_id": "mei_kovacs_8020"},
+        _tau23({"orders": orders, "payment_methods": {"paypal_7644869": {}}}),
+    )
+    states = [
+        "delivered",
+        "pending",
+        "delivered",
+        "delivered",
+        "pending",
+        "delivered",
+        "cancelled",
+        "delivered",
+    ]
+    items = [
+        "Hiking Boots",
+        "Desk Lamp",
+        "Yoga Mat",
+        "Jigsaw Puzzle",
+        "Office Chair",
+        "Running Shoes",
+        "Water Bottle",
+        "Backpack",
+    ]
+    for k, (oid, st, it) in enumerate(zip(orders, states, items, strict=True)):
+        t.call(
+            "get_order_details",
+            {"order_id": oid},
+            _tau23(
+                {
+                    "order_id": oid,
+                    "status": st,
+                    "items": [{"name": it, "item_id": f"{5000000000 + k}"}],
+                }
+            ),
+        )
+    t.msg("I see eight orders: five delivered, two pending, one cancelled. Which to return?")
+    t.user("Return the boots, the yoga mat, the running shoes and the backpack, to PayPal.")
+    for k in (0, 2, 5, 7):
+        t.call(
+            "get_product_details",
+            {"product_id": f"{6000000000 + k}"},
+            _tau23({"name": items[k], "product_id": f"{6000000000 + k}", "returnable": True}),
+        )
+    t.msg("All four can be returned to PayPal paypal_7644869. Confirm?")
+    t.user("Yes.")
+    for k in (0, 2, 5, 7):
+        t.call(
+            "return_delivered_order_items",
+            {
+                "order_id": orders[k],
+                "item_ids": [f"{5000000000 + k}"],
+                "payment_method_id": "paypal_7644869",
+            },
+            _tau23({"order_id": orders[k], "status": "return requested"}),
+            mutates=True,
+        )
+    t.user("Now change the address on the two pending orders to 14 Elm St, Charlotte NC 28236.")
+    for k in (1, 4):
+        t.call(
+            "modify_pending_order_address",
+            {
+                "order_id": orders[k],
+                "address1": "14 Elm St",
+                "address2": "",
+                "city": "Charlotte",
+                "state": "NC",
+                "country": "USA",
+                "zip": "28236",
+            },
+            _tau23({"order_id": orders[k], "address": {"address1": "14 Elm St"}}),
+            mutates=True,
+        )
+    for k in (0, 2, 5, 7, 1, 4):
+        t.call(
+            "get_order_details",
+            {"order_id": orders[k]},
+            _tau23(
+                {
+                    "order_id": orders[k],
+                    "status": "return requested" if k not in (1, 4) else "pending",
+                    "address": "14 Elm St" if k in (1, 4) else None,
+                }
+            ),
+        )
+    t.call("calculate", {"expression": "89.99 + 34.5 + 119.0 + 64.25"}, "307.74")
+    t.msg("Four returns requested ($307.74 back to PayPal) and both pending orders updated.")
+    t.user("Thanks, that's all.")
+    t.msg("You're welcome!")
+
+
+_tau_retail_long("f23-tau-67-many-orders-long")
+
+# ================================================================ end of fresh23 set
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -27275,8 +28744,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh20"
     for it in items[FRESH21_START:FRESH22_START]:
         split[it.tid] = "fresh21"
-    for it in items[FRESH22_START:]:
+    for it in items[FRESH22_START:FRESH23_START]:
         split[it.tid] = "fresh22"
+    for it in items[FRESH23_START:]:
+        split[it.tid] = "fresh23"
     return split
 
 

@@ -141,6 +141,7 @@ SPLIT_ORDER = (
     "fresh20",
     "fresh21",
     "fresh22",
+    "fresh23",
 )
 
 

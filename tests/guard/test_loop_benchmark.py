@@ -60,6 +60,8 @@ ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 # fde87d3's guard, no rule changed; bench/loops/README.md, "fresh22"). A canned reply to new
 # requests (docs/guard-api.md, "A canned reply", session 15): fresh17 18/18, fresh19 25/28,
 # fresh21 20/23; fresh22 22/26 after its rules (docs/guard-api.md, "Held-out split fresh22").
+# fresh23 at 19/23 and 1/22, one early, none late (b190275, main bf8464d's guard, no rule
+# changed; bench/loops/README.md, "fresh23").
 CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
@@ -85,6 +87,7 @@ CAUGHT_AT_LEAST = {
     "fresh20": 25,
     "fresh21": 20,
     "fresh22": 22,
+    "fresh23": 19,
 }
 
 

@@ -150,6 +150,13 @@ def test_size_and_balance() -> None:
     assert {t["class"] for t in fresh22 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh22) >= 2
     assert {t["class"] for t in fresh22 if not t["loop"]} == legit20
+    fresh23 = [t for t in TRAJS if t["split"] == "fresh23"]
+    assert len(fresh23) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh23) / len(fresh23) <= 0.6
+    assert all(t["id"].startswith("f23-") for t in fresh23)
+    assert {t["class"] for t in fresh23 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh23) >= 2
+    assert {t["class"] for t in fresh23 if not t["loop"]} == legit20
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
