@@ -27905,7 +27905,11 @@ occ = repeat_block(
     ],
     4,
 )
-mark_cycle(t, occ)
+# Due at check_status_bar's second identical failure (a hard failure of one call that has
+# happened twice: the file's rule for error loops), one step before the cycle's second
+# occurrence ends (label corrected at the merge, before any rule change: the helper reported
+# it, as fresh19's f19-agentbeck-44452-missing-file-cycle was).
+t.mark(occ[1][0], occ[1][0], period=2)
 
 # ---------------------------------------------------------------- fresh23 legitimate
 

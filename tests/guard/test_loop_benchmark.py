@@ -61,7 +61,9 @@ ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 # requests (docs/guard-api.md, "A canned reply", session 15): fresh17 18/18, fresh19 25/28,
 # fresh21 20/23; fresh22 22/26 after its rules (docs/guard-api.md, "Held-out split fresh22").
 # fresh23 at 19/23 and 1/22, one early, none late (b190275, main bf8464d's guard, no rule
-# changed; bench/loops/README.md, "fresh23").
+# changed; bench/loops/README.md, "fresh23"); the early flag's label corrected at the merge by
+# the file's error rule (20/23), 21/23 and 0/22 after its rules (docs/guard-api.md,
+# "Held-out split fresh23").
 CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
@@ -87,7 +89,7 @@ CAUGHT_AT_LEAST = {
     "fresh20": 25,
     "fresh21": 20,
     "fresh22": 22,
-    "fresh23": 19,
+    "fresh23": 21,
 }
 
 

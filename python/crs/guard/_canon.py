@@ -588,7 +588,17 @@ def _volatile_key(key: str) -> bool:
 
 
 def _is_ident(key: str, value: str) -> bool:
-    return key.lower() in IDENT_KEYS or (" " not in value and _pathlike(value))
+    return (
+        key.lower() in IDENT_KEYS
+        or (" " not in value and _pathlike(value))
+        or ("@" in value and _EMAIL(value) is not None)
+    )
+
+
+# An email address names whom a call acts on, whatever its key (`"address":
+# "kate@hotmail.com"`): one email to each address a user listed is a walk over recipients,
+# not one call reworded (fresh23).
+_EMAIL = re.compile(r"[^\s@,;<>()\[\]]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+").fullmatch
 
 
 def names_path(canon: dict[str, Any], commands: frozenset[str]) -> bool:

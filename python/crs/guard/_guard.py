@@ -2530,6 +2530,24 @@ class Guard:
                             "a row with the same reply, word for word"
                         )
                         cap = True
+                # The run the last turn ended on (the same message twice or more in a row),
+                # answered to the user's next message with that message again, no call
+                # since: the turn changed nothing it says; the run goes on (fresh23). A
+                # nudge each time, as a canned reply.
+                carried = s.carry[1]
+                if (
+                    found is None
+                    and carried
+                    and digest == s.carry[0]
+                    and s.last_step == s.turn_step
+                    and all(m == digest for m in msgs)
+                    and carried + len(msgs) + 1 >= self.policy.monologue_repeats
+                ):
+                    found = (
+                        f"the agent said the same thing {carried + len(msgs) + 1} times in a "
+                        "row without acting, the user's message between"
+                    )
+                    cap = True
                 if found is None and len(text) >= _repeat.MIN_SPAN:
                     # one message stuck on a passage it says over and over (crs.guard._repeat)
                     rep = _repeat.repetition(text)

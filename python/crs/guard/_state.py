@@ -314,6 +314,7 @@ class SessionState:
         "blocks",
         "calls",
         "canned",
+        "carry",
         "echo",
         "epoch",
         "last_mut",
@@ -408,6 +409,10 @@ class SessionState:
         # current turn's user text asked something new (fresh17, fresh19, fresh21)
         self.canned: list[Any] = ["", 0, 0]
         self.new_ask = False
+        # The message the last turn ended on, said at least twice in a row with no call
+        # since, and how many times: [its digest, copies] ("", 0: none). Answering the next
+        # turn with it again continues the run (fresh23)
+        self.carry: list[Any] = ["", 0]
         # runs of one call the latest user turn asked for ("run it 5 times": 5; 0: none;
         # `crs.guard._turns.repeats_asked`): that many in the turn are the task
         self.asked = 0
@@ -673,6 +678,18 @@ class SessionState:
             self.ask = frozenset(u[:256])
 
     def apply_turn(self) -> None:
+        carry = ["", 0]
+        # (a run already reported, nudged or stopped, is not carried: the user's message after
+        # it is a new request, decided afresh)
+        if self.msg_streak >= 2 and self.msgs and not self.msg_flags:
+            last, run = self.msgs[-1], 0
+            for d in reversed(self.msgs[-self.msg_streak :]):
+                if d != last:
+                    break
+                run += 1
+            if run >= 2:
+                carry = [last, run]
+        self.carry = carry
         self.turns += 1
         self.turn_step = self.last_step
         if self.msg_streak or self._answered_by_tool():
@@ -726,6 +743,7 @@ class SessionState:
             "ask": sorted(self.ask),
             "asked": self.asked,
             "canned": [*self.canned, self.new_ask],
+            "carry": list(self.carry),
             "last_msg": [self.last_sketch, sorted(self.last_sents)],
             "msg_words": [
                 sorted(self.msg_run),
@@ -786,6 +804,9 @@ class SessionState:
         if canned is not None:
             s.canned = [str(canned[0]), int(canned[1]), int(canned[2])]
             s.new_ask = bool(canned[3])
+        carry = d.get("carry")  # (absent in an older image: no run carried)
+        if carry is not None:
+            s.carry = [str(carry[0]), int(carry[1])]
         last = d.get("last_msg")  # (absent in an older image: no last message to compare)
         if last is not None:
             s.last_sketch = str(last[0])
