@@ -59,6 +59,7 @@ from crs.guard._policy import (
 )
 from crs.guard._policy import field_key as _field_key
 from crs.guard._results import Guessed as _Guessed
+from crs.guard._results import GuessedJSON as _GuessedJSON
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._state import step_taken as _step_taken
 from crs.guard._text import MAX_CALL_ID as _MAX_CALL_ID
@@ -439,16 +440,66 @@ def _reads(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
     )
 
 
+# A file reader whose own failures name it first (`tail: cannot open 'x' for reading: ...`,
+# `sed: can't read x: ...`, `jq: error: ...`), POSIX's `prog: message`; the name it may print
+# instead (`zcat` prints `gzip:`, Debian's `awk` `mawk:`).
+_FILE_READER = re.compile(
+    r"\s*(?:(?:sudo|command|exec|nice|timeout \S+)\s+)?"
+    r"(cat|head|tail|grep|egrep|fgrep|zgrep|rg|zcat|awk|sed|jq|strings|nl|sort|uniq|wc|cut)\s"
+)
+_READER_ALIASES = {
+    "egrep": ("grep",),
+    "fgrep": ("grep",),
+    "zgrep": ("grep", "gzip"),
+    "zcat": ("gzip",),
+    "awk": ("gawk", "mawk", "nawk"),
+}
+# What a shell says when it cannot run the command (`bash: rg: command not found`).
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"})
+_PROGRAM = re.compile(r"(?:(?i:error|fatal):\s*)?([\w./+-]{1,80}):")  # (`Error: tail: ...`)
+_SEGMENT = re.compile(r"[|;&\n()]+")
+
+
+def _programs(command: str) -> set[str]:
+    """The programs a shell command runs (the first word of each of its pipeline's and
+    list's commands, wrappers and `VAR=x` skipped; and their aliases), and the shells."""
+    names = set(_SHELLS)
+    for part in _SEGMENT.split(command[:2000]):
+        words = part.split()
+        while words and (
+            "=" in words[0] or words[0] in ("sudo", "command", "exec", "nice", "env", "xargs")
+        ):
+            words.pop(0)
+        if words and words[0] == "timeout" and len(words) > 2:
+            words = words[2:]
+        if words:
+            name = words[0].rsplit("/", 1)[-1]
+            names.add(name)
+            names.update(_READER_ALIASES.get(name, ()))
+    return names
+
+
 def _read_content(error: str, tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
     """Whether a failure guessed from a text (`_results.Guessed`) may be the content a read
-    returned: the call reads (`_reads`) and the text has more than one line (a file, a log,
-    a traceback, a search's matches; a read that failed says so in a line) or its first
-    word is one the call searched for (`grep -rn 'Error:'`)."""
+    returned: the call reads (`_reads`) and the text spells a JSON failure object (a JSON
+    document a read returned is data: a config, a record; rt12), or has more than one line
+    (a file, a log, a traceback, a search's matches; a read that failed says so in a line),
+    or, for a shell command that runs a file reader (`tail -1 app.log`, `head -1 run.log`,
+    `grep`, `sed -n 1p`), does not start with the name of a program it runs or of the shell
+    (a file reader's own failures do: `tail: cannot open ...`; `ValueError: x` and `fatal:
+    ...` are the lines it read; rt12), or else its first word is one the call searched for
+    (`grep -rn 'Error:'`)."""
     if not _reads(tool, canon, commands):
         return False
+    if type(error) is _GuessedJSON:
+        return True
     text = error.strip()
     if "\n" in text:
         return True
+    for k, v in canon.items():
+        if k in commands and type(v) is str and _FILE_READER.match(v[:200]) is not None:
+            named = _PROGRAM.match(text[:200])
+            return named is None or named.group(1).rsplit("/", 1)[-1] not in _programs(v)
     word = text[:40].split(":", 1)[0].split()[:1]
     if not word or len(word[0]) < 4:
         return False
@@ -1629,7 +1680,7 @@ class Guard:
                     kind == HARD
                     and lim.learn_failures
                     and (
-                        type(error) is not _Guessed
+                        not isinstance(error, _Guessed)
                         or not _read_content(error, call.tool, canon, self._commands)
                     )
                 ):

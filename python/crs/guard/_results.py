@@ -29,7 +29,7 @@ sessions) and an envelope is judged by what it carries:
   (`_canon.RESULT_STAMP_KEYS`): the result is that text (`{"time": ...}` is a record).
 - A text (of at most 1 MiB) that starts with a JSON object that reports a failure by the
   rules above (`{"error": "..."}`), whatever note follows it (a harness's loop warning with
-  its count).
+  its count): a `GuessedJSON` failure (the text may be a JSON file a read returned).
 - A text that starts as an error report does: `Error: ...`, `error[E0425]: ...`, `fatal:
   ...`, `Exception: ...`, `Error executing tool x: ...` (MCP's Python SDK), `An error
   occurred while running the tool. Please try again. Error: ...` (the OpenAI Agents SDK's
@@ -121,6 +121,15 @@ class Guessed(str):
     __slots__ = ()
 
 
+class GuessedJSON(Guessed):
+    """A failure read from a text that spells a JSON failure object (`{"error": "..."}`):
+    the text may be a document the tool read (`cat config.json`, a cached response), so
+    a call that reads content does not learn it, whatever its length (rt12). A dict the
+    tool returned is its own answer, not a text: its failure is not guessed."""
+
+    __slots__ = ()
+
+
 # (`details`: the pi agent's and OpenClaw's tool result, `{content, details}`, whose details
 # are for the UI and never shown to the model)
 _ENVELOPE_KEYS = frozenset(
@@ -182,7 +191,8 @@ def failure_text(text: str) -> str | None:
         except (ValueError, RecursionError):
             doc = None
         if type(doc) is dict:
-            return _dict(doc)[1]
+            said = _dict(doc)[1]
+            return None if said is None else GuessedJSON(said)
     # an exception line or an errno message has its ": " early (most texts have none there)
     if text.find(": ", 0, _COLON_BY) < 0:
         return None

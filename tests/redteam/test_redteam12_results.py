@@ -1,0 +1,115 @@
+"""Red team, twelfth pass: failures guessed from what a content read returned.
+
+The eleventh pass stopped learning a failure guessed from a read's multi-line content (a
+crash log, a grep for `Error:`). Two kinds were still learned and refused in every later
+session of the unchanged workspace, though the read had worked:
+
+- a JSON text `{"error": "..."}` a read returned (`cat config.json`, `Read`): the text
+  spells a failure object, but it is the document the read found;
+- a one-line read whose line starts as an error report does (`tail -1 app.log` answering
+  `ValueError: x`, `head -1 run.log` answering `fatal: ...`): a file reader's own failures
+  name it first (`tail: cannot open ...`), so a line that names no program the command runs
+  is what it read.
+
+Real durable guards over real journals in real later sessions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from crs.guard import Guard
+
+CONTENT: list[tuple[str, dict[str, Any], Any]] = [
+    ("Bash", {"command": "cat config.json"}, '{"error": "use the defaults"}'),
+    ("Read", {"file_path": "fixtures/err.json"}, '{"error": "not found", "ts": 1}'),
+    ("read_file", {"path": "cache/resp.json"}, '{"success": false, "error": "quota"}'),
+    (
+        "Bash",
+        {"command": "cat fixtures/rpc.json"},
+        {"stdout": '{"error": {"code": -32601, "message": "m"}}', "stderr": ""},
+    ),
+    ("Bash", {"command": "tail -1 app.log"}, "ValueError: x is not y"),
+    ("Bash", {"command": "head -1 run.log"}, "fatal: unable to access 'https://x/'"),
+    ("Bash", {"command": "tail -n 1 /var/log/app/err.log"}, "Traceback (most recent call"),
+    ("Bash", {"command": "sed -n 3p build.log"}, "error: linker failed"),
+    ("Bash", {"command": "grep -m1 panic svc.log | head -1"}, "panic: runtime error"),
+    ("Bash", {"command": ["tail", "-1", "worker.log"]}, "RuntimeError: boom"),
+    ("Bash", {"command": "sudo tail -1 /var/log/syslog"}, "Exception: disk"),
+    (
+        "Bash",
+        {"command": "tail -1 out.log"},
+        {"stdout": "Error: connection refused", "stderr": "", "interrupted": False},
+    ),
+]
+
+# A read that failed, as its reader, its shell or the harness says so in a line; a JSON
+# failure of a call that does not read.
+FAILED: list[tuple[str, dict[str, Any], Any]] = [
+    (
+        "Bash",
+        {"command": "tail -1 gone.log"},
+        "tail: cannot open 'gone.log' for reading: No such file or directory",
+    ),
+    ("Bash", {"command": "grep -c x missing"}, "grep: missing: No such file or directory"),
+    ("Bash", {"command": "cat nope.txt"}, "cat: nope.txt: No such file or directory"),
+    ("Bash", {"command": "sed -n 1p nope"}, "sed: can't read nope: No such file or directory"),
+    ("Bash", {"command": "zcat old.gz"}, "gzip: old.gz: No such file or directory"),
+    ("Bash", {"command": "rg TODO src"}, "bash: rg: command not found"),
+    (
+        "Bash",
+        {"command": "jq .a x.json"},
+        "jq: error: Could not open file x.json: No such file or directory",
+    ),
+    ("Bash", {"command": "head -1 x"}, "Error: head: cannot open 'x' for reading"),
+    ("read_file", {"path": "/etc/shadow"}, "Error: Access denied - outside allowed dirs"),
+    ("build", {"target": "web"}, '{"error": "no such target"}'),
+    ("deploy", {"env": "prod"}, '{"success": false, "error": "forbidden"}'),
+]
+
+
+def _run(project: Path, home: Path, session: str, calls: list[Any]) -> list[str]:
+    with Guard.open(project, session, home=home) as g:
+        out = []
+        for tool, args, result in calls:
+            v = g.before_call(tool, args)
+            if not v.allowed:
+                out.append(str(v.code))
+                continue
+            assert v.call is not None
+            g.after_call(v.call, result=result)
+            out.append("ran")
+        return out
+
+
+def test_content_that_reads_as_a_failure_is_not_refused_in_the_next_session(
+    tmp_path: Path,
+) -> None:
+    project, home = tmp_path / "p", tmp_path / "home"
+    project.mkdir()
+    assert _run(project, home, "s1", CONTENT) == ["ran"] * len(CONTENT)
+    assert _run(project, home, "s2", CONTENT) == ["ran"] * len(CONTENT)  # before: refused
+    with Guard.open(project, "s3", home=home) as g:
+        assert g.learned() == []
+
+
+def test_a_read_that_failed_in_a_line_and_json_failures_of_other_calls_are_learned(
+    tmp_path: Path,
+) -> None:
+    project, home = tmp_path / "p", tmp_path / "home"
+    project.mkdir()
+    assert _run(project, home, "s1", FAILED) == ["ran"] * len(FAILED)
+    assert _run(project, home, "s2", FAILED) == ["known_failure"] * len(FAILED)
+
+
+def test_a_json_failure_a_read_returned_still_counts_in_its_session() -> None:
+    g = Guard()
+    seen = []
+    for _ in range(3):
+        v = g.before_call("Bash", {"command": "cat config.json"})
+        seen.append(str(v.code))
+        if v.allowed:
+            assert v.call is not None
+            g.after_call(v.call, result='{"error": "use the defaults"}')
+    assert seen[-1] == "error_loop"
