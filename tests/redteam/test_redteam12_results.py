@@ -113,3 +113,39 @@ def test_a_json_failure_a_read_returned_still_counts_in_its_session() -> None:
             assert v.call is not None
             g.after_call(v.call, result='{"error": "use the defaults"}')
     assert seen[-1] == "error_loop"
+
+
+# Reads behind what a shell command says before its program (agents write `cd /repo && ...`)
+LEAD: list[tuple[str, dict[str, Any], Any]] = [
+    (
+        "Bash",
+        {"command": "cd /repo && cat crash.log"},
+        'Traceback (most recent call last):\n  File "a.py", line 1\nValueError: bad\n',
+    ),
+    ("Bash", {"command": "/usr/bin/tail -5 app.log"}, "Error: disk full\nError: disk full"),
+    ("Bash", {"command": "LC_ALL=C grep -rn 'Error:' logs/"}, "Error: a\nError: b"),
+    ("Bash", {"command": "cd logs; tail -1 app.log"}, "ValueError: x"),
+    ("Bash", {"command": 'env TZ=UTC X="a b" tail -3 app.log'}, "fatal: a\nfatal: b"),
+    ("Bash", {"command": 'cd "my dir" && head -1 run.log'}, "fatal: bad object"),
+]
+LEAD_FAILED: list[tuple[str, dict[str, Any], Any]] = [
+    ("Bash", {"command": "cd /repo && cat nope"}, "cat: nope: No such file or directory"),
+    ("Bash", {"command": "cd /repo && make test"}, "Error: tests failed"),
+    (
+        "Bash",
+        {"command": "/usr/bin/tail -1 gone"},
+        "tail: cannot open 'gone' for reading: No such file or directory",
+    ),
+]
+
+
+def test_a_read_after_cd_variables_or_a_path_is_a_read(tmp_path: Path) -> None:
+    """Before: `_reads` matched a reader only at the command's very start, so the crash
+    log read after `cd /repo &&` was learned and refused in the next session."""
+    project, home = tmp_path / "p", tmp_path / "home"
+    project.mkdir()
+    calls = LEAD + LEAD_FAILED
+    assert _run(project, home, "s1", calls) == ["ran"] * len(calls)
+    assert _run(project, home, "s2", calls) == ["ran"] * len(LEAD) + ["known_failure"] * len(
+        LEAD_FAILED
+    )

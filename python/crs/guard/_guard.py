@@ -431,13 +431,33 @@ _READER_COMMAND = re.compile(
 )
 
 
+# What goes before the program a shell command runs and says nothing of what it does: a
+# change of directory (`cd /repo && `, `cd logs; `), variables (`LC_ALL=C `, `env X=1 `), the
+# program's directory (`/usr/bin/tail`).
+_COMMAND_LEAD = re.compile(
+    r"\s*(?:cd\s+(?:'[^'\n]*;'|[^\s;&|']+;"
+    r"|(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s;&|']+)\s*'?(?:&&|;)'?)\s*"
+    r"|(?:env\s+)?(?:(?:[A-Za-z_]\w*=(?:\"[^\"\n]*\"|'[^'\n]*'|\S*)|'[A-Za-z_]\w*=[^'\n]*')\s+)+"
+    r"|env\s+)*"
+    r"(?:[^\s;&|']*/)?"
+)
+
+
+def _command_head(command: str) -> str:
+    """The command from the program it runs on (`cd /repo && cat x` -> `cat x`; rt12)."""
+    return command[_COMMAND_LEAD.match(command).end() :]  # type: ignore[union-attr]
+
+
+def _reader_match(command: str) -> Any:
+    return _READER_COMMAND.match(_command_head(command))
+
+
 def _reads(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
     """Whether the call reads content: its tool's name says so (`Read`, `read_file`,
     `tail_logs`, `grep`) or its shell command starts with a reader (`cat`, `tail`, `grep`,
-    `journalctl`, `docker logs`)."""
-    return _READER_TOOL.search(tool) is not None or _command_says(
-        _READER_COMMAND.match, canon, commands
-    )
+    `journalctl`, `docker logs`), after a `cd DIR &&`, variables or the program's directory
+    (`cd /repo && cat crash.log`, `/usr/bin/tail`, `LC_ALL=C grep`: rt12)."""
+    return _READER_TOOL.search(tool) is not None or _command_says(_reader_match, canon, commands)
 
 
 # A file reader whose own failures name it first (`tail: cannot open 'x' for reading: ...`,
@@ -457,7 +477,7 @@ _READER_ALIASES = {
 # What a shell says when it cannot run the command (`bash: rg: command not found`).
 _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"})
 _PROGRAM = re.compile(r"(?:(?i:error|fatal):\s*)?([\w./+-]{1,80}):")  # (`Error: tail: ...`)
-_SEGMENT = re.compile(r"[|;&\n()]+")
+_SEGMENT = re.compile(r"'?[|;&\n()]+'?")  # (the canonical form quotes them: `'|'`)
 
 
 def _programs(command: str) -> set[str]:
@@ -497,7 +517,11 @@ def _read_content(error: str, tool: str, canon: dict[str, Any], commands: frozen
     if "\n" in text:
         return True
     for k, v in canon.items():
-        if k in commands and type(v) is str and _FILE_READER.match(v[:200]) is not None:
+        if (
+            k in commands
+            and type(v) is str
+            and _FILE_READER.match(_command_head(v[:400])) is not None
+        ):
             named = _PROGRAM.match(text[:200])
             return named is None or named.group(1).rsplit("/", 1)[-1] not in _programs(v)
     word = text[:40].split(":", 1)[0].split()[:1]
