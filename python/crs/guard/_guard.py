@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import enum
 import functools
+import hashlib
 import inspect
 import itertools
 import logging
@@ -717,6 +718,8 @@ _CLOCK_SKEW_MS = 2_000
 # ran ahead (or this one was set back), and a failure so stamped would live its TTL from
 # that future (30 days ahead: refused for 37 days): it is not in force here (rt11).
 _LEARNED_SKEW_MS = 600_000
+# The longest workspace fingerprint kept as it is; a longer one is kept as its digest.
+_FP_CHARS = 256
 
 
 def _in_force(created_at: int, now: int, ttl: float) -> bool:
@@ -1014,6 +1017,17 @@ class Guard:
                 )
             # An unknown workspace matches nothing: a failure learned in it is never refused.
             return f"unknown:{os.urandom(8).hex()}"
+        if len(value) > _FP_CHARS:
+            # A fingerprint is compared, never read: a long one (a `git diff`'s text) was
+            # stored whole in every learned failure (10 MB each) and shown by `learned()`,
+            # the CLI and the dashboard; one over 64 MiB made every failure's record too
+            # large to journal. Its digest compares the same (rt12).
+            value = (
+                "blake2b:"
+                + hashlib.blake2b(
+                    value.encode("utf-8", "surrogatepass"), digest_size=16
+                ).hexdigest()
+            )
         self._fp_cache = (key, now, value)
         return value
 
