@@ -6,12 +6,12 @@ frameworks document, so a failure counts as one (error loops, the breaker, the m
 sessions) and an envelope is judged by what it carries:
 
 - MCP's `CallToolResult` (`{"content": [{"type": "text", "text": ...}], "isError": ...}`,
-  with `structuredContent` / `_meta`), Anthropic's `tool_result` block (`content` a str or
-  blocks, `is_error`) and the pi agent's / OpenClaw's `{content, details}` (details for the
-  UI): `isError` / `is_error` true is a failure whose text is the content;
-  otherwise the result is its `structuredContent`, else its text (a JSON object or array
-  when the text is one: MCP servers send their data so; blocks other than text leave the
-  envelope as it is).
+  with `structuredContent` / `_meta` / `resultType`), Anthropic's `tool_result` block
+  (`content` a str or blocks, `is_error`) and the pi agent's / OpenClaw's `{content,
+  details}` (details for the UI): `isError` / `is_error` true is a failure whose text is
+  the content; otherwise the result is its `structuredContent`, else its text (a JSON
+  object or array when the text is one: MCP servers send their data so; blocks other than
+  text leave the envelope as it is).
 - A record of a command the tool ran (`exit_code` / `exitCode` / `returncode` /
   `exit_status` beside `stdout` / `stderr`): a non-zero exit is a failure whose text is what
   the command printed (stderr first); a zero exit is a field that says nothing (below).
@@ -40,8 +40,10 @@ sessions) and an envelope is judged by what it carries:
   message (`cat: x: No such file or directory`, `bash: y: command not found`). A summary
   such as `Errors: 0`, `Failed: 0, passed: 12` or `error count: 0` is not one.
 
-Only a result the caller did not mark already is read (`error=` given: the error is the
-error). Cost on the hot path: `type(result) is dict` or one anchored regex match of a str.
+A pydantic model (the MCP SDK's `CallToolResult`, LangChain's `ToolMessage`) is read as the
+dict it dumps to. Only a result the caller did not mark already is read (`error=` given: the
+error is the error). Cost on the hot path: `type(result) is dict` or one anchored regex
+match of a str.
 """
 
 from __future__ import annotations
@@ -143,6 +145,10 @@ _ENVELOPE_KEYS = frozenset(
         "type",
         "tool_use_id",
         "details",
+        # (MCP's `Result.resultType`, required on the wire since the 2026-07-28 revision:
+        # `"complete"` beside the content; without it here such a result marked `isError`
+        # was no envelope, a success; rt12)
+        "resultType",
     }
 )
 # The keys of a tool message that answers one call: the call's id (one of `_CALL_ID_KEYS`),
@@ -370,4 +376,23 @@ def unwrap(result: Any) -> tuple[Any, str | None]:
         return result, failure_text(result) if result else None
     if t is dict:
         return _dict(result)
+    if getattr(t, "model_fields", None) is not None:
+        doc = _model_dict(result)
+        if doc is not None:
+            return _dict(doc)
     return result, None
+
+
+def _model_dict(result: Any) -> dict[Any, Any] | None:
+    """A pydantic model (v2) as the dict it dumps to (`exclude_none`, by alias): the MCP
+    SDK's `CallToolResult` and LangChain's `ToolMessage` handed over as the objects the
+    SDKs return read as their dict forms do (an `isError` one was a success; rt12). None
+    when it does not dump."""
+    dump = getattr(result, "model_dump", None)
+    if not callable(dump):
+        return None
+    try:
+        doc = dump(exclude_none=True, by_alias=True)
+    except Exception:  # (a model whose fields do not dump: judged as the object)
+        return None
+    return doc if type(doc) is dict else None

@@ -1,0 +1,92 @@
+"""Red team, twelfth pass: results handed over as the objects (and the wire form) the SDKs
+give.
+
+`after_call(call, result=...)` read a failure from the dict forms of MCP's `CallToolResult`
+and of a tool message; the objects the SDKs return were judged as opaque objects by their
+`repr()`: `await session.call_tool(...)`'s `CallToolResult(isError=True)` was a success
+(three identical failing reads: "repeated call", never an error loop, nothing learned), and
+a LangChain `ToolMessage` was digested with its `tool_call_id`, new on every call (the same
+answer never a repeat). A pydantic model is now read as the dict it dumps to. MCP's wire
+form since the 2026-07-28 revision carries `resultType: "complete"`: such a dict marked
+`isError` was no envelope either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import ToolMessage
+from mcp.types import CallToolResult, TextContent
+
+from crs.guard import Guard
+
+
+def _mcp_error() -> Any:
+    return CallToolResult(content=[TextContent(type="text", text="ENOENT: x.txt")], isError=True)
+
+
+FAILURES = {
+    "mcp-object": _mcp_error,
+    "mcp-wire-2026": lambda: {
+        "content": [{"type": "text", "text": "ENOENT: x.txt"}],
+        "isError": True,
+        "resultType": "complete",
+    },
+    "langchain-toolmessage": lambda: ToolMessage(
+        content="ENOENT: x.txt", tool_call_id=f"call_{id(object())}", status="error"
+    ),
+}
+
+
+@pytest.mark.parametrize("make", FAILURES.values(), ids=FAILURES.keys())
+def test_a_failure_handed_over_as_the_sdks_object_is_a_failure(make: Any, tmp_path: Path) -> None:
+    project, home = tmp_path / "p", tmp_path / "home"
+    project.mkdir()
+    with Guard.open(project, "s1", home=home) as g:
+        codes = []
+        for _ in range(3):
+            v = g.before_call("read_text_file", {"path": "x.txt"})
+            codes.append(str(v.code))
+            if v.allowed:
+                assert v.call is not None
+                g.after_call(v.call, result=make())
+        assert codes[-1] == "error_loop"  # before: "repeated_call" (a success, thrice)
+        assert [f.error for f in g.learned()] == ["ENOENT: x.txt"]
+    with Guard.open(project, "s2", home=home) as g:
+        assert str(g.before_call("read_text_file", {"path": "x.txt"}).code) == "known_failure"
+
+
+def test_a_success_handed_over_as_an_object_is_judged_by_what_it_carries() -> None:
+    """The same answer under a new tool_call_id each time is a repeat (before: never)."""
+    g = Guard()
+    seen = []
+    for i in range(4):
+        v = g.before_call("search", {"q": "flaky test"})
+        seen.append(str(v.action))
+        if v.allowed:
+            assert v.call is not None
+            g.after_call(v.call, result=ToolMessage(content="3 hits", tool_call_id=f"c{i}"))
+    assert seen[-1] == "block"
+    ok = CallToolResult(content=[TextContent(type="text", text="hello")])
+    v = g.before_call("greet", {})
+    assert v.call is not None
+    assert str(g.after_call(v.call, result=ok).action) == "allow"
+    assert g.status()["calls"] == 4
+
+
+def test_a_model_that_does_not_dump_is_judged_as_the_object() -> None:
+    from pydantic import BaseModel, field_serializer
+
+    class Odd(BaseModel):
+        x: int = 1
+
+        @field_serializer("x")
+        def _boom(self, v: int) -> int:
+            raise RuntimeError("no dump")
+
+    g = Guard()
+    v = g.before_call("t", {})
+    assert v.call is not None
+    assert str(g.after_call(v.call, result=Odd()).action) == "allow"
