@@ -90,3 +90,66 @@ def test_a_model_that_does_not_dump_is_judged_as_the_object() -> None:
     v = g.before_call("t", {})
     assert v.call is not None
     assert str(g.after_call(v.call, result=Odd()).action) == "allow"
+
+
+WIRE = {
+    # OpenAI Chat Completions: the message a raw loop appends for the call
+    "openai-chat-tool-message": lambda i: {
+        "role": "tool",
+        "tool_call_id": f"call_{i}",
+        "content": "Error: deploy refused: quota",
+    },
+    # OpenAI Responses: the input item that answers a function call
+    "openai-responses-output": lambda i: {
+        "type": "function_call_output",
+        "call_id": f"call_{i}",
+        "output": "Error: deploy refused: quota",
+    },
+    # Anthropic: a tool_result block with a prompt-caching mark
+    "anthropic-cached-tool-result": lambda i: {
+        "type": "tool_result",
+        "tool_use_id": f"toolu_{i}",
+        "content": "deploy refused: quota",
+        "is_error": True,
+        "cache_control": {"type": "ephemeral"},
+    },
+}
+
+
+@pytest.mark.parametrize("make", WIRE.values(), ids=WIRE.keys())
+def test_a_failure_in_the_apis_own_answer_forms_is_a_failure(make: Any, tmp_path: Path) -> None:
+    """Before: each was a success (no key of the form was an envelope's or a wrapper's);
+    the third identical failing deploy was not refused and nothing was learned."""
+    project, home = tmp_path / "p", tmp_path / "home"
+    project.mkdir()
+    with Guard.open(project, "s1", home=home) as g:
+        codes = []
+        for i in range(3):
+            v = g.before_call("deploy", {"env": "prod"})
+            codes.append(str(v.code))
+            if v.allowed:
+                assert v.call is not None
+                g.after_call(v.call, result=make(i))
+        assert codes[-1] == "error_loop"
+        assert len(g.learned()) == 1
+    with Guard.open(project, "s2", home=home) as g:
+        assert str(g.before_call("deploy", {"env": "prod"}).code) == "known_failure"
+
+
+def test_the_apis_answer_forms_that_report_no_failure_are_successes() -> None:
+    """Negatives: an Anthropic tool_result without `is_error` whose text starts `Error:`
+    (its mark is `is_error`), a chat tool message and a Responses item that answer."""
+    g = Guard()
+    for i, result in enumerate(
+        [
+            {"type": "tool_result", "tool_use_id": "t", "content": "Error: a quote", "x": None},
+            {"type": "tool_result", "tool_use_id": "t", "content": "Error: handling guide"},
+            {"role": "tool", "tool_call_id": "c", "content": "3 files changed"},
+            {"type": "function_call_output", "call_id": "c", "output": "deployed"},
+        ]
+    ):
+        v = g.before_call("t", {"i": i})
+        assert v.call is not None
+        g.after_call(v.call, result=result)
+    sigs = g._session().sigs.values()
+    assert [(st.hard, st.last_err) for st in sigs] == [(0, "")] * 4

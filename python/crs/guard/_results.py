@@ -23,10 +23,13 @@ sessions) and an envelope is judged by what it carries:
 - JSON-RPC's error object (`{"error": {"code": ..., "message": ...}}`, no `result`) and
   GraphQL's `{"data": null, "errors": [{"message": ...}]}`: a failure with that message (a
   GraphQL answer with data and errors is an answer).
+- A chat API's tool message with no mark of its own (OpenAI's `{"role": "tool",
+  "tool_call_id": ..., "content": ...}`): its text, read as a text result is.
 - A wrapper of one text (`{"output": ..., "elapsed_ms": 12}`, `{"stdout": ..., "stderr": "",
-  "interrupted": false}`): the text under `output` / `result` / `text` / `content` /
-  `stdout` / `response` / `body`, every other field empty, false, zero or a stamp
-  (`_canon.RESULT_STAMP_KEYS`): the result is that text (`{"time": ...}` is a record).
+  "interrupted": false}`, OpenAI Responses' `function_call_output` item): the text under
+  `output` / `result` / `text` / `content` / `stdout` / `response` / `body`, every other
+  field empty, false, zero or a stamp (`_canon.RESULT_STAMP_KEYS`; an answer item's `type`
+  and call id): the result is that text (`{"time": ...}` is a record).
 - A text (of at most 1 MiB) that starts with a JSON object that reports a failure by the
   rules above (`{"error": "..."}`), whatever note follows it (a harness's loop warning with
   its count): a `GuessedJSON` failure (the text may be a JSON file a read returned).
@@ -149,6 +152,9 @@ _ENVELOPE_KEYS = frozenset(
         # `"complete"` beside the content; without it here such a result marked `isError`
         # was no envelope, a success; rt12)
         "resultType",
+        # (the Anthropic API's prompt-caching mark on a `tool_result` block: with it the
+        # block's `is_error` was not read; rt12)
+        "cache_control",
     }
 )
 # The keys of a tool message that answers one call: the call's id (one of `_CALL_ID_KEYS`),
@@ -164,6 +170,7 @@ _MESSAGE_KEYS = (
         "artifact",
         "additional_kwargs",
         "response_metadata",
+        "role",  # (a chat API's tool message, `{"role": "tool", "tool_call_id", "content"}`)
     }
 )
 _EXIT_KEYS = frozenset({"exitcode", "returncode", "exitstatus"})
@@ -274,6 +281,10 @@ def _envelope(result: dict[Any, Any], message: bool) -> tuple[Any, str | None]:
         return structured, None  # (the text content is its serialization)
     if text is None:
         return result, None
+    if message and "role" in result and "status" not in result and "is_error" not in result:
+        # a tool message with no mark of its own (OpenAI's chat `{"role": "tool", ...}`):
+        # its text is what the model is shown, read as a text result is (rt12)
+        return _json_text(text), failure_text(text)
     return _json_text(text), None
 
 
@@ -348,12 +359,15 @@ def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
         said = first.get("message") if type(first) is dict else None
         if type(said) is str and said.strip():
             return result, said.strip()
-    # a wrapper of one text: every other field empty or a stamp
+    # a wrapper of one text: every other field empty or a stamp (or, for an item that
+    # answers a call, its id and kind: OpenAI Responses' `{"type": "function_call_output",
+    # "call_id": ..., "output": ...}`; rt12)
     only: str | None = None
+    answer = result.get("type") == "function_call_output"
     for k, v in result.items():
         if type(k) is not str:
             return result, None
-        if _empty(v) or _stamp_key(k):
+        if _empty(v) or _stamp_key(k) or (answer and (k == "type" or k in _CALL_ID_KEYS)):
             continue  # (a stamp that is text, `{"time": ...}`, is no wrapper's content)
         if _key(k) in _CONTENT_KEYS and (type(v) is str or type(v) is list):
             text = v if type(v) is str else _blocks_text(v)  # (text blocks: n8n's response)
