@@ -153,3 +153,51 @@ def test_the_apis_answer_forms_that_report_no_failure_are_successes() -> None:
         g.after_call(v.call, result=result)
     sigs = g._session().sigs.values()
     assert [(st.hard, st.last_err) for st in sigs] == [(0, "")] * 4
+
+
+SERIALIZED = {
+    "mcp-result-as-text": '{"content": [{"type": "text", "text": "quota"}], "isError": true}',
+    "tool-result-as-text": '{"type": "tool_result", "tool_use_id": "t", "content": "quota", '
+    '"is_error": true}',
+    "success-false-as-text": '{"success": false, "message": "quota"}',
+}
+
+
+@pytest.mark.parametrize("text", SERIALIZED.values(), ids=SERIALIZED.keys())
+def test_a_failure_serialized_as_json_text_is_a_failure(text: str, tmp_path: Path) -> None:
+    """A harness that shows the model the JSON of the result (`json.dumps(result)`): the
+    JSON text rule looked for `"error` in the first 80 characters only, so `"isError":
+    true`, `"is_error": true` and `"success": false` texts were successes. Now they are
+    failures as their dicts are (guessed from a text: not learned by a call that reads)."""
+    project, home = tmp_path / "p", tmp_path / "home"
+    project.mkdir()
+    with Guard.open(project, "s1", home=home) as g:
+        codes = []
+        for _ in range(3):
+            v = g.before_call("deploy", {"env": "prod"})
+            codes.append(str(v.code))
+            if v.allowed:
+                assert v.call is not None
+                g.after_call(v.call, result=text)
+        assert codes[-1] == "error_loop"
+        assert [f.error for f in g.learned()] == ["quota"]
+        v = g.before_call("Bash", {"command": "cat saved/result.json"})
+        assert v.call is not None
+        g.after_call(v.call, result=text)
+        assert len(g.learned()) == 1  # (the read's is not learned)
+
+
+def test_json_texts_that_report_no_failure_are_successes() -> None:
+    g = Guard()
+    for i, text in enumerate(
+        [
+            '{"success": true, "message": "done"}',
+            '{"ok": true, "data": {"mirror": "eu"}}',
+            '{"content": [{"type": "text", "text": "fine"}], "isError": false}',
+            '{"draft": false, "title": "Error: a guide"}',
+        ]
+    ):
+        v = g.before_call("t", {"i": i})
+        assert v.call is not None
+        g.after_call(v.call, result=text)
+    assert [(st.hard, st.last_err) for st in g._session().sigs.values()] == [(0, "")] * 4

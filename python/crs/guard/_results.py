@@ -31,8 +31,10 @@ sessions) and an envelope is judged by what it carries:
   field empty, false, zero or a stamp (`_canon.RESULT_STAMP_KEYS`; an answer item's `type`
   and call id): the result is that text (`{"time": ...}` is a record).
 - A text (of at most 1 MiB) that starts with a JSON object that reports a failure by the
-  rules above (`{"error": "..."}`), whatever note follows it (a harness's loop warning with
-  its count): a `GuessedJSON` failure (the text may be a JSON file a read returned).
+  rules above (`{"error": "..."}`, an MCP result's or a `tool_result`'s JSON, `{"success":
+  false, ...}`; its first 80 characters name `"error`, `rror"`, `"success"` or `"ok"`),
+  whatever note follows it (a harness's loop warning with its count): a `GuessedJSON`
+  failure (the text may be a JSON file a read returned).
 - A text that starts as an error report does: `Error: ...`, `error[E0425]: ...`, `fatal:
   ...`, `Exception: ...`, `Error executing tool x: ...` (MCP's Python SDK), `An error
   occurred while running the tool. Please try again. Error: ...` (the OpenAI Agents SDK's
@@ -194,7 +196,7 @@ def failure_text(text: str) -> str | None:
         if sdk is not None:
             return text[sdk.end() :].strip() or "error"
         return text if _MARKED.match(text) is not None else Guessed(text)
-    if text[0] == "{" and text.find('"error', 1, 80) > 0 and len(text) <= _JSON_CHARS:
+    if text[0] == "{" and len(text) <= _JSON_CHARS and _may_report(text[1:80]):
         # (at most 1 MiB parsed: a longer text is data, and parsing it cost ~4x its size;
         # rt11)
         # a JSON failure as text, maybe with a note the harness added after it
@@ -218,6 +220,13 @@ def failure_text(text: str) -> str | None:
     ):
         return Guessed(text)
     return None
+
+
+def _may_report(head: str) -> bool:
+    """Whether a JSON text's first 80 characters may hold a failure's mark: an `"error"`
+    key, `"isError"` / `"is_error"` (an MCP result or a tool_result block serialized as
+    text: before, only `"error` was looked for; rt12), `"success"` / `"ok"` (false)."""
+    return '"error' in head or 'rror"' in head or '"success"' in head or '"ok"' in head
 
 
 def _empty(v: Any) -> bool:
