@@ -127,10 +127,15 @@ LEAD: list[tuple[str, dict[str, Any], Any]] = [
     ("Bash", {"command": "cd logs; tail -1 app.log"}, "ValueError: x"),
     ("Bash", {"command": 'env TZ=UTC X="a b" tail -3 app.log'}, "fatal: a\nfatal: b"),
     ("Bash", {"command": 'cd "my dir" && head -1 run.log'}, "fatal: bad object"),
+    ("Bash", {"command": "cd /repo\ncat crash.log"}, "Traceback (most recent call last):"),
+    ("Bash", {"command": "bash -lc 'tail -1 app.log'"}, "ValueError: x"),
+    ("Bash", {"command": "time grep -c x big.log"}, "Exception: y"),
 ]
 LEAD_FAILED: list[tuple[str, dict[str, Any], Any]] = [
     ("Bash", {"command": "cd /repo && cat nope"}, "cat: nope: No such file or directory"),
     ("Bash", {"command": "cd /repo && make test"}, "Error: tests failed"),
+    ("Bash", {"command": "bash -lc 'cat nope'"}, "cat: nope: No such file or directory"),
+    ("Bash", {"command": "cd /repo"}, "bash: cd: /repo: No such file or directory"),
     (
         "Bash",
         {"command": "/usr/bin/tail -1 gone"},

@@ -433,11 +433,15 @@ _READER_COMMAND = re.compile(
 
 
 # What goes before the program a shell command runs and says nothing of what it does: a
-# change of directory (`cd /repo && `, `cd logs; `), variables (`LC_ALL=C `, `env X=1 `), the
-# program's directory (`/usr/bin/tail`).
+# change of directory (`cd /repo && `, `cd logs; `, `cd /repo` and a line break, which the
+# canonical form joins with a space), variables (`LC_ALL=C `, `env X=1 `), `time`, a shell
+# running a script (`bash -lc '...`), the program's directory (`/usr/bin/tail`).
 _COMMAND_LEAD = re.compile(
-    r"\s*(?:cd\s+(?:'[^'\n]*;'|[^\s;&|']+;"
-    r"|(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s;&|']+)\s*'?(?:&&|;)'?)\s*"
+    r"\s*(?:(?:cd|pushd)\s+(?:'[^'\n]*;'\s*|[^\s;&|']+;\s*"
+    r"|(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s;&|']++)(?:\s*'?(?:&&|;)'?\s*|\s*'\n'\s*|\s+(?=[^\s'\"])))"
+    r"|'\n'\s*"  # (a line continued, `\` then a line break, in the canonical form)
+    r"|(?:bash|sh|zsh|dash|ksh)\s+-(?:l?c|cl)\s+['\"]?"  # (`bash -lc 'cat x'`)
+    r"|time\s+"
     r"|(?:env\s+)?(?:(?:[A-Za-z_]\w*=(?:\"[^\"\n]*\"|'[^'\n]*'|\S*)|'[A-Za-z_]\w*=[^'\n]*')\s+)+"
     r"|env\s+)*"
     r"(?:[^\s;&|']*/)?"
@@ -486,7 +490,7 @@ def _programs(command: str) -> set[str]:
     list's commands, wrappers and `VAR=x` skipped; and their aliases), and the shells."""
     names = set(_SHELLS)
     for part in _SEGMENT.split(command[:2000]):
-        words = part.split()
+        words = _command_head(part).split()
         while words and (
             "=" in words[0] or words[0] in ("sudo", "command", "exec", "nice", "env", "xargs")
         ):
@@ -494,7 +498,7 @@ def _programs(command: str) -> set[str]:
         if words and words[0] == "timeout" and len(words) > 2:
             words = words[2:]
         if words:
-            name = words[0].rsplit("/", 1)[-1]
+            name = words[0].strip("'\"").rsplit("/", 1)[-1]
             names.add(name)
             names.update(_READER_ALIASES.get(name, ()))
     return names
