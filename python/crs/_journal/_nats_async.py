@@ -16,9 +16,16 @@ publish retried after a lost acknowledgement (or flushed again after an outage) 
 the server drops duplicates inside the stream's ``duplicate_window``.
 
 `replay` reads with an ordered consumer up to the subject's last sequence, taken when the replay
-starts (no idle timeout). When the server goes away and `allow_degraded` is set, appends are kept
-in memory, in order (`is_degraded()` is true) and published, with the same message ids, as soon as
-the connection is back; without `allow_degraded` they raise `JournalUnavailableError`.
+starts (no idle timeout). An entry appended after the subject's last one (`append_after`: every
+op record of a project) carries that sequence in its ``Nats-Expected-Last-Subject-Sequence``
+header, kept by the server with the message: a reader that meets one whose predecessor it never
+read reports the gap (`JournalSequenceGapError`; skipped and counted with
+`skip_corrupted_deltas`), as a local journal does, instead of going on without the entry that
+was deleted from the stream (`nats stream rmm`).
+
+When the server goes away and `allow_degraded` is set, appends are kept in memory, in order
+(`is_degraded()` is true) and published, with the same message ids, as soon as the connection
+is back; without `allow_degraded` they raise `JournalUnavailableError`.
 
 The public API is synchronous (`NATSJournal`: a private asyncio loop runs in a daemon thread);
 `AsyncNATSJournal` offers the same operations as coroutines for asyncio agents.
@@ -51,6 +58,7 @@ from crs._errors import (
     JournalDegradedError,
     JournalError,
     JournalFullError,
+    JournalSequenceGapError,
     JournalUnavailableError,
     NilDeltaJournalError,
 )
@@ -225,6 +233,16 @@ def unseal(record: bytes, *, what: str) -> bytes:
             f"{what}: CRC-32C mismatch stored={stored:08x} computed={computed:08x}"
         )
     return payload
+
+
+def _gap(subject: str, missing: int, seq: int) -> JournalSequenceGapError:
+    """`subject`'s entry `missing` is gone: the entry at `seq` was stored right after it."""
+    return JournalSequenceGapError(
+        f"nats journal: {subject} seq {missing} is missing: the entry at seq {seq} was stored "
+        "right after it, but the stream no longer holds it (deleted after it was written: "
+        "nats stream rmm, a delete-message request). Entries are lost; restore a backup, or "
+        "open with skip_corrupted_deltas to go on without them"
+    )
 
 
 def _server_away(what: str) -> JournalDegradedError:
@@ -724,6 +742,8 @@ class AsyncNATSJournal:
 
         Raises:
             JournalCorruptedError: A record failed its CRC (unless `skip_corrupted_deltas`).
+            JournalSequenceGapError: An entry was deleted from the stream (unless
+                `skip_corrupted_deltas`): an entry written right after it says it came first.
             JournalDegradedError: The server is unreachable.
         """
         out: list[Any] = []
@@ -768,7 +788,13 @@ class AsyncNATSJournal:
         if buf:
             yield buf
 
-    def _decode(self, seq: int, data: bytes) -> DeltaOrError:
+    def _decode(self, seq: int, data: bytes | JournalSequenceGapError) -> DeltaOrError:
+        if isinstance(data, JournalSequenceGapError):
+            if self._config.skip_corrupted_deltas:
+                self._corrupted += 1
+                self._log.warning("skipping lost entries: %s", data)
+                return DeltaOrError(seq_num=seq, err=data, skipped=True)
+            return DeltaOrError(seq_num=seq, err=data)
         try:
             entry = self._codec.decode(unseal(data, what=f"{self._delta_subject} seq {seq}"))
         except JournalCorruptedError as exc:
@@ -779,8 +805,11 @@ class AsyncNATSJournal:
             return DeltaOrError(seq_num=seq, err=exc)
         return DeltaOrError(delta=entry, seq_num=seq)
 
-    async def _read(self, start: int, end: int | None) -> AsyncIterator[tuple[int, bytes]]:
-        """Ordered-consumer read of the delta subject from `start` (to `end`, or forever)."""
+    async def _read(
+        self, start: int, end: int | None
+    ) -> AsyncIterator[tuple[int, bytes | JournalSequenceGapError]]:
+        """Ordered-consumer read of the delta subject from `start` (to `end`, or forever);
+        an entry found deleted comes as (its seq, the gap error) before the one after it."""
         nats = _nats()
         api = nats.js.api
         cc = api.ConsumerConfig(
@@ -794,6 +823,7 @@ class AsyncNATSJournal:
         async def on_msg(msg: Any) -> None:
             await queue.put(msg)
 
+        last = max(start, 1) - 1  # the last entry of the subject delivered (or before start)
         async with self._guard("subscribe"):
             sub = await self._js.subscribe(
                 self._delta_subject,
@@ -819,6 +849,17 @@ class AsyncNATSJournal:
                                 f"sequence {end}; the server may be overloaded or unreachable"
                             ) from exc
                 seq = int(msg.metadata.sequence.stream)
+                hdrs = msg.headers
+                if hdrs:
+                    prior = hdrs.get("Nats-Expected-Last-Subject-Sequence")
+                    # A conditional entry was stored right after the subject's entry `prior`
+                    # (the server checked it): one not delivered before it is gone, deleted
+                    # from the stream since (`nats stream rmm`, JetStream's delete-message
+                    # API); reported, never passed over in silence (rt12).
+                    if prior and prior.isdigit() and int(prior) > last:
+                        yield int(prior), _gap(self._delta_subject, int(prior), seq)
+                if seq > last:  # (an entry delivered again, after a reconnect, moves nothing)
+                    last = seq
                 yield seq, msg.data
                 if end is not None and seq >= end:
                     return
@@ -893,8 +934,10 @@ class AsyncNATSJournal:
         if end >= start:
             async for seq, data in self._read(start, end):
                 try:
+                    if isinstance(data, JournalSequenceGapError):
+                        raise data
                     payload = unseal(data, what=f"{self._delta_subject} seq {seq}")
-                except JournalCorruptedError:
+                except (JournalCorruptedError, JournalSequenceGapError):
                     if not self._config.skip_corrupted_deltas:
                         raise
                     self._corrupted += 1

@@ -46,7 +46,8 @@ from crs._project import nats_journal_config, open_project_key
 from crs._reasoning._cycles_session import DecisionGraph, strongly_connected_components
 from crs._replica import ReadReplica
 from crs._state._codec import DeltaCodec
-from crs.guard import Guard
+from crs.guard import Guard, GuardPolicy
+from crs.guard._guard import _in_force, _now_ms
 
 if TYPE_CHECKING:
     from crs._journal._nats_async import NATSJournalConfig
@@ -213,7 +214,12 @@ class Dashboard:
         if s is None:
             raise InvalidArgumentError(f"session: no session {sid!r:.80} in project {key}")
         rows = [list(r) for r in s.recent]
-        failures = [dict(f) for f in part.failures.values()]
+        # only the failures in force, as `Guard.learned()` and `crs guard learned` list them:
+        # one whose TTL passed (or stamped far ahead of this clock) refuses nothing (rt12)
+        now, ttl = _now_ms(), GuardPolicy().known_failure_ttl_s * 1000
+        failures = [
+            dict(f) for f in part.failures.values() if _in_force(f.get("created_at", 0), now, ttl)
+        ]
         calls = [_call(r) for r in rows]
         return {
             "project": key,

@@ -18,7 +18,7 @@ import time
 from typing import Any, TextIO
 
 from crs._check import brief, shown
-from crs._errors import CRSError, JournalError
+from crs._errors import CRSError, JournalCorruptedError, JournalError
 
 
 def register(sub: Any) -> None:
@@ -105,6 +105,9 @@ def _run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
+        if not getattr(args, "nats", None) and isinstance(exc, JournalCorruptedError):
+            print(_damaged(exc, args), file=sys.stderr)
+            return 1
         if args.guard_action == "forget" or getattr(args, "nats", None) or not _read_only(exc):
             hint = " (forget writes the journal)" if _read_only(exc) else ""
             print(f"crs guard: cannot open the project's guard{hint}: {exc}", file=sys.stderr)
@@ -142,6 +145,27 @@ def _no_stream(exc: BaseException) -> bool:
     import nats.js.errors  # inside: only after a NATS open failed (it is loaded by then)
 
     return isinstance(exc.__cause__, nats.js.errors.NotFoundError)
+
+
+def _damaged(exc: BaseException, args: argparse.Namespace) -> str:
+    """What to do about a project whose guard journal holds a damaged record: no guard opens
+    it (a hook fails open: nothing is guarded in the project), and the error's own advice
+    (`skip_corrupted_deltas=True`) is an option no `Guard.open` or command takes (rt12)."""
+    from pathlib import Path
+
+    from crs._persistence._load import compute_project_hash
+
+    where = os.path.join(
+        _home_of(args.home), compute_project_hash(str(Path(args.project).resolve())), "journal"
+    )
+    return (
+        f"crs guard: cannot open the project's guard: its journal is damaged: {exc}\n"
+        f"  No guard opens this project until it is repaired (hooks fail open: nothing is "
+        f"guarded here). `crs journal verify --skip-corrupted {shown(where)}` shows what it "
+        f"holds; `crs backup status {shown(args.project)}` whether a backup can restore it. "
+        f"To start the project's guard memory afresh, move {shown(where)} aside (what the "
+        "guard learned there is lost)."
+    )
 
 
 def _read_only(exc: BaseException) -> bool:

@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import enum
 import functools
+import hashlib
 import inspect
 import itertools
 import logging
@@ -59,6 +60,7 @@ from crs.guard._policy import (
 )
 from crs.guard._policy import field_key as _field_key
 from crs.guard._results import Guessed as _Guessed
+from crs.guard._results import GuessedJSON as _GuessedJSON
 from crs.guard._state import HARD, NUDGED, OK, TRANSIENT, GuardPart, SessionState, SigState
 from crs.guard._state import step_taken as _step_taken
 from crs.guard._text import MAX_CALL_ID as _MAX_CALL_ID
@@ -430,25 +432,103 @@ _READER_COMMAND = re.compile(
 )
 
 
+# What goes before the program a shell command runs and says nothing of what it does: a
+# change of directory (`cd /repo && `, `cd logs; `, `cd /repo` and a line break, which the
+# canonical form joins with a space), variables (`LC_ALL=C `, `env X=1 `), `time`, a shell
+# running a script (`bash -lc '...`), the program's directory (`/usr/bin/tail`).
+_COMMAND_LEAD = re.compile(
+    r"\s*(?:(?:cd|pushd)\s+(?:'[^'\n]*;'\s*|[^\s;&|']+;\s*"
+    r"|(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s;&|']++)(?:\s*'?(?:&&|;)'?\s*|\s*'\n'\s*|\s+(?=[^\s'\"])))"
+    r"|'\n'\s*"  # (a line continued, `\` then a line break, in the canonical form)
+    r"|(?:bash|sh|zsh|dash|ksh)\s+-(?:l?c|cl)\s+['\"]?"  # (`bash -lc 'cat x'`)
+    r"|time\s+"
+    r"|(?:env\s+)?(?:(?:[A-Za-z_]\w*=(?:\"[^\"\n]*\"|'[^'\n]*'|\S*)|'[A-Za-z_]\w*=[^'\n]*')\s+)+"
+    r"|env\s+)*"
+    r"(?:[^\s;&|']*/)?"
+)
+
+
+def _command_head(command: str) -> str:
+    """The command from the program it runs on (`cd /repo && cat x` -> `cat x`; rt12)."""
+    return command[_COMMAND_LEAD.match(command).end() :]  # type: ignore[union-attr]
+
+
+def _reader_match(command: str) -> Any:
+    return _READER_COMMAND.match(_command_head(command))
+
+
 def _reads(tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
     """Whether the call reads content: its tool's name says so (`Read`, `read_file`,
     `tail_logs`, `grep`) or its shell command starts with a reader (`cat`, `tail`, `grep`,
-    `journalctl`, `docker logs`)."""
-    return _READER_TOOL.search(tool) is not None or _command_says(
-        _READER_COMMAND.match, canon, commands
-    )
+    `journalctl`, `docker logs`), after a `cd DIR &&`, variables or the program's directory
+    (`cd /repo && cat crash.log`, `/usr/bin/tail`, `LC_ALL=C grep`: rt12)."""
+    return _READER_TOOL.search(tool) is not None or _command_says(_reader_match, canon, commands)
+
+
+# A file reader whose own failures name it first (`tail: cannot open 'x' for reading: ...`,
+# `sed: can't read x: ...`, `jq: error: ...`), POSIX's `prog: message`; the name it may print
+# instead (`zcat` prints `gzip:`, Debian's `awk` `mawk:`).
+_FILE_READER = re.compile(
+    r"\s*(?:(?:sudo|command|exec|nice|timeout \S+)\s+)?"
+    r"(cat|head|tail|grep|egrep|fgrep|zgrep|rg|zcat|awk|sed|jq|strings|nl|sort|uniq|wc|cut)\s"
+)
+_READER_ALIASES = {
+    "egrep": ("grep",),
+    "fgrep": ("grep",),
+    "zgrep": ("grep", "gzip"),
+    "zcat": ("gzip",),
+    "awk": ("gawk", "mawk", "nawk"),
+}
+# What a shell says when it cannot run the command (`bash: rg: command not found`).
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"})
+_PROGRAM = re.compile(r"(?:(?i:error|fatal):\s*)?([\w./+-]{1,80}):")  # (`Error: tail: ...`)
+_SEGMENT = re.compile(r"'?[|;&\n()]+'?")  # (the canonical form quotes them: `'|'`)
+
+
+def _programs(command: str) -> set[str]:
+    """The programs a shell command runs (the first word of each of its pipeline's and
+    list's commands, wrappers and `VAR=x` skipped; and their aliases), and the shells."""
+    names = set(_SHELLS)
+    for part in _SEGMENT.split(command[:2000]):
+        words = _command_head(part).split()
+        while words and (
+            "=" in words[0] or words[0] in ("sudo", "command", "exec", "nice", "env", "xargs")
+        ):
+            words.pop(0)
+        if words and words[0] == "timeout" and len(words) > 2:
+            words = words[2:]
+        if words:
+            name = words[0].strip("'\"").rsplit("/", 1)[-1]
+            names.add(name)
+            names.update(_READER_ALIASES.get(name, ()))
+    return names
 
 
 def _read_content(error: str, tool: str, canon: dict[str, Any], commands: frozenset[str]) -> bool:
     """Whether a failure guessed from a text (`_results.Guessed`) may be the content a read
-    returned: the call reads (`_reads`) and the text has more than one line (a file, a log,
-    a traceback, a search's matches; a read that failed says so in a line) or its first
-    word is one the call searched for (`grep -rn 'Error:'`)."""
+    returned: the call reads (`_reads`) and the text spells a JSON failure object (a JSON
+    document a read returned is data: a config, a record; rt12), or has more than one line
+    (a file, a log, a traceback, a search's matches; a read that failed says so in a line),
+    or, for a shell command that runs a file reader (`tail -1 app.log`, `head -1 run.log`,
+    `grep`, `sed -n 1p`), does not start with the name of a program it runs or of the shell
+    (a file reader's own failures do: `tail: cannot open ...`; `ValueError: x` and `fatal:
+    ...` are the lines it read; rt12), or else its first word is one the call searched for
+    (`grep -rn 'Error:'`)."""
     if not _reads(tool, canon, commands):
         return False
+    if type(error) is _GuessedJSON:
+        return True
     text = error.strip()
     if "\n" in text:
         return True
+    for k, v in canon.items():
+        if (
+            k in commands
+            and type(v) is str
+            and _FILE_READER.match(_command_head(v[:400])) is not None
+        ):
+            named = _PROGRAM.match(text[:200])
+            return named is None or named.group(1).rsplit("/", 1)[-1] not in _programs(v)
     word = text[:40].split(":", 1)[0].split()[:1]
     if not word or len(word[0]) < 4:
         return False
@@ -642,6 +722,11 @@ _CLOCK_SKEW_MS = 2_000
 # ran ahead (or this one was set back), and a failure so stamped would live its TTL from
 # that future (30 days ahead: refused for 37 days): it is not in force here (rt11).
 _LEARNED_SKEW_MS = 600_000
+# How much of a failure's text is sanitized for its record (400 characters are kept: a
+# secret cut at this bound is still a long high-entropy run, redacted).
+_ERROR_SANITIZED = 1 << 16
+# The longest workspace fingerprint kept as it is; a longer one is kept as its digest.
+_FP_CHARS = 256
 
 
 def _in_force(created_at: int, now: int, ttl: float) -> bool:
@@ -939,6 +1024,17 @@ class Guard:
                 )
             # An unknown workspace matches nothing: a failure learned in it is never refused.
             return f"unknown:{os.urandom(8).hex()}"
+        if len(value) > _FP_CHARS:
+            # A fingerprint is compared, never read: a long one (a `git diff`'s text) was
+            # stored whole in every learned failure (10 MB each) and shown by `learned()`,
+            # the CLI and the dashboard; one over 64 MiB made every failure's record too
+            # large to journal. Its digest compares the same (rt12).
+            value = (
+                "blake2b:"
+                + hashlib.blake2b(
+                    value.encode("utf-8", "surrogatepass"), digest_size=16
+                ).hexdigest()
+            )
         self._fp_cache = (key, now, value)
         return value
 
@@ -1629,7 +1725,7 @@ class Guard:
                     kind == HARD
                     and lim.learn_failures
                     and (
-                        type(error) is not _Guessed
+                        not isinstance(error, _Guessed)
                         or not _read_content(error, call.tool, canon, self._commands)
                     )
                 ):
@@ -1851,7 +1947,9 @@ class Guard:
                 echo.append(tool)
             kind = TRANSIENT if _canon.is_transient(error, etext) else HARD
             res = _canon.error_digest(_canon.without(etext, echo))
-            err = _short(_SANITIZER.sanitize(etext), 400) if etext else ""
+            # (only its start is kept: the sanitizer's pass over a 20 MB text took 3.6 s, a
+            # token of 20 million characters tested for randomness char by char; rt12)
+            err = _short(_SANITIZER.sanitize(etext[:_ERROR_SANITIZED]), 400) if etext else ""
         else:
             err = ""
             kind = OK

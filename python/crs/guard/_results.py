@@ -6,12 +6,12 @@ frameworks document, so a failure counts as one (error loops, the breaker, the m
 sessions) and an envelope is judged by what it carries:
 
 - MCP's `CallToolResult` (`{"content": [{"type": "text", "text": ...}], "isError": ...}`,
-  with `structuredContent` / `_meta`), Anthropic's `tool_result` block (`content` a str or
-  blocks, `is_error`) and the pi agent's / OpenClaw's `{content, details}` (details for the
-  UI): `isError` / `is_error` true is a failure whose text is the content;
-  otherwise the result is its `structuredContent`, else its text (a JSON object or array
-  when the text is one: MCP servers send their data so; blocks other than text leave the
-  envelope as it is).
+  with `structuredContent` / `_meta` / `resultType`), Anthropic's `tool_result` block
+  (`content` a str or blocks, `is_error`) and the pi agent's / OpenClaw's `{content,
+  details}` (details for the UI): `isError` / `is_error` true is a failure whose text is
+  the content; otherwise the result is its `structuredContent`, else its text (a JSON
+  object or array when the text is one: MCP servers send their data so; blocks other than
+  text leave the envelope as it is).
 - A record of a command the tool ran (`exit_code` / `exitCode` / `returncode` /
   `exit_status` beside `stdout` / `stderr`): a non-zero exit is a failure whose text is what
   the command printed (stderr first); a zero exit is a field that says nothing (below).
@@ -23,13 +23,18 @@ sessions) and an envelope is judged by what it carries:
 - JSON-RPC's error object (`{"error": {"code": ..., "message": ...}}`, no `result`) and
   GraphQL's `{"data": null, "errors": [{"message": ...}]}`: a failure with that message (a
   GraphQL answer with data and errors is an answer).
+- A chat API's tool message with no mark of its own (OpenAI's `{"role": "tool",
+  "tool_call_id": ..., "content": ...}`): its text, read as a text result is.
 - A wrapper of one text (`{"output": ..., "elapsed_ms": 12}`, `{"stdout": ..., "stderr": "",
-  "interrupted": false}`): the text under `output` / `result` / `text` / `content` /
-  `stdout` / `response` / `body`, every other field empty, false, zero or a stamp
-  (`_canon.RESULT_STAMP_KEYS`): the result is that text (`{"time": ...}` is a record).
+  "interrupted": false}`, OpenAI Responses' `function_call_output` item): the text under
+  `output` / `result` / `text` / `content` / `stdout` / `response` / `body`, every other
+  field empty, false, zero or a stamp (`_canon.RESULT_STAMP_KEYS`; an answer item's `type`
+  and call id): the result is that text (`{"time": ...}` is a record).
 - A text (of at most 1 MiB) that starts with a JSON object that reports a failure by the
-  rules above (`{"error": "..."}`), whatever note follows it (a harness's loop warning with
-  its count).
+  rules above (`{"error": "..."}`, an MCP result's or a `tool_result`'s JSON, `{"success":
+  false, ...}`; its first 80 characters name `"error`, `rror"`, `"success"` or `"ok"`),
+  whatever note follows it (a harness's loop warning with its count): a `GuessedJSON`
+  failure (the text may be a JSON file a read returned).
 - A text that starts as an error report does: `Error: ...`, `error[E0425]: ...`, `fatal:
   ...`, `Exception: ...`, `Error executing tool x: ...` (MCP's Python SDK), `An error
   occurred while running the tool. Please try again. Error: ...` (the OpenAI Agents SDK's
@@ -40,8 +45,10 @@ sessions) and an envelope is judged by what it carries:
   message (`cat: x: No such file or directory`, `bash: y: command not found`). A summary
   such as `Errors: 0`, `Failed: 0, passed: 12` or `error count: 0` is not one.
 
-Only a result the caller did not mark already is read (`error=` given: the error is the
-error). Cost on the hot path: `type(result) is dict` or one anchored regex match of a str.
+A pydantic model (the MCP SDK's `CallToolResult`, LangChain's `ToolMessage`) is read as the
+dict it dumps to. Only a result the caller did not mark already is read (`error=` given: the
+error is the error). Cost on the hot path: `type(result) is dict` or one anchored regex
+match of a str.
 """
 
 from __future__ import annotations
@@ -121,6 +128,15 @@ class Guessed(str):
     __slots__ = ()
 
 
+class GuessedJSON(Guessed):
+    """A failure read from a text that spells a JSON failure object (`{"error": "..."}`):
+    the text may be a document the tool read (`cat config.json`, a cached response), so
+    a call that reads content does not learn it, whatever its length (rt12). A dict the
+    tool returned is its own answer, not a text: its failure is not guessed."""
+
+    __slots__ = ()
+
+
 # (`details`: the pi agent's and OpenClaw's tool result, `{content, details}`, whose details
 # are for the UI and never shown to the model)
 _ENVELOPE_KEYS = frozenset(
@@ -134,6 +150,13 @@ _ENVELOPE_KEYS = frozenset(
         "type",
         "tool_use_id",
         "details",
+        # (MCP's `Result.resultType`, required on the wire since the 2026-07-28 revision:
+        # `"complete"` beside the content; without it here such a result marked `isError`
+        # was no envelope, a success; rt12)
+        "resultType",
+        # (the Anthropic API's prompt-caching mark on a `tool_result` block: with it the
+        # block's `is_error` was not read; rt12)
+        "cache_control",
     }
 )
 # The keys of a tool message that answers one call: the call's id (one of `_CALL_ID_KEYS`),
@@ -149,6 +172,7 @@ _MESSAGE_KEYS = (
         "artifact",
         "additional_kwargs",
         "response_metadata",
+        "role",  # (a chat API's tool message, `{"role": "tool", "tool_call_id", "content"}`)
     }
 )
 _EXIT_KEYS = frozenset({"exitcode", "returncode", "exitstatus"})
@@ -178,7 +202,7 @@ def failure_text(text: str) -> str | None:
         if sdk is not None:
             return text[sdk.end() :].strip() or "error"
         return text if _MARKED.match(text) is not None else Guessed(text)
-    if text[0] == "{" and text.find('"error', 1, 80) > 0 and len(text) <= _JSON_CHARS:
+    if text[0] == "{" and len(text) <= _JSON_CHARS and _may_report(text[1:80]):
         # (at most 1 MiB parsed: a longer text is data, and parsing it cost ~4x its size;
         # rt11)
         # a JSON failure as text, maybe with a note the harness added after it
@@ -188,7 +212,8 @@ def failure_text(text: str) -> str | None:
         except (ValueError, RecursionError):
             doc = None
         if type(doc) is dict:
-            return _dict(doc)[1]
+            said = _dict(doc)[1]
+            return None if said is None else GuessedJSON(said)
     # an exception line or an errno message has its ": " early (most texts have none there)
     if text.find(": ", 0, _COLON_BY) < 0:
         return None
@@ -201,6 +226,13 @@ def failure_text(text: str) -> str | None:
     ):
         return Guessed(text)
     return None
+
+
+def _may_report(head: str) -> bool:
+    """Whether a JSON text's first 80 characters may hold a failure's mark: an `"error"`
+    key, `"isError"` / `"is_error"` (an MCP result or a tool_result block serialized as
+    text: before, only `"error` was looked for; rt12), `"success"` / `"ok"` (false)."""
+    return '"error' in head or 'rror"' in head or '"success"' in head or '"ok"' in head
 
 
 def _empty(v: Any) -> bool:
@@ -264,6 +296,10 @@ def _envelope(result: dict[Any, Any], message: bool) -> tuple[Any, str | None]:
         return structured, None  # (the text content is its serialization)
     if text is None:
         return result, None
+    if message and "role" in result and "status" not in result and "is_error" not in result:
+        # a tool message with no mark of its own (OpenAI's chat `{"role": "tool", ...}`):
+        # its text is what the model is shown, read as a text result is (rt12)
+        return _json_text(text), failure_text(text)
     return _json_text(text), None
 
 
@@ -348,12 +384,15 @@ def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
         said = first.get("message") if type(first) is dict else None
         if type(said) is str and said.strip():
             return result, said.strip()
-    # a wrapper of one text: every other field empty or a stamp
+    # a wrapper of one text: every other field empty or a stamp (or, for an item that
+    # answers a call, its id and kind: OpenAI Responses' `{"type": "function_call_output",
+    # "call_id": ..., "output": ...}`; rt12)
     only: str | None = None
+    answer = result.get("type") == "function_call_output"
     for k, v in result.items():
         if type(k) is not str:
             return result, None
-        if _empty(v) or _stamp_key(k):
+        if _empty(v) or _stamp_key(k) or (answer and (k == "type" or k in _CALL_ID_KEYS)):
             continue  # (a stamp that is text, `{"time": ...}`, is no wrapper's content)
         if _key(k) in _CONTENT_KEYS and (type(v) is str or type(v) is list):
             text = v if type(v) is str else _blocks_text(v)  # (text blocks: n8n's response)
@@ -376,4 +415,23 @@ def unwrap(result: Any) -> tuple[Any, str | None]:
         return result, failure_text(result) if result else None
     if t is dict:
         return _dict(result)
+    if getattr(t, "model_fields", None) is not None:
+        doc = _model_dict(result)
+        if doc is not None:
+            return _dict(doc)
     return result, None
+
+
+def _model_dict(result: Any) -> dict[Any, Any] | None:
+    """A pydantic model (v2) as the dict it dumps to (`exclude_none`, by alias): the MCP
+    SDK's `CallToolResult` and LangChain's `ToolMessage` handed over as the objects the
+    SDKs return read as their dict forms do (an `isError` one was a success; rt12). None
+    when it does not dump."""
+    dump = getattr(result, "model_dump", None)
+    if not callable(dump):
+        return None
+    try:
+        doc = dump(exclude_none=True, by_alias=True)
+    except Exception:  # (a model whose fields do not dump: judged as the object)
+        return None
+    return doc if type(doc) is dict else None
