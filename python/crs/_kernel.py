@@ -686,6 +686,10 @@ class StateKernel:
                 for item in _Run.of(j, pos):
                     if not isinstance(item, tuple):
                         if item.err is not None and not item.skipped:
+                            if isinstance(item.err, JournalSequenceGapError):
+                                # a record missing from the stream (a NATS entry deleted):
+                                # the reader's own error, with its type (rt12)
+                                raise item.err
                             raise JournalCorruptedError(f"journal record unreadable: {item.err}")
                         _check_next(pos, item.seq_num, sparse)
                         pos = self.seq = item.seq_num
