@@ -28693,6 +28693,1626 @@ _tau_retail_long("f23-tau-67-many-orders-long")
 
 # ================================================================ end of fresh23 set
 
+# ================================================================ fresh24 set
+# Written at 21:55 UTC (Dec 6) from sources no earlier split uses (checked against every
+# `source` of the file): app builders and their users' loop reports (Bolt.new, bolt.diy),
+# hosted agent services and their run polling (Azure AI Agent Service and its SDKs, the
+# OpenAI Assistants API's `requires_action` in xef and promptfoo), research and science
+# agents (paper-qa, askademic, autoresearcher, alphaXiv's assistant), security agents (CAI,
+# PentestGPT), an in-page agent (page-use), an Obsidian agent (SystemSculpt), an opencode
+# orchestrator plugin (oh-my-openagent), spreadsheet and translation work (xlwings, the
+# sparkth i18n agent, Hedy's adventure translations). Results in those tools' own shapes:
+# the Agent Service's run objects (`status`, `required_action.submit_tool_outputs`),
+# paper-qa's "Status: Paper Count=..." tool strings, CAI's `generic_linux_command` nmap text,
+# arXiv's Atom entries as askademic lists them, Bolt's WebContainer terminal text.
+# Labelled by what each source says, by the README's rules, before crs was run on them.
+# Split "fresh24".
+
+FRESH24_START = len(ALL)
+BOLT3644 = gh("stackblitz/bolt.new", "issues", 3644)
+BOLT4259 = gh("stackblitz/bolt.new", "issues", 4259)
+BOLT4957 = gh("stackblitz/bolt.new", "issues", 4957)
+BOLT1144 = gh("stackblitz/bolt.new", "issues", 1144)
+BOLT4507 = gh("stackblitz/bolt.new", "issues", 4507)
+BOLT9251 = gh("stackblitz/bolt.new", "issues", 9251)
+BOLTDIY386 = gh("stackblitz-labs/bolt.diy", "issues", 386)
+PAPERQA1065 = gh("Future-House/paper-qa", "issues", 1065)
+PAPERQA368 = gh("Future-House/paper-qa", "pull", 368)
+PAPERQA1222 = gh("Future-House/paper-qa", "issues", 1222)
+ASKADEMIC110 = gh("martinapugliese/askademic", "issues", 110)
+AUTORESEARCHER20 = gh("eimenhmdt/autoresearcher", "issues", 20)
+ALPHAXIV193 = gh("alphaXiv/feedback", "issues", 193)
+CAI278 = gh("aliasrobotics/cai", "issues", 278)
+PENTESTGPT59 = gh("GreyDGL/PentestGPT", "issues", 59)
+AIFOUNDRY82 = gh("Azure/ai-foundry-workshop", "issues", 82)
+AZPY42562 = gh("Azure/azure-sdk-for-python", "issues", 42562)
+AZPY40913 = gh("Azure/azure-sdk-for-python", "issues", 40913)
+AZNET50519 = gh("Azure/azure-sdk-for-net", "issues", 50519)
+AZJS31969 = gh("Azure/azure-sdk-for-js", "pull", 31969)
+XEF718 = gh("xebia-functional/xef", "pull", 718)
+PROMPTFOO324 = gh("promptfoo/promptfoo", "issues", 324)
+AML1432 = gh("microsoft/physical-ai-toolchain", "pull", 1432)
+PAGEUSE34 = gh("page-use-people/page-use", "issues", 34)
+SYSTEMSCULPT257 = gh("SystemSculpt/obsidian-systemsculpt-ai", "pull", 257)
+OMO3446 = gh("code-yeongyu/oh-my-openagent", "issues", 3446)
+XLWINGS1525 = gh("xlwings/xlwings", "issues", 1525)
+SPARKTH624 = gh("edly-io/sparkth", "pull", 624)
+HEDY2307 = gh("hedyorg/hedy", "issues", 2307)
+
+
+def _run24(
+    run_id: str, status: str, *, action: dict[str, Any] | None = None, usage: int | None = None
+) -> dict[str, Any]:
+    """An Agent Service / Assistants run object as `runs.get` returns it (the fields read)."""
+    return {
+        "id": run_id,
+        "object": "thread.run",
+        "thread_id": "thread_Qm4ZkL2v8XcR",
+        "status": status,
+        "required_action": action,
+        "last_error": None,
+        "usage": None if usage is None else {"total_tokens": usage},
+    }
+
+
+def _submit24(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    """A run's `required_action`: the tool calls whose outputs it waits for."""
+    return {
+        "type": "submit_tool_outputs",
+        "submit_tool_outputs": {
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": name, "arguments": arguments},
+                }
+            ]
+        },
+    }
+
+
+def _pqa24(lead: str, papers: int, relevant: int, evidence: int, cost: str) -> str:
+    """paper-qa's tool answers end with the environment status line."""
+    return (
+        f"{lead} Status: Paper Count={papers} | Relevant Papers={relevant} | "
+        f"Current Evidence={evidence} | Current Cost=${cost}"
+    )
+
+
+def _nmap24(host: str, ip: str, latency: str, stamp: str, ports: str = "") -> str:
+    """nmap's text, as CAI's generic_linux_command returns it."""
+    body = f"Starting Nmap 7.94SVN ( https://nmap.org ) at {stamp} IST\nNmap scan report for "
+    body += f"{host} ({ip})\nHost is up ({latency} latency).\n"
+    if ports:
+        body += ports
+        return body + "\nNmap done: 1 IP address (1 host up) scanned in 2.41 seconds"
+    return body + "Nmap done: 1 IP address (1 host up) scanned in 0.03 seconds"
+
+
+def _wc24(lines: list[str], code: int) -> dict[str, Any]:
+    """Bolt's WebContainer shell action: terminal text and exit code."""
+    return {"output": "\n".join(lines), "exitCode": code}
+
+
+# ---------------------------------------------------------------- fresh24 loops
+
+t = new(
+    "f24-bolt-3644-asks-again",
+    "monologue",
+    True,
+    BOLT3644,
+    "Bolt keeps asking whether it should make the changes to the uploaded file; the user "
+    "says yes, and it asks the same question again, forever.",
+)
+t.user("Here is my code (uploaded app.txt). Add input validation to the signup form.")
+t.call(
+    "read_file",
+    {"path": "app.txt"},
+    "function signup(form) {\n  const email = form.email.value;\n  save(email);\n}\n",
+)
+ASK24 = (
+    "I can add validation to the signup form: check that the email is well formed and not "
+    "empty, and show an error message under the field. Would you like me to make these "
+    "changes?"
+)
+t.msg(ASK24)
+t.user("yes")
+m2 = t.msg(ASK24)
+t.user("Yes, please make the changes.")
+t.msg(ASK24)
+t.user("YES. Make them.")
+t.msg(ASK24)
+t.user("yes")
+t.msg(ASK24)
+t.mark(m2, m2)
+
+t = new(
+    "f24-bolt-4259-same-files-again",
+    "cycle",
+    True,
+    BOLT4259,
+    "Bolt keeps creating the same files over and over: the three files it wrote at the "
+    "start are written again, identical, until the user stops it.",
+)
+t.user("Bring back the booking calendar we had before and keep my custom colours")
+FILES24 = [
+    (
+        "src/components/BookingCalendar.tsx",
+        "export function BookingCalendar() {\n  const [day, setDay] = useState(today());\n"
+        "  return <Calendar value={day} onChange={setDay} />;\n}\n",
+    ),
+    (
+        "src/hooks/useBookings.ts",
+        "export function useBookings() {\n  return useQuery(['b'], fetchBookings);\n}\n",
+    ),
+    ("src/styles/calendar.css", ".calendar { --accent: #7c3aed; border-radius: 12px; }\n"),
+]
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "create_file",
+            "args": {"filePath": p, "content": c},
+            "result": {"type": "file", "filePath": p, "status": "written"},
+            "mutates": True,
+        }
+        for p, c in FILES24
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f24-bolt-4957-claims-changes",
+    "monologue",
+    True,
+    BOLT4957,
+    "Bolt says it has made the UI change, describes it correctly, but no file action is "
+    "run; each time the user says nothing changed it claims the same change again.",
+)
+t.user("Move the chat input to the bottom of the screen and make it full width")
+CLAIM24 = (
+    "I've updated the chat layout: the input is now fixed to the bottom of the screen and "
+    "spans the full width, and the message list scrolls above it."
+)
+t.msg(CLAIM24)
+t.user("Nothing changed, the input is still at the top")
+m2 = t.msg(CLAIM24)
+t.user("It is still the same. Please actually edit the file.")
+t.msg(CLAIM24)
+t.user("still nothing")
+t.msg(CLAIM24)
+t.mark(m2, m2)
+
+t = new(
+    "f24-bolt-1144-fix-same-error",
+    "cycle",
+    True,
+    BOLT1144,
+    "After creating a SvelteKit project Bolt runs it, hits an error, 'fixes' it, runs it, "
+    "hits the same error, and applies the same fix again, over and over.",
+)
+t.user("Create a SvelteKit todo app with a SQLite backend")
+t.call(
+    "create_file",
+    {
+        "filePath": "src/lib/db.ts",
+        "content": (
+            "import Database from 'better-sqlite3';\n"
+            "export const db = new Database('todo.db');\n"
+            "db.exec('CREATE TABLE IF NOT EXISTS todos (id INTEGER PRIMARY KEY, text TEXT)');\n"
+        ),
+    },
+    {"type": "file", "filePath": "src/lib/db.ts", "status": "written"},
+    mutates=True,
+)
+DEVERR24 = _wc24(
+    [
+        "> bolt-sveltekit@0.0.1 dev",
+        "> vite dev",
+        "Error: Could not locate the bindings file. Tried:",
+        " → node_modules/better-sqlite3/build/better_sqlite3.node",
+        "    at bindings (node_modules/bindings/bindings.js:126:9)",
+    ],
+    1,
+)
+t.call("shell", {"command": "npm run dev"}, DEVERR24)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "shell",
+            "args": {"command": "npm install better-sqlite3 && npm run dev"},
+            "result": _wc24(
+                ["added 1 package in 2s", *DEVERR24["output"].split("\n")],
+                1,
+            ),
+        },
+        {
+            "tool": "create_file",
+            "args": {
+                "filePath": "src/lib/db.ts",
+                "content": (
+                    "import Database from 'better-sqlite3';\nexport const db = new "
+                    "Database('todo.db');\n"
+                ),
+            },
+            "result": {"type": "file", "filePath": "src/lib/db.ts", "status": "written"},
+            "mutates": True,
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f24-bolt-4507-attempt-fix-same-error",
+    "error_loop",
+    True,
+    BOLT4507,
+    "Each 'Attempt fix' re-runs the build and comes back with the same error; nothing the "
+    "fix does changes it.",
+)
+t.user("The preview shows an error. Attempt fix.")
+BUILD24 = (
+    "npm run build exited with code 1:\n[vite]: Rollup failed to resolve import "
+    '"@/components/ui/toast" from "src/App.tsx".\nThis is most likely unintended because '
+    "it can break your application at runtime."
+)
+t.call("shell", {"command": "npm run build"}, error=BUILD24, kind="exit_code")
+c2 = t.call("shell", {"command": "npm run build"}, error=BUILD24, kind="exit_code")
+t.user("Attempt fix")
+for _ in range(3):
+    t.call("shell", {"command": "npm run build"}, error=BUILD24, kind="exit_code")
+t.mark(c2, c2)
+
+t = new(
+    "f24-boltdiy-386-run-commands-loop",
+    "cycle",
+    True,
+    BOLTDIY386,
+    "bolt.diy's run commands loop: npm install, then npm run dev, then npm install again, "
+    "the same output each time, the application never reported ready.",
+)
+t.user("Create a Vite React landing page and start it")
+INSTALL24 = _wc24(["up to date, audited 214 packages in 1s", "found 0 vulnerabilities"], 0)
+DEV24 = _wc24(
+    ["> vite", "", "  VITE v5.4.2  ready in 412 ms", "", "  ➜  Local:   http://localhost:5173/"],
+    0,
+)
+occ = repeat_block(
+    t,
+    [
+        {"tool": "shell", "args": {"command": "npm install"}, "result": INSTALL24},
+        {"tool": "start", "args": {"command": "npm run dev"}, "result": DEV24},
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f24-paperqa-1065-same-search",
+    "repeated_call",
+    True,
+    PAPERQA1065,
+    "ollama/qwen3:30b as paper-qa's agent parrots the question as the paper_search query, "
+    "the same arguments over and over; after the first page no new paper is found.",
+)
+t.user("What is paperQA?")
+QA24 = {"query": "What is paperQA", "min_year": None, "max_year": None}
+t.call(
+    "paper_search",
+    QA24,
+    _pqa24("Found 2 papers.", 2, 0, 0, "0.0000"),
+)
+NOMORE24 = _pqa24("Found 0 papers.", 2, 0, 0, "0.0000")
+cs = [t.call("paper_search", QA24, NOMORE24) for _ in range(7)]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f24-paperqa-1065-reset-again",
+    "repeated_call",
+    True,
+    PAPERQA1065,
+    "ollama/phi4-reasoning:plus finds a paper but never calls gather_evidence; it calls "
+    "reset again and again, the same status each time.",
+)
+t.user("What is paperQA?")
+t.call(
+    "paper_search",
+    {"query": "PaperQA retrieval augmented generation", "min_year": 2023, "max_year": None},
+    _pqa24("Found 1 papers.", 1, 0, 0, "0.0000"),
+)
+RESET24 = _pqa24("Reset all context.", 1, 0, 0, "0.0002")
+occ = repeat_block(t, [{"tool": "reset", "args": {}, "result": RESET24}], 6)
+mark_cycle(t, occ)
+
+t = new(
+    "f24-paperqa-1222-agent-query-next-session",
+    "known_failure",
+    True,
+    PAPERQA1222,
+    "agent_query fails in v5.29.1 with 'LiteLLMModel' object has no attribute 'router'; "
+    "the next day, nothing reinstalled, the same script is run again and fails the same.",
+)
+t.user("Run debug_paperqa.py on my PDF folder and give me the answer")
+ROUTER24 = (
+    'Traceback (most recent call last):\n  File "debug_paperqa.py", line 92, in main\n'
+    '    answer = await agent_query(\n  File ".venv/lib/python3.13/site-packages/paperqa/'
+    'settings.py", line 992, in make_aviary_tool_selector\n    acompletion=self.get_agent_llm()'
+    ".router.acompletion,\nAttributeError: 'LiteLLMModel' object has no attribute 'router'"
+)
+t.call("shell", {"command": "python debug_paperqa.py"}, error=ROUTER24, kind="exit_code")
+t.msg("agent_query failed inside paper-qa 5.29.1: 'LiteLLMModel' object has no attribute 'router'.")
+t.session("s2")
+t.user("Let's try the paper-qa script again")
+t.call("shell", {"command": "pip show paper-qa | head -2"}, "Name: paper-qa\nVersion: 5.29.1")
+c = t.call("shell", {"command": "python debug_paperqa.py"}, error=ROUTER24, kind="exit_code")
+t.mark(c, c - 1)
+
+t = new(
+    "f24-bolt-9251-attempt-fix-every-load",
+    "known_failure",
+    True,
+    BOLT9251,
+    "Each time the user opens the project Bolt lands on the same 'attempt fix' error; the "
+    "next session, the project unchanged, the same failing command runs again.",
+)
+t.user("Continue my landing page: add a pricing section")
+HERO24 = (
+    "npm run dev exited with code 1:\nsrc/components/Hero.tsx:14:3: ERROR: Unexpected closing "
+    '"section" tag does not match opening "div" tag'
+)
+t.call("shell", {"command": "npm run dev"}, error=HERO24, kind="exit_code")
+t.msg("The dev server fails on Hero.tsx line 14: a closing </section> does not match a <div>.")
+t.session("s2")
+t.user("Let's continue the landing page")
+c = t.call("shell", {"command": "npm run dev"}, error=HERO24, kind="exit_code")
+t.call("shell", {"command": "npm run dev"}, error=HERO24, kind="exit_code")
+t.mark(c, c - 1)
+
+t = new(
+    "f24-cai-278-same-host-scan",
+    "repeated_call",
+    True,
+    CAI278,
+    "CAI's agent used as a tool keeps getting stuck: the same host-discovery nmap of the "
+    "same target, run again and again, only the latency and the clock moving.",
+)
+t.user("Enumerate the services exposed on langfuse.accelate.ai")
+cs = []
+for k, lat in enumerate(("0.032s", "0.029s", "0.031s", "0.027s", "0.030s", "0.033s", "0.028s")):
+    cs.append(
+        t.call(
+            "generic_linux_command",
+            {"command": "nmap -sn 10.20.0.14", "interactive": False, "session_id": ""},
+            _nmap24("langfuse.accelate.ai", "10.20.0.14", lat, f"2025-09-25 11:{42 + k}"),
+        )
+    )
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f24-alphaxiv-193-failed-searches",
+    "error_loop",
+    True,
+    ALPHAXIV193,
+    "Searching for 'Revisiting the Superficial Alignment Hypothesis' sets off a loop of "
+    "failed tool calls, the same search failing the same way, until 100 failures.",
+)
+t.user("Find papers related to 'Revisiting the Superficial Alignment Hypothesis'")
+SEARCH24 = {"query": "Revisiting the Superficial Alignment Hypothesis", "limit": 10}
+FAIL24 = "Tool 'search_papers' failed: 400 Bad Request: field 'filters.date' is required"
+t.call("search_papers", SEARCH24, error=FAIL24, kind="invalid_args")
+c2 = t.call("search_papers", SEARCH24, error=FAIL24, kind="invalid_args")
+for _ in range(5):
+    t.call("search_papers", SEARCH24, error=FAIL24, kind="invalid_args")
+t.mark(c2, c2)
+
+t = new(
+    "f24-askademic-110-endless-search",
+    "no_progress",
+    True,
+    ASKADEMIC110,
+    "Gemini as askademic's QA agent finds the regression-discontinuity papers at once but "
+    "does not see it has the answer: it keeps querying arXiv in other words, the same "
+    "five papers coming back.",
+)
+t.user(
+    "I have made an experiment where I assigned the treatment based on a threshold, what is "
+    "the best way to assess if the treatment was working?"
+)
+RDD24 = [
+    {
+        "id": "http://arxiv.org/abs/2403.01234v1",
+        "title": "Regression Discontinuity Designs: A Practical Guide",
+    },
+    {
+        "id": "http://arxiv.org/abs/2311.07711v2",
+        "title": "Local Randomization Methods for RD Designs",
+    },
+    {
+        "id": "http://arxiv.org/abs/2402.11093v1",
+        "title": "Bandwidth Selection in Sharp Regression Discontinuity",
+    },
+    {
+        "id": "http://arxiv.org/abs/2309.15520v1",
+        "title": "Threshold-Based Treatment Assignment and Causal Effects",
+    },
+    {"id": "http://arxiv.org/abs/2401.04418v1", "title": "Manipulation Tests at the Cutoff"},
+]
+queries = [
+    "abs:treatment assignment threshold analysis",
+    "abs:threshold treatment evaluation",
+    "abs:assignment cutoff treatment effect",
+    "abs:treatment threshold causal analysis",
+    "abs:evaluate treatment assigned by threshold",
+    "abs:threshold based assignment treatment assessment",
+]
+cs = [
+    t.call(
+        "search_articles",
+        {"search_query": q, "start": 0, "max_results": 5, "sortBy": "submittedDate"},
+        {"entries": RDD24},
+    )
+    for q in queries
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f24-autoresearcher-20-same-paper",
+    "no_progress",
+    True,
+    AUTORESEARCHER20,
+    "On a narrow question autoresearcher reads the same paper again and again, five times "
+    "and more: each new keyword search returns it as the only hit in the time window.",
+)
+t.user("Summarise research from 2021-2023 on CRISPR screens in Anopheles mosquitoes")
+PAPER24 = {
+    "data": [
+        {
+            "paperId": "8f2c1e0a9d",
+            "title": (
+                "Genome-wide CRISPR screen identifies insecticide resistance genes in Anopheles "
+                "gambiae"
+            ),
+            "year": 2022,
+            "abstract": (
+                "We performed a pooled CRISPR knockout screen in An. gambiae cell lines ..."
+            ),
+        }
+    ]
+}
+kw = [
+    "CRISPR screen Anopheles",
+    "Anopheles gambiae CRISPR knockout",
+    "mosquito genome-wide CRISPR",
+    "CRISPR Anopheles insecticide resistance",
+    "Anopheles gene editing screen",
+    "malaria vector CRISPR screen",
+]
+cs = [
+    t.call(
+        "semantic_scholar_search",
+        {"query": k, "year": "2021-2023", "fields": "title,year,abstract", "limit": 5},
+        PAPER24,
+    )
+    for k in kw
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f24-foundry-82-requires-action-forever",
+    "repeated_call",
+    True,
+    AIFOUNDRY82,
+    "The workshop's Azure Functions agent: the run goes from in_progress to requires_action "
+    "and the code never submits the tool output, so every poll returns the same run "
+    "waiting for the same tool call, forever.",
+)
+t.user("Ask the agent: what is the weather in Seattle?")
+t.call(
+    "create_run",
+    {"thread_id": "thread_Qm4ZkL2v8XcR", "agent_id": "asst_wx01"},
+    _run24("run_8Hh2", "queued"),
+)
+t.call(
+    "get_run",
+    {"thread_id": "thread_Qm4ZkL2v8XcR", "run_id": "run_8Hh2"},
+    _run24("run_8Hh2", "in_progress"),
+)
+WAIT24 = _run24(
+    "run_8Hh2",
+    "requires_action",
+    action=_submit24("call_Wm3xPq", "get_weather", '{"location": "Seattle"}'),
+)
+cs = [
+    t.call("get_run", {"thread_id": "thread_Qm4ZkL2v8XcR", "run_id": "run_8Hh2"}, WAIT24)
+    for _ in range(8)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f24-azpy-42562-connected-agent-approval",
+    "cycle",
+    True,
+    AZPY42562,
+    "A connected agent with an MCP tool raises for approval that never comes: its run stays "
+    "in requires_action; the poll reads the run, then its steps, the same two answers each "
+    "second.",
+)
+t.user("Ask the research agent to list open incidents from the MCP server")
+STUCK24 = _run24(
+    "run_Cx77",
+    "requires_action",
+    action={
+        "type": "submit_tool_approval",
+        "submit_tool_approval": {
+            "tool_calls": [
+                {
+                    "id": "call_mcp_19",
+                    "type": "mcp",
+                    "name": "list_incidents",
+                    "server_label": "ops",
+                }
+            ]
+        },
+    },
+)
+STEPS24 = {
+    "data": [
+        {
+            "id": "step_4kd",
+            "status": "in_progress",
+            "step_details": {
+                "type": "tool_calls",
+                "tool_calls": [{"id": "call_mcp_19", "type": "mcp"}],
+            },
+        },
+        {"id": "step_4kc", "status": "completed", "step_details": {"type": "message_creation"}},
+    ]
+}
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "runs.get",
+            "args": {"thread_id": "thread_9aa", "run_id": "run_Cx77"},
+            "result": STUCK24,
+        },
+        {
+            "tool": "run_steps.list",
+            "args": {"thread_id": "thread_9aa", "run_id": "run_Cx77"},
+            "result": STEPS24,
+        },
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f24-aznet-50519-stale-queued",
+    "no_progress",
+    True,
+    AZNET50519,
+    "The polling loop never takes the refreshed run: every wait prints 'status: queued' "
+    "with only the iteration counting up, the run's own state never read again.",
+)
+t.user("Send the message to the AIIA assistant and print its answer")
+t.call(
+    "create_run",
+    {"thread_id": "thread_3Jd", "assistant_id": "asst_aiia"},
+    _run24("run_Zq1", "queued"),
+)
+cs = [
+    t.call(
+        "wait_for_run",
+        {"thread_id": "thread_3Jd", "run_id": "run_Zq1", "delay_ms": 500},
+        f"Waiting for response, status: queued, iteration {k}",
+    )
+    for k in range(1, 9)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f24-pageuse-34-remove-again",
+    "repeated_call",
+    True,
+    PAGEUSE34,
+    "The todo-list demo, 'remove milk, eggs, and salt': the items are removed, then the "
+    "same removal runs again on the emptied list, again after an apology, then the same "
+    "check of the items, twice.",
+)
+t.user("remove milk, eggs, and salt")
+t.call("get_items", {}, {"items": ["milk", "eggs", "salt", "bread"]})
+RM24 = {"names": ["milk", "eggs", "salt"]}
+t.call("remove_items", RM24, {"removed": 3, "items": ["bread"]})
+c2 = t.call("remove_items", RM24, {"removed": 0, "items": ["bread"]})
+c3 = t.call("remove_items", RM24, {"removed": 0, "items": ["bread"]})
+t.msg("Sorry about that, let me make sure they are removed.")
+t.call("remove_items", RM24, {"removed": 0, "items": ["bread"]})
+t.call("get_items", {}, {"items": ["bread"]})
+t.call("get_items", {}, {"items": ["bread"]})
+t.msg("Milk, eggs and salt are removed; bread is left.")
+t.mark(c3, c3)
+
+t = new(
+    "f24-systemsculpt-257-approve-fail",
+    "error_loop",
+    True,
+    SYSTEMSCULPT257,
+    "The #136 report the pull request fixes: a note move with a frontmatter edit fails, the "
+    "agent issues the same call every turn, the user is asked to approve, it fails, "
+    "approve, fail, forever.",
+)
+t.user("Move 'Meeting notes 2025-06-12' into Projects/Atlas and add tags: atlas to its frontmatter")
+MV24 = {
+    "source": "Inbox/Meeting notes 2025-06-12.md",
+    "destination": "Projects/Atlas/Meeting notes 2025-06-12.md",
+    "frontmatter": {"tags": ["atlas"]},
+}
+MVERR24 = "ENOENT: no such file or directory, rename 'Inbox/Meeting notes 2025-06-12.md'"
+t.call("move_note", MV24, error=MVERR24, kind="not_found")
+t.user("approve")
+c2 = t.call("move_note", MV24, error=MVERR24, kind="not_found")
+t.user("approve")
+t.call("move_note", MV24, error=MVERR24, kind="not_found")
+t.user("approve")
+t.call("move_note", MV24, error=MVERR24, kind="not_found")
+t.user("approve")
+t.call("move_note", MV24, error=MVERR24, kind="not_found")
+t.mark(c2, c2)
+
+t = new(
+    "f24-omo-3446-same-ls-157",
+    "error_loop",
+    True,
+    OMO3446,
+    "Boulder Continuation keeps re-prompting on a blocked task: the same 309-character "
+    "diagnostic bash command runs 157 times in a row, 'No such file or directory' every "
+    "time.",
+)
+t.user("Continue the plan: wire the generated client into packages/api")
+LS24 = (
+    "export CI=true DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0 NO_COLOR=1 "
+    "PAGER=cat; rtk ls packages/api/src/generated/ 2>&1"
+)
+t.call("bash", {"command": "rtk ls packages/api/src/"}, "index.ts\nroutes/\nserver.ts")
+t.call(
+    "bash",
+    {"command": LS24},
+    error="ls: cannot access 'packages/api/src/generated/': No such file or directory",
+    kind="not_found",
+)
+c2 = t.call(
+    "bash",
+    {"command": LS24},
+    error="ls: cannot access 'packages/api/src/generated/': No such file or directory",
+    kind="not_found",
+)
+t.user("[BOULDER CONTINUATION] Task 4 is not complete. Continue working on it.")
+for _ in range(4):
+    t.call(
+        "bash",
+        {"command": LS24},
+        error="ls: cannot access 'packages/api/src/generated/': No such file or directory",
+        kind="not_found",
+    )
+t.mark(c2, c2)
+
+t = new(
+    "f24-paperqa-1065-answer-no-evidence",
+    "repeated_call",
+    True,
+    PAPERQA1065,
+    "ollama/magistral:latest never searches: it calls gen_answer straight away, again and "
+    "again, each time with no papers and no evidence to answer from.",
+)
+t.user("What is paperQA?")
+NOANS24 = _pqa24("Failed to answer question.", 0, 0, 0, "0.0011")
+occ = repeat_block(t, [{"tool": "gen_answer", "args": {}, "result": NOANS24}], 6)
+mark_cycle(t, occ)
+
+
+# ---------------------------------------------------------------- fresh24 legitimate
+
+t = new(
+    "f24-xef-718-requires-action-twice",
+    "polling",
+    False,
+    XEF718,
+    "Why the pull request recurses: after the first tool outputs are submitted the run "
+    "requires action again, for a new tool call; each is answered, the run polled between, "
+    "until completed.",
+)
+t.user("What's the weather in Madrid and should I take an umbrella tomorrow?")
+t.call(
+    "create_run", {"thread_id": "thread_x1", "assistant_id": "asst_wx"}, _run24("run_A1", "queued")
+)
+t.call("get_run", {"thread_id": "thread_x1", "run_id": "run_A1"}, _run24("run_A1", "in_progress"))
+t.call(
+    "get_run",
+    {"thread_id": "thread_x1", "run_id": "run_A1"},
+    _run24(
+        "run_A1",
+        "requires_action",
+        action=_submit24("call_01", "get_weather", '{"city": "Madrid"}'),
+    ),
+)
+t.call("get_weather", {"city": "Madrid"}, {"temp_c": 19, "sky": "cloudy"})
+t.call(
+    "submit_tool_outputs",
+    {
+        "thread_id": "thread_x1",
+        "run_id": "run_A1",
+        "tool_outputs": [{"tool_call_id": "call_01", "output": '{"temp_c": 19, "sky": "cloudy"}'}],
+    },
+    _run24("run_A1", "in_progress"),
+)
+t.call("get_run", {"thread_id": "thread_x1", "run_id": "run_A1"}, _run24("run_A1", "in_progress"))
+t.call(
+    "get_run",
+    {"thread_id": "thread_x1", "run_id": "run_A1"},
+    _run24(
+        "run_A1",
+        "requires_action",
+        action=_submit24("call_02", "get_forecast", '{"city": "Madrid", "days": 1}'),
+    ),
+)
+t.call("get_forecast", {"city": "Madrid", "days": 1}, {"rain_probability": 0.7})
+t.call(
+    "submit_tool_outputs",
+    {
+        "thread_id": "thread_x1",
+        "run_id": "run_A1",
+        "tool_outputs": [{"tool_call_id": "call_02", "output": '{"rain_probability": 0.7}'}],
+    },
+    _run24("run_A1", "in_progress"),
+)
+t.call("get_run", {"thread_id": "thread_x1", "run_id": "run_A1"}, _run24("run_A1", "in_progress"))
+t.call(
+    "get_run",
+    {"thread_id": "thread_x1", "run_id": "run_A1"},
+    _run24("run_A1", "completed", usage=812),
+)
+t.msg("Madrid is 19 °C and cloudy; there is a 70% chance of rain tomorrow, so take an umbrella.")
+
+t = new(
+    "f24-promptfoo-324-steps-then-complete",
+    "polling",
+    False,
+    PROMPTFOO324,
+    "What the fix does with requires_action: the provider reads the run's steps, answers "
+    "the function call, and keeps polling; the same 'in_progress' three times before the "
+    "run completes.",
+)
+t.user("Evaluate the assistant on 'Book a table for two at 8pm'")
+t.call(
+    "create_run",
+    {"thread_id": "thread_pf", "assistant_id": "asst_rest"},
+    _run24("run_P9", "queued"),
+)
+t.call(
+    "get_run",
+    {"thread_id": "thread_pf", "run_id": "run_P9"},
+    _run24(
+        "run_P9",
+        "requires_action",
+        action=_submit24("call_bk", "book_table", '{"people": 2, "time": "20:00"}'),
+    ),
+)
+t.call("book_table", {"people": 2, "time": "20:00"}, {"confirmation": "R-5521"})
+t.call(
+    "submit_tool_outputs",
+    {
+        "thread_id": "thread_pf",
+        "run_id": "run_P9",
+        "tool_outputs": [{"tool_call_id": "call_bk", "output": '{"confirmation": "R-5521"}'}],
+    },
+    _run24("run_P9", "in_progress"),
+)
+for _ in range(3):
+    t.call("sleep", {"seconds": 1}, "")
+    t.call(
+        "get_run", {"thread_id": "thread_pf", "run_id": "run_P9"}, _run24("run_P9", "in_progress")
+    )
+t.call(
+    "get_run",
+    {"thread_id": "thread_pf", "run_id": "run_P9"},
+    _run24("run_P9", "completed", usage=604),
+)
+t.call(
+    "list_messages",
+    {"thread_id": "thread_pf", "order": "desc", "limit": 1},
+    {"data": [{"role": "assistant", "content": "Your table for two at 8pm is booked (R-5521)."}]},
+)
+t.msg('[Call function book_table with arguments {"people": 2, "time": "20:00"}] passed.')
+
+t = new(
+    "f24-aznet-50519-refreshed-poll",
+    "polling",
+    False,
+    AZNET50519,
+    "The loop as it should read: the run is fetched again each wait, queued twice, "
+    "in_progress three times, then completed and its message read.",
+)
+t.user("Send the message to the AIIA assistant and print its answer")
+t.call(
+    "create_run",
+    {"thread_id": "thread_3Jd", "assistant_id": "asst_aiia"},
+    _run24("run_Zq2", "queued"),
+)
+for st in ("queued", "queued", "in_progress", "in_progress", "in_progress", "completed"):
+    t.call("get_run", {"thread_id": "thread_3Jd", "run_id": "run_Zq2"}, _run24("run_Zq2", st))
+t.call(
+    "list_messages",
+    {"thread_id": "thread_3Jd"},
+    {
+        "data": [
+            {
+                "role": "assistant",
+                "content": "Roses are red, the build is green; your request is the best I've seen.",
+            }
+        ]
+    },
+)
+t.msg("AIIA answered in rhyme: 'Roses are red, the build is green; ...'")
+
+t = new(
+    "f24-azjs-31969-vector-store-poll",
+    "polling",
+    False,
+    AZJS31969,
+    "createVectorStoreFileBatchAndPoll: the batch stays in_progress while its file counts "
+    "move, then completes; the same call each time.",
+)
+t.user("Index the twelve policy PDFs into a vector store for the HR agent")
+t.call(
+    "create_vector_store_file_batch",
+    {"vector_store_id": "vs_hr01", "file_ids": [f"assistant-file-{k:02d}" for k in range(12)]},
+    {
+        "id": "vsfb_7",
+        "status": "in_progress",
+        "file_counts": {"in_progress": 12, "completed": 0, "failed": 0},
+    },
+)
+for done in (3, 7, 7, 11):
+    t.call(
+        "get_vector_store_file_batch",
+        {"vector_store_id": "vs_hr01", "batch_id": "vsfb_7"},
+        {
+            "id": "vsfb_7",
+            "status": "in_progress",
+            "file_counts": {"in_progress": 12 - done, "completed": done, "failed": 0},
+        },
+    )
+t.call(
+    "get_vector_store_file_batch",
+    {"vector_store_id": "vs_hr01", "batch_id": "vsfb_7"},
+    {
+        "id": "vsfb_7",
+        "status": "completed",
+        "file_counts": {"in_progress": 0, "completed": 12, "failed": 0},
+    },
+)
+t.msg("All twelve PDFs are indexed in vs_hr01.")
+
+t = new(
+    "f24-aml-1432-queued-then-running",
+    "polling",
+    False,
+    AML1432,
+    "The E2E poller's case: an Azure ML job stays Queued while it waits for compute, the "
+    "same status four times between waits, then Starting, Running and Completed.",
+)
+t.user("Submit the training smoke test to Azure ML and wait for it to finish")
+t.call(
+    "az",
+    {"args": ["ml", "job", "create", "-f", "jobs/smoke.yaml", "--query", "name", "-o", "tsv"]},
+    "smoke_train_8b1c2d",
+)
+for st in ("Queued", "Queued", "Queued", "Queued", "Starting", "Running", "Running", "Completed"):
+    t.call("sleep", {"seconds": 60}, "")
+    t.call(
+        "az",
+        {
+            "args": [
+                "ml",
+                "job",
+                "show",
+                "-n",
+                "smoke_train_8b1c2d",
+                "--query",
+                "status",
+                "-o",
+                "tsv",
+            ]
+        },
+        st,
+    )
+t.msg("smoke_train_8b1c2d completed after about four minutes in the queue.")
+
+t = new(
+    "f24-azpy-40913-queue-reply",
+    "polling",
+    False,
+    AZPY40913,
+    "An agent whose tool is an Azure Function behind storage queues: the output queue is "
+    "peeked until the function's reply lands, empty three times, then the message.",
+)
+t.user("Ask the agent for the current stock price of MSFT")
+t.call(
+    "send_queue_message",
+    {"queue": "azure-function-foo-input", "message": '{"symbol": "MSFT", "CorrelationId": "c-41"}'},
+    {"message_id": "m-9f1", "inserted_on": "2025-05-07T10:12:03Z"},
+)
+for _ in range(3):
+    t.call("peek_queue_messages", {"queue": "azure-function-foo-output", "max_messages": 1}, [])
+t.call(
+    "peek_queue_messages",
+    {"queue": "azure-function-foo-output", "max_messages": 1},
+    [{"content": '{"Value": "MSFT 431.22", "CorrelationId": "c-41"}'}],
+)
+t.msg("MSFT is at 431.22.")
+
+t = new(
+    "f24-paperqa-368-continue-search",
+    "research",
+    False,
+    PAPERQA368,
+    "The tool description's own advice: repeat a paper_search with the same query and "
+    "years to continue it, at most twice; each repeat brings new papers, then evidence is "
+    "gathered and the answer written.",
+)
+t.user("How do Cas13 systems compare with Cas9 for RNA knockdown?")
+PS24 = {"query": "Cas13 RNA knockdown versus Cas9", "min_year": 2017, "max_year": 2024}
+t.call("paper_search", PS24, _pqa24("Found 8 papers.", 8, 0, 0, "0.0004"))
+t.call("paper_search", PS24, _pqa24("Found 6 papers.", 14, 0, 0, "0.0007"))
+t.call("paper_search", PS24, _pqa24("Found 3 papers.", 17, 0, 0, "0.0009"))
+t.call(
+    "gather_evidence",
+    {"question": "How do Cas13 systems compare with Cas9 for RNA knockdown?"},
+    _pqa24("Added 11 pieces of evidence, 6 of them relevant.", 17, 5, 6, "0.0312"),
+)
+t.call(
+    "gen_answer",
+    {},
+    _pqa24(
+        "Cas13 knockdown is more specific than RNAi and needs no DNA cut (Abudayyeh2017).",
+        17,
+        5,
+        6,
+        "0.0401",
+    ),
+)
+t.call("complete", {"has_successful_answer": True}, "Terminating successfully.")
+
+t = new(
+    "f24-paperqa-1065-good-run",
+    "research",
+    False,
+    PAPERQA1065,
+    "The run the tool descriptions ask for: three differently worded searches, evidence "
+    "gathered twice as papers grow, then the answer.",
+)
+t.user("What is paperQA?")
+t.call(
+    "paper_search",
+    {"query": "PaperQA agent scientific literature", "min_year": None, "max_year": None},
+    _pqa24("Found 3 papers.", 3, 0, 0, "0.0002"),
+)
+t.call(
+    "gather_evidence",
+    {"question": "What is paperQA?"},
+    _pqa24("Added 4 pieces of evidence, 2 of them relevant.", 3, 1, 2, "0.0101"),
+)
+t.call(
+    "paper_search",
+    {
+        "query": "retrieval-augmented generation question answering papers",
+        "min_year": 2022,
+        "max_year": None,
+    },
+    _pqa24("Found 5 papers.", 8, 1, 2, "0.0104"),
+)
+t.call(
+    "paper_search",
+    {"query": "LLM agent literature synthesis benchmark LitQA", "min_year": 2023, "max_year": None},
+    _pqa24("Found 2 papers.", 10, 1, 2, "0.0106"),
+)
+t.call(
+    "gather_evidence",
+    {"question": "What is paperQA?"},
+    _pqa24("Added 6 pieces of evidence, 4 of them relevant.", 10, 3, 6, "0.0240"),
+)
+t.call(
+    "gen_answer",
+    {},
+    _pqa24(
+        "PaperQA is a retrieval-augmented agent for scientific literature (Lala2023).",
+        10,
+        3,
+        6,
+        "0.0298",
+    ),
+)
+t.call("complete", {"has_successful_answer": True}, "Terminating successfully.")
+
+t = new(
+    "f24-askademic-110-answer-found",
+    "research",
+    False,
+    ASKADEMIC110,
+    "What the reporter expected: two arXiv queries, overlapping in part, two abstracts "
+    "read, and the answer, regression discontinuity, given.",
+)
+t.user(
+    "I have made an experiment where I assigned the treatment based on a threshold, what is "
+    "the best way to assess if the treatment was working?"
+)
+t.call(
+    "search_articles",
+    {
+        "search_query": "abs:treatment assignment threshold analysis",
+        "start": 0,
+        "max_results": 5,
+        "sortBy": "submittedDate",
+    },
+    {"entries": RDD24},
+)
+t.call(
+    "search_articles",
+    {
+        "search_query": "ti:regression discontinuity",
+        "start": 0,
+        "max_results": 5,
+        "sortBy": "relevance",
+    },
+    {
+        "entries": [
+            *RDD24[:2],
+            {
+                "id": "http://arxiv.org/abs/1911.09511v3",
+                "title": "Simple Local Polynomial Density Estimators",
+            },
+        ]
+    },
+)
+t.call(
+    "get_article",
+    {"id": "2403.01234"},
+    {"summary": "A guide to sharp and fuzzy RD designs, estimation by local linear regression ..."},
+)
+t.call(
+    "get_article",
+    {"id": "2401.04418"},
+    {"summary": "Density tests for manipulation of the running variable at the cutoff ..."},
+)
+t.msg("Use a regression discontinuity design: compare outcomes just above and below the threshold.")
+
+t = new(
+    "f24-autoresearcher-20-distinct-papers",
+    "distinct_reads",
+    False,
+    AUTORESEARCHER20,
+    "After the fix (#14): a broad question, five searches each bringing other papers, each "
+    "paper read once.",
+)
+t.user("Summarise research from 2021-2023 on gene drives for malaria control")
+for k, (q, pid, title) in enumerate(
+    [
+        (
+            "gene drive malaria",
+            "a11",
+            "A CRISPR-Cas9 gene drive targeting doublesex suppresses caged An. gambiae",
+        ),
+        (
+            "gene drive population suppression Anopheles",
+            "b22",
+            "Large-cage assessment of a population suppression gene drive",
+        ),
+        ("gene drive resistance alleles", "c33", "Functional resistance to a homing gene drive"),
+        (
+            "gene drive ecological risk",
+            "d44",
+            "Ecological risk assessment of gene drive mosquitoes",
+        ),
+        (
+            "gene drive field trial regulation",
+            "e55",
+            "Regulatory pathways for gene drive field trials in Africa",
+        ),
+    ]
+):
+    t.call(
+        "semantic_scholar_search",
+        {"query": q, "year": "2021-2023", "fields": "title,year,abstract", "limit": 5},
+        {
+            "data": [
+                {"paperId": pid, "title": title, "year": 2021 + k % 3, "abstract": f"{title} ..."}
+            ]
+        },
+    )
+t.msg(
+    "Five studies: suppression drives work in large cages; resistance and regulation remain open."
+)
+
+t = new(
+    "f24-alphaxiv-193-retry-then-results",
+    "retry_transient",
+    False,
+    ALPHAXIV193,
+    "The search as it works after the fix: the paper search answers 503 twice, the third "
+    "attempt returns the related papers.",
+)
+t.user("Find papers related to 'Revisiting the Superficial Alignment Hypothesis'")
+t.call(
+    "search_papers",
+    SEARCH24,
+    error="503 Service Unavailable: search backend overloaded",
+    kind="server_error",
+)
+t.call(
+    "search_papers",
+    SEARCH24,
+    error="503 Service Unavailable: search backend overloaded",
+    kind="server_error",
+)
+t.call(
+    "search_papers",
+    SEARCH24,
+    {
+        "results": [
+            {"id": "2410.03717", "title": "Revisiting the Superficial Alignment Hypothesis"},
+            {"id": "2305.11206", "title": "LIMA: Less Is More for Alignment"},
+        ]
+    },
+)
+t.call(
+    "get_paper",
+    {"id": "2305.11206"},
+    {"abstract": "LIMA, a 65B LLaMa fine-tuned on 1,000 curated prompts ..."},
+)
+t.msg("Closest related work: LIMA (2305.11206), which the paper revisits.")
+
+t = new(
+    "f24-cai-278-host-sweep",
+    "distinct_reads",
+    False,
+    CAI278,
+    "The enumeration the user wanted: a port scan of each host in the range, eight hosts, "
+    "each up with ssh and http open, the answers alike but for the host.",
+)
+t.user("Enumerate the services exposed on 10.20.0.10-17")
+for k in range(8):
+    ip = f"10.20.0.{10 + k}"
+    t.call(
+        "generic_linux_command",
+        {"command": f"nmap -p 22,80,443 {ip}", "interactive": False, "session_id": ""},
+        _nmap24(
+            f"node{k}.lab.internal",
+            ip,
+            f"0.0{12 + k}s",
+            f"2025-09-25 12:{10 + k:02d}",
+            "PORT    STATE    SERVICE\n22/tcp  open     ssh\n80/tcp  open     http\n443/tcp "
+            "filtered https",
+        ),
+    )
+t.msg("All eight hosts expose ssh and http; https is filtered everywhere.")
+
+t = new(
+    "f24-pentestgpt-59-forest-recon",
+    "research",
+    False,
+    PENTESTGPT59,
+    "The Forest box's to-do list worked through: an nmap scan, SMB enumeration, LDAP "
+    "enumeration and RPC user listing, each a different look at the same host.",
+)
+t.user(
+    "This is a HackTheBox pentest challenge called Forest. It's a windows machine. The IP is "
+    "10.10.10.161"
+)
+t.call(
+    "terminal",
+    {"command": "nmap -sC -sV 10.10.10.161"},
+    "PORT     STATE SERVICE      VERSION\n53/tcp   open  domain       Simple DNS Plus\n"
+    "88/tcp   open  kerberos-sec\n"
+    "135/tcp  open  msrpc\n389/tcp  open  ldap         (Domain: htb.local)\n445/tcp  open  "
+    "microsoft-ds Windows Server 2016",
+)
+t.call(
+    "terminal",
+    {"command": "smbclient -L //10.10.10.161 -N"},
+    "Anonymous login successful\n\tSharename       Type      Comment\nSMB1 disabled -- no "
+    "workgroup available",
+)
+t.call(
+    "terminal",
+    {"command": "ldapsearch -x -H ldap://10.10.10.161 -s base namingcontexts"},
+    "namingContexts: DC=htb,DC=local\nnamingContexts: CN=Configuration,DC=htb,DC=local",
+)
+t.call(
+    "terminal",
+    {"command": "rpcclient -U '' -N 10.10.10.161 -c enumdomusers"},
+    "user:[Administrator] rid:[0x1f4]\nuser:[sebastien] rid:[0x479]\nuser:[svc-alfresco] "
+    "rid:[0x47b]",
+)
+t.call(
+    "terminal",
+    {"command": "GetNPUsers.py htb.local/svc-alfresco -no-pass -dc-ip 10.10.10.161"},
+    "$krb5asrep$23$svc-alfresco@HTB.LOCAL:3f1c...",
+)
+t.msg("svc-alfresco has pre-authentication disabled; its AS-REP hash is ready to crack.")
+
+t = new(
+    "f24-pageuse-34-remove-three",
+    "distinct_reads",
+    False,
+    PAGEUSE34,
+    "The demo as it should go: three items removed one by one, then one check of the list.",
+)
+t.user("remove milk, eggs, and salt")
+t.call("get_items", {}, {"items": ["milk", "eggs", "salt", "bread"]})
+t.call("remove_item", {"name": "milk"}, {"removed": 1, "items": ["eggs", "salt", "bread"]})
+t.call("remove_item", {"name": "eggs"}, {"removed": 1, "items": ["salt", "bread"]})
+t.call("remove_item", {"name": "salt"}, {"removed": 1, "items": ["bread"]})
+t.call("get_items", {}, {"items": ["bread"]})
+t.msg("Removed milk, eggs and salt; bread is left.")
+
+t = new(
+    "f24-systemsculpt-257-approve-each",
+    "conversation",
+    False,
+    SYSTEMSCULPT257,
+    "Legitimate approvals the guard must leave alone: three notes moved, each after the "
+    "user approves it, each move succeeding.",
+)
+t.user("Move my three June meeting notes from Inbox into Projects/Atlas")
+for day in ("06-05", "06-12", "06-19"):
+    t.user("approve")
+    t.call(
+        "move_note",
+        {
+            "source": f"Inbox/Meeting notes 2025-{day}.md",
+            "destination": f"Projects/Atlas/Meeting notes 2025-{day}.md",
+        },
+        {"moved": True, "path": f"Projects/Atlas/Meeting notes 2025-{day}.md"},
+        mutates=True,
+    )
+t.msg("All three notes are in Projects/Atlas.")
+
+t = new(
+    "f24-bolt-1144-fix-then-runs",
+    "edit_test_cycle",
+    False,
+    BOLT1144,
+    "A fix loop that converges: the first edit leaves the same error, the second (a "
+    "different driver) makes the dev server start.",
+)
+t.user("Create a SvelteKit todo app with a SQLite backend")
+t.call("shell", {"command": "npm run dev"}, DEVERR24)
+t.call(
+    "edit_file",
+    {
+        "filePath": "vite.config.ts",
+        "old": "plugins: [sveltekit()]",
+        "new": "plugins: [sveltekit()],\n  ssr: { external: ['better-sqlite3'] }",
+    },
+    {"type": "file", "filePath": "vite.config.ts", "status": "written"},
+    mutates=True,
+)
+t.call("shell", {"command": "npm run dev"}, DEVERR24)
+t.call(
+    "edit_file",
+    {
+        "filePath": "src/lib/db.ts",
+        "old": "import Database from 'better-sqlite3';",
+        "new": "import { createClient } from '@libsql/client';",
+    },
+    {"type": "file", "filePath": "src/lib/db.ts", "status": "written"},
+    mutates=True,
+)
+t.call("shell", {"command": "npm install @libsql/client"}, _wc24(["added 6 packages in 3s"], 0))
+t.call("shell", {"command": "npm run dev"}, DEV24)
+t.msg("The app runs on the libsql client; WebContainers cannot load native better-sqlite3.")
+
+t = new(
+    "f24-boltdiy-386-install-retry",
+    "retry_transient",
+    False,
+    BOLTDIY386,
+    "Run commands that do finish: npm install times out on the registry twice, the third "
+    "try installs, the dev server starts.",
+)
+t.user("Create a Vite React landing page and start it")
+NPMNET24 = (
+    "npm ERR! code ETIMEDOUT\nnpm ERR! network request to https://registry.npmjs.org/react "
+    "failed, reason: ETIMEDOUT"
+)
+t.call("shell", {"command": "npm install"}, error=NPMNET24, kind="network")
+t.call("shell", {"command": "npm install"}, error=NPMNET24, kind="network")
+t.call(
+    "shell",
+    {"command": "npm install"},
+    _wc24(["added 214 packages in 9s", "found 0 vulnerabilities"], 0),
+)
+t.call("start", {"command": "npm run dev"}, DEV24)
+t.msg("The landing page is running on http://localhost:5173/.")
+
+t = new(
+    "f24-bolt-9251-fixed-next-session",
+    "session_memory",
+    False,
+    BOLT9251,
+    "The error fixed in the first session (the tag corrected), the next session's dev "
+    "server starts.",
+)
+t.user("Continue my landing page: add a pricing section")
+t.call("shell", {"command": "npm run dev"}, error=HERO24, kind="exit_code")
+t.call(
+    "edit_file",
+    {"filePath": "src/components/Hero.tsx", "old": "  </section>", "new": "  </div>"},
+    {"type": "file", "filePath": "src/components/Hero.tsx", "status": "written"},
+    mutates=True,
+)
+t.call("shell", {"command": "npm run dev"}, DEV24)
+t.msg("Fixed the mismatched tag in Hero.tsx; the dev server runs.")
+t.session("s2")
+t.user("Let's continue the landing page")
+t.call("shell", {"command": "npm run dev"}, DEV24)
+t.call(
+    "create_file",
+    {
+        "filePath": "src/components/Pricing.tsx",
+        "content": 'export function Pricing() { return <section id="pricing" />; }\n',
+    },
+    {"type": "file", "filePath": "src/components/Pricing.tsx", "status": "written"},
+    mutates=True,
+)
+t.msg("Added the pricing section.")
+
+t = new(
+    "f24-paperqa-1222-upgraded-next-session",
+    "session_memory",
+    False,
+    PAPERQA1222,
+    "The issue's resolution: the first session fails on 5.29.1; paper-qa is upgraded; the "
+    "next session's same script runs.",
+)
+t.user("Run debug_paperqa.py on my PDF folder and give me the answer")
+t.call("shell", {"command": "python debug_paperqa.py"}, error=ROUTER24, kind="exit_code")
+t.call(
+    "shell",
+    {"command": "pip install -U 'paper-qa>=5.29.2'"},
+    "Successfully installed paper-qa-5.29.2",
+    mutates=True,
+)
+t.msg("Upgraded paper-qa to 5.29.2, which fixes the router attribute error.")
+t.session("s2")
+t.user("Let's try the paper-qa script again")
+t.call(
+    "shell",
+    {"command": "python debug_paperqa.py"},
+    "Answer: PaperQA2 reaches superhuman precision on LitQA2 (Skarlinski2024).\nStatus: "
+    "Paper Count=12 | Relevant Papers=4",
+)
+
+t = new(
+    "f24-omo-3446-dir-generated",
+    "edit_test_cycle",
+    False,
+    OMO3446,
+    "The blocked task unblocked: the directory is missing, the generator is run, the same "
+    "ls then lists the generated client.",
+)
+t.user("Continue the plan: wire the generated client into packages/api")
+t.call(
+    "bash",
+    {"command": LS24},
+    error="ls: cannot access 'packages/api/src/generated/': No such file or directory",
+    kind="not_found",
+)
+t.call(
+    "bash",
+    {"command": "pnpm --filter api run codegen"},
+    "✔ Generated client in packages/api/src/generated (14 files)",
+    mutates=True,
+)
+t.call("bash", {"command": LS24}, "client.ts\nindex.ts\nmodels/\nschemas.ts")
+t.call(
+    "edit",
+    {
+        "path": "packages/api/src/server.ts",
+        "old": "// TODO client",
+        "new": "import { client } from './generated';",
+    },
+    "Edit applied.",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": "pnpm --filter api test"},
+    "Test Files  6 passed (6)\n     Tests  41 passed (41)",
+)
+
+t = new(
+    "f24-xlwings-1525-one-cell-each",
+    "distinct_reads",
+    False,
+    XLWINGS1525,
+    "The spreadsheet written as the reporter meant: each ticker's previous close into its "
+    "own row, the same write call with the next cell each time.",
+)
+t.user("Put the previous close of each ticker in column B of Sheet2")
+for k, (sym, px) in enumerate(
+    [
+        ("AAPL", 227.52),
+        ("MSFT", 431.22),
+        ("NVDA", 118.85),
+        ("AMZN", 186.4),
+        ("GOOG", 163.95),
+        ("META", 512.1),
+    ]
+):
+    t.call("yf_ticker_info", {"symbol": sym, "field": "previousClose"}, {"previousClose": px})
+    t.call(
+        "range_set_value",
+        {"sheet": "Sheet2", "range": f"B{k + 2}", "value": px},
+        {"ok": True},
+        mutates=True,
+    )
+t.msg("Column B now holds the six previous closes, rows 2 to 7.")
+
+
+def _sparkth_long(tid: str) -> None:
+    """The i18n-translator agent filling catalogs: many near-identical msgstr edits."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        SPARKTH624,
+        "The pull request's agent at work: `make i18n.update`, then each new msgid filled in "
+        "the es and fr catalogs, one edit per entry, compiled and the frontend check run; "
+        "about 30 calls.",
+    )
+    t.user(
+        "Use the i18n-translator agent to update the catalogs for the new course builder strings"
+    )
+    t.call(
+        "shell",
+        {"command": "make i18n.update"},
+        "extracting messages from sparkth/...\nupdating catalog "
+        "locale/es/LC_MESSAGES/messages.po\nupdating catalog "
+        "locale/fr/LC_MESSAGES/messages.po",
+    )
+    t.call(
+        "shell",
+        {
+            "command": (
+                "grep -c 'msgstr \"\"$' locale/es/LC_MESSAGES/messages.po "
+                "locale/fr/LC_MESSAGES/messages.po"
+            )
+        },
+        "locale/es/LC_MESSAGES/messages.po:9\nlocale/fr/LC_MESSAGES/messages.po:9",
+    )
+    strings = [
+        ("Course builder", "Creador de cursos", "Créateur de cours"),
+        ("Add module", "Añadir módulo", "Ajouter un module"),
+        ("Remove module", "Eliminar módulo", "Supprimer le module"),
+        ("Publish course", "Publicar curso", "Publier le cours"),
+        ("Draft saved", "Borrador guardado", "Brouillon enregistré"),
+        ("Preview", "Vista previa", "Aperçu"),
+        ("Learning objectives", "Objetivos de aprendizaje", "Objectifs d'apprentissage"),
+        ("Estimated duration", "Duración estimada", "Durée estimée"),
+        ("Unsaved changes", "Cambios sin guardar", "Modifications non enregistrées"),
+    ]
+    for lang, col in (("es", 1), ("fr", 2)):
+        for s in strings:
+            t.call(
+                "edit_file",
+                {
+                    "path": f"locale/{lang}/LC_MESSAGES/messages.po",
+                    "old": f'msgid "{s[0]}"\nmsgstr ""',
+                    "new": f'msgid "{s[0]}"\nmsgstr "{s[col]}"',
+                },
+                "The file has been edited.",
+                mutates=True,
+            )
+    t.call(
+        "shell",
+        {"command": "make i18n.compile"},
+        "compiling catalog locale/es/LC_MESSAGES/messages.po to "
+        "locale/es/LC_MESSAGES/messages.mo\ncompiling catalog "
+        "locale/fr/LC_MESSAGES/messages.po to locale/fr/LC_MESSAGES/messages.mo",
+    )
+    t.call(
+        "shell",
+        {"command": "make test.frontend.i18n"},
+        "Missing keys: es: 4, fr: 4 (courseBuilder.*)",
+    )
+    keys = [
+        ("courseBuilder.title", "Creador de cursos", "Créateur de cours"),
+        ("courseBuilder.addModule", "Añadir módulo", "Ajouter un module"),
+        ("courseBuilder.publish", "Publicar curso", "Publier le cours"),
+        ("courseBuilder.preview", "Vista previa", "Aperçu"),
+    ]
+    for lang, col in (("es", 1), ("fr", 2)):
+        for key in keys:
+            t.call(
+                "json_set",
+                {"path": f"frontend/src/i18n/{lang}.json", "key": key[0], "value": key[col]},
+                {"ok": True},
+                mutates=True,
+            )
+    t.call(
+        "shell",
+        {"command": "make test.frontend.i18n"},
+        "i18n check passed: en, es, fr in sync (212 keys)",
+    )
+    t.call(
+        "shell",
+        {"command": "make i18n.compile"},
+        "compiling catalog locale/es/LC_MESSAGES/messages.po to "
+        "locale/es/LC_MESSAGES/messages.mo\ncompiling catalog "
+        "locale/fr/LC_MESSAGES/messages.po to locale/fr/LC_MESSAGES/messages.mo",
+    )
+    t.msg(
+        "Filled 9 backend strings and 4 frontend keys in es and fr; catalogs compile and the "
+        "check passes."
+    )
+
+
+def _hedy_long(tid: str) -> None:
+    """The same recurring string translated in each adventure: one edit per occurrence."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        HEDY2307,
+        "The issue's chore done by an agent: '# place your code here' translated to German "
+        "in each adventure and level where it occurs, the same new text each time at another "
+        "key, then the YAML validated; about 35 calls.",
+    )
+    t.user("Translate every '# place your code here' in content/adventures/de.yaml to German")
+    t.call(
+        "shell", {"command": "grep -c '# place your code here' content/adventures/de.yaml"}, "30"
+    )
+    adventures = [
+        "story",
+        "parrot",
+        "fortune",
+        "haunted",
+        "restaurant",
+        "rock",
+        "dice",
+        "dishes",
+        "songs",
+        "turtle",
+    ]
+    for adv in adventures:
+        for level in (1, 2, 3):
+            t.call(
+                "yaml_set",
+                {
+                    "path": "content/adventures/de.yaml",
+                    "key": f"adventures.{adv}.levels.{level}.example_code",
+                    "find": "# place your code here",
+                    "replace": "# Füge hier deinen Code ein",
+                },
+                {"replaced": 1},
+                mutates=True,
+            )
+    t.call("shell", {"command": "grep -c '# place your code here' content/adventures/de.yaml"}, "0")
+    t.call(
+        "shell", {"command": "python -m pytest tests/test_translations.py -q"}, "12 passed in 3.41s"
+    )
+    t.msg("All 30 occurrences are translated and the translation tests pass.")
+
+
+_sparkth_long("f24-sparkth-624-fill-catalogs-long")
+_hedy_long("f24-hedy-2307-recurring-string-long")
+
+# ================================================================ end of fresh24 set
+
 
 # ---------------------------------------------------------------- split and write
 
@@ -28750,8 +30370,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh21"
     for it in items[FRESH22_START:FRESH23_START]:
         split[it.tid] = "fresh22"
-    for it in items[FRESH23_START:]:
+    for it in items[FRESH23_START:FRESH24_START]:
         split[it.tid] = "fresh23"
+    for it in items[FRESH24_START:]:
+        split[it.tid] = "fresh24"
     return split
 
 

@@ -142,6 +142,7 @@ SPLIT_ORDER = (
     "fresh21",
     "fresh22",
     "fresh23",
+    "fresh24",
 )
 
 

@@ -157,6 +157,13 @@ def test_size_and_balance() -> None:
     assert {t["class"] for t in fresh23 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh23) >= 2
     assert {t["class"] for t in fresh23 if not t["loop"]} == legit20
+    fresh24 = [t for t in TRAJS if t["split"] == "fresh24"]
+    assert len(fresh24) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh24) / len(fresh24) <= 0.6
+    assert all(t["id"].startswith("f24-") for t in fresh24)
+    assert {t["class"] for t in fresh24 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh24) >= 2
+    assert {t["class"] for t in fresh24 if not t["loop"]} == legit20
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
