@@ -65,7 +65,8 @@ ACCEPTED_FALSE_ALARMS: frozenset[str] = frozenset()
 # the file's error rule (20/23), 21/23 and 0/22 after its rules (docs/guard-api.md,
 # "Held-out split fresh23").
 # fresh24 at 18/21 and 1/23, none early or late (6b38748, main 3df9569's guard, no rule
-# changed; bench/loops/README.md, "fresh24").
+# changed; bench/loops/README.md, "fresh24"), 19/21 and 0/23 after its rules
+# (docs/guard-api.md, "Held-out split fresh24").
 CAUGHT_AT_LEAST = {
     "dev": 30,
     "holdout": 16,
@@ -92,7 +93,7 @@ CAUGHT_AT_LEAST = {
     "fresh21": 20,
     "fresh22": 22,
     "fresh23": 21,
-    "fresh24": 18,
+    "fresh24": 19,
 }
 
 

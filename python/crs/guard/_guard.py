@@ -131,6 +131,30 @@ _NO_CHANGE = re.compile(
 # its camelCase words split (`yieldTimeMs` is `yield_Time_Ms`).
 _WAIT_KEY = re.compile(r"(?i)(^|[_.\-])(wait|sleep|poll|yield)([_.\-]|$)")
 _camel_split = functools.partial(re.compile(r"(?<=[a-z0-9])(?=[A-Z])").sub, "_")
+# Tool-name words of taking from a queue or a mailbox (SQS's `receive_message`, Azure's
+# `peek_messages`, a `dequeue`, a Kafka `consume`): an empty answer is a wait (fresh24).
+_QUEUE_READ = re.compile(r"(?i)(^|[_.\-:/ ])(peek|receive|dequeue|consume)([_.\-:/ ]|$)")
+
+
+@functools.lru_cache(maxsize=1024)
+def _queue_read(tool: str) -> bool:
+    return _QUEUE_READ.search(_camel_split(tool)) is not None
+
+
+def _nothing_came(result: Any) -> bool:
+    """An empty answer: nothing, an empty text, list or object (or one as JSON text), or an
+    object whose list fields are all empty (`{"Messages": []}`)."""
+    t = type(result)
+    if result is None:
+        return True
+    if t is str:
+        return result.strip() in ("", "[]", "{}", "null")
+    if t is list or t is tuple:
+        return not result
+    if t is dict:
+        lists = [v for v in result.values() if type(v) is list]
+        return not result or (bool(lists) and not any(lists))
+    return False
 
 
 # Code that sleeps a positive time before it looks again (`time.sleep(30)`,
@@ -1660,6 +1684,11 @@ class Guard:
         ):
             mut = False  # an edit that says it changed nothing (fresh14)
         polling = lim.polling or poll
+        if not polling and kind == OK and _queue_read(call.tool):
+            # a read of a queue or a mailbox that found nothing waits for what others will put
+            # there (azure-sdk-for-python #40913: an output queue peeked until the function's
+            # reply lands): a poll's patience; the same message delivered again is a repeat
+            polling = _nothing_came(result)
         ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
             "s": call.session_id,
@@ -2613,19 +2642,19 @@ class Guard:
                 # short, `CANNED_WORDS`) opening the answer, in text only, to new requests in a
                 # row: it ignores what was asked. A nudge each time, never more.
                 canned = 0
-                if (
-                    not msgs
-                    and s.new_ask
-                    and s.last_step == s.turn_step
-                    and len(words) >= _turns.CANNED_WORDS
-                ):
+                if not msgs and s.last_step == s.turn_step and len(words) >= _turns.CANNED_WORDS:
                     prev = s.canned
-                    canned = prev[1] + 1 if prev[0] == digest and prev[2] == s.turns - 1 else 1
-                    canned = min(canned, _turns.MAX_CANNED)
+                    if prev[1] and prev[0] == digest and prev[2] == s.turns - 1:
+                        # the run goes on, to a new request or a follow-up answered alike
+                        # ("Would you like me to make these changes?" after every "yes",
+                        # bolt.new #3644; fresh24)
+                        canned = min(prev[1] + 1, _turns.MAX_CANNED)
+                    elif s.new_ask:
+                        canned = 1  # a new request opens a run (follow-ups alone: the echo's)
                     if found is None and canned >= self.policy.monologue_repeats:
                         found = (
-                            f"the agent opened its answer to {canned} different user requests in "
-                            "a row with the same reply, word for word"
+                            f"the agent opened its answer to {canned} user turns in a row with "
+                            "the same reply, word for word"
                         )
                         cap = True
                 # The run the last turn ended on (the same message twice or more in a row),

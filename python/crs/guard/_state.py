@@ -609,19 +609,9 @@ class SessionState:
                 echo[1] += 1
                 echo[2] = echo[2] + 1 if p.get("v") else 0
                 echo[3] = False
-        if not self.msgs:  # the first message of the turn: opens a canned reply, or breaks one
-            cn, canned = p.get("cn"), self.canned
-            if cn:
-                self.canned = [p["d"], cn, self.turns]
-            elif (
-                not self.new_ask
-                and p["d"] == canned[0]
-                and canned[2] == self.turns - 1
-                and self.last_step == self.turn_step
-            ):
-                canned[2] = self.turns  # a follow-up answered alike: neither counts nor breaks
-            else:
-                self.canned = ["", 0, 0]
+        if not self.msgs:  # the first message of the turn: opens or continues a canned reply
+            cn = p.get("cn")
+            self.canned = [p["d"], cn, self.turns] if cn else ["", 0, 0]
         if not self.msg_streak:  # a new run of messages
             self.msg_run, self.msg_stale, self.msg_restated = frozenset(), 0, 0
             self.msg_stale_row = 0
