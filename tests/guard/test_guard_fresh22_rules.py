@@ -10,14 +10,7 @@ from typing import Any
 from crs.guard import Action, Guard, VerdictCode
 from crs.guard._canon import is_transient
 from crs.guard._results import unwrap
-
-
-def _run(g: Guard, tool: str, args: dict[str, Any], result: Any = None, error: Any = None) -> Any:
-    v = g.before_call(tool, args)
-    if not v.allowed:
-        return v
-    return g.after_call(v.call, result=result, error=error)
-
+from guard_calls import decided as _run
 
 # ------------------------------------------------------------- a tool that is not there
 

@@ -10,14 +10,7 @@ from typing import Any
 import crs
 from crs.guard import Action, Guard, VerdictCode
 from crs.guard._canon import _is_ident
-
-
-def _run(g: Guard, tool: str, args: dict[str, Any], result: Any = None) -> Any:
-    v = g.before_call(tool, args)
-    if not v.allowed:
-        return v
-    return g.after_call(v.call, result=result)
-
+from guard_calls import decided as _run
 
 # ------------------------------------------------------------- an email address names a target
 

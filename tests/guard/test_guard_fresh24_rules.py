@@ -4,17 +4,9 @@ agents) were measured held out."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from crs.guard import Action, Guard, VerdictCode
 from crs.guard._guard import _nothing_came, _queue_read
-
-
-def _run(g: Guard, tool: str, args: dict[str, Any], result: Any = None) -> Any:
-    v = g.before_call(tool, args)
-    if not v.allowed:
-        return v
-    return g.after_call(v.call, result=result)
+from guard_calls import decided as _run
 
 
 def test_queue_and_mailbox_reads_by_their_names() -> None:
