@@ -30313,6 +30313,1235 @@ _hedy_long("f24-hedy-2307-recurring-string-long")
 
 # ================================================================ end of fresh24 set
 
+# ================================================================ fresh25 set
+# Written at 22:10 UTC (Dec 6) from sources no earlier split uses (checked against every
+# `source` of the file): agents inside chat platforms (Slack bots built on LangChain's
+# Slack toolkit, Bolt for JavaScript's assistant, Botkit, CopilotKit's OpenTag, TulipFarm),
+# RAG and document agents and their ingestion polling (R2R, nexus-rag, Manifold, Nominal,
+# OpenRAG's Docling ingestion, DocIntel, Nexent, Yuxi, Connapse, SurfSense, Weaviate's Query
+# Agent, GroktoCrawl), coding agents not yet cited (gptme, gptscript, spark-stack, MTPLX
+# behind pi, Katalyst, Every Code, ATLAS, probe, nixmac, AskTheCode) and an n8n agent node
+# (n8n-nodes-better-ai-agent), in those tools' own result shapes: Slack Web API answers
+# (`ok`, `ts`, `error: "ratelimited"`), R2R's `ingestion_status`/`extraction_status`,
+# gptme's shell and tmux output, Docling task status objects.
+# Labelled by what each source says, by the README's rules, before crs was run on them.
+# Split "fresh25".
+
+FRESH25_START = len(ALL)
+NIXMAC518 = gh("darkmatter/nixmac", "issues", 518)
+NEXENT618 = gh("ModelEngine-Group/nexent", "issues", 618)
+ASKTHECODE10 = gh("askthecode/documentation", "issues", 10)
+DOCINTEL103 = gh("docintelapp/DocIntel", "issues", 103)
+LCC255 = gh("langchain-ai/langchain-community", "issues", 255)
+BOLTJS2668 = gh("slackapi/bolt-js", "issues", 2668)
+OPENTAG29 = gh("CopilotKit/OpenTag", "pull", 29)
+KATALYST18 = gh("marutilai/Katalyst", "issues", 18)
+EVERYCODE600 = gh("just-every/code", "issues", 600)
+SPARKSTACK13 = gh("sshh12/spark-stack", "issues", 13)
+BOTKIT2134 = gh("howdyai/botkit", "issues", 2134)
+MTPLX102 = gh("youssofal/MTPLX", "issues", 102)
+TULIPFARM646 = gh("TulipFarm/tulipfarm", "issues", 646)
+GPTSCRIPT431 = gh("gptscript-ai/gptscript", "issues", 431)
+PROBE506 = gh("probelabs/probe", "pull", 506)
+GPTME601 = gh("gptme/gptme", "issues", 601)
+ATLAS81 = gh("itigges22/ATLAS", "issues", 81)
+BETTERAGENT2 = gh("fjrdomingues/n8n-nodes-better-ai-agent", "issues", 2)
+R2R2222 = gh("SciPhi-AI/R2R", "issues", 2222)
+NEXUSRAG877 = gh("schuecl/nexus-rag", "issues", 877)
+MANIFOLD3965 = gh("ManifoldScholar/manifold", "pull", 3965)
+NOMINAL16 = gh("nominal-io/nominal-client", "pull", 16)
+QAWOLF1598 = gh("qawolf/cli", "pull", 1598)
+GPTME923 = gh("gptme/gptme", "issues", 923)
+GPTME496 = gh("gptme/gptme", "issues", 496)
+GROKTO418 = gh("groktopus/groktocrawl", "issues", 418)
+GROKTO419 = gh("groktopus/groktocrawl", "pull", 419)
+CONNAPSE48 = gh("Destrayon/Connapse", "issues", 48)
+SURFSENSE128 = gh("MODSetter/SurfSense", "issues", 128)
+YUXI1061 = gh("xerrors/Yuxi", "issues", 1061)
+WEAVIATE421 = gh("weaviate/docs", "issues", 421)
+OPENRAG1572 = gh("langflow-ai/openrag", "pull", 1572)
+
+
+def _slack25(channel: str, ts: str, text: str) -> dict[str, Any]:
+    """A Slack Web API `chat.postMessage` answer (the fields read)."""
+    return {"ok": True, "channel": channel, "ts": ts, "message": {"type": "message", "text": text}}
+
+
+def _r2r25(doc_id: str, ingestion: str, extraction: str = "pending") -> dict[str, Any]:
+    """R2R's `documents.retrieve` answer: the document overview with its two statuses."""
+    return {
+        "results": {
+            "id": doc_id,
+            "title": "annual_report_2024.pdf",
+            "document_type": "pdf",
+            "ingestion_status": ingestion,
+            "extraction_status": extraction,
+            "collection_ids": ["122fdf6a-e116-546b-a8f6-e4cb2e2c0a09"],
+        }
+    }
+
+
+# ---------------------------------------------------------------- fresh25 loops
+
+t = new(
+    "f25-nixmac-518-search-docs-again",
+    "repeated_call",
+    True,
+    NIXMAC518,
+    "nixmac's agent keeps running search_docs over and over with the same query and gets "
+    "the same three option pages back; it burned 3M tokens before the user stopped it.",
+)
+t.user("Add Raycast and Rectangle to my nix-darwin config as homebrew casks")
+t.call(
+    "read_file",
+    {"path": "flake/darwin/configuration.nix"},
+    '{ pkgs, ... }: {\n  homebrew.enable = true;\n  homebrew.casks = [ "firefox" ];\n}\n',
+)
+DOCS25 = {
+    "results": [
+        {"option": "homebrew.casks", "type": "list of (string or submodule)", "score": 0.91},
+        {"option": "homebrew.enable", "type": "boolean", "score": 0.77},
+        {"option": "homebrew.onActivation.cleanup", "type": "one of none, uninstall, zap"},
+    ]
+}
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "search_docs",
+            "args": {"query": "nix-darwin homebrew casks option"},
+            "result": DOCS25,
+        }
+    ],
+    7,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f25-nexent-618-same-five-retrievals",
+    "repeated_call",
+    True,
+    NEXENT618,
+    "Debugging a Nexent agent: it runs the same knowledge-base retrieval five times, the "
+    "same chunks each time, before it answers.",
+)
+t.user("公司的年假政策是什么？")  # noqa: RUF001
+KB25 = {
+    "query": "年假政策",
+    "results": [
+        {"title": "员工手册.pdf", "chunk_id": "c-0192", "score": 0.83, "text": "员工入职满一年..."},
+        {"title": "员工手册.pdf", "chunk_id": "c-0193", "score": 0.79, "text": "年假可累计..."},
+    ],
+}
+occ = repeat_block(
+    t,
+    [{"tool": "knowledge_base_search", "args": {"query": "年假政策", "top_k": 5}, "result": KB25}],
+    5,
+)
+t.msg("员工入职满一年后享有年假，未休年假可累计到次年。")  # noqa: RUF001
+mark_cycle(t, occ)
+
+t = new(
+    "f25-askthecode-10-refetch",
+    "repeated_call",
+    True,
+    ASKTHECODE10,
+    "AskTheCode's ChatGPT plugin fetches the same files of the same repository again and "
+    "again, the same file dump each time: 'infinite refetching'.",
+)
+t.user("Check the repo for how parse_config gets used, to get an idea for a CLI flag")
+FILES25 = {
+    "repositoryUrl": "https://github.com/acme/tool",
+    "filePaths": ["src/config.py", "src/cli.py"],
+}
+DUMP25 = {
+    "files": [
+        {"path": "src/config.py", "content": "def parse_config(path):\n    ...\n"},
+        {"path": "src/cli.py", "content": "cfg = parse_config(args.config)\n"},
+    ]
+}
+occ = repeat_block(t, [{"tool": "askthecode_getFiles", "args": FILES25, "result": DUMP25}], 6)
+mark_cycle(t, occ)
+
+t = new(
+    "f25-docintel-103-pending-forever",
+    "repeated_call",
+    True,
+    DOCINTEL103,
+    "A PDF ingested via its URL stays in 'Pending Ingestion' permanently; an agent waiting "
+    "for it reads the same status on every check, nothing ever moving.",
+)
+t.user("Import the report at https://example.org/reports/apt-41.pdf and summarise it")
+t.call(
+    "docintel_import_url",
+    {"url": "https://example.org/reports/apt-41.pdf"},
+    {"documentId": "7f3e2a91", "status": "Pending Ingestion"},
+    mutates=True,
+)
+PEND25 = {
+    "documentId": "7f3e2a91",
+    "title": "apt-41.pdf",
+    "status": "Pending Ingestion",
+    "files": 1,
+}
+occ = repeat_block(
+    t, [{"tool": "docintel_get_document", "args": {"documentId": "7f3e2a91"}, "result": PEND25}], 8
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f25-lcc-255-slack-send-again",
+    "repeated_call",
+    True,
+    LCC255,
+    "LangChain's SlackSendMessage tool in a ReAct executor sends the same message to the "
+    "channel again and again until the iteration limit; each answer has a new `ts`.",
+)
+t.user("Tell #deployments that the 14:00 release is postponed to 16:00")
+SEND25 = {"message": "The 14:00 release is postponed to 16:00.", "channel": "#deployments"}
+cs = [
+    t.call(
+        "SlackSendMessage",
+        SEND25,
+        "Message sent: "
+        + json.dumps(_slack25("C07QX2M4B1K", f"1724225{101 + 7 * i}.3342{i}9", SEND25["message"])),
+        mutates=True,
+    )
+    for i in range(6)
+]
+t.msg("Agent stopped due to iteration limit or time limit.")
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f25-boltjs-2668-same-event",
+    "repeated_call",
+    True,
+    BOLTJS2668,
+    "A Bolt assistant's userMessage handler receives the same user message over and over, "
+    "and each time posts 'message received: <the same ts>' to the thread.",
+)
+t.user("メンバーに対する上司フィードバックを記入します。一緒に手伝ってください。")
+SAY25 = {
+    "channel": "D08B2KQ4M7Z",
+    "thread_ts": "1759730051.812309",
+    "text": "message received: 1759730051.812309 ",
+}
+cs = [
+    t.call(
+        "chat_postMessage",
+        SAY25,
+        _slack25("D08B2KQ4M7Z", f"17597300{52 + i}.0{i}1200", SAY25["text"]),
+        mutates=True,
+    )
+    for i in range(7)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f25-opentag-29-bot-to-bot",
+    "repeated_call",
+    True,
+    OPENTAG29,
+    "Two bots in one Slack channel answer each other forever: OpenTag replies to the other "
+    "app's message, which replies back with the same text, and OpenTag posts the same reply.",
+)
+t.user("@opentag summarise today's incidents")
+t.call(
+    "list_messages",
+    {"channel": "C05INCIDENT", "oldest": "1754179200"},
+    {"ok": True, "messages": [{"text": "INC-211 resolved: cache node restarted", "user": "U1"}]},
+)
+REPLY25 = {"channel": "C05INCIDENT", "text": "Today: 1 incident (INC-211), resolved."}
+first = t.call(
+    "post_message", REPLY25, _slack25("C05INCIDENT", "1754210001.000100", REPLY25["text"])
+)
+cs = [first]
+for i in range(5):
+    t.user("[app: statusbot] Thanks! Today: 1 incident (INC-211), resolved.")
+    cs.append(
+        t.call(
+            "post_message",
+            REPLY25,
+            _slack25("C05INCIDENT", f"17542100{12 + 11 * i}.000100", REPLY25["text"]),
+            mutates=True,
+        )
+    )
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f25-katalyst-18-same-list",
+    "repeated_call",
+    True,
+    KATALYST18,
+    "The case Katalyst's ToolRepetitionDetector is for: the agent calls the same tool with "
+    "the same input as on its last calls, the same answer each time.",
+)
+t.user("Find where the retry policy is configured")
+LS25 = {"path": "katalyst_core/config", "entries": ["__init__.py", "defaults.yaml", "loader.py"]}
+occ = repeat_block(
+    t, [{"tool": "list_files", "args": {"path": "katalyst_core/config"}, "result": LS25}], 5
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f25-everycode-600-identical-calls",
+    "repeated_call",
+    True,
+    EVERYCODE600,
+    "Every Code with a provider that keeps asking for the same tool call: the identical "
+    "shell command runs again and again, the same output, with no bound on the loop.",
+)
+t.user("What does the workspace contain?")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "shell",
+            "args": {"command": ["bash", "-lc", "ls -la"]},
+            "result": {
+                "stdout": "total 8\ndrwxr-xr-x 2 app app 4096 .\n-rw-r--r-- 1 app app 12 a.txt\n",
+                "exit_code": 0,
+            },
+        }
+    ],
+    8,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f25-sparkstack-13-same-changes",
+    "cycle",
+    True,
+    SPARKSTACK13,
+    "'Why does it keep looping and making the same changes?': the app builder writes the "
+    "same two files with the same content, in turn, again and again.",
+)
+t.user("Add a dark mode toggle to the header")
+HDR25 = (
+    "export function Header() {\n  const [dark, setDark] = useState(false);\n"
+    "  return <button onClick={() => setDark(!dark)}>Toggle</button>;\n}\n"
+)
+CSS25 = ":root.dark { --bg: #0b0b0b; --fg: #eee; }\n"
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "write_file",
+            "args": {"path": "src/components/Header.tsx", "content": HDR25},
+            "result": "File written: src/components/Header.tsx",
+            "mutates": True,
+        },
+        {
+            "tool": "write_file",
+            "args": {"path": "src/index.css", "content": CSS25},
+            "result": "File written: src/index.css",
+            "mutates": True,
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f25-botkit-2134-qna-repeats",
+    "cycle",
+    True,
+    BOTKIT2134,
+    "A Botkit bot with QnA Maker in Slack: the same question is answered, posted, answered "
+    "again and posted again, the response repeating itself.",
+)
+t.user("How do I reset my VPN password?")
+QNA25 = {
+    "answers": [{"answer": "Go to https://id.example.com, choose 'Reset password'.", "score": 92.4}]
+}
+cs = []
+for _ in range(4):
+    cs.append(
+        t.call(
+            "qnamaker_generate_answer",
+            {"question": "How do I reset my VPN password?", "top": 1},
+            QNA25,
+        )
+    )
+    cs.append(
+        t.call(
+            "post_message",
+            {
+                "channel": "C02HELP",
+                "text": "Go to https://id.example.com, choose 'Reset password'.",
+            },
+            {"ok": True},
+            mutates=True,
+        )
+    )
+t.mark(cs[2], cs[3], period=2)
+
+t = new(
+    "f25-mtplx-102-plans-no-writes",
+    "monologue",
+    True,
+    MTPLX102,
+    "pi with MTPLX as its backend: told to implement the first story, the agent narrates "
+    "the same three planning steps (the Flyway migration, the exception handler, the "
+    "database configuration) again and again without writing a file.",
+)
+t.user("Implement story 1.1: user registration with email and password")
+PLAN25 = [
+    "I'm creating the Flyway migration file to initialize the schema with a users table "
+    "that includes authentication fields and constraints.",
+    "Now I'm setting up the global exception handler to catch and format validation errors "
+    "consistently, returning field-level details with the right HTTP status code.",
+    "Next I'm setting up the database configuration: the datasource, the connection pool "
+    "and the Flyway location.",
+]
+ms = [t.msg(PLAN25[k % 3]) for k in range(10)]
+t.mark(ms[3], ms[5], period=3)
+
+t = new(
+    "f25-tulipfarm-646-youre-welcome",
+    "monologue",
+    True,
+    TULIPFARM646,
+    "In Slack a bare 'thanks' after a finished task sets the agent repeating itself: six "
+    "'You're welcome!' in one reply, a seventh in the next turn.",
+)
+t.user("Update the Engineering Motivation Quotes routine to post to #eng-general only")
+t.call(
+    "update_routine",
+    {
+        "routine": "Engineering Motivation Quotes",
+        "channel": "#eng-general",
+        "exclude": ["#general"],
+    },
+    {"ok": True, "schedule": "every 6 hours", "active": True},
+    mutates=True,
+)
+t.msg(
+    "Done: the routine posts to #eng-general, never to #general, and its six-hour schedule "
+    "is still active."
+)
+t.user("@TulipFarm thanks")
+t.msg("You're welcome!")
+m2 = t.msg("You're welcome.")
+for _ in range(4):
+    t.msg("You're welcome!")
+t.user("ok")
+t.msg("You're welcome!")
+t.mark(m2, m2)
+
+t = new(
+    "f25-gptscript-431-bob-again",
+    "no_progress",
+    True,
+    GPTSCRIPT431,
+    "gptscript's bob example never stops with codestral: the main tool calls bob again and "
+    "again with the question reworded, and bob gives the same canned answer each time.",
+)
+t.user("Ask Bob how I am doing")
+QS25 = [
+    "Ask how I am doing",
+    "how i am doing",
+    "How are you doing?",
+    "how am I doing",
+    "Ask how I am doing today",
+    "how are you",
+]
+cs = [
+    t.call(
+        "bob",
+        {"question": q},
+        f'Thanks for asking "{q}", I\'m doing great fellow friendly AI tool!',
+    )
+    for q in QS25
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f25-probe-506-search-gone-workspace",
+    "no_progress",
+    True,
+    PROBE506,
+    "The temp workspace is deleted mid-run: every probe search fails with the same path "
+    "error, and the agent keeps searching other words ('from', 'require', 'use', 'let') "
+    "through all its iterations.",
+)
+t.user("Explain how the request handler validates tokens")
+t.call(
+    "search",
+    {"query": "validateToken", "path": "/tmp/ws-8c21/src"},
+    "src/auth/handler.ts:41  export function validateToken(req) {",
+)
+t.workspace("the temporary workspace /tmp/ws-8c21 is cleaned up by the host")
+PATHERR25 = "PathError: Path does not exist: /tmp/ws-8c21 (verify the path)"
+cs = [
+    t.call("search", {"query": w, "path": "/tmp/ws-8c21"}, error=PATHERR25, kind="not_found")
+    for w in ("token", "from", "require", "use", "let", "import", "const")
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f25-gptme-601-ssh-hangs",
+    "error_loop",
+    True,
+    GPTME601,
+    "`ssh localhost whoami` gets stuck in gptme's shell tool after its output is received; "
+    "the agent runs it again after each timeout, five times.",
+)
+t.user("Check which user I am on localhost over ssh")
+SSHTO25 = "Command timed out after 60 seconds: ssh localhost whoami\n(output so far: erik)"
+cs = [
+    t.call("shell", {"command": "ssh localhost whoami"}, error=SSHTO25, kind="timeout")
+    for _ in range(5)
+]
+t.mark(cs[1], cs[2])
+
+t = new(
+    "f25-atlas-81-empty-path",
+    "error_loop",
+    True,
+    ATLAS81,
+    "ATLAS's read_file accepted an empty path, resolved it to the working directory and "
+    "failed with 'is a directory'; the model called it the same way again and again.",
+)
+t.user("Fix the collision bug in snake_game.py")
+DIRERR25 = "read /home/isaac/snake: is a directory"
+cs = [t.call("read_file", {"path": ""}, error=DIRERR25, kind="invalid_args") for _ in range(3)]
+t.msg("Stopped after repeated failures. The file may be too large to modify in one pass.")
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f25-betteragent-2-invalid-prompt-again",
+    "known_failure",
+    True,
+    BETTERAGENT2,
+    "The Better AI Agent node fails with 'Invalid prompt: messages must be an array of "
+    "CoreMessage or UIMessage' whenever a tool returns empty; the next execution, the "
+    "workflow unchanged, the same call fails the same way.",
+)
+t.user("Find the open orders for customer 4411")
+INVALID25 = "Invalid prompt: messages must be an array of CoreMessage or UIMessage"
+t.call(
+    "get_customer_orders",
+    {"customerId": "4411", "status": "open"},
+    error=INVALID25,
+    kind="invalid_args",
+)
+t.msg("The agent node failed: Invalid prompt: messages must be an array of CoreMessage.")
+t.session("s2")
+t.user("Find the open orders for customer 4411")
+c = t.call(
+    "get_customer_orders",
+    {"customerId": "4411", "status": "open"},
+    error=INVALID25,
+    kind="invalid_args",
+)
+t.call(
+    "get_customer_orders",
+    {"customerId": "4411", "status": "open"},
+    error=INVALID25,
+    kind="invalid_args",
+)
+t.mark(c, c - 1)
+
+# ---------------------------------------------------------------- fresh25 legitimate
+
+t = new(
+    "f25-r2r-2222-ingestion-poll",
+    "polling",
+    False,
+    R2R2222,
+    "A large PDF ingested into R2R: the agent polls the document (not the collection list, "
+    "where it is invisible until done) between waits; ingestion_status moves parsing, "
+    "embedding, storing, success, and the extraction starts after.",
+)
+t.user("Ingest annual_report_2024.pdf into the Finance collection and tell me when it's ready")
+DOC25 = "9fbe403b-c11c-5aae-8ade-ef22980c3ad1"
+t.call(
+    "r2r_ingest_file",
+    {"file_path": "annual_report_2024.pdf", "collection_ids": ["122fdf6a"]},
+    {"results": {"message": "Ingest files task queued successfully.", "document_id": DOC25}},
+    mutates=True,
+)
+for st in ("parsing", "parsing", "embedding", "embedding", "storing", "success"):
+    t.call("sleep", {"seconds": 20}, "slept 20s")
+    t.call("r2r_documents_retrieve", {"id": DOC25}, _r2r25(DOC25, st))
+t.msg("annual_report_2024.pdf is ingested (success); entity extraction is still pending.")
+
+t = new(
+    "f25-nexusrag-877-embedded-poll",
+    "polling",
+    False,
+    NEXUSRAG877,
+    "wait_for_processing as the issue's fix wants it: the document polled while queued, "
+    "processing and embedded (a real intermediate status), until pending_review.",
+)
+t.user("Upload ARN45385.pdf and wait until it is ready for review")
+t.call(
+    "upload_document",
+    {"path": "docs/ARN45385-AR_1-100-001-WEB-2.pdf"},
+    {"id": 238, "status": "queued"},
+    mutates=True,
+)
+for st in ("queued", "processing", "processing", "processing", "embedded", "pending_review"):
+    t.call("sleep", {"seconds": 5}, None)
+    t.call("get_document", {"id": 238}, {"id": 238, "status": st, "processing_error": None})
+t.msg("ARN45385 is in pending_review with no processing error.")
+
+t = new(
+    "f25-manifold-3965-ingestion-state",
+    "polling",
+    False,
+    MANIFOLD3965,
+    "Manifold's ingestion polled for its state as well as its messages (the message list "
+    "cannot tell when it is finished): processing three times, messages growing, then "
+    "finished.",
+)
+t.user("Ingest the Google doc 'Chapter 3 draft' into the project")
+t.call(
+    "create_ingestion",
+    {"project": "open-ed", "source": "https://docs.google.com/document/d/1aBcD"},
+    {"id": "ing_77", "state": "sleeping"},
+    mutates=True,
+)
+t.call("start_ingestion", {"id": "ing_77"}, {"id": "ing_77", "state": "processing"}, mutates=True)
+MSGS25 = ["Fetching document", "Converting to HTML", "Extracting styles", "Building TOC"]
+for k, st in enumerate(("processing", "processing", "processing", "finished")):
+    t.call("sleep", {"seconds": 8}, None)
+    t.call(
+        "get_ingestion",
+        {"id": "ing_77"},
+        {"id": "ing_77", "state": st, "messages": MSGS25[: k + 1]},
+    )
+t.msg("The ingestion finished; the text is ready to publish.")
+
+t = new(
+    "f25-nominal-16-ingest-progress",
+    "polling",
+    False,
+    NOMINAL16,
+    "A dataset upload polled with IngestProgressV2 between waits: in progress (the same "
+    "answer three times), then completed.",
+)
+t.user("Upload flight_042.csv as a new dataset and wait for ingestion")
+t.call(
+    "create_dataset",
+    {"name": "flight_042", "path": "flight_042.csv", "timestamp_column": "time"},
+    {"rid": "ri.catalog.dataset.5c1e", "ingest_status": "IN_PROGRESS"},
+    mutates=True,
+)
+for st in ("IN_PROGRESS", "IN_PROGRESS", "IN_PROGRESS", "COMPLETED"):
+    t.call("sleep", {"seconds": 2}, None)
+    t.call(
+        "get_ingest_progress",
+        {"rid": "ri.catalog.dataset.5c1e"},
+        {"ingestStatus": {"type": st.lower(), st.lower(): {}}},
+    )
+t.msg("flight_042 is ingested.")
+
+t = new(
+    "f25-qawolf-1598-agent-follow",
+    "polling",
+    False,
+    QAWOLF1598,
+    "A QA Wolf agent session followed: the CLI prints each reply once and exits when the "
+    "session settles; the agent reads it again between waits, still running twice, then "
+    "a question it answers, then completed.",
+)
+t.user("Have QA Wolf write a test for the checkout flow")
+t.call(
+    "shell",
+    {"command": "qawolf agent send 'Write a test for the checkout flow' --json"},
+    '{"session": "ses_41f", "status": "running"}',
+    mutates=True,
+)
+for out in (
+    '{"session": "ses_41f", "status": "running", "replies": 1}',
+    '{"session": "ses_41f", "status": "running", "replies": 1}',
+    '{"session": "ses_41f", "status": "asked", "question": "Use the staging card 4242?"}',
+):
+    t.call("sleep", {"seconds": 30}, None)
+    t.call("shell", {"command": "qawolf agent get ses_41f --json"}, out)
+t.call(
+    "shell",
+    {"command": "qawolf agent send --session ses_41f 'Yes, use 4242' --follow --json"},
+    '{"session": "ses_41f", "status": "complete", "replies": 3, "test": "checkout.spec.ts"}',
+    mutates=True,
+)
+t.msg("QA Wolf wrote checkout.spec.ts using the staging card.")
+
+t = new(
+    "f25-gptme-923-inspect-pane",
+    "polling",
+    False,
+    GPTME923,
+    "A dev server started in gptme's tmux tool and its pane inspected until it is ready: "
+    "the same compiling lines twice, then the ready line.",
+)
+t.user("Start the dev server and open the app when it's up")
+t.call("tmux", {"command": "new-session", "args": "npm run dev"}, "Created session gptme_1")
+PANE25 = "> web@0.1.0 dev\n> vite\n\n  VITE v5.2.0  building...\n"
+for out in (PANE25, PANE25, PANE25 + "  ➜  Local:   http://localhost:5173/\n"):
+    t.call("tmux", {"command": "wait", "args": "gptme_1 3"}, "waited 3s")
+    t.call("tmux", {"command": "inspect-pane", "args": "gptme_1"}, out)
+t.call("shell", {"command": "curl -s -o /dev/null -w '%{http_code}' localhost:5173"}, "200")
+t.msg("The dev server is up at http://localhost:5173/.")
+
+t = new(
+    "f25-grokto-418-deep-research",
+    "research",
+    False,
+    GROKTO418,
+    "GroktoCrawl's deep mode: sub-topic searches in parallel, the pages scraped, a gap "
+    "found and a second pass searched, then the synthesis.",
+)
+t.user("Research how European cities are regulating short-term rentals in 2025")
+for q, hits in (
+    ("Barcelona short-term rental ban 2025", ["elpais.com/barcelona-pisos-turisticos"]),
+    ("Amsterdam holiday rental 30 night cap", ["amsterdam.nl/en/vakantieverhuur"]),
+    ("Paris meublé de tourisme 90 days law", ["service-public.fr/particuliers/F2043"]),
+    ("EU short-term rental regulation 2024/1028", ["eur-lex.europa.eu/eli/reg/2024/1028"]),
+):
+    t.call("search", {"query": q, "limit": 5}, {"results": [{"url": "https://" + h} for h in hits]})
+for h in (
+    "elpais.com/barcelona-pisos-turisticos",
+    "amsterdam.nl/en/vakantieverhuur",
+    "service-public.fr/particuliers/F2043",
+    "eur-lex.europa.eu/eli/reg/2024/1028",
+):
+    t.call("scrape", {"url": "https://" + h}, {"url": "https://" + h, "markdown": f"# {h}\n..."})
+t.call(
+    "gap_analysis",
+    {"question": "short-term rental regulation Europe 2025", "sources": 4},
+    {"gaps": ["enforcement and fines", "Lisbon"]},
+)
+t.call(
+    "search",
+    {"query": "Lisbon alojamento local suspension 2025", "limit": 5},
+    {"results": [{"url": "https://www.portugal.gov.pt/alojamento-local"}]},
+)
+t.call(
+    "search",
+    {"query": "short-term rental fines enforcement Europe 2025", "limit": 5},
+    {"results": [{"url": "https://www.euronews.com/rentals-fines"}]},
+)
+t.msg("Barcelona ends tourist flats by 2028; Amsterdam caps at 30 nights; Paris at 90; ...")
+
+t = new(
+    "f25-connapse-48-agentic-search",
+    "research",
+    False,
+    CONNAPSE48,
+    "Connapse's agentic search loop as the issue describes it: a query generated, hybrid "
+    "search, dedup, sufficiency judged partial, the query refined, sufficient.",
+)
+t.user("What did we decide about the retention period for audit logs?")
+t.call(
+    "hybrid_search",
+    {"query": "audit log retention period decision", "top_k": 8},
+    {"chunks": [{"doc": "adr-014.md", "id": "c1"}, {"doc": "meeting-2025-02-11.md", "id": "c7"}]},
+)
+t.call("evaluate_sufficiency", {"chunks": ["c1", "c7"]}, {"verdict": "Partial"})
+t.call(
+    "hybrid_search",
+    {"query": "ADR-014 audit logs 400 days compliance", "top_k": 8},
+    {"chunks": [{"doc": "adr-014.md", "id": "c1"}, {"doc": "adr-014.md", "id": "c2"}]},
+)
+t.call("evaluate_sufficiency", {"chunks": ["c1", "c2", "c7"]}, {"verdict": "Sufficient"})
+t.msg("ADR-014: audit logs are kept 400 days (decided on 11 Feb 2025 for SOC 2).")
+
+t = new(
+    "f25-surfsense-128-report",
+    "research",
+    False,
+    SURFSENSE128,
+    "SurfSense's research agent (after open_deep_research): a plan of sections, each "
+    "researched against the user's sources, then the report written.",
+)
+t.user("Write a report on our customer churn drivers from the connected sources")
+t.call(
+    "plan_report",
+    {"topic": "customer churn drivers"},
+    {"sections": ["Pricing", "Onboarding", "Support response time"]},
+)
+for sec, src in (
+    ("Pricing", "notion:Pricing review Q2"),
+    ("Onboarding", "slack:#cs-onboarding"),
+    ("Support response time", "zendesk:SLA report June"),
+):
+    t.call(
+        "search_space",
+        {"query": f"churn {sec.lower()}", "search_space_id": 3},
+        {"documents": [{"source": src, "score": 0.8}]},
+    )
+    t.call(
+        "write_section",
+        {"section": sec, "sources": [src]},
+        {"section": sec, "words": 240},
+    )
+t.msg("The report covers pricing, onboarding and support time, with sources cited.")
+
+t = new(
+    "f25-yuxi-1061-near-synonym-queries",
+    "research",
+    False,
+    YUXI1061,
+    "A knowledge-base agent asks near-synonym query_kb questions for a broad question; the "
+    "retriever returns some of the same chunks again (normal retrieval, the issue says) "
+    "among new ones, and the agent answers.",
+)
+t.user("我们的数据出境合规要求有哪些？")  # noqa: RUF001
+t.call(
+    "query_kb",
+    {"kb_id": "kb_legal", "query": "数据出境 合规 要求"},
+    {"results": [{"chunk_id": "a-17", "score": 0.502}, {"chunk_id": "b-03", "score": 0.47}]},
+)
+t.call(
+    "query_kb",
+    {"kb_id": "kb_legal", "query": "跨境数据传输 安全评估"},
+    {"results": [{"chunk_id": "a-17", "score": 0.506}, {"chunk_id": "c-22", "score": 0.49}]},
+)
+t.call(
+    "query_kb",
+    {"kb_id": "kb_legal", "query": "个人信息出境 标准合同"},
+    {"results": [{"chunk_id": "d-09", "score": 0.55}, {"chunk_id": "c-22", "score": 0.44}]},
+)
+t.msg("三条路径：安全评估、标准合同、认证；适用门槛见 a-17 与 d-09。")  # noqa: RUF001
+
+t = new(
+    "f25-weaviate-421-query-agent",
+    "distinct_reads",
+    False,
+    WEAVIATE421,
+    "Weaviate's Query Agent in search mode across three collections, each searched once "
+    "with its own retrieval strategy.",
+)
+t.user("Find recent support tickets and docs about SSO login failures")
+for coll, strat in (("Tickets", "hybrid"), ("Docs", "semantic"), ("Changelog", "keyword")):
+    t.call(
+        "query_agent_search",
+        {"collection": coll, "query": "SSO login failure", "retrieval_strategy": strat},
+        {"collection": coll, "objects": [{"uuid": f"{coll[:2].lower()}-1"}], "total": 1},
+    )
+t.msg("Two tickets since Monday, the SAML docs page, and a fix in 1.31.2.")
+
+t = new(
+    "f25-nixmac-search-distinct",
+    "distinct_reads",
+    False,
+    NIXMAC518,
+    "The same nixmac task done well: search_docs for three different options, each a "
+    "different answer, then the edit and a build.",
+)
+t.user("Add Raycast as a cask, enable Touch ID for sudo, and set the dock to autohide")
+for q, opt in (
+    ("homebrew casks", "homebrew.casks"),
+    ("touch id sudo", "security.pam.services.sudo_local.touchIdAuth"),
+    ("dock autohide", "system.defaults.dock.autohide"),
+):
+    t.call("search_docs", {"query": q}, {"results": [{"option": opt, "score": 0.9}]})
+t.call(
+    "edit_file",
+    {
+        "path": "flake/darwin/configuration.nix",
+        "old": '"firefox" ];',
+        "new": '"firefox" "raycast" ];',
+    },
+    "ok",
+    mutates=True,
+)
+t.call(
+    "shell", {"command": "darwin-rebuild build --flake ."}, "building the system configuration..."
+)
+t.msg("Added the cask, Touch ID for sudo and dock autohide; the build succeeds.")
+
+t = new(
+    "f25-askthecode-distinct-files",
+    "distinct_reads",
+    False,
+    ASKTHECODE10,
+    "AskTheCode asked about a repository and reading it as a plugin should: the structure "
+    "once, then each relevant file once.",
+)
+t.user("How does parse_config get used in acme/tool?")
+t.call(
+    "askthecode_getStructure",
+    {"repositoryUrl": "https://github.com/acme/tool"},
+    {"paths": ["src/config.py", "src/cli.py", "src/server.py", "tests/test_config.py"]},
+)
+for p in ("src/config.py", "src/cli.py", "src/server.py", "tests/test_config.py"):
+    t.call(
+        "askthecode_getFiles",
+        {"repositoryUrl": "https://github.com/acme/tool", "filePaths": [p]},
+        {"files": [{"path": p, "content": f"# {p}\n..."}]},
+    )
+t.msg("parse_config is called from cli.py and server.py; the tests cover both paths.")
+
+t = new(
+    "f25-lcc-255-ratelimited-retry",
+    "retry_transient",
+    False,
+    LCC255,
+    "The Slack send done right: chat.postMessage answers `ratelimited` twice, the agent "
+    "waits and retries the same message, and it goes through once.",
+)
+t.user("Tell #deployments that the 14:00 release is postponed to 16:00")
+for _ in range(2):
+    t.call(
+        "SlackSendMessage",
+        SEND25,
+        error="SlackApiError: The request to the Slack API failed. (url: "
+        "https://slack.com/api/chat.postMessage)\nThe server responded with: "
+        "{'ok': False, 'error': 'ratelimited'}",
+        kind="rate_limit",
+    )
+t.call(
+    "SlackSendMessage",
+    SEND25,
+    "Message sent: " + json.dumps(_slack25("C07QX2M4B1K", "1724225301.000200", SEND25["message"])),
+    mutates=True,
+)
+t.msg("Posted to #deployments.")
+
+t = new(
+    "f25-boltjs-internal-error-retry",
+    "retry_transient",
+    False,
+    BOLTJS2668,
+    "A Bolt assistant replying once per message: the post fails twice with Slack's "
+    "`internal_error` and goes through on the third try.",
+)
+t.user("Summarise this thread for me")
+t.call(
+    "conversations_replies",
+    {"channel": "D08B2KQ4M7Z", "ts": "1759730051.812309"},
+    {"ok": True, "messages": [{"text": "Feedback draft v1"}, {"text": "Added examples"}]},
+)
+POST25 = {"channel": "D08B2KQ4M7Z", "thread_ts": "1759730051.812309", "text": "Summary: ..."}
+for _ in range(2):
+    t.call(
+        "chat_postMessage",
+        POST25,
+        error="An API error occurred: internal_error",
+        kind="server_error",
+    )
+t.call(
+    "chat_postMessage",
+    POST25,
+    _slack25("D08B2KQ4M7Z", "1759730099.000300", "Summary: ..."),
+    mutates=True,
+)
+
+t = new(
+    "f25-mtplx-story-implemented",
+    "edit_test_cycle",
+    False,
+    MTPLX102,
+    "Story 1.1 done the way the report expected: the migration, the handler and the config "
+    "written, the tests run, one failure fixed, the tests run again and pass.",
+)
+t.user("Implement story 1.1: user registration with email and password")
+for p in (
+    "src/main/resources/db/migration/V1__users.sql",
+    "src/main/java/app/web/GlobalExceptionHandler.java",
+    "src/main/resources/application.yml",
+):
+    t.call("write", {"path": p, "content": f"-- {p}\n..."}, f"Wrote {p}", mutates=True)
+t.call(
+    "bash",
+    {"command": "./mvnw -q test"},
+    error="[ERROR] RegistrationIT.rejectsDuplicateEmail: expected 409 but was 500",
+    kind="exit_code",
+)
+t.call(
+    "edit",
+    {
+        "path": "src/main/java/app/web/GlobalExceptionHandler.java",
+        "old": "// TODO duplicate",
+        "new": "@ExceptionHandler(DataIntegrityViolationException.class) ... CONFLICT",
+    },
+    "Edited 1 location",
+    mutates=True,
+)
+t.call("bash", {"command": "./mvnw -q test"}, "Tests run: 14, Failures: 0, Errors: 0")
+t.msg("Registration is implemented; duplicate emails get 409; all 14 tests pass.")
+
+t = new(
+    "f25-sparkstack-converges",
+    "edit_test_cycle",
+    False,
+    SPARKSTACK13,
+    "The dark mode toggle written once, the build run, a type error fixed in the same file, "
+    "the build run again: the same two calls twice, each answer different.",
+)
+t.user("Add a dark mode toggle to the header")
+t.call(
+    "write_file",
+    {"path": "src/components/Header.tsx", "content": HDR25},
+    "File written: src/components/Header.tsx",
+    mutates=True,
+)
+t.call(
+    "run_command",
+    {"command": "npm run build"},
+    error="src/components/Header.tsx(2,27): error TS2304: Cannot find name 'useState'.",
+    kind="exit_code",
+)
+t.call(
+    "write_file",
+    {"path": "src/components/Header.tsx", "content": "import { useState } from 'react';\n" + HDR25},
+    "File written: src/components/Header.tsx",
+    mutates=True,
+)
+t.call("run_command", {"command": "npm run build"}, "✓ built in 2.31s")
+t.msg("The toggle is in the header and the build passes.")
+
+t = new(
+    "f25-atlas-path-given",
+    "edit_test_cycle",
+    False,
+    ATLAS81,
+    "After the fix: read_file rejects the empty path with a discovery hint, the agent lists "
+    "the directory, reads snake_game.py, edits it and runs it.",
+)
+t.user("Fix the collision bug in snake_game.py")
+t.call(
+    "read_file",
+    {"path": ""},
+    error="path is required; use list_directory to discover files",
+    kind="invalid_args",
+)
+t.call("list_directory", {"path": "."}, ["snake_game.py", "README.md"])
+t.call(
+    "read_file", {"path": "snake_game.py"}, "def hit_self(snake):\n    return snake[0] in snake\n"
+)
+t.call(
+    "edit_file",
+    {"path": "snake_game.py", "old": "snake[0] in snake", "new": "snake[0] in snake[1:]"},
+    "edited",
+    mutates=True,
+)
+t.call("run_command", {"command": "python -m pytest -q"}, "3 passed in 0.12s")
+t.msg("hit_self compared the head with itself; it now checks the body only. Tests pass.")
+
+t = new(
+    "f25-betteragent-fixed-next-run",
+    "session_memory",
+    False,
+    BETTERAGENT2,
+    "The fix from the thread: the node failed on a tool's empty answer; the problematic "
+    "tool is removed and the node updated before the next execution, which runs the new "
+    "workflow's call and succeeds.",
+)
+t.user("Find the open orders for customer 4411")
+t.call(
+    "get_customer_orders",
+    {"customerId": "4411", "status": "open"},
+    error=INVALID25,
+    kind="invalid_args",
+)
+t.msg("The agent node failed: Invalid prompt: messages must be an array of CoreMessage.")
+t.workspace("the user removes the empty-returning tool and updates the node to its fixed release")
+t.session("s2")
+t.user("Find the open orders for customer 4411")
+t.call(
+    "search_orders",
+    {"customerId": "4411", "status": "open"},
+    {"orders": [{"id": "SO-1182", "total": 312.5}]},
+)
+t.msg("Customer 4411 has one open order, SO-1182 (312.50).")
+
+t = new(
+    "f25-gptme-496-newline-pulled",
+    "session_memory",
+    False,
+    GPTME496,
+    "gptme did not run a shell block without an ending newline; the user pulled the latest "
+    "master, and in the next conversation the same `ls` block runs.",
+)
+t.user("list the files here")
+t.msg("```shell\nls\n```")
+t.user("(interrupted) it didn't run; please add a line break after the block")
+t.call("shell", {"command": "ls"}, "README.md\nmcp.json\nsrc\n")
+t.workspace("the user pulls the latest gptme master with the tool-parsing fix")
+t.session("s2")
+t.user("list the files here")
+t.call("shell", {"command": "ls"}, "README.md\nmcp.json\nsrc\ntests\n")
+t.msg("README.md, mcp.json, src and tests.")
+
+t = new(
+    "f25-tulipfarm-thanks-once",
+    "conversation",
+    False,
+    TULIPFARM646,
+    "The Slack conversation as it should go: the routine updated, a 'thanks' answered "
+    "once, then two real follow-up questions each answered.",
+)
+t.user("Update the Engineering Motivation Quotes routine to post to #eng-general only")
+t.call(
+    "update_routine",
+    {
+        "routine": "Engineering Motivation Quotes",
+        "channel": "#eng-general",
+        "exclude": ["#general"],
+    },
+    {"ok": True, "schedule": "every 6 hours", "active": True},
+    mutates=True,
+)
+t.msg("Done: it posts to #eng-general only; the six-hour schedule is active.")
+t.user("@TulipFarm thanks")
+t.msg("You're welcome!")
+t.user("when is the next post?")
+t.call("get_routine", {"routine": "Engineering Motivation Quotes"}, {"next_run": "16:00 IST"})
+t.msg("The next quote goes out at 16:00 IST.")
+t.user("can you make it every 12 hours?")
+t.call(
+    "update_routine",
+    {"routine": "Engineering Motivation Quotes", "schedule": "every 12 hours"},
+    {"ok": True, "schedule": "every 12 hours", "active": True},
+    mutates=True,
+)
+t.msg("It now runs every 12 hours.")
+
+t = new(
+    "f25-opentag-humans-only",
+    "conversation",
+    False,
+    OPENTAG29,
+    "OpenTag after the fix: it ignores the other app's messages and answers each human "
+    "mention in the channel once, each question a different one.",
+)
+for i, (q, a) in enumerate(
+    (
+        ("@opentag summarise today's incidents", "Today: 1 incident (INC-211), resolved."),
+        ("@opentag who was on call?", "Priya was on call for INC-211."),
+        ("@opentag thanks, open a follow-up ticket", "Opened OPS-904: cache node alerting."),
+    )
+):
+    t.user(q)
+    t.call(
+        "post_message",
+        {"channel": "C05INCIDENT", "text": a},
+        _slack25("C05INCIDENT", f"17542100{i}1.000100", a),
+        mutates=True,
+    )
+    t.user("[app: statusbot] Thanks!")
+
+
+def _openrag_long(tid: str) -> None:
+    """OpenRAG's two-phase ingestion: each file uploaded, its Docling task polled to done."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        OPENRAG1572,
+        "A folder of twelve handbooks ingested through the two-phase flow: each file "
+        "uploaded, its Docling conversion task polled (pending, then success) and indexed; "
+        "the same three calls per file, about 40 calls.",
+    )
+    t.user("Ingest the handbooks folder into the knowledge base")
+    names = [
+        "benefits",
+        "security",
+        "travel",
+        "expenses",
+        "onboarding",
+        "offboarding",
+        "remote-work",
+        "code-of-conduct",
+        "procurement",
+        "it-support",
+        "leave",
+        "performance",
+    ]
+    t.call("list_files", {"path": "handbooks"}, [f"{n}.pdf" for n in names])
+    for k, n in enumerate(names):
+        task = f"task_{4100 + k}"
+        t.call(
+            "docling_convert",
+            {"file": f"handbooks/{n}.pdf"},
+            {"task_id": task, "task_status": "pending"},
+            mutates=True,
+        )
+        t.call(
+            "docling_task_status",
+            {"task_id": task},
+            {"task_id": task, "task_status": "success", "pages": 6 + k % 5},
+        )
+        t.call(
+            "index_document",
+            {"task_id": task, "filename": f"{n}.pdf"},
+            {"indexed_chunks": 20 + 3 * k, "document_id": f"doc_{n}"},
+            mutates=True,
+        )
+    t.call("kb_stats", {}, {"documents": 12, "chunks": 438})
+    t.msg("All twelve handbooks are ingested: 438 chunks indexed.")
+
+
+def _grokto_long(tid: str) -> None:
+    """GroktoCrawl's deep mode on a wide question: many sub-topic searches and scrapes."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        GROKTO419,
+        "The pull request's deep mode on a broad question: ten sub-topics searched, two "
+        "pages scraped per sub-topic, a gap analysis and a second pass; about 35 calls, "
+        "all of the same few tools with different arguments.",
+    )
+    t.user("Deep research: the state of open-source vector databases in 2025")
+    subs = [
+        "Milvus",
+        "Qdrant",
+        "Weaviate",
+        "Chroma",
+        "pgvector",
+        "LanceDB",
+        "Vespa",
+        "OpenSearch k-NN",
+        "Redis vector search",
+        "Elasticsearch dense vectors",
+    ]
+    for s in subs:
+        slug = s.lower().replace(" ", "-")
+        t.call(
+            "search",
+            {"query": f"{s} 2025 release benchmarks", "limit": 5},
+            {
+                "results": [
+                    {"url": f"https://{slug}.example/blog/2025"},
+                    {"url": f"https://{slug}.example/docs"},
+                ]
+            },
+        )
+        for page in ("blog/2025", "docs"):
+            t.call(
+                "scrape",
+                {"url": f"https://{slug}.example/{page}"},
+                {"url": f"https://{slug}.example/{page}", "markdown": f"# {s} {page}\n..."},
+            )
+    t.call(
+        "gap_analysis",
+        {"question": "open-source vector databases 2025", "sources": 20},
+        {"gaps": ["licensing changes", "managed pricing"]},
+    )
+    t.call(
+        "search",
+        {"query": "vector database license change 2025", "limit": 5},
+        {"results": [{"url": "https://news.example/license-2025"}]},
+    )
+    t.call(
+        "search",
+        {"query": "managed vector database pricing comparison 2025", "limit": 5},
+        {"results": [{"url": "https://news.example/pricing-2025"}]},
+    )
+    t.msg("Ten engines compared on releases, benchmarks, licensing and pricing, with sources.")
+
+
+_openrag_long("f25-openrag-1572-ingest-folder-long")
+_grokto_long("f25-grokto-419-deep-research-long")
+
+# ================================================================ end of fresh25 set
+
 
 # ---------------------------------------------------------------- split and write
 
@@ -30372,8 +31601,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh22"
     for it in items[FRESH23_START:FRESH24_START]:
         split[it.tid] = "fresh23"
-    for it in items[FRESH24_START:]:
+    for it in items[FRESH24_START:FRESH25_START]:
         split[it.tid] = "fresh24"
+    for it in items[FRESH25_START:]:
+        split[it.tid] = "fresh25"
     return split
 
 

@@ -143,6 +143,7 @@ SPLIT_ORDER = (
     "fresh22",
     "fresh23",
     "fresh24",
+    "fresh25",
 )
 
 

@@ -164,6 +164,13 @@ def test_size_and_balance() -> None:
     assert {t["class"] for t in fresh24 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh24) >= 2
     assert {t["class"] for t in fresh24 if not t["loop"]} == legit20
+    fresh25 = [t for t in TRAJS if t["split"] == "fresh25"]
+    assert len(fresh25) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh25) / len(fresh25) <= 0.6
+    assert all(t["id"].startswith("f25-") for t in fresh25)
+    assert {t["class"] for t in fresh25 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh25) >= 2
+    assert {t["class"] for t in fresh25 if not t["loop"]} == legit20
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
