@@ -81,8 +81,13 @@ def mask_volatile(text: str) -> str:
 
 
 _TRANSIENT = re.compile(
-    r"(?i)(time[d ]?\s?out|timeout|deadline exceeded|rate.?limit|too many requests|\b429\b|"
-    r"\b50[0-4]\b|service unavailable|bad gateway|gateway time|temporar(y|ily)|try again|"
+    r"(?i)(time[d ]?\s?out|timeout|deadline[ _]exceeded|rate.?limit|too[ _]many[ _]requests|"
+    r"\b429\b|\b50[0-4]\b|service unavailable|bad[ _]gateway|gateway time|temporar(y|ily)|"
+    r"try again|"
+    # an API's error code for a failure on its side, in snake case (Slack's `internal_error`,
+    # gRPC's `INTERNAL_ERROR`; fresh25): not a class named so (`InternalError`, SQLAlchemy's
+    # aborted transaction), nor "internal error" in prose, which may be the caller's
+    r"\binternal_error\b|"
     r"connection ?(reset|refused|aborted|error|closed)|econnreset|econnrefused|etimedout|"
     r"\bconnect ?error\b|"
     r"eai_again|enetunreach|ehostunreach|network (error|is unreachable)|broken pipe|"
