@@ -143,3 +143,26 @@ def test_gaps_that_are_not_this_subjects_are_not_reported(nats: NatsServer) -> N
         with a.follow() as follower:
             assert [follower.get(timeout=5).delta["i"] for _ in range(3)] == [2, 3, 4]
         assert a.stats().corrupted_count == 0
+
+
+def test_a_deleted_last_entry_never_leaves_a_silently_empty_session(nats: NatsServer) -> None:
+    """The subject's last entry deleted: no later entry names it, so the gap itself cannot
+    be seen; but on a server that then answers "no last message" for the subject (Debian's
+    nats-server 2.9) a replay read none of the entries the stream still holds, and said
+    nothing. Now either the entries before it are replayed (a server that keeps track) or
+    opening says what happened, with its type; never an empty session."""
+    with _journal(nats.url) as j:
+        seqs = _chain(j, 4)
+    _delete(nats.url, "CRS_DELTAS", seqs[-1])
+    said: str | None = None
+    got: list[int] = []
+    try:
+        with _journal(nats.url) as j:
+            got = [e["i"] for e in j.replay()]
+    except JournalSequenceGapError as exc:
+        said = str(exc)
+    if said is None:
+        assert got == [0, 1, 2]
+    else:
+        assert "last record was deleted" in said
+        assert "crs backup restore" in said

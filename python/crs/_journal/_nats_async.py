@@ -421,8 +421,25 @@ class AsyncNATSJournal:
         try:
             msg = await self._js.get_last_msg(self._config.stream_name, subject)
         except nats.js.errors.NotFoundError:
+            pass
+        else:
+            return int(msg.seq)
+        # No last message: the subject is empty, or (nats-server 2.9) its last message was
+        # deleted (`nats stream rmm`) and the server lost track of the ones before it, which
+        # the stream still holds: a replay would then read none of them (red team 12)
+        try:
+            info = await self._js.stream_info(self._config.stream_name, subjects_filter=subject)
+        except nats.js.errors.NotFoundError:
             return 0
-        return int(msg.seq)
+        held = int(((info.state.subjects if info.state else None) or {}).get(subject, 0))
+        if held:
+            raise JournalSequenceGapError(
+                f"stream {self._config.stream_name} holds {held} records of {subject} but "
+                "no last one: its last record was deleted (nats stream rmm); restore the "
+                "session from a backup (crs backup restore), or purge the subject to start "
+                "it afresh"
+            )
+        return 0
 
     async def _checkpoint_seq(self) -> int:
         nats = _nats()
