@@ -19,6 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from crs.guard import Guard
 
 CONTENT: list[tuple[str, dict[str, Any], Any]] = [
@@ -154,3 +156,26 @@ def test_a_read_after_cd_variables_or_a_path_is_a_read(tmp_path: Path) -> None:
     assert _run(project, home, "s2", calls) == ["ran"] * len(LEAD) + ["known_failure"] * len(
         LEAD_FAILED
     )
+
+
+def test_a_failure_s_features_are_computed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failing call's near-duplicate features (linear in its arguments' size: seconds for
+    20 MB) come from its outcome; the error streak's check reuses them (it computed them
+    again: found by the twelfth pass, fixed by the lead)."""
+    from crs.guard import _canon
+    from crs.guard import _guard as guard_mod
+
+    calls = [0]
+    real = _canon.features
+
+    def counted(*a: Any, **kw: Any) -> str:
+        calls[0] += 1
+        return real(*a, **kw)
+
+    monkeypatch.setattr(guard_mod._canon, "features", counted)
+    g = Guard()
+    for _ in range(3):
+        v = g.before_call("write_file", {"path": "a.txt", "content": "x" * 1000})
+        assert v.call is not None
+        g.after_call(v.call, error=OSError(28, "No space left on device"))
+    assert calls[0] == 3  # one a call, failures and their streak check included

@@ -1745,7 +1745,9 @@ class Guard:
                     v = None
                 # (a new (call, result): `_detect` says nothing of it; not called)
                 if v is None and (kind != OK or f"{cluster}:{res}" in s.pairs):
-                    v = self._detect(s, call, kind, res, cluster, polling, lim, canon, result, err)
+                    v = self._detect(
+                        s, call, kind, res, cluster, polling, lim, canon, result, err, feat
+                    )
                 if v is not None and v.action is not _ALLOW:
                     p["v"] = str(v.code)
                     p["ev"] = list(v.evidence)
@@ -2164,6 +2166,7 @@ class Guard:
         canon: dict[str, Any],
         result: Any = None,
         err: str = "",
+        feat: str | None = None,
     ) -> Verdict | None:
         pol = self.policy
         if kind == TRANSIENT:
@@ -2171,7 +2174,7 @@ class Guard:
                 return None  # its own retry budget is before_call's (RETRY_BUDGET)
             return self._variant_retries(s, call, cluster, lim)
         if kind == HARD:
-            v = self._error_streak(s, call, res, lim, canon)
+            v = self._error_streak(s, call, res, lim, canon, feat)
             if v is None and _names_tool(call.tool, err):
                 v = self._tool_errors(s, call, res, lim, canon, err)
             if v is not None:
@@ -2365,14 +2368,23 @@ class Guard:
         return self._poll_check(s, call, lim) if stale else None
 
     def _error_streak(
-        self, s: SessionState, call: Call, res: str, lim: Limits, canon: dict[str, Any]
+        self,
+        s: SessionState,
+        call: Call,
+        res: str,
+        lim: Limits,
+        canon: dict[str, Any],
+        feat: str | None = None,
     ) -> Verdict | None:
         """The same hard error, `max_failures + 1` times in a row, from calls of one tool on
         the same resources (equal identifiers: program, paths, ids) spelled differently:
         other words or flags, `./convert.py` for `convert.py`. Re-spelling
         the call does not fix what failed; each spelling alone has its own failure count
-        (fresh6). Calls on other resources (another file probed) are not part of it."""
-        feat = _canon.features(canon, self._commands, _sanitize)
+        (fresh6). Calls on other resources (another file probed) are not part of it.
+        `feat`: the call's features when its outcome computed them (a failure's are: not
+        computed again, rt12: 20 MB of one token took seconds)."""
+        if feat is None:
+            feat = _canon.features(canon, self._commands, _sanitize)
         if not feat:
             return None
         ident = feat.partition("|")[0]
