@@ -31543,6 +31543,1182 @@ _grokto_long("f25-grokto-419-deep-research-long")
 # ================================================================ end of fresh25 set
 
 
+# ================================================================ fresh26 set
+# Written at 22:25 UTC (Dec 6) from sources no earlier split uses (checked against every
+# `source` of the file; DeepSeek-Reasonix #3732 and crewAI #2838/#6414 are other issues of
+# repositories earlier splits cite): MCP servers and clients (Sentry's MCP server, a tmux
+# MCP server, rmux, smithery's Puppeteer server, FastGPT's MCP workflow node, VCPToolBox,
+# langchain-mcp-adapters, archestra, the Chrome DevTools MCP behind Reasonix, read-only git
+# MCP tools, a SQLite MCP query contract), multi-agent orchestration (LangGraph supervisor
+# and its handoffs, CrewAI's hierarchical manager and delegation, gsd-pi's orchestrator,
+# n8n's instance-AI orchestrator, loopx's replan obligation, cooragent), and agent runtimes'
+# own loop reports (everruns' read-range cycles), in those tools' result shapes: MCP
+# `content`/`isError` results, Sentry MCP's error texts, LangGraph's handoff tool messages
+# ("Successfully transferred to ..."), CrewAI's delegation answers, tmux-mcp's command
+# status objects.
+# Labelled by what each source says, by the README's rules, before crs was run on them.
+# Split "fresh26".
+
+FRESH26_START = len(ALL)
+FASTGPT4729 = gh("labring/FastGPT", "issues", 4729)
+VCP254 = gh("lioensky/VCPToolBox", "issues", 254)
+MCPADAPT342 = gh("langchain-ai/langchain-mcp-adapters", "issues", 342)
+ARCHESTRA5786 = gh("archestra-ai/archestra", "pull", 5786)
+SUPERVISOR208 = gh("langchain-ai/langgraph-supervisor-py", "issues", 208)
+SUPERVISOR152 = gh("langchain-ai/langgraph-supervisor-py", "issues", 152)
+SUPERVISOR35 = gh("langchain-ai/langgraph-supervisor-py", "issues", 35)
+CREWAI2838 = gh("crewAIInc/crewAI", "issues", 2838)
+CREWAI6414 = gh("crewAIInc/crewAI", "issues", 6414)
+EVERRUNS2295 = gh("everruns/everruns", "pull", 2295)
+GSDPI783 = gh("open-gsd/gsd-pi", "issues", 783)
+N8N30274 = gh("n8n-io/n8n", "pull", 30274)
+SENTRYMCP776 = gh("getsentry/sentry-mcp", "issues", 776)
+SENTRYMCP779 = gh("getsentry/sentry-mcp", "issues", 779)
+SENTRYMCP1226 = gh("getsentry/sentry-mcp", "issues", 1226)
+SENTRYMCP282 = gh("getsentry/sentry-mcp", "issues", 282)
+SMITHERY52 = gh("smithery-ai/sdk", "issues", 52)
+LOOPX3084 = gh("huangruiteng/loopx", "issues", 3084)
+REASONIX3732 = gh("esengine/DeepSeek-Reasonix", "issues", 3732)
+TMUXMCP39 = gh("nickgnd/tmux-mcp", "pull", 39)
+RMUX57 = gh("Helvesec/rmux", "issues", 57)
+MCPWS111 = gh("MarcusJellinghaus/mcp-workspace", "pull", 111)
+DBJG146 = gh("ZhaoXingPeng/DBJavaGenix", "pull", 146)
+OPIK6505 = gh("comet-ml/opik", "pull", 6505)
+TABLEPRO2355 = gh("TableProApp/TablePro", "pull", 2355)
+HANDLEY183 = gh("handley-lab/mcp-handley-lab", "pull", 183)
+AGENTWIRE431 = gh("dotdevdotdev/agentwire-dev", "pull", 431)
+DOTFILES286 = gh("atxtechbro/dotfiles", "issues", 286)
+AWESOMELLM186 = gh("Shubhamsaboo/awesome-llm-apps", "pull", 186)
+COORAGENT42 = gh("LeapLabTHU/cooragent", "issues", 42)
+MACAE1062 = gh("microsoft/Multi-Agent-Custom-Automation-Engine-Solution-Accelerator", "pull", 1062)
+
+
+def _mcp26(text: str, is_error: bool = False) -> dict[str, Any]:
+    """An MCP `tools/call` result: text content and the isError flag."""
+    return {"content": [{"type": "text", "text": text}], "isError": is_error}
+
+
+def _handoff26(name: str) -> str:
+    """The tool message LangGraph's handoff tools answer with."""
+    return f"Successfully transferred to {name}"
+
+
+# ---------------------------------------------------------------- fresh26 loops
+
+t = new(
+    "f26-fastgpt-4729-mcp-workflow-repeat",
+    "repeated_call",
+    True,
+    FASTGPT4729,
+    "An MCP tool works in a simple app but, inside a FastGPT workflow, the agent node calls "
+    "it again and again with the same arguments and gets the same answer: an infinite "
+    "repeat loop.",
+)
+t.user("查询北京今天的天气")
+WEATHER26 = _mcp26('{"city": "北京", "weather": "晴", "temp_c": 3, "wind": "北风3级"}')
+occ = repeat_block(
+    t, [{"tool": "mcp_get_weather", "args": {"city": "北京"}, "result": WEATHER26}], 8
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-vcp-254-fileoperator-five",
+    "repeated_call",
+    True,
+    VCP254,
+    "VCPToolBox's master agent reads the same attached file with FileOperator five times "
+    "(the same signature each time) until maxRecursion stops it.",
+)
+t.user("帮我看一下附件里写了什么")
+F26 = "89074fb1a01055c9f6d972bb12d80e135f60cc066a9853718eecde429ac54aba.txt"
+DOC26 = {"status": "success", "path": F26, "content": "会议纪要：周三下午三点评审 v2 设计稿。"}  # noqa: RUF001
+occ = repeat_block(t, [{"tool": "FileOperator", "args": {"path": F26}, "result": DOC26}], 5)
+t.msg("附件是一份会议纪要：周三下午三点评审 v2 设计稿。")  # noqa: RUF001
+mark_cycle(t, occ)
+
+t = new(
+    "f26-mcpadapters-342-subagent-list-again",
+    "repeated_call",
+    True,
+    MCPADAPT342,
+    "An MCP filesystem tool on a sub-agent under langgraph_supervisor, served by the "
+    "LangGraph API server: asked to list a folder, the sub-agent lists it again and again "
+    "(the same listing), the repeat loop the issue reports.",
+)
+t.user('List the files/folders under "/srv/share"')
+t.call("transfer_to_file_agent", {}, _handoff26("file_agent"))
+LIST26 = _mcp26("[DIR] backups\n[DIR] reports\n[FILE] notes.txt\n[FILE] todo.md")
+occ = repeat_block(
+    t, [{"tool": "list_directory", "args": {"path": "/srv/share"}, "result": LIST26}], 6
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-archestra-5786-run-tool-empty",
+    "repeated_call",
+    True,
+    ARCHESTRA5786,
+    "A stuck model calls `run_tool {}` over and over (236 times observed); the breaker's "
+    "static nudge comes back each time and the model repeats the call anyway.",
+)
+t.user("Run the nightly data export for the analytics workspace")
+t.call("list_tools", {}, ["run_tool", "get_status", "export_dataset"])
+NUDGE26 = _mcp26(
+    "This exact tool call has been repeated several times with the same arguments. "
+    "Change approach or explain the problem to the user.",
+    is_error=True,
+)
+occ = repeat_block(t, [{"tool": "run_tool", "args": {}, "result": NUDGE26}], 7)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-supervisor-208-calls-subagent-again",
+    "cycle",
+    True,
+    SUPERVISOR208,
+    "The retrieval subagent returns its answer to the supervisor, the supervisor does not "
+    "acknowledge it and hands off to the subagent again: handoff, the same retrieval, "
+    "transfer back, until the recursion limit.",
+)
+t.user("What is the balance of account 1042?")
+ACC26 = _mcp26('{"account_id": 1042, "balance": 2318.55, "currency": "EUR"}')
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "transfer_to_retrieval_subagent",
+            "args": {},
+            "result": _handoff26("retrieval_subagent"),
+        },
+        {"tool": "get_account", "args": {"account_id": 1042}, "result": ACC26},
+        {
+            "tool": "transfer_back_to_supervisor",
+            "args": {},
+            "result": "Successfully transferred back to supervisor",
+        },
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-supervisor-152-no-handoff-messages",
+    "cycle",
+    True,
+    SUPERVISOR152,
+    "With add_handoff_messages=False the supervisor cannot see it already delegated: the "
+    "orchestrator and the subgraph hand the turn back and forth, the same two handoffs.",
+)
+t.user("Summarise yesterday's incidents")
+occ = repeat_block(
+    t,
+    [
+        {"tool": "transfer_to_subgraph1", "args": {}, "result": _handoff26("subgraph1")},
+        {
+            "tool": "transfer_back_to_orchestrator",
+            "args": {},
+            "result": "Successfully transferred back to orchestrator",
+        },
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-crewai-6414-delegation-ping-pong",
+    "cycle",
+    True,
+    CREWAI6414,
+    "The delegation ping-pong: the researcher delegates the task to the writer, the writer "
+    "delegates it back to the researcher, with the same task text and the same answers, "
+    "until max_iter.",
+)
+t.user("Write a 300-word brief on Rust's borrow checker for managers")
+TASK26 = "Write a 300-word brief on Rust's borrow checker for managers"
+cs = []
+for _ in range(4):
+    cs.append(
+        t.call(
+            "Delegate work to coworker",
+            {"task": TASK26, "context": "audience: non-technical", "coworker": "Writer"},
+            "I need the technical findings first; please research the topic and send them.",
+        )
+    )
+    cs.append(
+        t.call(
+            "Delegate work to coworker",
+            {"task": TASK26, "context": "audience: non-technical", "coworker": "Researcher"},
+            "Writing is the writer's job; please ask the writer to draft the brief.",
+        )
+    )
+t.mark(cs[2], cs[3], period=2)
+
+t = new(
+    "f26-everruns-2295-read-range-cycle",
+    "cycle",
+    True,
+    EVERRUNS2295,
+    "The Yolop session alternates between the same saved-output ranges of one file: offset "
+    "0, then the next range, then offset 0 again, the same text each time; no identical "
+    "call streak, a cycle.",
+)
+t.user("Why did the integration job fail? The log is saved in .out/job-7731.log")
+LOG0 = "[00:00] starting job 7731\n[00:02] fetching fixtures\n[00:09] running suite A\n"
+LOG1 = "[00:41] suite A: 212 passed\n[00:42] running suite B\n[00:58] suite B: timeout\n"
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_file",
+            "args": {"path": ".out/job-7731.log", "offset": 0, "limit": 200},
+            "result": LOG0,
+        },
+        {
+            "tool": "read_file",
+            "args": {"path": ".out/job-7731.log", "offset": 200, "limit": 200},
+            "result": LOG1,
+        },
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-crewai-2838-manager-repeats",
+    "cycle",
+    True,
+    CREWAI2838,
+    "A hierarchical crew's manager performs the same tasks again and again: it delegates "
+    "the diagnosis, then the guardrail check, and starts over with the same delegations "
+    "and the same 'Approved' answer.",
+)
+t.user("Customer 88: our site returns 502 since this morning")
+DIAG26 = "Diagnosis: origin server 10.2.0.8 refuses connections; the 502s come from the CDN."
+APPR26 = "Approved: We found the origin server refusing connections and are restarting it."
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "Delegate work to coworker",
+            "args": {
+                "task": "Diagnose the 502 errors for customer 88",
+                "coworker": "Cybersecurity Diagnosis Agent",
+            },
+            "result": DIAG26,
+        },
+        {
+            "tool": "Delegate work to coworker",
+            "args": {
+                "task": "Check the reply to customer 88 is safe to send",
+                "coworker": "Guardrail Agent",
+            },
+            "result": APPR26,
+        },
+    ],
+    4,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-loopx-3084-same-blocker",
+    "monologue",
+    True,
+    LOOPX3084,
+    "The replan obligation is closed by writing the same blocker again: every turn the "
+    "agent reports the same blocker with the same reason and no new direction.",
+)
+t.user("Continue the benchmark advancement goal")
+BLOCK26 = (
+    "Blocker: the benchmark runner needs GPU quota that is not available in this project; "
+    "negative result recorded. Replanned: waiting for quota before the next run."
+)
+ms = [t.msg(BLOCK26) for _ in range(6)]
+t.mark(ms[1], ms[1])
+
+t = new(
+    "f26-gsdpi-783-improvised-surfaces",
+    "no_progress",
+    True,
+    GSDPI783,
+    "The workflow tool is missing after its MCP server died; the model improvises it "
+    "through bash, `node -e` and the CLI, each a different call, each failing the same "
+    "way (about 51 calls in one unit).",
+)
+t.user("/gsd auto")
+NOTOOL26 = "gsd_complete_task is not available: MCP server 'gsd-workflow' is not connected"
+cs = [
+    t.call("bash", {"command": c}, error=NOTOOL26, kind="not_found")
+    for c in (
+        "gsd complete-task T03",
+        "node -e \"require('gsd').completeTask('T03')\"",
+        "npx gsd complete-task --id T03",
+        "gsd complete-task T03 --force",
+        "node -e \"require('gsd/workflow').complete('T03')\"",
+        "npx gsd-pi complete-task T03",
+    )
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f26-sentrymcp-776-reworded-search",
+    "no_progress",
+    True,
+    SENTRYMCP776,
+    "search_issues fails with 'No object generated: could not parse the response' for any "
+    "natural-language query; the agent rewords the query again and again, the same error.",
+)
+t.user("Show me the recent unresolved issues in dave-energy")
+PARSE26 = (
+    "Error: It looks like there was a problem communicating with the Sentry API.\n\n"
+    "No object generated: could not parse the response."
+)
+cs = [
+    t.call(
+        "search_issues",
+        {
+            "organizationSlug": "dave-energy",
+            "naturalLanguageQuery": q,
+            "regionUrl": "https://us.sentry.io",
+            "limit": 5,
+        },
+        error=PARSE26,
+        kind="server_error",
+    )
+    for q in (
+        "recent unresolved issues",
+        "unresolved issues from the last 24 hours",
+        "latest unresolved errors",
+        "is:unresolved",
+        "unresolved issues sorted by date",
+        "recent issues",
+    )
+]
+t.mark(cs[1], cs[2])
+
+t = new(
+    "f26-sentrymcp-779-cannot-retry",
+    "error_loop",
+    True,
+    SENTRYMCP779,
+    "The hosted server's query translation fails with its OpenAI key rejected, 'a service "
+    "availability issue that cannot be resolved by retrying'; the agent calls it the same "
+    "way again.",
+)
+t.user("List all unresolved issues in mobility-help-desk")
+KEY26 = (
+    "AI Provider Error\n\nThe AI provider returned an error: Incorrect API key provided: "
+    "sk-svcac***...pIIA.\n\nThis is a service availability issue that cannot be resolved "
+    "by retrying."
+)
+t.call("whoami", {}, _mcp26("You are authenticated as andrew@mobility-help-desk.example"))
+cs = [
+    t.call(
+        "search_issues",
+        {
+            "organizationSlug": "mobility-help-desk",
+            "naturalLanguageQuery": "all unresolved issues",
+        },
+        error=KEY26,
+        kind="permission",
+    )
+    for _ in range(5)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f26-n8n-30274-plan-guard-again",
+    "error_loop",
+    True,
+    N8N30274,
+    "n8n's orchestrator calls build-workflow-with-agent outside a plan context; the plan "
+    "guard rejects it and the model retries the same call, burning its step budget.",
+)
+t.user("Build a workflow that posts new Typeform responses to Slack")
+GUARD26 = (
+    "Rejected: build-workflow-with-agent can only be called from a plan, replan or "
+    "checkpoint follow-up. Create a plan first."
+)
+BW26 = {"task": "Typeform new response -> Slack #leads message", "workflowId": None}
+cs = [
+    t.call("build-workflow-with-agent", BW26, error=GUARD26, kind="invalid_args") for _ in range(5)
+]
+t.mark(cs[1], cs[1])
+
+t = new(
+    "f26-gsdpi-783-terminal-as-transient",
+    "error_loop",
+    True,
+    GSDPI783,
+    "The MCP server's terminal failure (connection closed, server exited) is classed as "
+    "transient, so the same call is retried on the same model again and again until the "
+    "unit's cost cap.",
+)
+t.user("/gsd auto")
+CLOSED26 = "MCP error -32000: Connection closed"
+cs = [
+    t.call(
+        "gsd_complete_task",
+        {"taskId": "T03", "summary": "Parser handles empty files"},
+        error=CLOSED26,
+        kind="network",
+    )
+    for _ in range(7)
+]
+t.mark(cs[1], cs[2])
+
+t = new(
+    "f26-sentrymcp-1226-unavailable-next-session",
+    "known_failure",
+    True,
+    SENTRYMCP1226,
+    "Every agent-backed search on the hosted Sentry MCP fails with 'Feature Unavailable ... "
+    "server configuration issue' for hours; in a later session, nothing changed, the agent "
+    "runs the same search first and gets the same answer.",
+)
+t.user("Find the top unresolved issues in the web project")
+UNAVAIL26 = (
+    "**Feature Unavailable**\n\nThis feature is temporarily unavailable due to a server "
+    "configuration issue.\n\nThe service operator has been notified. Please try again later."
+)
+SI26 = {
+    "organizationSlug": "acme-eu",
+    "projectSlugOrId": "web",
+    "naturalLanguageQuery": "top unresolved issues",
+    "regionUrl": "https://de.sentry.io",
+}
+t.call("find_projects", {"organizationSlug": "acme-eu"}, _mcp26("- web\n- api\n- mobile"))
+t.call("search_issues", SI26, error=UNAVAIL26, kind="permission")
+t.msg("Sentry's search tools are unavailable (server configuration issue on their side).")
+t.session("s2")
+t.user("Find the top unresolved issues in the web project")
+c = t.call("search_issues", SI26, error=UNAVAIL26, kind="permission")
+t.call("search_issues", SI26, error=UNAVAIL26, kind="permission")
+t.mark(c, c - 1)
+
+t = new(
+    "f26-smithery-52-navigate-next-session",
+    "known_failure",
+    True,
+    SMITHERY52,
+    "smithery's Puppeteer server fails to navigate; days later, the server and the client "
+    "unchanged ('either way, this doesn't seem to work'), the same navigate fails the same "
+    "way.",
+)
+t.user("Open https://example.com and take a screenshot")
+NAVERR26 = _mcp26(
+    "Failed to navigate: Error: Failed to launch the browser process! "
+    "/usr/lib/chromium/chromium: error while loading shared libraries",
+    is_error=True,
+)
+t.call("puppeteer_navigate", {"url": "https://example.com"}, NAVERR26)
+t.msg("The Puppeteer server could not launch its browser.")
+t.session("s2")
+t.user("Open https://example.com and take a screenshot")
+c = t.call("puppeteer_navigate", {"url": "https://example.com"}, NAVERR26)
+t.call("puppeteer_navigate", {"url": "https://example.com"}, NAVERR26)
+t.mark(c, c - 1)
+
+t = new(
+    "f26-supervisor-35-transfer-back-again",
+    "repeated_call",
+    True,
+    SUPERVISOR35,
+    "A Gemini sub-agent under langgraph-supervisor keeps calling transfer_back_to_supervisor "
+    "after it has already been transferred back, the same tool message each time.",
+)
+t.user("Book a table for two at 8pm at Trattoria Roma")
+t.call("transfer_to_booking_agent", {}, _handoff26("booking_agent"))
+t.call(
+    "book_table",
+    {"restaurant": "Trattoria Roma", "time": "20:00", "party": 2},
+    {"status": "confirmed", "reference": "TR-5521"},
+    mutates=True,
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "transfer_back_to_supervisor",
+            "args": {},
+            "result": "Successfully transferred back to supervisor",
+        }
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f26-macae-1062-plan-approval-again",
+    "repeated_call",
+    True,
+    MACAE1062,
+    "After a Magentic replanning event the accelerator asks for plan approval again with "
+    "the same plan: after the user approves once, the orchestration sends the same "
+    "plan-approval request again and again, the user back on 'Approve Plan' each time.",
+)
+t.user("Onboard the new retail customer Contoso Outfitters")
+PLAN26 = {
+    "type": "PLAN_APPROVAL_REQUEST",
+    "plan_id": "plan-4471",
+    "steps": ["Gather customer profile", "Create CRM account", "Schedule kickoff call"],
+}
+t.call("submit_plan", {"plan_id": "plan-4471"}, PLAN26)
+t.user("Approve")
+occ = repeat_block(
+    t, [{"tool": "request_plan_approval", "args": {"plan_id": "plan-4471"}, "result": PLAN26}], 4
+)
+mark_cycle(t, occ)
+
+# ---------------------------------------------------------------- fresh26 legitimate
+
+t = new(
+    "f26-reasonix-3732-snapshots-change",
+    "polling",
+    False,
+    REASONIX3732,
+    "Testing the Chrome DevTools MCP: take_snapshot is called many times with `{}` while "
+    "the page loads and the form is filled, and its result changes each time; not a loop "
+    "(the maintainer: same arguments, different result is not a shape to act on).",
+)
+t.user("Open the signup page, fill in the form and submit it")
+t.call(
+    "chrome-devtools_navigate_page",
+    {"url": "http://localhost:3000/signup"},
+    _mcp26("Navigated to http://localhost:3000/signup"),
+)
+SNAPS26 = [
+    'uid=1_0 RootWebArea "Loading..."',
+    'uid=2_0 RootWebArea "Sign up"\n  uid=2_1 textbox "Email"\n  uid=2_2 button "Create"',
+    'uid=3_0 RootWebArea "Sign up"\n  uid=3_1 textbox "Email" value="a@b.co"',
+    'uid=4_0 RootWebArea "Sign up"\n  uid=4_2 button "Create" disabled\n  status "Sending"',
+    'uid=5_0 RootWebArea "Welcome"\n  uid=5_1 heading "Check your inbox"',
+]
+t.call("chrome-devtools_take_snapshot", {}, _mcp26(SNAPS26[0]))
+t.call("chrome-devtools_take_snapshot", {}, _mcp26(SNAPS26[1]))
+t.call("chrome-devtools_fill", {"uid": "2_1", "value": "a@b.co"}, _mcp26("Filled"), mutates=True)
+t.call("chrome-devtools_take_snapshot", {}, _mcp26(SNAPS26[2]))
+t.call("chrome-devtools_click", {"uid": "3_2"}, _mcp26("Clicked"), mutates=True)
+t.call("chrome-devtools_take_snapshot", {}, _mcp26(SNAPS26[3]))
+t.call("chrome-devtools_take_snapshot", {}, _mcp26(SNAPS26[4]))
+t.msg("Signed up: the page now says 'Check your inbox'.")
+
+t = new(
+    "f26-tmuxmcp-39-command-result-poll",
+    "polling",
+    False,
+    TMUXMCP39,
+    "tmux-mcp's execute-command then get-command-result polled (the poll loop the pull "
+    "request shortens): pending with the same partial output three times, then completed "
+    "with its exit code.",
+)
+t.user("Run the build in the dev pane and tell me if it passes")
+t.call(
+    "execute-command",
+    {"paneId": "%1", "command": "cargo build --release"},
+    {"commandId": "c-81f2", "status": "pending"},
+    mutates=True,
+)
+PART26 = "   Compiling serde v1.0.210\n   Compiling tokio v1.40.0"
+for st, out, code in (
+    ("pending", PART26, None),
+    ("pending", PART26, None),
+    ("pending", PART26 + "\n   Compiling app v0.3.0", None),
+    ("completed", PART26 + "\n   Compiling app v0.3.0\n    Finished `release`", 0),
+):
+    t.call("sleep", {"seconds": 10}, None)
+    t.call(
+        "get-command-result",
+        {"commandId": "c-81f2"},
+        {"commandId": "c-81f2", "status": st, "exitCode": code, "output": out},
+    )
+t.msg("The release build finished (exit code 0).")
+
+t = new(
+    "f26-rmux-57-capture-until-done",
+    "polling",
+    False,
+    RMUX57,
+    "The CLI workaround the issue describes: send the command with a sentinel, then "
+    "capture-pane between short sleeps until __DONE__ appears; the pane text grows.",
+)
+t.user("Run make build in the work session and wait for it")
+t.call(
+    "shell",
+    {"command": "rmux send-keys -t work 'make build; echo __DONE__' Enter"},
+    "",
+    mutates=True,
+)
+PANE26 = ["$ make build", "cc -c main.c", "cc -c util.c", "cc -o app main.o util.o", "__DONE__"]
+for k in (1, 2, 2, 4, 5):
+    t.call("shell", {"command": "sleep 2"}, "")
+    t.call("shell", {"command": "rmux capture-pane -t work.0 -p"}, "\n".join(PANE26[:k]))
+t.msg("make build finished: app linked.")
+
+t = new(
+    "f26-mcpws-111-read-only-git",
+    "distinct_reads",
+    False,
+    MCPWS111,
+    "The four read-only git MCP tools the pull request adds used to review a branch: log, "
+    "merge-base, status, then a diff per changed file.",
+)
+t.user("Review what changed on this branch compared to main")
+t.call(
+    "git_log",
+    {"args": ["--oneline", "main..HEAD"]},
+    "a41c9e2 add output filtering\n7d03b11 add arg validation",
+)
+t.call("git_merge_base", {"args": ["main", "HEAD"]}, "5f2e0a7c1b9d")
+t.call("git_status", {"args": ["--short"]}, " M src/server.py\n?? notes.md")
+for path, diff in (
+    ("src/git_operations/arg_validation.py", "+def validate_args(cmd, args):\n+    ..."),
+    ("src/git_operations/output_filtering.py", "+def filter_diff(text, limit):\n+    ..."),
+    ("src/git_operations/read_operations.py", "+def git_log(args):\n+    ..."),
+    ("src/server.py", "+@mcp.tool()\n+def git_status(args): ..."),
+    ("tach.toml", '+depends_on = ["git_operations"]'),
+):
+    t.call("git_diff", {"args": ["main...HEAD", "--", path]}, diff)
+t.msg("The branch adds argument validation, output filtering and four read-only git tools.")
+
+t = new(
+    "f26-opik-6505-event-pages",
+    "distinct_reads",
+    False,
+    OPIK6505,
+    "Enumerating the events inside one Sentry issue through the REST API, as the doc's "
+    "slash command does: /events/ paginated with the cursor advancing, then the tag values "
+    "read per tag.",
+)
+t.user("/analyze-sentry-issue OPIK-1F3")
+t.call(
+    "get_sentry_resource",
+    {"url": "https://comet.sentry.io/issues/OPIK-1F3"},
+    _mcp26("OPIK-1F3: TimeoutError in trace ingestion (1,204 events, first seen 3d ago)"),
+)
+for k in range(4):
+    t.call(
+        "http_get",
+        {"url": "/api/0/issues/OPIK-1F3/events/", "params": {"cursor": f"0:{100 * k}:0"}},
+        {
+            "events": [f"evt_{100 * k + j:04d}" for j in (0, 1, 2)],
+            "next": f"0:{100 * (k + 1)}:0" if k < 3 else None,
+        },
+    )
+for tag, vals in (
+    ("release", {"1.8.2": 980, "1.8.1": 224}),
+    ("environment", {"production": 1204}),
+    ("server_name", {"ingest-3": 701, "ingest-1": 503}),
+):
+    t.call(
+        "get_issue_tag_values",
+        {"issueId": "OPIK-1F3", "tagKey": tag},
+        _mcp26(json.dumps(vals)),
+    )
+t.msg("All 1,204 events are in production, mostly on 1.8.2 and ingest-3.")
+
+t = new(
+    "f26-dbjg-146-sqlite-discovery",
+    "distinct_reads",
+    False,
+    DBJG146,
+    "A SQLite MCP server's public query handlers exercised as the pull request does: table "
+    "discovery, an existence check for two tables (one true, one false), an empty query "
+    "and a rejected write.",
+)
+t.user("Check which tables the test database has and whether missing_table exists")
+t.call(
+    "db_query_tables",
+    {},
+    _mcp26('Raw Response: {"tables": ["odd\'table"], "count": 1}'),
+)
+t.call(
+    "db_query_table_exists",
+    {"table_name": "odd'table"},
+    _mcp26('Raw Response: {"exists": true}'),
+)
+t.call(
+    "db_query_table_exists",
+    {"table_name": "missing_table"},
+    _mcp26('Raw Response: {"exists": false}'),
+)
+t.call(
+    "db_query_execute",
+    {"sql": "SELECT id, name FROM \"odd'table\" WHERE name = 'missing'", "limit": 2},
+    _mcp26('Raw Response: {"success": true, "row_count": 0, "data": []}'),
+)
+t.call(
+    "db_query_execute",
+    {"sql": 'SELECT COUNT(*) FROM "odd\'table"', "limit": 2},
+    _mcp26('Raw Response: {"success": true, "row_count": 1, "data": [[0]]}'),
+)
+t.msg("One table, odd'table, empty; missing_table does not exist.")
+
+t = new(
+    "f26-sentrymcp-282-fetch-retry",
+    "retry_transient",
+    False,
+    SENTRYMCP282,
+    "find_issues fails with 'fetch failed', a network failure between the server and "
+    "Sentry's API; the agent tries again after a pause and the call answers.",
+)
+t.user("Find issues about the dashboard graph")
+FI26 = {"organizationSlug": "Sentry", "query": "dashboard graph chart", "sortBy": "last_seen"}
+FETCH26 = (
+    "It looks like there was a problem communicating with the Sentry API.\n"
+    "Reason: fetch failed\nEvent ID: 0556574748ae4468812f872488c84e1e"
+)
+t.call("find_issues", FI26, error=FETCH26, kind="network")
+t.call("sleep", {"seconds": 5}, None)
+t.call("find_issues", FI26, error=FETCH26, kind="network")
+t.call("sleep", {"seconds": 10}, None)
+t.call(
+    "find_issues",
+    FI26,
+    _mcp26("- JAVASCRIPT-2QX: Chart fails to render with empty series (last seen 2h ago)"),
+)
+t.msg("One match: JAVASCRIPT-2QX, a chart that fails to render with an empty series.")
+
+t = new(
+    "f26-opik-6505-quota-retry",
+    "retry_transient",
+    False,
+    OPIK6505,
+    "search_events routes through Sentry's own OpenAI account, which is often over quota; "
+    "the agent waits and retries once, then gets its answer.",
+)
+t.user("How many errors did the ingest service raise in the last hour?")
+SE26 = {
+    "organizationSlug": "comet",
+    "naturalLanguageQuery": "count of errors in ingest service last hour",
+}
+t.call(
+    "search_events",
+    SE26,
+    error="AI Provider Error: You exceeded your current quota (429)",
+    kind="rate_limit",
+)
+t.call("sleep", {"seconds": 30}, None)
+t.call("search_events", SE26, _mcp26("count(): 37"))
+t.msg("37 errors in the last hour.")
+
+t = new(
+    "f26-tablepro-2355-locked-retry",
+    "retry_transient",
+    False,
+    TABLEPRO2355,
+    "With the fix, a database locked by another process reports 'database is locked' "
+    "instead of an empty table; the agent retries after the other writer's transaction "
+    "ends and reads the rows.",
+)
+t.user("Show me the last five orders from shop.db")
+Q26 = {"sql": "SELECT id, total FROM orders ORDER BY id DESC LIMIT 5"}
+t.call("sqlite_query", Q26, error="database is locked (SQLITE_BUSY)", kind="timeout")
+t.call("sleep", {"seconds": 2}, None)
+t.call("sqlite_query", Q26, error="database is locked (SQLITE_BUSY)", kind="timeout")
+t.call("sleep", {"seconds": 4}, None)
+t.call(
+    "sqlite_query",
+    Q26,
+    {"columns": ["id", "total"], "rows": [[905, 42.0], [904, 17.5], [903, 99.9]]},
+)
+t.msg("Orders 905, 904 and 903 (only three rows since the reset).")
+
+t = new(
+    "f26-dbjg-146-contract-test",
+    "edit_test_cycle",
+    False,
+    DBJG146,
+    "Writing the SQLite MCP contract test: it fails on the appended LIMIT, the expectation "
+    "is fixed, then a teardown error (the shared connection left open), fixed, then all "
+    "pass; the same pytest command each time, different results.",
+)
+t.user("Add an integration test for the SQLite MCP query contract (issue #145)")
+TP26 = "tests/integration/test_sqlite_mcp_query_contract.py"
+PYT26 = {"command": f"uv run pytest {TP26} -q"}
+t.call(
+    "write_file", {"path": TP26, "content": "def test_contract(tmp_path): ..."}, "ok", mutates=True
+)
+t.call("shell", PYT26, "F\nAssertionError: assert 'SELECT ... LIMIT 2' == 'SELECT ...'\n1 failed")
+t.call(
+    "edit_file",
+    {"path": TP26, "old": "== sql", "new": "== sql + ' LIMIT 2'"},
+    "ok",
+    mutates=True,
+)
+t.call(
+    "shell",
+    PYT26,
+    ".E\nERROR at teardown: sqlite3.ProgrammingError: connection open\n1 passed, 1 error",
+)
+t.call(
+    "edit_file",
+    {"path": TP26, "old": "yield db", "new": "try:\n    yield db\nfinally:\n    close()"},
+    "ok",
+    mutates=True,
+)
+t.call("shell", PYT26, "....\n4 passed in 0.31s")
+t.call(
+    "shell",
+    {"command": "git commit -am 'test(mcp): SQLite query contract'"},
+    "[f8f2429]",
+    mutates=True,
+)
+t.msg("The contract test passes (4 tests) and is committed as f8f2429.")
+
+t = new(
+    "f26-handley-183-wait-for",
+    "edit_test_cycle",
+    False,
+    HANDLEY183,
+    "Replacing the terminal tool's tmux polling loop with `tmux wait-for`: edit, run the "
+    "tests (one hangs), edit, run again (pass), then measure the CPU with the same ps "
+    "command before and after.",
+)
+t.user("Replace the busy polling loop in the terminal tool with tmux wait-for")
+TT26 = {"command": "pytest tests/test_terminal.py -q"}
+CPU26 = {"command": "ps -o %cpu= -C tmux"}
+t.call("shell", CPU26, " 8.1")
+t.call(
+    "edit_file",
+    {"path": "src/terminal/tool.py", "old": "while window_alive():", "new": "wait_for(chan)"},
+    "ok",
+    mutates=True,
+)
+t.call("shell", TT26, "..T\nFAILED test_returns_focus - Timeout after 30s\n1 failed, 2 passed")
+t.call(
+    "edit_file",
+    {"path": "src/terminal/tool.py", "old": "cmd", "new": "cmd + f'; tmux wait-for -S {chan}'"},
+    "ok",
+    mutates=True,
+)
+t.call("shell", TT26, "...\n3 passed in 2.04s")
+t.call("shell", CPU26, " 0.0")
+t.msg("The wait-for channel replaces the loop; tmux is at 0% CPU while Mutt is open.")
+
+t = new(
+    "f26-agentwire-431-teardown-tests",
+    "edit_test_cycle",
+    False,
+    AGENTWIRE431,
+    "Adding worktree teardown and read-only status: the status test fails the same way "
+    "after a first edit (the ahead count still missing), then passes; the end-to-end chain "
+    "runs after.",
+)
+t.user("Add worktree --status with dirty/ahead/behind/pushed, and expose it over MCP")
+WT26 = {"command": "pytest tests/test_worktree.py -q"}
+FAIL26 = "F.\nFAILED test_status_ahead - KeyError: 'ahead'\n1 failed, 1 passed"
+t.call(
+    "edit_file",
+    {
+        "path": "agentwire/worktree.py",
+        "old": "def worktree_status",
+        "new": "def worktree_status  # +dirty",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("shell", WT26, FAIL26)
+t.call(
+    "edit_file",
+    {
+        "path": "agentwire/worktree.py",
+        "old": "return info",
+        "new": "info.update(counts)\nreturn info",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("shell", WT26, FAIL26)
+t.call(
+    "edit_file",
+    {
+        "path": "agentwire/worktree.py",
+        "old": "rev-list --count",
+        "new": "rev-list --left-right --count",
+    },
+    "ok",
+    mutates=True,
+)
+t.call("shell", WT26, "..\n2 passed in 0.44s")
+t.call(
+    "worktree_status",
+    {"name": "feat-x"},
+    {"branch": "feat-x", "dirty": False, "ahead": 0, "behind": 0, "pushed": True},
+)
+t.msg("worktree --status works and the MCP worktree_status reports feat-x clean and pushed.")
+
+t = new(
+    "f26-smithery-52-fixed-server",
+    "session_memory",
+    False,
+    SMITHERY52,
+    "After the maintainers fix the Puppeteer server ('it should work now'), the navigate "
+    "that failed in the earlier session is run again and works.",
+)
+t.user("Open https://example.com and take a screenshot")
+t.call("puppeteer_navigate", {"url": "https://example.com"}, NAVERR26)
+t.msg("The Puppeteer server could not launch its browser.")
+t.session("s2")
+t.workspace("smithery redeployed @smithery-ai/puppeteer with the browser fixed")
+t.user("It should be fixed now, try again")
+t.call(
+    "puppeteer_navigate", {"url": "https://example.com"}, _mcp26("Navigated to https://example.com")
+)
+t.call(
+    "puppeteer_screenshot",
+    {"name": "example", "width": 800, "height": 600},
+    _mcp26("Screenshot 'example' taken at 800x600"),
+)
+t.msg("Done: example.com opened and the screenshot is saved as 'example'.")
+
+t = new(
+    "f26-sentrymcp-779-key-rotated",
+    "session_memory",
+    False,
+    SENTRYMCP779,
+    "The hosted server's OpenAI key is replaced after the report; in the next session the "
+    "search that failed is run again and answers.",
+)
+t.user("List all unresolved issues in mobility-help-desk")
+SI779 = {"organizationSlug": "mobility-help-desk", "naturalLanguageQuery": "all unresolved issues"}
+t.call("search_issues", SI779, error=KEY26, kind="permission")
+t.msg("Sentry's search is failing on their side (their AI provider key is rejected).")
+t.session("s2")
+t.workspace("the Sentry MCP operators rotated the server-side OpenAI key")
+t.user("They fixed the key, list the unresolved issues please")
+t.call(
+    "search_issues", SI779, _mcp26("- HELP-12: Ticket form 500 (41 events)\n- HELP-9: Login loop")
+)
+t.msg("Two unresolved issues: HELP-12 (ticket form 500) and HELP-9 (login loop).")
+
+t = new(
+    "f26-mcpadapters-342-two-questions",
+    "conversation",
+    False,
+    MCPADAPT342,
+    "The issue's two test cases run locally, where they work: list a folder, then connect "
+    "over SSH and check the disk; each answered once, a third turn asks for the folder "
+    "again after the user added a file.",
+)
+t.user('List the files/folders under "/srv/share"')
+t.call("transfer_to_file_agent", {}, _handoff26("file_agent"))
+t.call("list_directory", {"path": "/srv/share"}, LIST26)
+t.msg("/srv/share has backups/, reports/, notes.txt and todo.md.")
+t.user("SSH to build-01 and check the disk space")
+t.call("transfer_to_ssh_agent", {}, _handoff26("ssh_agent"))
+t.call(
+    "ssh_exec",
+    {"host": "build-01", "command": "df -h /"},
+    _mcp26("Filesystem  Size  Used Avail Use% Mounted on\n/dev/sda1   100G   71G   29G  72% /"),
+)
+t.msg("build-01's root filesystem is 72% full (29G free).")
+t.user("I just copied invoice.pdf there, list /srv/share again")
+t.call("transfer_to_file_agent", {}, _handoff26("file_agent"))
+t.call(
+    "list_directory",
+    {"path": "/srv/share"},
+    _mcp26("[DIR] backups\n[DIR] reports\n[FILE] invoice.pdf\n[FILE] notes.txt\n[FILE] todo.md"),
+)
+t.msg("invoice.pdf is there now, beside notes.txt and todo.md.")
+
+t = new(
+    "f26-agentwire-431-status-per-turn",
+    "conversation",
+    False,
+    AGENTWIRE431,
+    "The orchestrator's side of the chain, over several user turns: each worker reports "
+    "done and the orchestrator checks that worktree with worktree_status (clean and "
+    "pushed, the same answer) and tears it down.",
+)
+t.user("Worker on feat-a says it is done")
+for k, name in enumerate(("feat-a", "feat-b", "feat-c")):
+    if k:
+        t.user(f"Worker on {name} says it is done")
+    t.call(
+        "worktree_status",
+        {"name": name},
+        {"branch": name, "dirty": False, "ahead": 0, "behind": 0, "pushed": True},
+    )
+    t.call("worktree_remove", {"name": name}, {"removed": name}, mutates=True)
+    t.msg(f"{name} was clean and pushed; its worktree and session are removed.")
+
+t = new(
+    "f26-awesomellm-186-blog-report",
+    "research",
+    False,
+    AWESOMELLM186,
+    "The example query of the Puppeteer MCP agent: navigate to LastMile AI, go to the blog "
+    "section and report; a screenshot and an extraction per page, each page different.",
+)
+t.user("Navigate to LastMile AI, go the blog section, and report details")
+t.call("puppeteer_navigate", {"url": "https://www.lastmileai.dev"}, _mcp26("Navigated"))
+t.call("puppeteer_click", {"selector": "a[href='/blog']"}, _mcp26("Clicked a[href='/blog']"))
+POSTS26 = ["mcp-agent-launch", "eval-driven-development", "agent-workflows-guide"]
+t.call(
+    "puppeteer_evaluate",
+    {"script": "[...document.querySelectorAll('article a')].map(a => a.href)"},
+    _mcp26(json.dumps([f"https://www.lastmileai.dev/blog/{p}" for p in POSTS26])),
+)
+for p in POSTS26:
+    t.call(
+        "puppeteer_navigate", {"url": f"https://www.lastmileai.dev/blog/{p}"}, _mcp26("Navigated")
+    )
+    t.call(
+        "puppeteer_evaluate",
+        {"script": "document.querySelector('article').innerText.slice(0, 400)"},
+        _mcp26(f"{p.replace('-', ' ').title()}: ..."),
+    )
+t.msg(
+    "The blog's three latest posts cover the mcp-agent launch, eval-driven development "
+    "and agent workflow patterns."
+)
+
+t = new(
+    "f26-cooragent-42-market-research",
+    "research",
+    False,
+    COORAGENT42,
+    "A complex task of the kind the issue says needs more than the default step budget: "
+    "the researcher agent searches several different angles and reads sources before the "
+    "reporter writes; every search differs.",
+)
+t.user("Compare the EV charging markets of Germany, France and Spain for 2025")
+for q, hit in (
+    ("Germany public EV charging points 2025", "BNetzA: 154,000 public points"),
+    ("France bornes de recharge publiques 2025", "Avere-France: 160,000 points"),
+    ("Spain puntos de recarga públicos 2025", "ANFAC: 40,000 points"),
+    ("Germany EV charging price per kWh 2025", "ADAC: 0.59 EUR/kWh AC"),
+    ("France EV charging price per kWh 2025", "0.45 EUR/kWh average"),
+    ("Spain EV charging price per kWh 2025", "0.49 EUR/kWh average"),
+):
+    t.call(
+        "tavily_search",
+        {"query": q, "max_results": 3},
+        [{"title": hit, "url": "https://example.org"}],
+    )
+t.call(
+    "crawl", {"url": "https://www.bundesnetzagentur.de/ladesaeulen"}, "Ladesäulenkarte ... 154.012"
+)
+t.call("handoff_to_reporter", {}, {"status": "ok"})
+t.msg(
+    "France and Germany lead on public points (160k, 154k); Spain trails (40k) but "
+    "charges less than Germany."
+)
+
+t = new(
+    "f26-sentrymcp-748-triage-issues",
+    "research",
+    False,
+    gh("getsentry/sentry-mcp", "issues", 748),
+    "While search_issues is broken, triage through the read-only tools that work (as the "
+    "report lists): find organizations and projects, then the details of each issue the "
+    "user names, each different.",
+)
+t.user("Search is broken, so look at these five issues one by one and tell me which matter")
+t.call("find_organizations", {}, _mcp26("- byairapp-sl (region: de.sentry.io)"))
+t.call("find_projects", {"organizationSlug": "byairapp-sl"}, _mcp26("- app\n- backend"))
+for k, (ident, title) in enumerate(
+    (
+        ("BACKEND-4Q", "DB pool exhausted"),
+        ("BACKEND-4R", "Stripe webhook 400"),
+        ("APP-1C", "Crash on cold start (iOS 18)"),
+        ("APP-1D", "Image cache OOM"),
+        ("BACKEND-51", "Slow query: bookings by date"),
+    )
+):
+    t.call(
+        "get_issue_details",
+        {"organizationSlug": "byairapp-sl", "issueId": ident},
+        _mcp26(f"{ident}: {title}; {100 * (5 - k)} events, last seen {k + 1}h ago"),
+    )
+t.msg("BACKEND-4Q and BACKEND-4R matter most (the most events, still occurring).")
+
+
+def _dotfiles_commits_long(tid: str) -> None:
+    """Git MCP's git_add and git_commit back to back, one pair per logical change."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        DOTFILES286,
+        "A dotfiles clean-up committed change by change through the Git MCP server: for "
+        "each of fourteen files an edit, git_add, git_commit (the same staged "
+        "acknowledgement each time), then a status check and a push; about 45 calls.",
+    )
+    t.user("Tidy up my dotfiles and commit each change separately")
+    files = [
+        ".bashrc",
+        ".zshrc",
+        ".vimrc",
+        ".tmux.conf",
+        ".gitconfig",
+        ".inputrc",
+        ".config/nvim/init.lua",
+        ".config/kitty/kitty.conf",
+        ".config/starship.toml",
+        ".config/git/ignore",
+        ".ssh/config",
+        "bin/setup.sh",
+        "Brewfile",
+        "README.md",
+    ]
+    for k, f in enumerate(files):
+        t.call(
+            "edit_file",
+            {"path": f, "old": "# TODO", "new": f"# cleaned {k}"},
+            "ok",
+            mutates=True,
+        )
+        t.call(
+            "git_add", {"repo_path": "~/ppv/dotfiles", "files": [f]}, "Files staged successfully"
+        )
+        t.call(
+            "git_commit",
+            {"repo_path": "~/ppv/dotfiles", "message": f"chore: tidy {f}"},
+            f"Changes committed successfully with hash {1000003 * (k + 7) % 16**7:07x}",
+            mutates=True,
+        )
+    t.call("git_status", {"repo_path": "~/ppv/dotfiles"}, "On branch main\nnothing to commit")
+    t.call("git_push", {"repo_path": "~/ppv/dotfiles"}, "main -> main (14 commits)", mutates=True)
+    t.msg("Fourteen tidy-up commits are pushed to main.")
+
+
+def _mcpws_review_long(tid: str) -> None:
+    """A long review of a branch through the read-only git tools, commit by commit."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        MCPWS111,
+        "A release review through the read-only git MCP tools: git_log once, then for "
+        "each of fourteen commits git_show and git_diff --stat, and a final merge-base and "
+        "status; about 30 calls, all different.",
+    )
+    t.user("Review every commit since v1.4.0 and write release notes")
+    shas = [f"{(k * 2654435761) % 16**7:07x}" for k in range(1, 15)]
+    t.call(
+        "git_log",
+        {"args": ["--oneline", "v1.4.0..HEAD"]},
+        "\n".join(f"{s} change {k}" for k, s in enumerate(shas)),
+    )
+    for k, s in enumerate(shas):
+        t.call("git_show", {"args": [s, "--no-patch"]}, f"commit {s}\n\n    change {k}")
+        t.call(
+            "git_diff",
+            {"args": [f"{s}^", s, "--stat"]},
+            f" src/mod{k}.py | {3 + k} +++--\n 1 file changed",
+        )
+    t.call("git_merge_base", {"args": ["v1.4.0", "HEAD"]}, "9c1d2e3f4a5b")
+    t.call("git_status", {"args": ["--short"]}, "")
+    t.msg("Release notes drafted: fourteen changes across fourteen modules.")
+
+
+_dotfiles_commits_long("f26-dotfiles-286-commit-per-change-long")
+_mcpws_review_long("f26-mcpws-111-release-review-long")
+
+# ================================================================ end of fresh26 set
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -31603,8 +32779,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh23"
     for it in items[FRESH24_START:FRESH25_START]:
         split[it.tid] = "fresh24"
-    for it in items[FRESH25_START:]:
+    for it in items[FRESH25_START:FRESH26_START]:
         split[it.tid] = "fresh25"
+    for it in items[FRESH26_START:]:
+        split[it.tid] = "fresh26"
     return split
 
 

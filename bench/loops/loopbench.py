@@ -144,6 +144,7 @@ SPLIT_ORDER = (
     "fresh23",
     "fresh24",
     "fresh25",
+    "fresh26",
 )
 
 

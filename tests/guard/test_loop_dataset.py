@@ -171,6 +171,13 @@ def test_size_and_balance() -> None:
     assert {t["class"] for t in fresh25 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh25) >= 2
     assert {t["class"] for t in fresh25 if not t["loop"]} == legit20
+    fresh26 = [t for t in TRAJS if t["split"] == "fresh26"]
+    assert len(fresh26) >= 40
+    assert 0.4 <= sum(not t["loop"] for t in fresh26) / len(fresh26) <= 0.6
+    assert all(t["id"].startswith("f26-") for t in fresh26)
+    assert {t["class"] for t in fresh26 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh26) >= 2
+    assert {t["class"] for t in fresh26 if not t["loop"]} == legit20
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
