@@ -32719,6 +32719,1010 @@ _mcpws_review_long("f26-mcpws-111-release-review-long")
 # ================================================================ end of fresh26 set
 
 
+# ================================================================ fresh27 set
+# Written at 22:47 UTC (Dec 6) from sources no earlier split uses (checked against every
+# `source` of the file): agent SDKs on the JVM and their users' reports (Spring AI's
+# ToolCallAdvisor and tool_choice, LangChain4j's AiServices and MCP tools, Jlama under
+# LangChain4j, Semantic Kernel Java), an office-suite agent's local-model loop (genoffice),
+# and data-pipeline agents and their tools (dbt-core, dbt-fusion and dbt-trino, the dbt MCP
+# server, a dbt-backed slide builder, Dune's spellbook CI, Astronomer's Airflow MCP servers,
+# the SAS Airflow provider, another Airflow MCP server, a Terraform Airflow provider), a
+# booking assistant, LangGraph's customer-support tutorial and oss-rebuild's exploring agent,
+# in those tools' result shapes: Spring AI `@Tool` strings, MCP filesystem texts, dbt's CLI
+# logs ("Nothing to do", "Compilation Error in model ..."), Airflow REST DAG-run objects.
+# Labelled by what each source says, by the README's rules, before crs was run on them.
+# Split "fresh27".
+
+FRESH27_START = len(ALL)
+SPRINGAI5754 = gh("spring-projects/spring-ai", "issues", 5754)
+SPRINGAI4464 = gh("spring-projects/spring-ai", "issues", 4464)
+SPRINGAI6211 = gh("spring-projects/spring-ai", "issues", 6211)
+SPRINGAI2383 = gh("spring-projects/spring-ai", "issues", 2383)
+SPRINGAI4617 = gh("spring-projects/spring-ai", "issues", 4617)
+SPRINGAI3333 = gh("spring-projects/spring-ai", "issues", 3333)
+SPRINGAI6462 = gh("spring-projects/spring-ai", "pull", 6462)
+LC4J4590 = gh("langchain4j/langchain4j", "issues", 4590)
+LC4J1709 = gh("langchain4j/langchain4j", "issues", 1709)
+JLAMA93 = gh("tjake/Jlama", "issues", 93)
+GENOFFICE166 = gh("genspark-ai/genoffice", "issues", 166)
+SPELLBOOK4572 = gh("duneanalytics/spellbook", "pull", 4572)
+SLIDEFLOW72 = gh("joe-broadhead/slideflow", "pull", 72)
+DBTFUSION1545 = gh("dbt-labs/dbt-fusion", "issues", 1545)
+DBTCORE10590 = gh("dbt-labs/dbt-core", "issues", 10590)
+DBTTRINO310 = gh("starburstdata/dbt-trino", "issues", 310)
+DBTMCP431 = gh("dbt-labs/dbt-mcp", "issues", 431)
+DBTDOCS8923 = gh("dbt-labs/docs.getdbt.com", "pull", 8923)
+ASTROMCP10 = gh("astronomer/astro-airflow-mcp", "pull", 10)
+ASTROAGENTS268 = gh("astronomer/agents", "issues", 268)
+SASAIRFLOW22 = gh("sassoftware/sas-airflow-provider", "pull", 22)
+AIRFLOWMCP17 = gh("abhishekbhakat/airflow-mcp-server", "pull", 17)
+TFAIRFLOW16 = gh("DrFaust92/terraform-provider-airflow", "pull", 16)
+BOOKING1103 = gh("ed-donner/llm_engineering", "pull", 1103)
+LANGGRAPH2075 = gh("langchain-ai/langgraph", "issues", 2075)
+OSSREBUILD1523 = gh("google/oss-rebuild", "pull", 1523)
+
+
+def _shell27(output: str, exit_code: int) -> dict[str, Any]:
+    """A shell tool's result: the combined output and the exit code."""
+    return {"output": output, "exit_code": exit_code}
+
+
+def _dagrun27(dag: str, run: str, state: str, start: str | None, end: str | None) -> dict:
+    """An Airflow REST `DAGRun` object as the Airflow MCP tools return it."""
+    return {
+        "dag_id": dag,
+        "dag_run_id": run,
+        "state": state,
+        "logical_date": None,
+        "start_date": start,
+        "end_date": end,
+        "run_type": "manual",
+    }
+
+
+# ---------------------------------------------------------------- fresh27 loops
+
+t = new(
+    "f27-springai-5754-empty-input-repeat",
+    "repeated_call",
+    True,
+    SPRINGAI5754,
+    "A tool called with an empty required parameter answers with a long task prompt instead "
+    "of an error; the model calls it again with the same empty argument, without end.",
+)
+t.user("Analyse last week's sales figures")
+PROMPT27 = (
+    "## Role\nYou are an expert data analyst.\n## Task\nAnalyse the data given in inputData "
+    "and report trends, outliers and a summary table.\n## Output\nMarkdown."
+)
+occ = repeat_block(t, [{"tool": "analyze", "args": {"inputData": ""}, "result": PROMPT27}], 7)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-springai-4464-forced-tool-choice",
+    "repeated_call",
+    True,
+    SPRINGAI4464,
+    "tool_choice set to a function is copied into the request that carries the tool's "
+    "result, so the model is forced to call the same tool again and again.",
+)
+t.user("Tell me about the marine yeti")
+YETI27 = "The marine yeti is a white, furry crab living near hydrothermal vents."
+occ = repeat_block(t, [{"tool": "getMarineYetiDescription", "args": {}, "result": YETI27}], 7)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-springai-6211-memory-endless",
+    "repeated_call",
+    True,
+    SPRINGAI6211,
+    "With chat memory enabled (M8), the adoption assistant calls the pickup-time tool over "
+    "and over for the same dog; blank rows pile up in the memory table.",
+)
+t.user("Fantastic. When can I pick up Prancer (dog ID 45) from the Lisbon Pooch Palace?")
+PICK27 = "Prancer (45) can be picked up from Pooch Palace Lisbon on 2026-06-02 after 10:00."
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "schedulePickup",
+            "args": {"dogId": 45, "location": "Lisbon"},
+            "result": PICK27,
+        }
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-springai-2383-wrong-return",
+    "repeated_call",
+    True,
+    SPRINGAI2383,
+    "A 'get current date' function returns text that does not match its description; the "
+    "framework keeps sending the growing request and the model keeps calling it.",
+)
+t.user("what day is tomorrow")
+occ = repeat_block(t, [{"tool": "getCurrentDateTime", "args": {}, "result": "我是一串中文"}], 6)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-springai-4617-deepseek-forced",
+    "repeated_call",
+    True,
+    SPRINGAI4617,
+    "DeepSeekChatModel keeps the forced tool_choice when pushing the tool result back "
+    "(returnDirect=false), so the same tool call is triggered again: an infinite loop.",
+)
+t.user("What's the status of order 88213?")
+ORD27 = '{"orderId": "88213", "status": "SHIPPED", "carrier": "SF Express"}'
+occ = repeat_block(t, [{"tool": "queryOrder", "args": {"orderId": "88213"}, "result": ORD27}], 6)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-lc4j-4590-write-file-again",
+    "repeated_call",
+    True,
+    LC4J4590,
+    "Asked to write hello.txt through the MCP filesystem server, the model requests "
+    "write_file, it succeeds, and the same request comes back again and again until "
+    "maxSequentialToolsInvocations throws.",
+)
+t.user("Write a file hello.txt with the text 'Hello from Askimo'")
+t.call("list_allowed_directories", {}, "Allowed directories:\n/home/hai/workspace")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "write_file",
+            "args": {"path": "/home/hai/workspace/hello.txt", "content": "Hello from Askimo"},
+            "result": "Successfully wrote to /home/hai/workspace/hello.txt",
+            "mutates": True,
+        }
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-lc4j-1709-ten-sequential",
+    "repeated_call",
+    True,
+    LC4J1709,
+    "An @Tool function is called again and again with the same input until AiServices "
+    "gives up: 'Something is wrong, exceeded 10 sequential tool executions'.",
+)
+t.user("How many working days are there in September 2024?")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "countWorkingDays",
+            "args": {"year": 2024, "month": 9},
+            "result": "21",
+        }
+    ],
+    10,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-jlama-93-sum-sqrt-again",
+    "cycle",
+    True,
+    JLAMA93,
+    "The LangChain4j tools tutorial's sum and square-root tools under a small Jlama model: "
+    "the model calls the same pair again and again with the same numbers.",
+)
+t.user("What is the square root of the sum of 12 and 13?")
+occ = repeat_block(
+    t,
+    [
+        {"tool": "sum", "args": {"a": 12, "b": 13}, "result": "25.0"},
+        {"tool": "squareRoot", "args": {"x": 25.0}, "result": "5.0"},
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-springai-3333-two-tools-loop",
+    "cycle",
+    True,
+    SPRINGAI3333,
+    "With several tools the model gets caught in an infinite loop over them (the issue asks "
+    "for a max tool-calls limit): the same order lookup and shipment lookup, in turn.",
+)
+t.user("Where is my last order?")
+SHIP27 = '{"trackingNo": "YT2290018812", "lastScan": "Sorting centre, Madrid", "eta": "2025-05-29"}'
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "getLatestOrder",
+            "args": {"customerId": "c-1177"},
+            "result": '{"orderId": "o-5521", "trackingNo": "YT2290018812"}',
+        },
+        {"tool": "getShipment", "args": {"trackingNo": "YT2290018812"}, "result": SHIP27},
+    ],
+    5,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-genoffice-166-doubled-tool-name",
+    "error_loop",
+    True,
+    GENOFFICE166,
+    "A local OpenAI-compatible server resends the tool name on every streaming chunk, so the "
+    "call arrives as `read_fileread_file`; every call fails and the model loops on the error.",
+)
+t.user("把这份文档的第二节改写得更简洁")
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "read_fileread_file",
+            "args": {"path": "docs/proposal.docx"},
+            "error": "Tool 'read_fileread_file' not found",
+            "kind": "not_found",
+        }
+    ],
+    6,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-spellbook-4572-compile-as-unavailable",
+    "error_loop",
+    True,
+    SPELLBOOK4572,
+    "The CI step that wakes the cluster runs a trigger model; a compile error is treated like "
+    "'cluster not yet available, try again', so the same failing run repeats for an hour.",
+)
+t.user("Start the CI cluster and wait until it is up")
+COMPILE27 = (
+    "10:02:11  Running with dbt=1.6.1\n10:02:14  Encountered an error:\nCompilation Error in "
+    "model dex_trades (models/dex/dex_trades.sql)\n  'blockchain' is undefined"
+)
+occ = repeat_block(
+    t,
+    [
+        {
+            "tool": "bash",
+            "args": {"command": "dbt run --select cluster_trigger"},
+            "result": _shell27(COMPILE27, 2),
+        }
+    ],
+    7,
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-dbtfusion-1545-retry-no-results",
+    "error_loop",
+    True,
+    DBTFUSION1545,
+    "After a compile-time failure dbt-fusion writes no run_results.json, so `dbt retry` "
+    "fails reading it; the agent retries it again and again, the same error.",
+)
+t.user("The nightly run failed, retry the failed models")
+t.call(
+    "bash",
+    {"command": "dbt run"},
+    _shell27(
+        "error: dbt1005: Failed to resolve ref 'this_model_does_not_exist' in models/repro.sql",
+        1,
+    ),
+)
+RR27 = "error: dbt1001: Failed to read file: target/run_results.json: No such file or directory"
+occ = repeat_block(
+    t, [{"tool": "bash", "args": {"command": "dbt retry"}, "result": _shell27(RR27, 1)}], 5
+)
+mark_cycle(t, occ)
+
+t = new(
+    "f27-dbtcore-10590-retry-nothing-to-do",
+    "no_progress",
+    True,
+    DBTCORE10590,
+    "After fixing a model that failed to compile, `dbt retry` has no nodes to pick up; the "
+    "agent re-parameterises it (selectors, target, full refresh) and gets the same 'Nothing "
+    "to do' every time.",
+)
+t.user("Fix stg_customers and re-run what failed")
+t.call(
+    "edit_file",
+    {"path": "models/staging/stg_customers.sql", "old": "),", "new": ")"},
+    "Edited models/staging/stg_customers.sql",
+    mutates=True,
+)
+NOTHING27 = (
+    "21:58:24  Running with dbt=1.8.3\n21:58:24  Registered adapter: duckdb=1.8.1\n21:58:24  "
+    "Found 5 models, 3 seeds, 20 data tests, 409 macros\n21:58:24  \n21:58:24  Nothing to do. "
+    "Try checking your model configs and model specification args"
+)
+cmds = [
+    "dbt retry",
+    "dbt retry --select stg_customers",
+    "dbt retry --target dev",
+    "dbt retry --select stg_customers+",
+    "dbt retry --full-refresh",
+    "dbt retry --state target",
+]
+ids = [t.call("bash", {"command": c}, _shell27(NOTHING27, 0)) for c in cmds]
+t.mark(ids[1], ids[1])
+
+t = new(
+    "f27-slideflow-72-compile-again-next-request",
+    "known_failure",
+    True,
+    SLIDEFLOW72,
+    "A deterministic profile failure makes the dbt compile of a slide deck's project fail; "
+    "the next request, nothing changed, runs the same expensive clone/deps/compile and fails "
+    "the same way (the PR memoises the failure).",
+)
+t.user("Build the weekly KPI deck")
+PROF27 = (
+    "Runtime Error\n  Could not find profile named 'analytics'\nEncountered an error while "
+    "reading profiles.yml"
+)
+t.call("bash", {"command": "dbt deps --project-dir /tmp/kpi"}, _shell27("Installed 3 packages", 0))
+t.call(
+    "bash",
+    {"command": "dbt compile --project-dir /tmp/kpi"},
+    _shell27(PROF27, 2),
+)
+t.msg("The dbt project does not compile: profile 'analytics' is missing.")
+t.session("s2")
+t.user("Build the weekly KPI deck")
+t.call("bash", {"command": "dbt deps --project-dir /tmp/kpi"}, _shell27("Installed 3 packages", 0))
+c = t.call("bash", {"command": "dbt compile --project-dir /tmp/kpi"}, _shell27(PROF27, 2))
+t.mark(c, c - 1)
+
+t = new(
+    "f27-dbttrino-310-retries-zero-next-session",
+    "known_failure",
+    True,
+    DBTTRINO310,
+    "With `retries: 0` in profiles.yml every dbt-trino compile fails on an unbound variable; "
+    "in a later session, the profile unchanged, the agent runs the same compile first.",
+)
+t.user("Compile the project so I can check the SQL")
+ATT27 = (
+    "09:01:15  Encountered an error:\nRuntime Error\n  local variable 'attempt' referenced "
+    "before assignment"
+)
+t.call("bash", {"command": "dbt compile"}, _shell27(ATT27, 2))
+t.msg("dbt compile fails inside dbt-trino with retries set to 0.")
+t.session("s2")
+t.user("Compile the project so I can check the SQL")
+c = t.call("bash", {"command": "dbt compile"}, _shell27(ATT27, 2))
+t.call("bash", {"command": "dbt compile"}, _shell27(ATT27, 2))
+t.mark(c, c - 1)
+
+t = new(
+    "f27-genoffice-166-echoes-limit-note",
+    "monologue",
+    True,
+    GENOFFICE166,
+    "The 'turn limit reached' note stays in the history, so every later request tells the "
+    "model tools are forbidden and a weak local model echoes it verbatim, turn after turn.",
+)
+t.user("帮我整理一下这份会议纪要")
+NOTE27 = "由于工具调用次数限制，我需要高效。"  # noqa: RUF001
+ms = [t.msg(NOTE27) for _ in range(5)]
+t.mark(ms[1], ms[1])
+
+# ---------------------------------------------------------------- fresh27 legitimate
+
+t = new(
+    "f27-astromcp-10-trigger-and-wait",
+    "polling",
+    False,
+    ASTROMCP10,
+    "trigger_dag then get_dag_run polled until a terminal state (the composite tool the PR "
+    "adds does the same): queued, running several times, success.",
+)
+t.user("Trigger example_astronauts and tell me when it finishes")
+RUN27 = "manual__2026-01-07T15:04:11+00:00"
+t.call(
+    "trigger_dag",
+    {"dag_id": "example_astronauts"},
+    _dagrun27("example_astronauts", RUN27, "queued", None, None),
+    mutates=True,
+)
+states = ["queued", "running", "running", "running", "running", "success"]
+for s in states:
+    t.call(
+        "get_dag_run",
+        {"dag_id": "example_astronauts", "dag_run_id": RUN27},
+        _dagrun27(
+            "example_astronauts",
+            RUN27,
+            s,
+            None if s == "queued" else "2026-01-07T15:04:13+00:00",
+            "2026-01-07T15:05:02+00:00" if s == "success" else None,
+        ),
+    )
+t.msg("example_astronauts finished successfully at 15:05:02 UTC.")
+
+t = new(
+    "f27-astromcp-10-failed-then-diagnosed",
+    "polling",
+    False,
+    ASTROMCP10,
+    "The PR's failure scenario: the DAG run is polled until it fails, then the failed task "
+    "instances and a log are read to explain why.",
+)
+t.user("Run example_astronauts again and check it")
+RUN27B = "manual__2026-01-07T15:20:40+00:00"
+t.call(
+    "trigger_dag",
+    {"dag_id": "example_astronauts"},
+    _dagrun27("example_astronauts", RUN27B, "queued", None, None),
+    mutates=True,
+)
+for s in ["running", "running", "running", "failed"]:
+    t.call(
+        "get_dag_run",
+        {"dag_id": "example_astronauts", "dag_run_id": RUN27B},
+        _dagrun27(
+            "example_astronauts",
+            RUN27B,
+            s,
+            "2026-01-07T15:20:42+00:00",
+            "2026-01-07T15:21:30+00:00" if s == "failed" else None,
+        ),
+    )
+t.call(
+    "get_task_instances",
+    {"dag_id": "example_astronauts", "dag_run_id": RUN27B, "state": "failed"},
+    [{"task_id": "get_astronauts", "state": "failed", "try_number": 1}],
+)
+t.call(
+    "get_task_logs",
+    {"dag_id": "example_astronauts", "dag_run_id": RUN27B, "task_id": "get_astronauts"},
+    "requests.exceptions.HTTPError: 503 Server Error for url: http://api.open-notify.org/astros.json",
+)
+t.msg("The run failed in get_astronauts: the open-notify API answered 503.")
+
+t = new(
+    "f27-sasairflow-22-state-unknown",
+    "retry_transient",
+    False,
+    SASAIRFLOW22,
+    "Polling a SAS job's state: one request fails (the PR keeps polling with state "
+    "'unknown' instead of failing the task), the next ones report running, then completed.",
+)
+t.user("Run the monthly risk job and wait for it")
+t.call(
+    "submit_job",
+    {"jobDefinition": "/Jobs/monthly_risk"},
+    {"id": "a61f2c", "state": "pending"},
+    mutates=True,
+)
+t.call("get_job_state", {"id": "a61f2c"}, "running")
+t.call(
+    "get_job_state",
+    {"id": "a61f2c"},
+    error="HTTPError: 502 Bad Gateway",
+    kind="server_error",
+)
+t.call("get_job_state", {"id": "a61f2c"}, "running")
+t.call("get_job_state", {"id": "a61f2c"}, "running")
+t.call("get_job_state", {"id": "a61f2c"}, "completed")
+t.msg("monthly_risk completed (one state request failed on the way and was retried).")
+
+t = new(
+    "f27-astroagents-268-paginate-runs",
+    "distinct_reads",
+    False,
+    ASTROAGENTS268,
+    "An alert review pages through DAG-run history with list_dag_runs (limit 100, growing "
+    "offsets): every page different, then a bounded answer noting coverage.",
+)
+t.user("Review the last six hours of failed data-engineering DAG runs")
+for k in range(8):
+    rows = [
+        {
+            "dag_id": f"de_{(k * 7 + j) % 23:02d}_load",
+            "dag_run_id": f"scheduled__2026-09-15T{(k * 100 + j) % 24:02d}:00:00+00:00",
+            "state": "failed" if (k + j) % 9 == 0 else "success",
+        }
+        for j in range(4)
+    ]
+    t.call(
+        "list_dag_runs",
+        {"limit": 100, "offset": 100 * k, "order_by": "-start_date"},
+        {"dag_runs": rows, "total_entries": 338905},
+    )
+t.msg("Reviewed the 800 most recent runs: 4 failures, listed below; older runs not covered.")
+
+t = new(
+    "f27-airflowmcp-17-task-deps",
+    "distinct_reads",
+    False,
+    AIRFLOWMCP17,
+    "Why is the run stuck? get_task_instance_dependencies for each queued task in turn, "
+    "each answer different.",
+)
+t.user("Why are the tasks of etl_orders not being scheduled?")
+RUN27C = "scheduled__2026-02-01T00:00:00+00:00"
+tasks = ["extract_orders", "extract_refunds", "transform_orders", "load_orders", "notify"]
+reasons = [
+    "Task Instance Slots Available: The pool 'warehouse' has 0 open slots.",
+    "Task Instance Slots Available: The pool 'warehouse' has 0 open slots.",
+    "Trigger Rule: upstream tasks have not finished (extract_orders, extract_refunds)",
+    "Trigger Rule: upstream task transform_orders has not finished",
+    "Trigger Rule: upstream task load_orders has not finished",
+]
+for tk, r in zip(tasks, reasons, strict=True):
+    t.call(
+        "get_task_instance_dependencies",
+        {"dag_id": "etl_orders", "dag_run_id": RUN27C, "task_id": tk},
+        {"dependencies": [{"name": r.split(":")[0], "reason": r}]},
+    )
+t.call("get_pool", {"pool_name": "warehouse"}, {"slots": 4, "occupied_slots": 4, "queued_slots": 2})
+t.msg("The 'warehouse' pool is full (4/4); the extracts wait for a slot, the rest on them.")
+
+t = new(
+    "f27-springai-6462-advisor-tests",
+    "edit_test_cycle",
+    False,
+    SPRINGAI6462,
+    "Adding an identical-call limit to ToolCallingAdvisor: the new tests run, fail, the "
+    "advisor is edited, they fail differently, pass after the second edit, then the module.",
+)
+t.user("Add a maxIdenticalToolCallCount guard to ToolCallingAdvisor, with tests")
+ADV27 = (
+    "spring-ai-client-chat/src/main/java/org/springframework/ai/chat/client/advisor/"
+    "ToolCallingAdvisor.java"
+)
+t.call(
+    "read_file",
+    {"path": ADV27},
+    "public final class ToolCallingAdvisor implements CallAdvisor, StreamAdvisor { ... }",
+)
+t.call(
+    "write_file",
+    {
+        "path": ADV27.replace("main", "test").replace(".java", "Tests.java"),
+        "content": "class ToolCallingAdvisorTests { /* 4 tests */ }",
+    },
+    "written",
+    mutates=True,
+)
+TEST27 = "./mvnw -q -pl spring-ai-client-chat test -Dtest=ToolCallingAdvisorTests"
+t.call(
+    "bash",
+    {"command": TEST27},
+    _shell27(
+        "[ERROR] Tests run: 4, Failures: 4\n[ERROR] repeatedCallThrows: Expected "
+        "IllegalStateException but nothing was thrown",
+        1,
+    ),
+)
+t.call(
+    "edit_file",
+    {
+        "path": ADV27,
+        "old": "// loop",
+        "new": "// loop: count identical calls",
+    },
+    "Edited",
+    mutates=True,
+)
+t.call(
+    "bash",
+    {"command": TEST27},
+    _shell27(
+        "[ERROR] Tests run: 4, Failures: 1\n[ERROR] streamPathRepeatedCallThrows: Expected "
+        "IllegalStateException but nothing was thrown",
+        1,
+    ),
+)
+t.call(
+    "edit_file",
+    {
+        "path": ADV27,
+        "old": "adviseStream(",
+        "new": "adviseStream( /* same guard */",
+    },
+    "Edited",
+    mutates=True,
+)
+t.call("bash", {"command": TEST27}, _shell27("[INFO] Tests run: 4, Failures: 0, Errors: 0", 0))
+t.call(
+    "bash",
+    {"command": "./mvnw -q -pl spring-ai-client-chat test"},
+    _shell27("[INFO] Tests run: 612, Failures: 0, Errors: 0, Skipped: 3", 0),
+)
+t.msg("The guard is in place (default 3) and the module's tests pass.")
+
+t = new(
+    "f27-slideflow-72-memoize-tests",
+    "edit_test_cycle",
+    False,
+    SLIDEFLOW72,
+    "The PR's validation loop: a failing concurrency test, an edit, the test file again, "
+    "ruff, the whole suite.",
+)
+t.user("Make repeated dbt compile failures fail fast, and test it")
+t.call(
+    "edit_file",
+    {
+        "path": "slideflow/data/connectors/dbt.py",
+        "old": "def _get_compiled_project(",
+        "new": "_FAILED = {}\n\ndef _get_compiled_project(",
+    },
+    "Edited slideflow/data/connectors/dbt.py",
+    mutates=True,
+)
+PYT27 = "./.venv/bin/python -m pytest -q tests/test_dbt_sanitization.py"
+t.call(
+    "bash",
+    {"command": PYT27},
+    _shell27(
+        "F.....\nFAILED tests/test_dbt_sanitization.py::test_concurrent_failures_compile_once "
+        "- assert 2 == 1\n1 failed, 5 passed",
+        1,
+    ),
+)
+t.call(
+    "edit_file",
+    {
+        "path": "slideflow/data/connectors/dbt.py",
+        "old": "_FAILED = {}",
+        "new": "_FAILED = {}\n_LOCKS = {}",
+    },
+    "Edited slideflow/data/connectors/dbt.py",
+    mutates=True,
+)
+t.call("bash", {"command": PYT27}, _shell27("......\n6 passed in 0.41s", 0))
+t.call(
+    "bash",
+    {
+        "command": "./.venv/bin/python -m ruff check "
+        "slideflow/data/connectors/dbt.py tests/test_dbt_sanitization.py"
+    },
+    _shell27("All checks passed!", 0),
+)
+t.call("bash", {"command": "./.venv/bin/python -m pytest -q"}, _shell27("214 passed in 9.87s", 0))
+t.msg("Failures are memoised per cache key; one compile per failing key, tests green.")
+
+t = new(
+    "f27-dbtcore-10590-fixed-next-session",
+    "session_memory",
+    False,
+    DBTCORE10590,
+    "dbt run fails on a broken Jinja template; the user fixes the model out of band and, in "
+    "a later session, the same dbt run is the right first step and succeeds.",
+)
+t.user("Run the staging models")
+t.call(
+    "bash",
+    {"command": "dbt run --select staging"},
+    _shell27(
+        "21:58:09  Encountered an error:\nCompilation Error in model stg_customers "
+        "(models/staging/stg_customers.sql)\n  unexpected ')'\n    line 11",
+        2,
+    ),
+)
+t.msg("stg_customers does not compile: an unexpected ')' on line 11.")
+t.workspace("The user fixed the closing }} in models/staging/stg_customers.sql.")
+t.session("s2")
+t.user("I fixed it, run the staging models again")
+t.call(
+    "bash",
+    {"command": "dbt run --select staging"},
+    _shell27(
+        "22:10:41  1 of 3 OK created sql view model main.stg_customers ....... [OK in 0.05s]\n"
+        "22:10:41  2 of 3 OK created sql view model main.stg_orders .......... [OK in 0.04s]\n"
+        "22:10:41  3 of 3 OK created sql view model main.stg_payments ........ [OK in 0.04s]\n"
+        "22:10:41  Completed successfully",
+        0,
+    ),
+)
+t.msg("All three staging models built.")
+
+t = new(
+    "f27-dbttrino-310-fixed-next-session",
+    "session_memory",
+    False,
+    DBTTRINO310,
+    "The compile fails with retries: 0; the user removes the setting (the workaround), and "
+    "the same compile in the next session succeeds.",
+)
+t.user("Compile the project so I can check the SQL")
+t.call("bash", {"command": "dbt compile"}, _shell27(ATT27, 2))
+t.msg("dbt compile fails inside dbt-trino with retries set to 0.")
+t.workspace("The user removed `retries: 0` from profiles.yml.")
+t.session("s2")
+t.user("Try the compile again")
+t.call(
+    "bash",
+    {"command": "dbt compile"},
+    _shell27(
+        "09:20:02  Found 506 models, 40 tests, 447 macros, 298 sources\n09:21:40  Done.",
+        0,
+    ),
+)
+t.call(
+    "bash",
+    {"command": "ls target/compiled/analytics/models | head -3"},
+    _shell27("core\nmarts\nstaging", 0),
+)
+t.msg("Compiled; the SQL is under target/compiled/analytics/models.")
+
+t = new(
+    "f27-springai-6211-small-model-once",
+    "conversation",
+    False,
+    SPRINGAI6211,
+    "The same reproducer with a smaller model: one tool call per question; the user asks "
+    "about Prancer, another dog, then asks to check Prancer again before driving over.",
+)
+t.user("When can I pick up Prancer (dog ID 45) from the Lisbon Pooch Palace?")
+t.call("schedulePickup", {"dogId": 45, "location": "Lisbon"}, PICK27)
+t.msg("Prancer can be picked up on 2 June after 10:00.")
+t.user("And Rocky (dog ID 12) from the same place?")
+t.call(
+    "schedulePickup",
+    {"dogId": 12, "location": "Lisbon"},
+    "Rocky (12) can be picked up from Pooch Palace Lisbon on 2026-06-03 after 14:00.",
+)
+t.msg("Rocky can be picked up on 3 June after 14:00.")
+t.user("Before I drive there, can you check Prancer's pickup once more?")
+t.call("schedulePickup", {"dogId": 45, "location": "Lisbon"}, PICK27)
+t.msg("Still 2 June after 10:00 for Prancer.")
+
+t = new(
+    "f27-booking-1103-hotel-assistant",
+    "conversation",
+    False,
+    BOOKING1103,
+    "A booking assistant with Booking.com tools: the user searches, changes dates, asks "
+    "about one hotel, then books it; each turn its own call.",
+)
+t.user("Find me a hotel in Lisbon from 10 to 13 March for two adults")
+HOT27 = [
+    {"hotel_id": 11872, "name": "Casa do Rio", "price_eur": 412},
+    {"hotel_id": 20931, "name": "Alfama Suites", "price_eur": 468},
+]
+t.call(
+    "search_hotels",
+    {"dest_id": "-2167973", "checkin": "2026-03-10", "checkout": "2026-03-13", "adults": 2},
+    {"result": HOT27},
+)
+t.msg("Casa do Rio (412 EUR) or Alfama Suites (468 EUR).")
+t.user("What about 11 to 14 March instead?")
+t.call(
+    "search_hotels",
+    {"dest_id": "-2167973", "checkin": "2026-03-11", "checkout": "2026-03-14", "adults": 2},
+    {"result": [{"hotel_id": 11872, "name": "Casa do Rio", "price_eur": 398}]},
+)
+t.msg("Only Casa do Rio is left for those dates, at 398 EUR.")
+t.user("Does it have parking?")
+t.call(
+    "get_hotel_facilities",
+    {"hotel_id": 11872},
+    {"facilities": ["Free WiFi", "Private parking (12 EUR/day)", "Airport shuttle"]},
+)
+t.msg("Yes, private parking at 12 EUR a day.")
+t.user("Book it")
+t.call(
+    "book_hotel",
+    {"hotel_id": 11872, "checkin": "2026-03-11", "checkout": "2026-03-14", "adults": 2},
+    {"status": "confirmed", "reservation": "BK-55120"},
+    mutates=True,
+)
+t.msg("Booked: reservation BK-55120.")
+
+t = new(
+    "f27-dbtmcp-431-metrics-discovery",
+    "research",
+    False,
+    DBTMCP431,
+    "Through the dbt MCP server on a dbt Core project with MetricFlow: list the metrics, "
+    "each one's dimensions, a query, and the model behind it.",
+)
+t.user("How did revenue and order count develop per region last quarter?")
+t.call(
+    "list_metrics",
+    {},
+    [
+        {"name": "revenue", "type": "SIMPLE"},
+        {"name": "order_count", "type": "SIMPLE"},
+        {"name": "avg_order_value", "type": "RATIO"},
+    ],
+)
+t.call("get_dimensions", {"metrics": ["revenue"]}, ["metric_time", "customer__region"])
+t.call("get_dimensions", {"metrics": ["order_count"]}, ["metric_time", "customer__region"])
+t.call(
+    "query_metrics",
+    {
+        "metrics": ["revenue", "order_count"],
+        "group_by": [{"name": "customer__region"}],
+        "where": "{{ TimeDimension('metric_time', 'DAY') }} >= '2025-07-01'",
+    },
+    "customer__region,revenue,order_count\nEMEA,1204311,8812\nAMER,1733020,10411\nAPAC,612554,4290",
+)
+t.call(
+    "get_model_details",
+    {"model_name": "fct_orders"},
+    {"name": "fct_orders", "columns": ["order_id", "customer_id", "amount", "ordered_at"]},
+)
+t.msg("AMER led on revenue (1.73M) and orders (10.4k); APAC trailed.")
+
+t = new(
+    "f27-langgraph-2075-customer-support",
+    "research",
+    False,
+    LANGGRAPH2075,
+    "The customer-support tutorial's flight assistant: the booking, the policy, flights "
+    "for the new window, no result, then escalation back to the host assistant.",
+)
+t.user("Can I move my flight to later today?")
+t.call(
+    "fetch_user_flight_information",
+    {},
+    [
+        {
+            "ticket_no": "7240005432906569",
+            "flight_no": "LX0112",
+            "departure_airport": "CDG",
+            "arrival_airport": "BSL",
+            "scheduled_departure": "2024-10-10 12:09:03",
+        }
+    ],
+)
+t.call(
+    "lookup_policy",
+    {"query": "changing flight same day"},
+    "Changes are allowed up to 3 hours before departure for a fee of 50 EUR.",
+)
+t.call(
+    "search_flights",
+    {
+        "departure_airport": "CDG",
+        "arrival_airport": "BSL",
+        "start_time": "2024-10-10T14:00:00",
+        "end_time": "2024-10-11T01:00:00",
+    },
+    [],
+)
+t.call(
+    "CompleteOrEscalate",
+    {
+        "reason": "Unable to find available flights for the user to reschedule to a later "
+        "time today."
+    },
+    "Resuming dialog with the host assistant. Please reflect on the past conversation "
+    "and assist the user as needed.",
+)
+t.msg("There are no later flights from CDG to BSL today; would tomorrow morning work?")
+
+t = new(
+    "f27-tfairflow-16-wait-dag-run",
+    "polling",
+    False,
+    TFAIRFLOW16,
+    "Applying a Terraform Airflow dag_run resource that waits for the run to finish: the "
+    "provider polls the run's state until success, then the plan shows no change.",
+)
+t.user("Apply the Airflow config and wait for the backfill DAG run")
+t.call(
+    "bash",
+    {"command": "terraform apply -auto-approve"},
+    _shell27("airflow_dag_run.backfill: Creating...", 0),
+    mutates=True,
+)
+for s in ["queued", "running", "running", "running", "running", "success"]:
+    t.call(
+        "get_dag_run",
+        {"dag_id": "backfill_2025", "dag_run_id": "tf-backfill-1"},
+        _dagrun27(
+            "backfill_2025",
+            "tf-backfill-1",
+            s,
+            None if s == "queued" else "2025-03-01T10:00:04+00:00",
+            "2025-03-01T10:06:51+00:00" if s == "success" else None,
+        ),
+    )
+t.call(
+    "bash",
+    {"command": "terraform plan"},
+    _shell27("No changes. Your infrastructure matches the configuration.", 0),
+)
+t.msg("Applied; the backfill run succeeded and the plan is clean.")
+
+
+def _dbt_rebuild_long(tid: str) -> None:
+    """dbt run model by model after an upstream fix, then tests: the same shape each time."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        DBTDOCS8923,
+        "After a warehouse permission error stopped a run early (nothing for retry to pick "
+        "up), the models are rebuilt one by one, each with the same OK line, then tested.",
+    )
+    t.user("The run died on permissions before building anything; rebuild the marts")
+    models = [
+        f"{p}_{n}"
+        for p in ("dim", "fct")
+        for n in (
+            "customers",
+            "orders",
+            "payments",
+            "products",
+            "stores",
+            "suppliers",
+            "shipments",
+            "returns",
+            "promotions",
+            "inventory",
+            "sessions",
+            "refunds",
+        )
+    ]
+    for k, m in enumerate(models):
+        t.call(
+            "bash",
+            {"command": f"dbt run --select {m}"},
+            _shell27(
+                f"1 of 1 OK created sql table model marts.{m} ....... [SELECT {1000 + 37 * k} "
+                f"in {0.4 + k / 50:.2f}s]\nCompleted successfully",
+                0,
+            ),
+        )
+    t.call(
+        "bash",
+        {"command": "dbt test --select marts"},
+        _shell27("Done. PASS=96 WARN=0 ERROR=0 SKIP=0 TOTAL=96", 0),
+    )
+    t.msg("All 24 marts rebuilt and their 96 tests pass.")
+
+
+def _oss_rebuild_explore_long(tid: str) -> None:
+    """An agent exploring build configurations interactively, one distinct try each."""
+    t = new(
+        tid,
+        "long_productive",
+        False,
+        OSSREBUILD1523,
+        "oss-rebuild's agent explores and tests configurations until one reproduces the "
+        "artifact: a different build configuration each time, most failing with different "
+        "diffs, until one matches.",
+    )
+    t.user("Find a build configuration that reproduces left-pad 1.3.0")
+    node = ["16.20.2", "18.19.1", "20.11.1"]
+    npm = ["8.19.4", "9.9.3", "10.2.4"]
+    k = 0
+    for nv in node:
+        for pv in npm:
+            for lock in (True, False):
+                k += 1
+                ok = nv == "20.11.1" and pv == "10.2.4" and lock
+                t.call(
+                    "run_rebuild",
+                    {"node": nv, "npm": pv, "use_lockfile": lock, "package": "left-pad@1.3.0"},
+                    {
+                        "matched": ok,
+                        "diff": "" if ok else f"package/package.json: {k * 3} bytes differ",
+                        "elapsed_s": 40 + k,
+                    },
+                )
+    t.msg("node 20.11.1 with npm 10.2.4 and the lockfile reproduces left-pad 1.3.0.")
+
+
+_dbt_rebuild_long("f27-dbtdocs-8923-rebuild-marts-long")
+_oss_rebuild_explore_long("f27-ossrebuild-1523-explore-configs-long")
+
+# ================================================================ end of fresh27 set
+
+
 # ---------------------------------------------------------------- split and write
 
 
@@ -32781,8 +33785,10 @@ def assign_splits(items: list[T]) -> dict[str, str]:
         split[it.tid] = "fresh24"
     for it in items[FRESH25_START:FRESH26_START]:
         split[it.tid] = "fresh25"
-    for it in items[FRESH26_START:]:
+    for it in items[FRESH26_START:FRESH27_START]:
         split[it.tid] = "fresh26"
+    for it in items[FRESH27_START:]:
+        split[it.tid] = "fresh27"
     return split
 
 

@@ -145,6 +145,7 @@ SPLIT_ORDER = (
     "fresh24",
     "fresh25",
     "fresh26",
+    "fresh27",
 )
 
 

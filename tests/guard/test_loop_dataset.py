@@ -178,6 +178,13 @@ def test_size_and_balance() -> None:
     assert {t["class"] for t in fresh26 if t["loop"]} == LOOP_CLASSES
     assert sum(t["class"] == "long_productive" for t in fresh26) >= 2
     assert {t["class"] for t in fresh26 if not t["loop"]} == legit20
+    fresh27 = [t for t in TRAJS if t["split"] == "fresh27"]
+    assert len(fresh27) >= 30
+    assert 0.4 <= sum(not t["loop"] for t in fresh27) / len(fresh27) <= 0.6
+    assert all(t["id"].startswith("f27-") for t in fresh27)
+    assert {t["class"] for t in fresh27 if t["loop"]} == LOOP_CLASSES
+    assert sum(t["class"] == "long_productive" for t in fresh27) >= 2
+    assert {t["class"] for t in fresh27 if not t["loop"]} == legit20
     assert len({t["id"] for t in TRAJS}) == len(TRAJS)
 
 
