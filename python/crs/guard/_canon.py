@@ -1264,9 +1264,56 @@ _TERMINAL = re.compile(
 )
 
 
+# The fields of a run's, a job's or a task's end time (`end_date`, `finishedAt`, ...),
+# compared lower-cased without `_` and `-`.
+_END_KEYS = frozenset(
+    {"enddate", "endtime", "endedat", "finishedat", "finishtime", "completedat"}
+    | {"completiontime", "completedtime", "donedate", "endts"}
+)
+
+
+def unfinished_run(result: Any) -> bool:
+    """A run, a job or a task that says it has not ended: its `state` or `status` is under way
+    (`_IN_PROGRESS`, or "running") and it has an end-time field that is still empty
+    (Airflow's DAG run `{"state": "running", "end_date": null}`; fresh27). "running" alone
+    is also how a service says it is up (an end state): only the empty end time tells. A
+    wrapper's run (`{"output": {...}, "elapsed_ms": 12}`, `{"data": {...}}`) is read too."""
+    if type(result) is not dict or len(result) > 64:
+        return False
+    if len(result) <= 4 and "state" not in result and "status" not in result:
+        for v in result.values():
+            if type(v) is dict and _unfinished(v):
+                return True
+    return _unfinished(result)
+
+
+def _unfinished(result: dict[Any, Any]) -> bool:
+    """`unfinished_run` of one object, not looking into its fields."""
+    if len(result) > 64:
+        return False
+    state: Any = None
+    end = False
+    for k, v in result.items():
+        if type(k) is not str:
+            continue
+        kl = k.lower()
+        if kl == "state" or kl == "status":
+            state = v
+        elif kl.replace("_", "").replace("-", "") in _END_KEYS:
+            if v not in (None, ""):
+                return False  # it ended
+            end = True
+    if not end or type(state) is not str or len(state) > 40:
+        return False
+    return state.strip().lower() == "running" or _IN_PROGRESS.fullmatch(state.strip()) is not None
+
+
 def in_progress(result: Any) -> bool:
     """A short answer that reports a state still under way and no end state (`{"status":
-    "deploying"}`, `weather-7c2  Pending`): a waiting poll gets more patience with it."""
+    "deploying"}`, `weather-7c2  Pending`, a run not ended, `unfinished_run`): a waiting
+    poll gets more patience with it."""
+    if type(result) is dict and unfinished_run(result):
+        return True
     text = result if type(result) is str else "" if result is None else str(result)[:401]
     if not text or len(text) > 400:
         return False

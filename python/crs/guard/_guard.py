@@ -1684,11 +1684,18 @@ class Guard:
         ):
             mut = False  # an edit that says it changed nothing (fresh14)
         polling = lim.polling or poll
-        if not polling and kind == OK and _queue_read(call.tool):
-            # a read of a queue or a mailbox that found nothing waits for what others will put
-            # there (azure-sdk-for-python #40913: an output queue peeked until the function's
-            # reply lands): a poll's patience; the same message delivered again is a repeat
-            polling = _nothing_came(result)
+        if not polling and kind == OK:
+            if _queue_read(call.tool):
+                # a read of a queue or a mailbox that found nothing waits for what others will
+                # put there (azure-sdk-for-python #40913: an output queue peeked until the
+                # function's reply lands): a poll's patience; the same message delivered
+                # again is a repeat
+                polling = _nothing_came(result)
+            elif type(result) is dict and _canon.unfinished_run(result):
+                # a run that says it has not ended ("running", its end time empty: an Airflow
+                # DAG run looked at until it finishes; fresh27) is waited for, as a call named
+                # for waiting is
+                polling = True
         ts = _time_ns() // 1_000_000
         p: dict[str, Any] = {
             "s": call.session_id,

@@ -341,7 +341,13 @@ def _dict(result: dict[Any, Any]) -> tuple[Any, str | None]:
     keys = {_key(k): k for k in result}
     for ek in _EXIT_KEYS & keys.keys():
         code = result[keys[ek]]
-        if type(code) is int and code != 0 and ("stdout" in result or "stderr" in result):
+        if (
+            type(code) is int
+            and code != 0
+            and ("stdout" in result or "stderr" in result or "output" in result)
+        ):
+            # (a command record with one `output` text: `{"output": ..., "exit_code": 2}`,
+            # a compile that failed; fresh27)
             for name in _OUTPUT_KEYS:
                 said = result.get(name)
                 if type(said) is str and said.strip():
