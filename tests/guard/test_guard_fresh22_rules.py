@@ -11,6 +11,7 @@ from crs.guard import Action, Guard, VerdictCode
 from crs.guard._canon import is_transient
 from crs.guard._results import unwrap
 from guard_calls import decided as _run
+from guard_calls import next_session_verdict
 
 # ------------------------------------------------------------- a tool that is not there
 
@@ -96,7 +97,6 @@ def test_a_call_s_own_error_status_is_its_failure() -> None:
 def test_a_rejected_command_is_refused_in_the_next_session(tmp_path: Path) -> None:
     """ARO-HCP #5487: the toolset refuses a `| grep` pipeline; the next session, the
     configuration unchanged, runs it again."""
-    home, project = tmp_path / "h", tmp_path / "p"
     cmd = {"command": "kubectl logs -n hcp deploy/clusters-service --since=1h | grep -i error"}
     res = {
         "status": "error",
@@ -105,10 +105,7 @@ def test_a_rejected_command_is_refused_in_the_next_session(tmp_path: Path) -> No
         "data": None,
         "invocation": cmd["command"],
     }
-    with Guard.open(project, "s1", home=home, fingerprint=lambda: "f") as g:
-        assert _run(g, "run_bash_command", cmd, res).action is Action.ALLOW
-    with Guard.open(project, "s2", home=home, fingerprint=lambda: "f") as g:
-        v = g.before_call("run_bash_command", cmd)
-        assert v.action is Action.BLOCK, v
-        assert v.code is VerdictCode.KNOWN_FAILURE
-        assert "allowlist" in v.reason
+    v = next_session_verdict(tmp_path, "run_bash_command", cmd, res)
+    assert v.action is Action.BLOCK, v
+    assert v.code is VerdictCode.KNOWN_FAILURE
+    assert "allowlist" in v.reason

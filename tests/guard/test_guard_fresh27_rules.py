@@ -9,7 +9,7 @@ from pathlib import Path
 from crs.guard import Action, Guard, VerdictCode
 from crs.guard._canon import unfinished_run
 from crs.guard._results import unwrap
-from guard_calls import decided
+from guard_calls import decided, next_session_verdict
 
 RUN = {"dag_id": "etl", "dag_run_id": "manual__1", "start_date": "2026-01-07T15:04:13+00:00"}
 
@@ -63,12 +63,9 @@ def test_a_command_record_with_one_output_and_a_non_zero_exit_is_a_failure() -> 
 def test_a_failing_compile_is_refused_in_the_next_session(tmp_path: Path) -> None:
     """slideflow #72: the compile fails as `{"output": ..., "exit_code": 2}`; the next
     request, the workspace unchanged, runs the same compile again."""
-    home, project = tmp_path / "h", tmp_path / "p"
     args = {"command": "dbt compile --select orders"}
     res = {"output": "Compilation Error in model orders: 'ref' is undefined", "exit_code": 2}
-    with Guard.open(project, "s1", home=home, fingerprint=lambda: "f") as g:
-        assert decided(g, "run_dbt", args, res).action is Action.ALLOW
-    with Guard.open(project, "s2", home=home, fingerprint=lambda: "f") as g:
-        v = g.before_call("run_dbt", args)
-        assert v.action is Action.BLOCK, v
-        assert v.code is VerdictCode.KNOWN_FAILURE
+    v = next_session_verdict(tmp_path, "run_dbt", args, res)
+    assert v.action is Action.BLOCK, v
+    assert v.code is VerdictCode.KNOWN_FAILURE
+    assert "ref' is undefined" in v.reason

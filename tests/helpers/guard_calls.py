@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from crs.guard import Action, Guard, Verdict
@@ -31,3 +32,14 @@ def decided(
     refused call, the after verdict of one that ran)."""
     before, after = run(g, tool, args, result, error)
     return before if after is None else after
+
+
+def next_session_verdict(tmp_path: Path, tool: str, args: dict[str, Any], result: Any) -> Verdict:
+    """A durable guard's session runs the call (allowed, answered `result`); the verdict a
+    second session of the same project (the workspace unchanged) gives the same call."""
+    home, project = tmp_path / "h", tmp_path / "p"
+    with Guard.open(project, "s1", home=home, fingerprint=lambda: "f") as g:
+        first = decided(g, tool, args, result)
+        assert first.action is Action.ALLOW, first
+    with Guard.open(project, "s2", home=home, fingerprint=lambda: "f") as g:
+        return g.before_call(tool, args)
