@@ -1280,16 +1280,22 @@ def unfinished_run(result: Any) -> bool:
     wrapper's run (`{"output": {...}, "elapsed_ms": 12}`, `{"data": {...}}`) is read too."""
     if type(result) is not dict or len(result) > 64:
         return False
-    if len(result) <= 4 and "state" not in result and "status" not in result:
-        for v in result.values():
-            if type(v) is dict and _unfinished(v):
-                return True
+    if _STATE_KEYS.isdisjoint(result):
+        # (most results: no state field, looked at without a pass over their keys)
+        if len(result) <= 4:
+            for v in result.values():
+                if type(v) is dict and _unfinished(v):
+                    return True
+        return False
     return _unfinished(result)
+
+
+_STATE_KEYS = frozenset({"state", "status", "State", "Status", "STATE", "STATUS"})
 
 
 def _unfinished(result: dict[Any, Any]) -> bool:
     """`unfinished_run` of one object, not looking into its fields."""
-    if len(result) > 64:
+    if len(result) > 64 or _STATE_KEYS.isdisjoint(result):
         return False
     state: Any = None
     end = False

@@ -19,7 +19,6 @@ import contextlib
 import dataclasses
 import enum
 import functools
-import hashlib
 import inspect
 import itertools
 import logging
@@ -1053,12 +1052,7 @@ class Guard:
             # stored whole in every learned failure (10 MB each) and shown by `learned()`,
             # the CLI and the dashboard; one over 64 MiB made every failure's record too
             # large to journal. Its digest compares the same (rt12).
-            value = (
-                "blake2b:"
-                + hashlib.blake2b(
-                    value.encode("utf-8", "surrogatepass"), digest_size=16
-                ).hexdigest()
-            )
+            value = "blake2b:" + _canon._blake_hex(value.encode("utf-8", "surrogatepass"), 16)
         self._fp_cache = (key, now, value)
         return value
 
